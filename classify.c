@@ -1,0 +1,246 @@
+/*-------------------------------------------------------------------------
+ *
+ * classify.c
+ *		From wait events to wal_stall's events, groups and classes.
+ *
+ * Wait event numbers change between PostgreSQL versions and so do some
+ * names (WALSync became WalSync in 17), so the mapping is built once, when
+ * the collector starts, by asking the running server for the name of every
+ * wait event of the three wait classes we care about and matching those
+ * names case-insensitively.  The collector then looks events up in a small
+ * array; nothing else in wal_stall knows a wait event by name or number.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "storage/lwlock.h"
+#include "utils/wait_event.h"
+
+#include "wal_stall.h"
+
+typedef struct WaitEventName
+{
+	uint32		wait_class;		/* PG_WAIT_LWLOCK, PG_WAIT_IO, PG_WAIT_IPC */
+	const char *name;
+	WalStallEvent event;
+} WaitEventName;
+
+static const WaitEventName tracked_names[] = {
+	{PG_WAIT_LWLOCK, "WALInsert", WS_EVENT_WAL_INSERT_LOCK},
+	{PG_WAIT_LWLOCK, "WALBufMapping", WS_EVENT_WAL_LOCK},
+	{PG_WAIT_LWLOCK, "WALWrite", WS_EVENT_WAL_LOCK},
+	{PG_WAIT_IO, "WALWrite", WS_EVENT_WAL_WRITE_IO},
+	{PG_WAIT_IO, "WALInitWrite", WS_EVENT_WAL_WRITE_IO},
+	{PG_WAIT_IO, "WALSync", WS_EVENT_WAL_SYNC_IO},
+	{PG_WAIT_IO, "WALInitSync", WS_EVENT_WAL_SYNC_IO},
+	{PG_WAIT_LWLOCK, "XactSLRU", WS_EVENT_CLOG},
+	{PG_WAIT_LWLOCK, "XactBuffer", WS_EVENT_CLOG},
+	{PG_WAIT_IPC, "XactGroupUpdate", WS_EVENT_CLOG},
+	{PG_WAIT_IO, "SLRURead", WS_EVENT_SLRU_IO},
+	{PG_WAIT_IO, "SLRUWrite", WS_EVENT_SLRU_IO},
+	{PG_WAIT_IO, "SLRUSync", WS_EVENT_SLRU_IO},
+	{PG_WAIT_IO, "SLRUFlushSync", WS_EVENT_SLRU_IO},
+};
+
+#define NUM_TRACKED_NAMES lengthof(tracked_names)
+
+/*
+ * Event numbers scanned per wait class.  Built-in events are numbered from
+ * zero and stay far below this; LWLock tranches are scanned only up to the
+ * first user-defined one.
+ */
+#define MAX_EVENT_ID	1024
+
+typedef struct TrackedEvent
+{
+	uint32		wait_event_info;
+	WalStallEvent event;
+} TrackedEvent;
+
+/* Several names may resolve to one event on some version; leave room. */
+static TrackedEvent tracked[NUM_TRACKED_NAMES * 2];
+static int	num_tracked = 0;
+
+static const char *const class_names[WS_NUM_CLASSES] = {
+	"wal_buffer_full",
+	"wal_flush",
+	"wal_insert",
+	"clog",
+	"wal_write",
+	"wal_fsync",
+	"slru_io",
+};
+
+static void
+track_matching_events(uint32 wait_class, uint32 max_id)
+{
+	for (uint32 id = 0; id < max_id; id++)
+	{
+		uint32		info = wait_class | id;
+		const char *name = pgstat_get_wait_event(info);
+
+		if (name == NULL)
+			continue;
+		for (int i = 0; i < (int) NUM_TRACKED_NAMES; i++)
+		{
+			if (tracked_names[i].wait_class != wait_class ||
+				pg_strcasecmp(tracked_names[i].name, name) != 0)
+				continue;
+			if (num_tracked < (int) lengthof(tracked))
+			{
+				tracked[num_tracked].wait_event_info = info;
+				tracked[num_tracked].event = tracked_names[i].event;
+				num_tracked++;
+			}
+			break;
+		}
+	}
+}
+
+/*
+ * ws_classify_init
+ *		Build the wait_event_info -> event table of the running server.
+ *
+ * Called once by the collector at start.  Logs which names it did not find:
+ * a renamed event on a future version shows up in the server log instead of
+ * silently never being counted.
+ */
+void
+ws_classify_init(void)
+{
+	num_tracked = 0;
+	track_matching_events(PG_WAIT_LWLOCK, LWTRANCHE_FIRST_USER_DEFINED);
+	track_matching_events(PG_WAIT_IO, MAX_EVENT_ID);
+	track_matching_events(PG_WAIT_IPC, MAX_EVENT_ID);
+
+	for (int i = 0; i < (int) NUM_TRACKED_NAMES; i++)
+	{
+		bool		found = false;
+
+		for (int j = 0; j < num_tracked && !found; j++)
+			found = (tracked[j].wait_event_info & 0xFF000000) ==
+				tracked_names[i].wait_class &&
+				pg_strcasecmp(pgstat_get_wait_event(tracked[j].wait_event_info),
+							  tracked_names[i].name) == 0;
+		if (!found)
+			elog(LOG, "wal_stall: wait event \"%s\" not found on this server, not tracked",
+				 tracked_names[i].name);
+	}
+}
+
+/*
+ * ws_classify_event
+ *		Our meaning of one wait_event_info value; WS_EVENT_NONE if untracked.
+ *
+ * On the collector's hot path: a scan of a dozen integers.
+ */
+WalStallEvent
+ws_classify_event(uint32 wait_event_info)
+{
+	if (wait_event_info == 0)
+		return WS_EVENT_NONE;
+	for (int i = 0; i < num_tracked; i++)
+	{
+		if (tracked[i].wait_event_info == wait_event_info)
+			return tracked[i].event;
+	}
+	return WS_EVENT_NONE;
+}
+
+/* The stall tracker's group for an event (WAL write path or CLOG). */
+WalStallGroup
+ws_stall_group(WalStallEvent event)
+{
+	switch (event)
+	{
+		case WS_EVENT_WAL_INSERT_LOCK:
+		case WS_EVENT_WAL_LOCK:
+		case WS_EVENT_WAL_WRITE_IO:
+		case WS_EVENT_WAL_SYNC_IO:
+			return WS_GROUP_WAL_PATH;
+		case WS_EVENT_CLOG:
+			return WS_GROUP_CLOG;
+		default:
+			return WS_GROUP_NONE;
+	}
+}
+
+/* The io tracker's group for an event. */
+WalStallGroup
+ws_io_group(WalStallEvent event)
+{
+	switch (event)
+	{
+		case WS_EVENT_WAL_WRITE_IO:
+			return WS_GROUP_WAL_WRITE;
+		case WS_EVENT_WAL_SYNC_IO:
+			return WS_GROUP_WAL_FSYNC;
+		case WS_EVENT_SLRU_IO:
+			return WS_GROUP_SLRU_IO;
+		default:
+			return WS_GROUP_NONE;
+	}
+}
+
+/*
+ * ws_episode_class
+ *		The class an episode is counted in.
+ *
+ * A WAL write-path episode is a wrap-around stall if the ring was full at
+ * any of its ticks; otherwise it is an insertion-lock wait if it never left
+ * the WALInsert lock, and a flush wait if it did.
+ */
+WalStallClass
+ws_episode_class(const WalStallEpisode *episode)
+{
+	switch ((WalStallGroup) episode->group)
+	{
+		case WS_GROUP_WAL_PATH:
+			if (episode->ring_full)
+				return WS_CLASS_WAL_BUFFER_FULL;
+			return episode->beyond_insert ? WS_CLASS_WAL_FLUSH : WS_CLASS_WAL_INSERT;
+		case WS_GROUP_CLOG:
+			return WS_CLASS_CLOG;
+		case WS_GROUP_WAL_WRITE:
+			return WS_CLASS_WAL_WRITE;
+		case WS_GROUP_WAL_FSYNC:
+			return WS_CLASS_WAL_FSYNC;
+		case WS_GROUP_SLRU_IO:
+			return WS_CLASS_SLRU_IO;
+		case WS_GROUP_NONE:
+			break;
+	}
+	elog(ERROR, "wal_stall: episode without a group");
+	pg_unreachable();
+}
+
+const char *
+ws_class_name(WalStallClass cls)
+{
+	Assert(cls >= 0 && cls < WS_NUM_CLASSES);
+	return class_names[cls];
+}
+
+const char *
+ws_class_kind(WalStallClass cls)
+{
+	return cls < WS_NUM_STALL_CLASSES ? "stall" : "io";
+}
+
+/*
+ * ws_hist_bucket
+ *		Histogram bucket of an episode: 0 holds (0, base], k holds
+ *		(base * 2^(k-1), base * 2^k]; the last bucket takes everything longer.
+ */
+int
+ws_hist_bucket(uint64 duration_ns, uint64 base_ns)
+{
+	int			k = 0;
+
+	if (base_ns == 0)
+		base_ns = 1;
+	while (k < WS_HIST_BUCKETS - 1 && duration_ns > (base_ns << k))
+		k++;
+	return k;
+}

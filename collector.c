@@ -1,0 +1,545 @@
+/*-------------------------------------------------------------------------
+ *
+ * collector.c
+ *		The wal_stall collector: a background worker that samples the wait
+ *		event of every process, follows waits as episodes, and closes one
+ *		history row a second.
+ *
+ * Every tick (wal_stall.sample_interval, 1 ms by default):
+ *	- read the WAL write LSN, the wait event of every PGPROC, then the WAL
+ *	  insert LSN; the ring is "full" at this tick if the two LSNs are at
+ *	  least one page short of the whole ring apart (see ring_full_mark());
+ *	- weigh the tick by the real time elapsed since the previous one
+ *	  (monotonic clock), so a late tick loses no time;
+ *	- per process, extend or close its stall and io episodes.
+ * Every second: read the core counters and close a history row.
+ *
+ * The tick is the hot path: no allocation, no catalog access, no lock that
+ * backends take on their own paths except the two spinlocks behind
+ * GetXLogWriteRecPtr() and GetXLogInsertRecPtr(), each held for a handful
+ * of instructions; nothing per tick that can be done per second.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <time.h>
+
+#include "access/xlog.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "postmaster/interrupt.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/lwlock.h"
+#include "storage/pmsignal.h"
+#include "storage/proc.h"
+#include "tcop/tcopprot.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+#include "utils/timestamp.h"
+#include "utils/wait_event.h"
+
+#include "compat.h"
+#include "wal_stall.h"
+
+#define NS_PER_MS	1000000.0
+#define NS_PER_SEC	UINT64CONST(1000000000)
+
+/* One process as seen at this tick, gathered before taking our lock. */
+typedef struct ProcSample
+{
+	int			pid;			/* 0: slot not in use */
+	uint32		wait_event_info;
+	bool		serves_queries;
+} ProcSample;
+
+/* What the ticks of the current second add up to, for its history row. */
+typedef struct SecondAccum
+{
+	uint64		elapsed_ns;
+	int			ticks;
+	double		fill_max;
+	double		fill_weighted;	/* sum of occupancy * elapsed_ns */
+	uint64		stall_ns[WS_NUM_STALL_CLASSES];
+	uint64		fsync_max_ns;
+	double		waiting_weighted;	/* sum of waiting processes * elapsed_ns */
+} SecondAccum;
+
+static ProcSample *samples = NULL;	/* one per slot, allocated at start */
+static SecondAccum second;
+static WalStallCounters last_counters;
+static uint64 seen_reset_count;
+
+void
+ws_register_collector(void)
+{
+	BackgroundWorker worker;
+
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS;
+	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
+	/* back within a second after any exit, crash restarts included */
+	worker.bgw_restart_time = 1;
+	snprintf(worker.bgw_library_name, BGW_MAXLEN, "wal_stall");
+	snprintf(worker.bgw_function_name, BGW_MAXLEN, "wal_stall_collector_main");
+	snprintf(worker.bgw_name, BGW_MAXLEN, "wal_stall collector");
+	snprintf(worker.bgw_type, BGW_MAXLEN, "wal_stall collector");
+	RegisterBackgroundWorker(&worker);
+}
+
+/* Monotonic clock in nanoseconds (a vDSO call on Linux, not a syscall). */
+static inline uint64
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64) ts.tv_sec * NS_PER_SEC + (uint64) ts.tv_nsec;
+}
+
+static uint64
+interval_ns_from_guc(void)
+{
+	return (uint64) (ws_sample_interval_ms * NS_PER_MS);
+}
+
+/*
+ * Occupancy, in bytes, at which the ring counts as full.  An inserter blocked
+ * on the ring has reserved space in a page whose slot still holds an
+ * unwritten page one ring earlier, so insert - write exceeds the ring less
+ * one page.  The write LSN is read before the wait events and the insert LSN
+ * after them, so what we compute is never less than the true occupancy at
+ * the instant a wait was seen: a wrap-around is never missed, and the
+ * slack of one page absorbs what was reserved during the scan.
+ */
+static uint64
+ring_full_mark(void)
+{
+	uint64		ring = ws_ring_bytes();
+
+	return ring > XLOG_BLCKSZ ? ring - XLOG_BLCKSZ : ring;
+}
+
+/*
+ * scan_processes
+ *		Copy pid, wait event and kind of every PGPROC slot we follow.
+ *
+ * Reads other processes' PGPROCs without locks: each field is a single
+ * aligned word, and a stale value costs at most one sample.
+ */
+static int
+scan_processes(void)
+{
+	int			n = Min(ws_shared->nslots, (int) ProcGlobal->allProcCount);
+
+	for (int i = 0; i < n; i++)
+	{
+		PGPROC	   *proc = &ProcGlobal->allProcs[i];
+		int			pid = *((volatile int *) &proc->pid);
+
+		if (proc == MyProc || !ws_proc_is_live(proc, pid))
+		{
+			samples[i].pid = 0;
+			samples[i].wait_event_info = 0;
+			continue;
+		}
+		samples[i].pid = pid;
+		samples[i].wait_event_info = *((volatile uint32 *) &proc->wait_event_info);
+		samples[i].serves_queries = ws_proc_serves_queries(proc);
+	}
+	return n;
+}
+
+/*
+ * close_episode
+ *		Count a finished episode in its class.  Needs our lock exclusively.
+ */
+static void
+close_episode(WalStallEpisode *episode)
+{
+	WalStallClass cls;
+	WalStallClassStats *stats;
+
+	if (episode->group == WS_GROUP_NONE)
+		return;
+
+	cls = ws_episode_class(episode);
+	stats = &ws_shared->classes[cls];
+	stats->episodes++;
+	stats->samples += episode->samples;
+	stats->total_ns += episode->time_ns;
+	stats->max_ns = Max(stats->max_ns, episode->time_ns);
+	stats->hist[ws_hist_bucket(episode->time_ns, ws_shared->hist_base_ns)]++;
+
+	if (cls == WS_CLASS_WAL_FSYNC)
+		second.fsync_max_ns = Max(second.fsync_max_ns, episode->time_ns);
+
+	memset(episode, 0, sizeof(*episode));
+}
+
+/*
+ * follow
+ *		Extend an episode by one sample, or close it and start another when
+ *		the process moved to another group (or stopped waiting).
+ */
+static void
+follow(WalStallEpisode *episode, WalStallGroup group, WalStallEvent event,
+	   bool ring_full, uint64 elapsed_ns)
+{
+	if (episode->group != group)
+	{
+		close_episode(episode);
+		episode->group = group;
+	}
+	if (group == WS_GROUP_NONE)
+		return;
+
+	episode->samples++;
+	episode->time_ns += elapsed_ns;
+	if (ring_full)
+		episode->ring_full = true;
+	if (event != WS_EVENT_WAL_INSERT_LOCK)
+		episode->beyond_insert = true;
+}
+
+/*
+ * The class one sample of a stall episode adds to the history's per-second
+ * time.  The timeline classifies each tick by the ring at that tick, while
+ * the summary classifies whole episodes; they differ only for the ticks of
+ * a wrap-around episode that came before the ring was seen full.
+ */
+static WalStallClass
+sample_stall_class(WalStallEvent event, bool ring_full)
+{
+	if (event == WS_EVENT_CLOG)
+		return WS_CLASS_CLOG;
+	if (ring_full)
+		return WS_CLASS_WAL_BUFFER_FULL;
+	return event == WS_EVENT_WAL_INSERT_LOCK ? WS_CLASS_WAL_INSERT : WS_CLASS_WAL_FLUSH;
+}
+
+/*
+ * apply_samples
+ *		Advance every slot's episodes by this tick.  Needs our lock
+ *		exclusively.  Returns the number of processes in a stall class.
+ */
+static int
+apply_samples(int n, bool ring_full, uint64 elapsed_ns)
+{
+	int			waiting = 0;
+
+	for (int i = 0; i < n; i++)
+	{
+		ProcSample *s = &samples[i];
+		WalStallProcSlot *slot = &ws_slots[i];
+		WalStallEvent event;
+		WalStallGroup stall_group;
+
+		if (slot->pid != s->pid)
+		{
+			/* the process went away, or another one took its slot */
+			close_episode(&slot->stall);
+			close_episode(&slot->io);
+			slot->pid = s->pid;
+		}
+		event = ws_classify_event(s->wait_event_info);
+		if (event == WS_EVENT_NONE && slot->stall.group == WS_GROUP_NONE &&
+			slot->io.group == WS_GROUP_NONE)
+		{
+			slot->wait_event_info = 0;
+			continue;
+		}
+
+		slot->wait_event_info = (event == WS_EVENT_NONE) ? 0 : s->wait_event_info;
+		stall_group = s->serves_queries ? ws_stall_group(event) : WS_GROUP_NONE;
+		follow(&slot->stall, stall_group, event, ring_full, elapsed_ns);
+		follow(&slot->io, ws_io_group(event), event, ring_full, elapsed_ns);
+
+		if (stall_group != WS_GROUP_NONE)
+		{
+			second.stall_ns[sample_stall_class(event, ring_full)] += elapsed_ns;
+			waiting++;
+		}
+	}
+	return waiting;
+}
+
+/*
+ * collector_tick
+ *		One sample of every process.  The cost of the previous tick's work is
+ *		recorded here too, so that a tick takes our lock only once.
+ */
+static void
+collector_tick(uint64 elapsed_ns, bool late, uint64 last_cost_ns)
+{
+	XLogRecPtr	write_before;
+	XLogRecPtr	insert_after;
+	bool		ring_full;
+	double		fill;
+	int			n;
+	int			waiting;
+
+	write_before = GetXLogWriteRecPtr();
+	n = scan_processes();
+	insert_after = GetXLogInsertRecPtr();
+
+	ring_full = insert_after > write_before &&
+		insert_after - write_before >= ring_full_mark();
+	fill = ws_ring_occupancy(insert_after, write_before);
+
+	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
+	waiting = apply_samples(n, ring_full, elapsed_ns);
+	ws_shared->ticks++;
+	ws_shared->elapsed_ns += elapsed_ns;
+	if (late)
+		ws_shared->overruns++;
+	ws_shared->tick_cost_ns += last_cost_ns;
+	ws_shared->max_tick_cost_ns = Max(ws_shared->max_tick_cost_ns, last_cost_ns);
+	LWLockRelease(ws_shared->lock);
+
+	second.elapsed_ns += elapsed_ns;
+	second.ticks++;
+	second.fill_max = Max(second.fill_max, fill);
+	second.fill_weighted += fill * elapsed_ns;
+	second.waiting_weighted += (double) waiting * elapsed_ns;
+}
+
+/* Delta of a core counter; -1 (shown as NULL) when core lacks it. */
+static int64
+counter_delta(int64 now, int64 before)
+{
+	if (now < 0 || before < 0 || now < before)
+		return -1;
+	return now - before;
+}
+
+/*
+ * The longest fsync still going on at the end of the second also counts
+ * for it, so a stuck fsync shows while it lasts and not only once it ends.
+ */
+static uint64
+ongoing_fsync_max_ns(int n)
+{
+	uint64		max_ns = 0;
+
+	for (int i = 0; i < n; i++)
+	{
+		WalStallEpisode *io = &ws_slots[i].io;
+
+		if (io->group == WS_GROUP_WAL_FSYNC)
+			max_ns = Max(max_ns, io->time_ns);
+	}
+	return max_ns;
+}
+
+/*
+ * close_second
+ *		Turn the second's accumulators and the core counters' deltas into a
+ *		history row.
+ */
+static void
+close_second(void)
+{
+	WalStallCounters now;
+	WalStallSecond row;
+	double		elapsed = Max(second.elapsed_ns, 1);
+
+	ws_read_counters(&now);
+
+	memset(&row, 0, sizeof(row));
+	row.sample_time = GetCurrentTimestamp();
+	row.xids = (int64) (now.next_xid - last_counters.next_xid);
+	row.wal_bytes = (int64) (now.insert_lsn - last_counters.insert_lsn);
+	row.buffer_fill_max = second.fill_max;
+	row.buffer_fill_avg = second.fill_weighted / elapsed;
+	for (int c = 0; c < WS_NUM_STALL_CLASSES; c++)
+		row.stall_ms[c] = second.stall_ns[c] / NS_PER_MS;
+	row.wal_buffers_full = counter_delta(now.wal_buffers_full, last_counters.wal_buffers_full);
+	row.wal_writes = counter_delta(now.wal_write, last_counters.wal_write);
+	row.wal_syncs = counter_delta(now.wal_sync, last_counters.wal_sync);
+	row.wal_sync_ms = (now.wal_sync_time_ms < 0 || last_counters.wal_sync_time_ms < 0) ? -1 :
+		now.wal_sync_time_ms - last_counters.wal_sync_time_ms;
+	row.clog_hits = counter_delta(now.clog_hits, last_counters.clog_hits);
+	row.clog_reads = counter_delta(now.clog_reads, last_counters.clog_reads);
+	row.waiting_backends = second.waiting_weighted / elapsed;
+
+	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
+	row.wal_fsync_max_ms = Max(second.fsync_max_ns,
+							   ongoing_fsync_max_ns(ws_shared->nslots)) / NS_PER_MS;
+	/* a reset during this second voids the row: it mixes before and after */
+	if (ws_shared->reset_count == seen_reset_count && ws_shared->history_size > 0)
+	{
+		ws_history[ws_shared->history_next] = row;
+		ws_shared->history_next = (ws_shared->history_next + 1) % ws_shared->history_size;
+		ws_shared->history_rows++;
+	}
+	seen_reset_count = ws_shared->reset_count;
+	LWLockRelease(ws_shared->lock);
+
+	last_counters = now;
+	memset(&second, 0, sizeof(second));
+}
+
+/*
+ * ws_reset_locked
+ *		Zero everything accumulated since the last reset, with the core
+ *		counters read just before as the new baseline.  The caller holds our
+ *		lock exclusively.  Episodes in progress start over from now.
+ */
+void
+ws_reset_locked(const WalStallCounters *baseline)
+{
+	for (int i = 0; i < ws_shared->nslots; i++)
+	{
+		memset(&ws_slots[i].stall, 0, sizeof(WalStallEpisode));
+		memset(&ws_slots[i].io, 0, sizeof(WalStallEpisode));
+	}
+	memset(ws_shared->classes, 0, sizeof(ws_shared->classes));
+	ws_shared->history_next = 0;
+	ws_shared->history_rows = 0;
+	ws_shared->reset_at = GetCurrentTimestamp();
+	ws_shared->reset_count++;
+	ws_shared->hist_base_ns = ws_shared->interval_ns > 0 ?
+		ws_shared->interval_ns : interval_ns_from_guc();
+	ws_shared->baseline = *baseline;
+	ws_shared->baseline_valid = true;
+}
+
+/*
+ * collector_start
+ *		Announce ourselves in shared memory.  Figures gathered by an earlier
+ *		collector of this server stay; its half-followed episodes are dropped.
+ */
+static void
+collector_start(void)
+{
+	samples = MemoryContextAllocZero(TopMemoryContext,
+									 sizeof(ProcSample) * ws_shared->nslots);
+	ws_classify_init();
+	ws_read_counters(&last_counters);
+	memset(&second, 0, sizeof(second));
+
+	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
+	ws_shared->collector_pid = MyProcPid;
+	ws_shared->started_at = GetCurrentTimestamp();
+	ws_shared->interval_ns = interval_ns_from_guc();
+	ws_shared->ticks = 0;
+	ws_shared->tick_cost_ns = 0;
+	ws_shared->max_tick_cost_ns = 0;
+	ws_shared->overruns = 0;
+	ws_shared->elapsed_ns = 0;
+	for (int i = 0; i < ws_shared->nslots; i++)
+		memset(&ws_slots[i], 0, sizeof(WalStallProcSlot));
+	if (!ws_shared->baseline_valid)
+	{
+		ws_shared->hist_base_ns = ws_shared->interval_ns;
+		ws_shared->baseline = last_counters;
+		ws_shared->baseline_valid = true;
+	}
+	seen_reset_count = ws_shared->reset_count;
+	LWLockRelease(ws_shared->lock);
+}
+
+static void
+collector_exit(int code, Datum arg)
+{
+	if (ws_shared == NULL)
+		return;
+	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
+	if (ws_shared->collector_pid == MyProcPid)
+		ws_shared->collector_pid = 0;
+	LWLockRelease(ws_shared->lock);
+}
+
+static void
+reload_config(void)
+{
+	ConfigReloadPending = false;
+	ProcessConfigFile(PGC_SIGHUP);
+	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
+	ws_shared->interval_ns = interval_ns_from_guc();
+	LWLockRelease(ws_shared->lock);
+}
+
+/*
+ * sleep_until
+ *		Sleep until the monotonic clock reaches deadline.
+ *
+ * WaitLatch counts in whole milliseconds, too coarse for a 1 ms tick, so
+ * the whole wait is one pg_usleep; a signal (SIGTERM, SIGHUP) cuts it short
+ * and the loop looks at the flags right after.  Postmaster death is checked
+ * every tick, which on Linux reads a flag set by a signal.
+ */
+static void
+sleep_until(uint64 deadline)
+{
+	uint64		now = now_ns();
+
+	if (deadline <= now)
+		return;
+	pgstat_report_wait_start(PG_WAIT_EXTENSION);
+	pg_usleep((long) ((deadline - now) / 1000));
+	pgstat_report_wait_end();
+}
+
+void
+wal_stall_collector_main(Datum main_arg)
+{
+	uint64		interval;
+	uint64		prev;
+	uint64		deadline;
+	uint64		next_second;
+	uint64		last_cost = 0;
+
+	pqsignal(SIGHUP, SignalHandlerForConfigReload);
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+
+	if (ws_shared == NULL)
+		elog(ERROR, "wal_stall: shared memory not initialized");
+
+	before_shmem_exit(collector_exit, (Datum) 0);
+	collector_start();
+
+	interval = ws_shared->interval_ns;
+	prev = now_ns();
+	deadline = prev + interval;
+	next_second = prev + NS_PER_SEC;
+
+	for (;;)
+	{
+		uint64		now;
+		bool		late;
+
+		CHECK_FOR_INTERRUPTS();
+		if (!PostmasterIsAlive())
+			proc_exit(1);
+		if (ConfigReloadPending)
+		{
+			reload_config();
+			interval = ws_shared->interval_ns;
+			deadline = now_ns() + interval;
+		}
+
+		sleep_until(deadline);
+		now = now_ns();
+
+		/* more than a whole interval behind: count it, and catch up */
+		late = now > deadline + interval;
+		deadline = late ? now + interval : deadline + interval;
+
+		collector_tick(now - prev, late, last_cost);
+		prev = now;
+		last_cost = now_ns() - now;
+
+		if (now >= next_second)
+		{
+			close_second();
+			next_second += NS_PER_SEC;
+			if (next_second <= now)
+				next_second = now + NS_PER_SEC;
+		}
+	}
+}

@@ -1,0 +1,191 @@
+/*-------------------------------------------------------------------------
+ *
+ * compat.h
+ *		Every PostgreSQL version difference wal_stall depends on (13-18).
+ *
+ * Nothing but version shims lives here; the rest of the code calls these
+ * and never tests PG_VERSION_NUM itself.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef WAL_STALL_COMPAT_H
+#define WAL_STALL_COMPAT_H
+
+#include "funcapi.h"
+#include "pgstat.h"
+#include "storage/proc.h"
+#include "utils/backend_status.h"
+#include "utils/guc.h"
+
+/*
+ * Shared memory is requested from shmem_request_hook in 15+, and directly
+ * from _PG_init before that.
+ */
+#if PG_VERSION_NUM >= 150000
+#define WS_HAVE_SHMEM_REQUEST_HOOK 1
+#endif
+
+#if PG_VERSION_NUM < 150000
+#define MarkGUCPrefixReserved(prefix) EmitWarningsOnPlaceholders(prefix)
+#endif
+
+/*
+ * Materialized SRF set-up: InitMaterializedSRF (16+), SetSingleFuncCall
+ * (15), and the tuplestore built by hand before that.
+ */
+static inline void
+ws_init_materialized_srf(FunctionCallInfo fcinfo)
+{
+#if PG_VERSION_NUM >= 160000
+	InitMaterializedSRF(fcinfo, 0);
+#elif PG_VERSION_NUM >= 150000
+	SetSingleFuncCall(fcinfo, 0);
+#else
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	MemoryContext per_query;
+	MemoryContext old;
+	TupleDesc	tupdesc;
+
+	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) ||
+		(rsinfo->allowedModes & SFRM_Materialize) == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("set-valued function called in context that cannot accept a set")));
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+
+	per_query = rsinfo->econtext->ecxt_per_query_memory;
+	old = MemoryContextSwitchTo(per_query);
+	rsinfo->returnMode = SFRM_Materialize;
+	rsinfo->setResult = tuplestore_begin_heap(true, false, work_mem);
+	rsinfo->setDesc = CreateTupleDescCopy(tupdesc);
+	MemoryContextSwitchTo(old);
+#endif
+}
+
+/*
+ * Is this PGPROC slot in use by a live process?  Before 17 a PGPROC keeps
+ * its pid after the process exits, but the process always disowns its
+ * latch, so a slot is live only while its latch has the slot's pid as owner.
+ */
+static inline bool
+ws_proc_is_live(PGPROC *proc, int pid)
+{
+	return pid != 0 && proc->procLatch.owner_pid == pid;
+}
+
+/*
+ * Does this process serve queries, i.e. is its waiting felt by a client?
+ * Client backends come from the freeProcs pool in every version; parallel
+ * workers are background workers that belong to another process's lock
+ * group.  Autovacuum, walsenders, other background workers and auxiliary
+ * processes do not.
+ */
+static inline bool
+ws_proc_serves_queries(PGPROC *proc)
+{
+	void	   *pool = (void *) proc->procgloballist;
+	PGPROC	   *leader;
+
+	if (pool == (void *) &ProcGlobal->freeProcs)
+		return true;
+	if (pool != (void *) &ProcGlobal->bgworkerFreeProcs)
+		return false;
+	leader = proc->lockGroupLeader;
+	return leader != NULL && leader != proc;
+}
+
+/* Name of the CLOG row of pg_stat_slru. */
+#if PG_VERSION_NUM >= 170000
+#define WS_CLOG_SLRU_NAME "transaction"
+#else
+#define WS_CLOG_SLRU_NAME "Xact"
+#endif
+
+/*
+ * Number of CLOG buffers: Min(128, Max(4, NBuffers / 512)) before 17, where
+ * only shared_buffers decides it; from 17 the transaction_buffers GUC, which
+ * the server sets to its automatic value at start when it is 0.
+ */
+#if PG_VERSION_NUM >= 170000
+#define ws_clog_buffers() (transaction_buffers)
+#else
+#include "access/clog.h"
+#define ws_clog_buffers() ((int) CLOGShmemBuffers())
+#endif
+
+/*
+ * pg_stat_wal counters.  The view exists from 14; 18 moved the write and
+ * sync counts and times to pg_stat_io, which an extension reads through
+ * pgstat_fetch_stat_io().  Each sets the fields it has and leaves the rest
+ * at -1.
+ */
+typedef struct WsWalCounters
+{
+	int64		buffers_full;
+	int64		write;
+	int64		sync;
+	double		write_time_ms;
+	double		sync_time_ms;
+} WsWalCounters;
+
+static inline void
+ws_fetch_wal_counters(WsWalCounters *out)
+{
+	out->buffers_full = -1;
+	out->write = -1;
+	out->sync = -1;
+	out->write_time_ms = -1;
+	out->sync_time_ms = -1;
+#if PG_VERSION_NUM >= 180000
+	{
+		PgStat_WalStats *wal = pgstat_fetch_stat_wal();
+		PgStat_IO  *io = pgstat_fetch_stat_io();
+		PgStat_BktypeIO *bk;
+		int64		writes = 0,
+					syncs = 0;
+		double		write_us = 0,
+					sync_us = 0;
+
+		out->buffers_full = wal->wal_counters.wal_buffers_full;
+		for (int b = 0; b < BACKEND_NUM_TYPES; b++)
+		{
+			bk = &io->stats[b];
+			for (int c = 0; c < IOCONTEXT_NUM_TYPES; c++)
+			{
+				writes += bk->counts[IOOBJECT_WAL][c][IOOP_WRITE];
+				syncs += bk->counts[IOOBJECT_WAL][c][IOOP_FSYNC];
+				write_us += bk->times[IOOBJECT_WAL][c][IOOP_WRITE] / 1000.0;
+				sync_us += bk->times[IOOBJECT_WAL][c][IOOP_FSYNC] / 1000.0;
+			}
+		}
+		out->write = writes;
+		out->sync = syncs;
+		out->write_time_ms = write_us / 1000.0;
+		out->sync_time_ms = sync_us / 1000.0;
+	}
+#elif PG_VERSION_NUM >= 140000
+	{
+		PgStat_WalStats *wal = pgstat_fetch_stat_wal();
+
+		out->buffers_full = wal->wal_buffers_full;
+		out->write = wal->wal_write;
+		out->sync = wal->wal_sync;
+		/* core keeps these in microseconds */
+		out->write_time_ms = wal->wal_write_time / 1000.0;
+		out->sync_time_ms = wal->wal_sync_time / 1000.0;
+	}
+#endif
+}
+
+/*
+ * Backend status of the i-th entry (1-based) of this backend's local
+ * snapshot, as pg_stat_activity reads it.
+ */
+#if PG_VERSION_NUM >= 160000
+#define ws_local_beentry(i) pgstat_get_local_beentry_by_index(i)
+#else
+#define ws_local_beentry(i) pgstat_fetch_stat_local_beentry(i)
+#endif
+
+#endif							/* WAL_STALL_COMPAT_H */

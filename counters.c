@@ -1,0 +1,81 @@
+/*-------------------------------------------------------------------------
+ *
+ * counters.c
+ *		Exact core counters and WAL-buffer occupancy.
+ *
+ * Core counters (pg_stat_wal, the CLOG row of pg_stat_slru) are published by
+ * each backend at most once a second and only when it goes idle, so a read
+ * can lag what happened by a second or two.  The collector reads them once
+ * a second, never per tick.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/transam.h"
+#include "access/xlog.h"
+#include "pgstat.h"
+
+#include "compat.h"
+#include "wal_stall.h"
+
+/* Index of the CLOG row in pg_stat_slru's array, found on first use. */
+static int	clog_slru_index = -1;
+
+/*
+ * ws_read_counters
+ *		Read the exact counters wal_stall shows beside its estimates.
+ *
+ * Clears this process's statistics snapshot first, so that the figures are
+ * current even inside a transaction that has read statistics before.
+ */
+void
+ws_read_counters(WalStallCounters *counters)
+{
+	WsWalCounters wal;
+	PgStat_SLRUStats *slru;
+
+	pgstat_clear_snapshot();
+
+	ws_fetch_wal_counters(&wal);
+	counters->wal_buffers_full = wal.buffers_full;
+	counters->wal_write = wal.write;
+	counters->wal_sync = wal.sync;
+	counters->wal_write_time_ms = wal.write_time_ms;
+	counters->wal_sync_time_ms = wal.sync_time_ms;
+
+	if (clog_slru_index < 0)
+		clog_slru_index = pgstat_get_slru_index(WS_CLOG_SLRU_NAME);
+	slru = &pgstat_fetch_slru()[clog_slru_index];
+	counters->clog_zeroed = slru->blocks_zeroed;
+	counters->clog_hits = slru->blocks_hit;
+	counters->clog_reads = slru->blocks_read;
+	counters->clog_written = slru->blocks_written;
+	counters->clog_flushes = slru->flush;
+
+	counters->next_xid = U64FromFullTransactionId(ReadNextFullTransactionId());
+	counters->insert_lsn = GetXLogInsertRecPtr();
+}
+
+/* Size of the WAL buffer ring in bytes. */
+uint64
+ws_ring_bytes(void)
+{
+	return (uint64) XLOGbuffers * XLOG_BLCKSZ;
+}
+
+/*
+ * ws_ring_occupancy
+ *		WAL not yet written, as a fraction of the ring.
+ *
+ * Above 1 while inserters have reserved space they cannot copy into yet.
+ */
+double
+ws_ring_occupancy(XLogRecPtr insert, XLogRecPtr write)
+{
+	uint64		ring = ws_ring_bytes();
+
+	if (ring == 0 || insert <= write)
+		return 0.0;
+	return (double) (insert - write) / (double) ring;
+}

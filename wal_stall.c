@@ -1,0 +1,189 @@
+/*-------------------------------------------------------------------------
+ *
+ * wal_stall.c
+ *		Entry point of wal_stall: GUCs, shared memory, the collector's
+ *		registration.
+ *
+ * wal_stall makes WAL and CLOG stalls visible.  A background worker (the
+ * collector, collector.c) samples the wait event of every process at a high
+ * rate, follows each wait as an episode and classifies it; SQL functions
+ * (views.c) read what it gathered.  Everything needs shared memory, so the
+ * library must be in shared_preload_libraries; loaded any other way it does
+ * nothing, and every function says what to set.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "postmaster/autovacuum.h"
+#include "replication/walsender.h"
+#include "storage/ipc.h"
+#include "storage/lwlock.h"
+#include "storage/proc.h"
+#include "storage/shmem.h"
+#include "utils/guc.h"
+#include "utils/timestamp.h"
+
+#include "compat.h"
+#include "wal_stall.h"
+
+PG_MODULE_MAGIC;
+
+/* GUCs */
+double		ws_sample_interval_ms = 1.0;
+int			ws_history_seconds = 3600;
+
+/* Pointers into the shared segment, set in every process by shmem startup. */
+WalStallShared *ws_shared = NULL;
+WalStallProcSlot *ws_slots = NULL;
+WalStallSecond *ws_history = NULL;
+
+static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
+#ifdef WS_HAVE_SHMEM_REQUEST_HOOK
+static shmem_request_hook_type prev_shmem_request_hook = NULL;
+#endif
+
+void		_PG_init(void);
+
+/*
+ * Number of PGPROC slots the collector follows: every backend and auxiliary
+ * process.  The dummy PGPROCs of prepared transactions never wait.  Before
+ * 15 MaxBackends is not known yet when shared memory is requested, so it is
+ * computed from its parts the way the server does.
+ */
+static int
+slot_count(void)
+{
+#ifdef WS_HAVE_SHMEM_REQUEST_HOOK
+	return MaxBackends + NUM_AUXILIARY_PROCS;
+#else
+	return MaxConnections + autovacuum_max_workers + 1 +
+		max_worker_processes + max_wal_senders + NUM_AUXILIARY_PROCS;
+#endif
+}
+
+static Size
+shared_size(void)
+{
+	Size		size = MAXALIGN(sizeof(WalStallShared));
+
+	size = add_size(size, MAXALIGN(mul_size(slot_count(), sizeof(WalStallProcSlot))));
+	size = add_size(size, mul_size(ws_history_seconds, sizeof(WalStallSecond)));
+	return size;
+}
+
+static void
+request_shared_memory(void)
+{
+	RequestAddinShmemSpace(shared_size());
+	RequestNamedLWLockTranche("wal_stall", 1);
+}
+
+#ifdef WS_HAVE_SHMEM_REQUEST_HOOK
+static void
+ws_shmem_request(void)
+{
+	if (prev_shmem_request_hook)
+		prev_shmem_request_hook();
+	request_shared_memory();
+}
+#endif
+
+/*
+ * ws_shmem_startup
+ *		Create or attach to the shared state.
+ *
+ * After a crash the postmaster re-creates shared memory and this runs again:
+ * the figures start from zero, which the started_at column tells.
+ */
+static void
+ws_shmem_startup(void)
+{
+	bool		found;
+	char	   *base;
+
+	if (prev_shmem_startup_hook)
+		prev_shmem_startup_hook();
+
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	ws_shared = ShmemInitStruct("wal_stall", shared_size(), &found);
+	if (!found)
+	{
+		memset(ws_shared, 0, shared_size());
+		ws_shared->lock = &(GetNamedLWLockTranche("wal_stall"))->lock;
+		ws_shared->nslots = slot_count();
+		ws_shared->history_size = ws_history_seconds;
+		ws_shared->reset_at = GetCurrentTimestamp();
+	}
+	base = (char *) ws_shared + MAXALIGN(sizeof(WalStallShared));
+	ws_slots = (WalStallProcSlot *) base;
+	ws_history = (WalStallSecond *)
+		(base + MAXALIGN(mul_size(ws_shared->nslots, sizeof(WalStallProcSlot))));
+	LWLockRelease(AddinShmemInitLock);
+}
+
+/*
+ * ws_check_loaded
+ *		Raise the error every SQL function gives when there is no shared state.
+ */
+void
+ws_check_loaded(void)
+{
+	if (ws_shared == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("wal_stall must be loaded via \"shared_preload_libraries\""),
+				 errhint("Add wal_stall to the \"shared_preload_libraries\" setting and restart the server.")));
+}
+
+static void
+define_gucs(void)
+{
+	DefineCustomRealVariable("wal_stall.sample_interval",
+							 "Time between two samples of every process's wait event.",
+							 "Waits shorter than this are caught in proportion to their length.",
+							 &ws_sample_interval_ms,
+							 1.0, 0.1, 1000.0,
+							 PGC_SIGHUP,
+							 GUC_UNIT_MS,
+							 NULL, NULL, NULL);
+
+	DefineCustomIntVariable("wal_stall.history_seconds",
+							"Number of one-second rows kept in the history ring.",
+							NULL,
+							&ws_history_seconds,
+							3600, 2, 86400,
+							PGC_POSTMASTER,
+							0,
+							NULL, NULL, NULL);
+
+	MarkGUCPrefixReserved("wal_stall");
+}
+
+void
+_PG_init(void)
+{
+	/*
+	 * Without shared_preload_libraries there is no shared memory to use:
+	 * stay inert, and let ws_check_loaded() explain in every function.
+	 */
+	if (!process_shared_preload_libraries_in_progress)
+		return;
+
+	define_gucs();
+
+#ifdef WS_HAVE_SHMEM_REQUEST_HOOK
+	prev_shmem_request_hook = shmem_request_hook;
+	shmem_request_hook = ws_shmem_request;
+#else
+	request_shared_memory();
+#endif
+	prev_shmem_startup_hook = shmem_startup_hook;
+	shmem_startup_hook = ws_shmem_startup;
+
+	/* pg_upgrade's server must not run extra processes */
+	if (!IsBinaryUpgrade)
+		ws_register_collector();
+}

@@ -1,0 +1,212 @@
+/*-------------------------------------------------------------------------
+ *
+ * wal_stall.h
+ *		Shared structures, stall classes and prototypes of wal_stall.
+ *
+ * Data flows one way: the collector (collector.c) is the only process that
+ * writes WalStallShared; SQL functions (views.c) copy what they need under
+ * a shared lock and build rows from the copy.  wal_stall_reset() is the one
+ * exception: it zeroes the accumulated figures under the exclusive lock.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef WAL_STALL_H
+#define WAL_STALL_H
+
+#include "access/xlogdefs.h"
+#include "datatype/timestamp.h"
+#include "port/atomics.h"
+#include "storage/lwlock.h"
+
+/*
+ * Stall classes, in the order the views list them.  The first four are
+ * "stall" classes: time that a process serving queries spent waiting, which
+ * is what a client feels.  The last three are "io" classes, counted for
+ * every process (the WAL writer and checkpointer included).
+ */
+typedef enum WalStallClass
+{
+	WS_CLASS_WAL_BUFFER_FULL = 0,
+	WS_CLASS_WAL_FLUSH,
+	WS_CLASS_WAL_INSERT,
+	WS_CLASS_CLOG,
+	WS_CLASS_WAL_WRITE,
+	WS_CLASS_WAL_FSYNC,
+	WS_CLASS_SLRU_IO,
+	WS_NUM_CLASSES
+} WalStallClass;
+
+#define WS_NUM_STALL_CLASSES	(WS_CLASS_CLOG + 1)
+
+/*
+ * What a wait event means to us.  classify.c maps every wait_event_info
+ * value of the running server to one of these, by name; the rest of the
+ * code speaks only in these terms.
+ */
+typedef enum WalStallEvent
+{
+	WS_EVENT_NONE = 0,
+	WS_EVENT_WAL_INSERT_LOCK,	/* LWLock WALInsert */
+	WS_EVENT_WAL_LOCK,			/* LWLock WALBufMapping, WALWrite */
+	WS_EVENT_WAL_WRITE_IO,		/* IO WALWrite, WALInitWrite */
+	WS_EVENT_WAL_SYNC_IO,		/* IO WALSync, WALInitSync */
+	WS_EVENT_CLOG,				/* LWLock XactSLRU, XactBuffer; IPC
+								 * XactGroupUpdate */
+	WS_EVENT_SLRU_IO			/* IO SLRURead, SLRUWrite, SLRUSync,
+								 * SLRUFlushSync */
+} WalStallEvent;
+
+/* The episode a process slot is following, per tracker (stall or io). */
+typedef enum WalStallGroup
+{
+	WS_GROUP_NONE = 0,
+	WS_GROUP_WAL_PATH,			/* stall tracker: any WAL write-path event */
+	WS_GROUP_CLOG,				/* stall tracker: CLOG lock events */
+	WS_GROUP_WAL_WRITE,			/* io tracker */
+	WS_GROUP_WAL_FSYNC,			/* io tracker */
+	WS_GROUP_SLRU_IO			/* io tracker */
+} WalStallGroup;
+
+/* Episode-length histogram: bucket k holds (base * 2^(k-1), base * 2^k]. */
+#define WS_HIST_BUCKETS			32
+
+typedef struct WalStallEpisode
+{
+	uint8		group;			/* WalStallGroup, NONE when idle */
+	bool		ring_full;		/* WAL ring full at some tick of it */
+	bool		beyond_insert;	/* saw a WAL-path event other than WALInsert */
+	uint32		samples;
+	uint64		time_ns;		/* sum of the samples' real durations */
+} WalStallEpisode;
+
+/* Per PGPROC slot: what the collector follows for that process. */
+typedef struct WalStallProcSlot
+{
+	int			pid;			/* 0 when the slot is not in use */
+	uint32		wait_event_info;	/* as seen at the last tick */
+	WalStallEpisode stall;
+	WalStallEpisode io;
+} WalStallProcSlot;
+
+typedef struct WalStallClassStats
+{
+	int64		episodes;
+	int64		samples;
+	uint64		total_ns;
+	uint64		max_ns;
+	int64		hist[WS_HIST_BUCKETS];
+} WalStallClassStats;
+
+/*
+ * Core counters read once a second (and at reset): pg_stat_wal, the CLOG row
+ * of pg_stat_slru, the XID counter and the insert LSN.  A counter core does
+ * not have on this version stays -1 and is shown as NULL.
+ */
+typedef struct WalStallCounters
+{
+	int64		wal_buffers_full;
+	int64		wal_write;
+	int64		wal_sync;
+	double		wal_write_time_ms;
+	double		wal_sync_time_ms;
+	int64		clog_zeroed;
+	int64		clog_hits;
+	int64		clog_reads;
+	int64		clog_written;
+	int64		clog_flushes;
+	uint64		next_xid;		/* full transaction id counter */
+	XLogRecPtr	insert_lsn;
+} WalStallCounters;
+
+/* One second of history (issue: per-second timeline). */
+typedef struct WalStallSecond
+{
+	TimestampTz sample_time;	/* end of the second */
+	int64		xids;
+	int64		wal_bytes;
+	double		buffer_fill_max;
+	double		buffer_fill_avg;
+	double		stall_ms[WS_NUM_STALL_CLASSES];
+	double		wal_fsync_max_ms;
+	int64		wal_buffers_full;
+	int64		wal_writes;
+	int64		wal_syncs;
+	double		wal_sync_ms;
+	int64		clog_hits;
+	int64		clog_reads;
+	double		waiting_backends;
+} WalStallSecond;
+
+/*
+ * The shared state.
+ *
+ * Locking: "lock" (our own tranche, never taken by backends on their own
+ * paths) is held exclusively by the collector while it applies one tick or
+ * closes one second, and by wal_stall_reset(); readers hold it shared while
+ * they copy.  Nothing here is read or written without it, except the atomics.
+ */
+typedef struct WalStallShared
+{
+	LWLock	   *lock;
+
+	/* the collector watching itself */
+	int			collector_pid;
+	uint64		interval_ns;	/* sample interval the collector uses */
+	int64		ticks;
+	uint64		tick_cost_ns;	/* sum of work per tick, for the mean */
+	uint64		max_tick_cost_ns;
+	int64		overruns;		/* ticks that came more than an interval late */
+	uint64		elapsed_ns;		/* sum of sample weights, for the mean */
+	TimestampTz started_at;
+	TimestampTz reset_at;
+	uint64		reset_count;	/* bumped by every reset */
+	uint64		hist_base_ns;	/* histogram bucket 0 upper bound */
+
+	/* accumulated since reset */
+	WalStallClassStats classes[WS_NUM_CLASSES];
+	WalStallCounters baseline;	/* core counters at reset */
+	bool		baseline_valid;
+
+	/* per-second history ring */
+	int			history_size;
+	int			history_next;	/* slot the next row goes to */
+	int64		history_rows;	/* rows written since reset */
+
+	/* per-process episodes, indexed like ProcGlobal->allProcs */
+	int			nslots;
+
+	/*
+	 * Followed in the same segment by WalStallProcSlot[nslots] and
+	 * WalStallSecond[history_size]; ws_slots and ws_history point there.
+	 */
+} WalStallShared;
+
+/* wal_stall.c */
+extern WalStallShared *ws_shared;
+extern WalStallProcSlot *ws_slots;
+extern WalStallSecond *ws_history;
+extern double ws_sample_interval_ms;
+extern int	ws_history_seconds;
+extern void ws_check_loaded(void);
+
+/* classify.c */
+extern void ws_classify_init(void);
+extern WalStallEvent ws_classify_event(uint32 wait_event_info);
+extern const char *ws_class_name(WalStallClass cls);
+extern const char *ws_class_kind(WalStallClass cls);
+extern WalStallGroup ws_stall_group(WalStallEvent event);
+extern WalStallGroup ws_io_group(WalStallEvent event);
+extern WalStallClass ws_episode_class(const WalStallEpisode *episode);
+extern int	ws_hist_bucket(uint64 duration_ns, uint64 base_ns);
+
+/* counters.c */
+extern void ws_read_counters(WalStallCounters *counters);
+extern double ws_ring_occupancy(XLogRecPtr insert, XLogRecPtr write);
+extern uint64 ws_ring_bytes(void);
+
+/* collector.c */
+extern void ws_register_collector(void);
+extern void ws_reset_locked(const WalStallCounters *baseline);
+PGDLLEXPORT void wal_stall_collector_main(Datum main_arg);
+
+#endif							/* WAL_STALL_H */
