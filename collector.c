@@ -292,7 +292,8 @@ collector_tick(uint64 elapsed_ns, bool late, uint64 last_cost_ns)
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
 	waiting = apply_samples(n, ring_full, elapsed_ns);
 	ws_shared->ticks++;
-	ws_shared->elapsed_ns += elapsed_ns;
+	ws_shared->reset_ticks++;
+	ws_shared->reset_elapsed_ns += elapsed_ns;
 	if (late)
 		ws_shared->overruns++;
 	ws_shared->tick_cost_ns += last_cost_ns;
@@ -397,6 +398,8 @@ ws_reset_locked(const WalStallCounters *baseline)
 		memset(&ws_slots[i].io, 0, sizeof(WalStallEpisode));
 	}
 	memset(ws_shared->classes, 0, sizeof(ws_shared->classes));
+	ws_shared->reset_ticks = 0;
+	ws_shared->reset_elapsed_ns = 0;
 	ws_shared->history_next = 0;
 	ws_shared->history_rows = 0;
 	ws_shared->reset_at = GetCurrentTimestamp();
@@ -429,7 +432,6 @@ collector_start(void)
 	ws_shared->tick_cost_ns = 0;
 	ws_shared->max_tick_cost_ns = 0;
 	ws_shared->overruns = 0;
-	ws_shared->elapsed_ns = 0;
 	for (int i = 0; i < ws_shared->nslots; i++)
 		memset(&ws_slots[i], 0, sizeof(WalStallProcSlot));
 	if (!ws_shared->baseline_valid)

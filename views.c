@@ -48,7 +48,7 @@ typedef struct StatsCopy
 	bool		baseline_valid;
 	TimestampTz reset_at;
 	uint64		hist_base_ns;
-	uint64		resolution_ns;	/* mean real time between two samples */
+	uint64		resolution_ns;	/* mean real time between two samples since reset */
 } StatsCopy;
 
 static void
@@ -62,8 +62,8 @@ copy_stats(StatsCopy *copy)
 	copy->baseline_valid = ws_shared->baseline_valid;
 	copy->reset_at = ws_shared->reset_at;
 	copy->hist_base_ns = ws_shared->hist_base_ns;
-	copy->resolution_ns = ws_shared->ticks > 0 ?
-		ws_shared->elapsed_ns / ws_shared->ticks : ws_shared->interval_ns;
+	copy->resolution_ns = ws_shared->reset_ticks > 0 ?
+		ws_shared->reset_elapsed_ns / ws_shared->reset_ticks : ws_shared->interval_ns;
 	LWLockRelease(ws_shared->lock);
 
 	if (copy->resolution_ns == 0)

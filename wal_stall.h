@@ -156,13 +156,14 @@ typedef struct WalStallShared
 	uint64		tick_cost_ns;	/* sum of work per tick, for the mean */
 	uint64		max_tick_cost_ns;
 	int64		overruns;		/* ticks that came more than an interval late */
-	uint64		elapsed_ns;		/* sum of sample weights, for the mean */
 	TimestampTz started_at;
 	TimestampTz reset_at;
 	uint64		reset_count;	/* bumped by every reset */
 	uint64		hist_base_ns;	/* histogram bucket 0 upper bound */
 
 	/* accumulated since reset */
+	int64		reset_ticks;	/* ticks since reset, and */
+	uint64		reset_elapsed_ns;	/* their summed weights: the resolution */
 	WalStallClassStats classes[WS_NUM_CLASSES];
 	WalStallCounters baseline;	/* core counters at reset */
 	bool		baseline_valid;

@@ -1,0 +1,41 @@
+# wal_stall without shared_preload_libraries: CREATE EXTENSION works, and
+# every function that needs the collector explains what to set.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('not_preloaded');
+$node->init;
+$node->start;
+
+$node->safe_psql('postgres', 'CREATE EXTENSION wal_stall');
+pass('CREATE EXTENSION works without preloading');
+
+foreach my $query (
+	'SELECT * FROM wal_stall_summary',
+	'SELECT * FROM wal_stall_histogram',
+	'SELECT * FROM wal_stall_current',
+	'SELECT * FROM wal_stall_status()',
+	'SELECT * FROM wal_stall_history',
+	'SELECT * FROM wal_stall_clog',
+	'SELECT wal_stall_reset()')
+{
+	my ($ret, $stdout, $stderr) = $node->psql('postgres', $query,
+		extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+	isnt($ret, 0, "$query fails");
+	like($stderr,
+		qr/ERROR:  55000: wal_stall must be loaded via "shared_preload_libraries"/,
+		"$query: object-not-in-prerequisite-state error");
+	like($stderr, qr/HINT:  Add wal_stall to the "shared_preload_libraries" setting/,
+		"$query: hint says what to set");
+}
+
+# No collector was started: no child of the postmaster bears its title.
+my $children = `ps -o args= --ppid $node->{_pid}`;
+like($children, qr/checkpointer/, 'postmaster children listed');
+unlike($children, qr/wal_stall collector/, 'no collector without preloading');
+
+$node->stop;
+done_testing();
