@@ -24,3 +24,6 @@ PG_CPPFLAGS = -Wall -Wextra -Wno-unused-parameter -Werror
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# PGXS tracks no header dependencies: every object sees the shared structs.
+$(OBJS): wal_stall.h compat.h

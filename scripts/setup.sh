@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Install what wal_stall needs on Debian 12 (as root), then build and install
+# the extension.  Safe to run again: packages already there are skipped.
+set -euo pipefail
+
+PACKAGES="postgresql-15 postgresql-server-dev-15 libpq-dev postgresql-15-pgtap
+libtap-parser-sourcehandler-pgtap-perl libipc-run-perl make gcc"
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "setup.sh: run as root (it installs packages with apt-get)" >&2
+	exit 1
+fi
+
+missing=""
+for p in $PACKAGES; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	echo "setup.sh: installing$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >/dev/null
+	# shellcheck disable=SC2086
+	apt-get install -y -q $missing >/dev/null
+fi
+
+# Debian starts a default cluster on install; wal_stall's scripts start their
+# own temporary clusters and need none.
+top=$(cd "$(dirname "$0")/.." && pwd)
+export PATH=/usr/lib/postgresql/15/bin:$PATH
+make -C "$top" -s PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config >/dev/null
+make -C "$top" -s PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config install >/dev/null
+echo "setup.sh: wal_stall built and installed for PostgreSQL 15"
