@@ -1,0 +1,68 @@
+# Shell helpers for wal_stall's bench and demo scripts: a throw-away
+# PostgreSQL 15 cluster run as the postgres user.  Source this file.
+#
+#   cluster_init DIR PORT        initdb in DIR/data, socket in DIR
+#   cluster_conf DIR 'line'...   append settings to postgresql.conf
+#   cluster_start DIR / cluster_stop DIR / cluster_restart DIR
+#   cluster_psql DIR ARGS...     psql -X on that cluster, database postgres
+#   cluster_collector_pid DIR    pid of the wal_stall collector, or nothing
+
+PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
+
+as_postgres() {
+	if [ "$(id -un)" = postgres ]; then "$@"; else runuser -u postgres -- "$@"; fi
+}
+
+cluster_init() {
+	local dir=$1 port=$2
+	mkdir -p "$dir"
+	chown postgres "$dir"
+	as_postgres "$PGBIN/initdb" -D "$dir/data" -A trust >/dev/null
+	cat >>"$dir/data/postgresql.conf" <<CONF
+port = $port
+listen_addresses = ''
+unix_socket_directories = '$dir'
+CONF
+	echo "$port" >"$dir/port"
+}
+
+cluster_conf() {
+	local dir=$1
+	shift
+	printf '%s\n' "$@" >>"$dir/data/postgresql.conf"
+}
+
+cluster_start() {
+	as_postgres "$PGBIN/pg_ctl" -D "$1/data" -l "$1/log" -w start >/dev/null ||
+		{ tail -20 "$1/log" >&2; return 1; }
+}
+
+cluster_stop() {
+	as_postgres "$PGBIN/pg_ctl" -D "$1/data" -m fast -w stop >/dev/null 2>&1 || true
+}
+
+cluster_restart() {
+	cluster_stop "$1"
+	cluster_start "$1"
+}
+
+cluster_psql() {
+	local dir=$1
+	shift
+	as_postgres "$PGBIN/psql" -X -h "$dir" -p "$(cat "$dir/port")" -d postgres "$@"
+}
+
+cluster_pgbench() {
+	local dir=$1
+	shift
+	as_postgres "$PGBIN/pgbench" -h "$dir" -p "$(cat "$dir/port")" "$@" postgres
+}
+
+cluster_collector_pid() {
+	cluster_psql "$1" -At -c 'SELECT collector_pid FROM wal_stall_status()' 2>/dev/null
+}
+
+# On-CPU time of a process in nanoseconds, from /proc/PID/schedstat.
+proc_cpu_ns() {
+	awk '{print $1}' "/proc/$1/schedstat"
+}
