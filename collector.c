@@ -71,6 +71,7 @@ static ProcSample *samples = NULL;	/* one per slot, allocated at start */
 static SecondAccum second;
 static WalStallCounters last_counters;
 static uint64 seen_reset_count;
+static bool ring_was_full = false;	/* at the previous tick */
 
 void
 ws_register_collector(void)
@@ -276,6 +277,7 @@ collector_tick(uint64 elapsed_ns, bool late, uint64 last_cost_ns)
 {
 	XLogRecPtr	write_before;
 	XLogRecPtr	insert_after;
+	bool		full_now;
 	bool		ring_full;
 	double		fill;
 	int			n;
@@ -285,8 +287,19 @@ collector_tick(uint64 elapsed_ns, bool late, uint64 last_cost_ns)
 	n = scan_processes();
 	insert_after = GetXLogInsertRecPtr();
 
-	ring_full = insert_after > write_before &&
+	full_now = insert_after > write_before &&
 		insert_after - write_before >= ring_full_mark();
+
+	/*
+	 * A sample stands for the interval since the previous tick, so it counts
+	 * as taken with a full ring if the ring was full at either end of it.
+	 * This matters for the tail of a wrap-around wait: once the write that
+	 * frees the ring is done, the write LSN jumps ahead while the waiters
+	 * are still being woken, and a tick in that gap would otherwise see a
+	 * wrap-around waiter beside an empty ring.
+	 */
+	ring_full = full_now || ring_was_full;
+	ring_was_full = full_now;
 	fill = ws_ring_occupancy(insert_after, write_before);
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);

@@ -66,3 +66,26 @@ cluster_collector_pid() {
 proc_cpu_ns() {
 	awk '{print $1}' "/proc/$1/schedstat"
 }
+
+# Start the cluster inside a blkio cgroup (v1) that throttles writes on the
+# disk holding DIR to IOPS per second, emulating a slow WAL disk: the
+# postmaster and every process it forks inherit the cgroup.
+cluster_start_throttled() {
+	local dir=$1 iops=$2 cg dev
+	cg=/sys/fs/cgroup/blkio/wal_stall_$(basename "$dir")
+	dev=$(lsblk -no MAJ:MIN "$(findmnt -no SOURCE --target "$dir")" | head -1 | tr -d ' ')
+	mkdir -p "$cg"
+	echo "$dev $iops" >"$cg/blkio.throttle.write_iops_device"
+	sh -c "echo \$\$ > '$cg/cgroup.procs'; exec runuser -u postgres -- \
+		'$PGBIN/pg_ctl' -D '$dir/data' -l '$dir/log' -w start" >/dev/null
+	echo "$cg" >"$dir/cgroup"
+}
+
+# Stop a cluster started throttled and remove its cgroup.
+cluster_stop_throttled() {
+	cluster_stop "$1"
+	if [ -f "$1/cgroup" ]; then
+		rmdir "$(cat "$1/cgroup")" 2>/dev/null || true
+		rm -f "$1/cgroup"
+	fi
+}
