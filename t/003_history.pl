@@ -1,0 +1,152 @@
+# The per-second history: a row every second during a pgbench run, WAL bytes
+# and XIDs that add up, a ring that wraps, and occupancy that tells a 32kB
+# ring from a 16MB one.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use IPC::Run;
+
+my $node = PostgreSQL::Test::Cluster->new('history');
+$node->init;
+$node->append_conf('postgresql.conf', qq{
+shared_preload_libraries = 'wal_stall'
+autovacuum = off
+synchronous_commit = off
+shared_buffers = 64MB
+max_wal_size = 1GB
+});
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION wal_stall');
+$node->command_ok(
+	[ 'pgbench', '-i', '-q', '-s', '5', '-h', $node->host, '-p', $node->port, 'postgres' ],
+	'pgbench -i');
+
+# Wait for the next row to close; return its sample_time.
+sub next_row
+{
+	my $last = $node->safe_psql('postgres',
+		'SELECT coalesce(max(sample_time), now()) FROM wal_stall_history');
+	$node->poll_query_until('postgres',
+		"SELECT max(sample_time) > '$last' FROM wal_stall_history")
+	  or die 'no history row closed';
+	return $node->safe_psql('postgres', 'SELECT max(sample_time) FROM wal_stall_history');
+}
+
+sub pgbench
+{
+	my ($seconds, @extra) = @_;
+	return IPC::Run::start(
+		[ 'pgbench', '-n', '-c', '4', '-j', '2', '-T', $seconds, @extra,
+		  '-h', $node->host, '-p', $node->port, 'postgres' ],
+		'>', \my $out, '2>', \my $err);
+}
+
+# --- rows during a run, and sums that match the server's own counters
+my $t0 = next_row();
+my ($lsn0, $xid0) = split /\|/, $node->safe_psql('postgres',
+	'SELECT pg_current_wal_insert_lsn(), pg_snapshot_xmax(pg_current_snapshot())');
+my $run = pgbench(6);
+$run->finish;
+my ($lsn1, $xid1) = split /\|/, $node->safe_psql('postgres',
+	'SELECT pg_current_wal_insert_lsn(), pg_snapshot_xmax(pg_current_snapshot())');
+my $t1 = next_row();
+
+my ($rows, $increasing, $sum_wal, $sum_xids) = split /\|/, $node->safe_psql('postgres', qq{
+	SELECT count(*),
+	       bool_and(sample_time > prev) FILTER (WHERE prev IS NOT NULL),
+	       sum(wal_bytes), sum(xids)
+	FROM (SELECT *, lag(sample_time) OVER (ORDER BY sample_time) AS prev
+	      FROM wal_stall_history WHERE sample_time > '$t0' AND sample_time <= '$t1') h});
+cmp_ok($rows, '>=', 4, "rows closed during a 6-second run ($rows)");
+is($increasing, 't', 'sample_time strictly increases');
+
+my $wal = $node->safe_psql('postgres', "SELECT pg_wal_lsn_diff('$lsn1', '$lsn0')");
+my $xids = $xid1 - $xid0;
+cmp_ok($wal, '>', 1_000_000, "the run wrote WAL ($wal bytes)");
+cmp_ok(abs($sum_wal - $wal), '<=', 0.01 * $wal,
+	"sum(wal_bytes) $sum_wal matches the insert LSN advance $wal within 1%");
+cmp_ok($xids, '>', 1000, "the run assigned XIDs ($xids)");
+cmp_ok(abs($sum_xids - $xids), '<=', 0.01 * $xids,
+	"sum(xids) $sum_xids matches the XID counter advance $xids within 1%");
+
+# since: incremental polling returns only newer rows
+is( $node->safe_psql('postgres',
+		"SELECT count(*) = count(*) FILTER (WHERE sample_time > '$t0')
+		   FROM wal_stall_history('$t0')"),
+	't', 'wal_stall_history(since) returns only rows after since');
+is( $node->safe_psql('postgres',
+		"SELECT (SELECT count(*) FROM wal_stall_history('$t0')) =
+		        (SELECT count(*) FROM wal_stall_history WHERE sample_time > '$t0')"),
+	't', 'and all of them');
+
+# columns that must hold figures during a run
+is( $node->safe_psql('postgres', qq{
+		SELECT bool_and(wal_writes IS NOT NULL AND wal_syncs IS NOT NULL
+		                AND clog_hits IS NOT NULL AND buffer_fill_avg <= buffer_fill_max
+		                AND waiting_backends >= 0)
+		FROM wal_stall_history WHERE sample_time > '$t0' AND sample_time <= '$t1'}),
+	't', 'core counter deltas present, mean fill within max');
+
+# reset clears the ring
+$node->safe_psql('postgres', 'SELECT wal_stall_reset()');
+is($node->safe_psql('postgres', 'SELECT count(*) FROM wal_stall_history'),
+	'0', 'reset clears the history ring');
+
+# --- 32kB ring vs 16MB ring under the same load with checkpoints
+my %ring_bytes = ('32kB' => 32768, '16MB' => 16777216);
+
+sub ring_run
+{
+	my ($ring) = @_;
+	$node->append_conf('postgresql.conf', "wal_buffers = $ring\n");
+	$node->restart;
+	$node->safe_psql('postgres', 'SELECT wal_stall_reset()');
+	my $start = next_row();
+	my $load = pgbench(8);
+	# checkpoints during the run bring full-page writes, hence big records
+	for (1 .. 3)
+	{
+		sleep 2;
+		$node->safe_psql('postgres', 'CHECKPOINT');
+	}
+	$load->finish;
+	my $end = next_row();
+	return split /\|/, $node->safe_psql('postgres', qq{
+		SELECT count(*) FILTER (WHERE buffer_fill_max >= 1 - 8192.0 / $ring_bytes{$ring}),
+		       count(*) FILTER (WHERE wal_buffer_full_ms > 0),
+		       round(sum(wal_buffer_full_ms)::numeric, 1)
+		FROM wal_stall_history WHERE sample_time > '$start' AND sample_time <= '$end'});
+}
+my ($full32, $stalled32, $ms32) = ring_run('32kB');
+my ($full16, $stalled16, $ms16) = ring_run('16MB');
+diag("32kB: $full32 seconds at the full mark, $stalled32 with wrap-around stalls ($ms32 ms)");
+diag("16MB: $full16 seconds at the full mark, $stalled16 with wrap-around stalls ($ms16 ms)");
+cmp_ok($full32, '>', 0, '32kB ring: seconds with buffer_fill_max at the full mark');
+cmp_ok($stalled32, '>', 0, '32kB ring: seconds with wal_buffer_full_ms > 0');
+cmp_ok($ms16, '<', $ms32, '16MB ring: less wrap-around stall time than 32kB');
+cmp_ok($stalled16, '<=', $stalled32, '16MB ring: no more stalled seconds than 32kB');
+
+$node->stop;
+
+# --- a tiny ring wraps and keeps exactly its newest rows, in order
+$node->append_conf('postgresql.conf', "wal_stall.history_seconds = 3\n");
+$node->start;
+my $start = $node->safe_psql('postgres', 'SELECT now()');
+$node->poll_query_until('postgres',
+	"SELECT count(*) = 3 AND min(sample_time) > '$start'::timestamptz + interval '2 seconds'
+	   FROM wal_stall_history")
+  or diag('ring did not wrap');
+my ($count, $ordered, $fresh) = split /\|/, $node->safe_psql('postgres', q{
+	SELECT count(*),
+	       bool_and(sample_time > prev) FILTER (WHERE prev IS NOT NULL),
+	       max(sample_time) > now() - interval '3 seconds'
+	FROM (SELECT sample_time, lag(sample_time) OVER () AS prev
+	      FROM wal_stall_history) h});
+is($count, '3', 'a 3-row ring returns exactly 3 rows after wrapping');
+is($ordered, 't', 'oldest first, strictly increasing');
+is($fresh, 't', 'and they are the newest rows');
+
+$node->stop;
+done_testing();
