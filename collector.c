@@ -162,6 +162,7 @@ close_episode(WalStallEpisode *episode)
 {
 	WalStallClass cls;
 	WalStallClassStats *stats;
+	int			bucket;
 
 	if (episode->group == WS_GROUP_NONE)
 		return;
@@ -172,7 +173,9 @@ close_episode(WalStallEpisode *episode)
 	stats->samples += episode->samples;
 	stats->total_ns += episode->time_ns;
 	stats->max_ns = Max(stats->max_ns, episode->time_ns);
-	stats->hist[ws_hist_bucket(episode->time_ns, ws_shared->hist_base_ns)]++;
+	bucket = ws_hist_bucket(episode->time_ns, ws_shared->hist_base_ns);
+	stats->hist[bucket]++;
+	stats->hist_ns[bucket] += episode->time_ns;
 
 	if (cls == WS_CLASS_WAL_FSYNC)
 		second.fsync_max_ns = Max(second.fsync_max_ns, episode->time_ns);

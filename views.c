@@ -80,9 +80,14 @@ bucket_bounds(int k, uint64 base_ns, double *lower, double *upper)
 
 /*
  * histogram_percentile
- *		Estimate a percentile of episode length, in ms, from the histogram:
- *		linear inside the bucket that holds it, never above the longest
- *		episode seen.  The buckets are powers of two, so is the precision.
+ *		Estimate a percentile of episode length, in ms, from the histogram.
+ *
+ * Inside the bucket that holds it, episodes are taken as spread evenly over
+ * the widest range around the bucket's mean that stays within the bucket:
+ * one-sample episodes all sit near one interval, and spreading them over
+ * the whole bucket would report half an interval for a single 1 ms episode.
+ * Never above the longest episode seen.  Buckets are powers of two, and so
+ * is the worst-case precision.
  */
 static double
 histogram_percentile(const WalStallClassStats *stats, uint64 base_ns, double fraction)
@@ -94,6 +99,8 @@ histogram_percentile(const WalStallClassStats *stats, uint64 base_ns, double fra
 	{
 		double		lower,
 					upper,
+					mean,
+					half_width,
 					value;
 
 		if (stats->hist[k] == 0 || cumulative + stats->hist[k] < target)
@@ -102,9 +109,11 @@ histogram_percentile(const WalStallClassStats *stats, uint64 base_ns, double fra
 			continue;
 		}
 		bucket_bounds(k, base_ns, &lower, &upper);
-		if (k == WS_HIST_BUCKETS - 1 || upper > stats->max_ns)
-			upper = Max(lower, (double) stats->max_ns);
-		value = lower + (upper - lower) * (target - cumulative) / stats->hist[k];
+		upper = Min(upper, (double) stats->max_ns);
+		mean = (double) stats->hist_ns[k] / stats->hist[k];
+		half_width = Max(0.0, Min(mean - lower, upper - mean));
+		value = (mean - half_width) +
+			2 * half_width * (target - cumulative) / stats->hist[k];
 		return Min(value, (double) stats->max_ns) / NS_PER_MS;
 	}
 	return stats->max_ns / NS_PER_MS;

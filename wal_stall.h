@@ -95,6 +95,7 @@ typedef struct WalStallClassStats
 	uint64		total_ns;
 	uint64		max_ns;
 	int64		hist[WS_HIST_BUCKETS];
+	uint64		hist_ns[WS_HIST_BUCKETS];	/* summed durations per bucket */
 } WalStallClassStats;
 
 /*

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # wal_stall demo: build and install, start a temporary cluster with wal_stall
 # preloaded, run pgbench briefly with a 32kB and then a 16MB WAL ring, and
-# print for each run tps, wal_stall_summary beside pg_stat_wal, and the last
-# seconds of wal_stall_history.  As root on Debian 12.
+# print for each run tps, wal_stall_summary beside pg_stat_wal, and the run
+# second by second from wal_stall_history.  As root on Debian 12.
 #
 #   scripts/demo.sh [SECONDS] [CLIENTS]      (defaults: 15 s, 8 clients)
 set -euo pipefail
@@ -42,11 +42,13 @@ for ring in 32kB 16MB; do
 	cluster_psql "$dir" -c "SELECT wal_buffers_full, wal_write, wal_sync,
 		       round(wal_write_time::numeric, 1) AS wal_write_ms,
 		       round(wal_sync_time::numeric, 1) AS wal_sync_ms FROM pg_stat_wal"
+	echo "-- the run second by second (wal_stall_history)"
 	cluster_psql "$dir" -c "
 		SELECT to_char(sample_time, 'HH24:MI:SS') AS second, xids, wal_bytes,
-		       round(buffer_fill_max::numeric, 2) AS fill_max,
+		       round(buffer_fill_max::numeric, 3) AS fill_max,
 		       round(wal_buffer_full_ms::numeric, 1) AS wrap_ms,
 		       round(wal_flush_ms::numeric, 1) AS flush_ms, wal_buffers_full,
+		       round(wal_fsync_max_ms::numeric, 1) AS fsync_max_ms,
 		       round(waiting_backends::numeric, 2) AS waiting
-		FROM wal_stall_history ORDER BY sample_time DESC LIMIT 5"
+		FROM wal_stall_history WHERE xids > 0 ORDER BY sample_time"
 done
