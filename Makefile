@@ -6,6 +6,7 @@ OBJS = \
 	classify.o \
 	collector.o \
 	counters.o \
+	fsync_probe.o \
 	views.o \
 	wal_stall.o
 

@@ -188,4 +188,24 @@ ws_fetch_wal_counters(WsWalCounters *out)
 #define ws_local_beentry(i) pgstat_fetch_stat_local_beentry(i)
 #endif
 
+/*
+ * Alignment of buffers for direct I/O: PG_IO_ALIGN_SIZE from 16; before,
+ * the 4kB that covers every sector and memory page size in use.
+ */
+#if PG_VERSION_NUM < 160000
+#define PG_IO_ALIGN_SIZE 4096
+#endif
+
+/* Nanoseconds in an instr_time interval: INSTR_TIME_GET_NANOSEC from 16. */
+#if PG_VERSION_NUM >= 160000
+#define ws_instr_time_ns(t) ((uint64) INSTR_TIME_GET_NANOSEC(t))
+#else
+#define ws_instr_time_ns(t) ((uint64) (INSTR_TIME_GET_DOUBLE(t) * 1000000000.0))
+#endif
+
+/* fdatasync(): 16 assumes it everywhere; configure probed for it before. */
+#if PG_VERSION_NUM >= 160000 || defined(HAVE_FDATASYNC)
+#define WS_HAVE_FDATASYNC 1
+#endif
+
 #endif							/* WAL_STALL_COMPAT_H */

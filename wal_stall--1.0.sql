@@ -170,3 +170,29 @@ GRANT EXECUTE ON FUNCTION wal_stall_history(timestamptz) TO pg_monitor;
 GRANT EXECUTE ON FUNCTION wal_stall_clog() TO pg_monitor;
 GRANT SELECT ON wal_stall_summary, wal_stall_histogram, wal_stall_current,
     wal_stall_history, wal_stall_clog TO pg_monitor;
+
+-- In-server fsync probe
+--
+-- pg_test_fsync's tests, run by the server on a scratch file in its WAL
+-- directory (or in directory), seconds per test, with per-op latencies.
+-- Needs no shared memory, so it works without preloading the library.
+-- Superuser-only unless granted: it writes and syncs files.
+--
+CREATE FUNCTION wal_stall_test_fsync(
+    seconds float8 DEFAULT 2,
+    directory text DEFAULT NULL,
+    OUT test text,
+    OUT method text,
+    OUT write_kb int,
+    OUT writes_per_op int,
+    OUT ops_per_sec float8,
+    OUT usecs_per_op float8,
+    OUT p50_us float8,
+    OUT p99_us float8,
+    OUT max_us float8)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'wal_stall_test_fsync_1_0'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE
+ROWS 18;
+
+REVOKE ALL ON FUNCTION wal_stall_test_fsync(float8, text) FROM PUBLIC;
