@@ -3,22 +3,17 @@
  * fsync_probe.c
  *		wal_stall_test_fsync(): pg_test_fsync's tests, run by the server.
  *
- * The backend that calls the function writes and syncs a scratch file in
- * the WAL directory (or another one), so the figures are what a server
- * process gets there: same file system and mount options, same cgroup I/O
- * limits.  The tests are those of pg_test_fsync, in its order and with its
- * file handling (a 16MB file written once, every op rewriting the start of
- * it, O_DIRECT for open_datasync and open_sync), so that the two tools can
- * be compared figure for figure.  On top of that every op is timed, for
- * the p50, p99 and max latencies.
+ * The calling backend writes and syncs a scratch file in the WAL directory
+ * (or another one), so the figures are what a server process gets there:
+ * same file system, mount options and cgroup I/O limits.  The tests, their
+ * order and their file handling are pg_test_fsync's (a 16MB file written
+ * once, every op rewriting its start, O_DIRECT for open_datasync and
+ * open_sync), so that the two can be compared; on top, every op is timed.
  *
- * Nothing here uses shared memory: the probe works without preloading the
- * library.  No wait event is reported during the I/O, so the collector
- * never counts the probe's own writes as WAL stalls.
- *
- * The scratch file is wal_stall_fsync.<pid>.tmp, created with O_EXCL and
- * removed on success, on error and on cancel (PG_ENSURE_ERROR_CLEANUP);
- * only a crash of the backend can leave it behind.
+ * No shared memory is used: the probe works without preloading.  No wait
+ * event is reported, so the collector never counts the probe's writes.
+ * The scratch file, wal_stall_fsync.<pid>.tmp, is created with O_EXCL and
+ * removed on success, error and cancel; only a backend crash leaves it.
  *
  *-------------------------------------------------------------------------
  */
@@ -34,7 +29,6 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
-#include "port/pg_bitutils.h"
 #include "portability/instr_time.h"
 #include "storage/fd.h"
 #include "storage/ipc.h"
@@ -50,9 +44,10 @@ PG_FUNCTION_INFO_V1(wal_stall_test_fsync_1_0);
 #define WAL_BLOCK_KB		(XLOG_BLCKSZ / 1024)
 #define MIN_SECONDS			0.1
 #define MAX_SECONDS			60.0
+#define MAX_SAMPLES			(512 * 1024)	/* latencies kept per test */
 #define RESULT_COLS			9
 
-/* How one op makes its writes durable. */
+/* How an op makes its writes durable. */
 typedef enum ProbeSync
 {
 	SYNC_OPEN_DATASYNC,			/* O_DSYNC | O_DIRECT descriptor */
@@ -65,82 +60,67 @@ typedef enum ProbeSync
 	SYNC_NONE
 } ProbeSync;
 
-typedef enum ProbeGroup
-{
-	GROUP_ONE_WRITE,
-	GROUP_TWO_WRITES,
-	GROUP_OPEN_SYNC_SIZES,
-	GROUP_NON_WRITE_DESCRIPTOR,
-	GROUP_NON_SYNCED
-} ProbeGroup;
-
 typedef struct ProbeTest
 {
-	ProbeGroup	group;
+	const char *group;			/* %d stands for the WAL block size in kB */
 	const char *method;
 	ProbeSync	sync;
 	int			write_kb;
 	int			writes_per_op;
 } ProbeTest;
 
+#define ONE_WRITE	"one %dkB write"
+#define TWO_WRITES	"two %dkB writes"
+#define SIZES		"open_sync sizes"
+
 /* pg_test_fsync's tests, in its order. */
 static const ProbeTest probe_tests[] = {
-	{GROUP_ONE_WRITE, "open_datasync", SYNC_OPEN_DATASYNC, WAL_BLOCK_KB, 1},
-	{GROUP_ONE_WRITE, "fdatasync", SYNC_FDATASYNC, WAL_BLOCK_KB, 1},
-	{GROUP_ONE_WRITE, "fsync", SYNC_FSYNC, WAL_BLOCK_KB, 1},
-	{GROUP_ONE_WRITE, "fsync_writethrough", SYNC_FSYNC_WRITETHROUGH, WAL_BLOCK_KB, 1},
-	{GROUP_ONE_WRITE, "open_sync", SYNC_OPEN_SYNC, WAL_BLOCK_KB, 1},
-	{GROUP_TWO_WRITES, "open_datasync", SYNC_OPEN_DATASYNC, WAL_BLOCK_KB, 2},
-	{GROUP_TWO_WRITES, "fdatasync", SYNC_FDATASYNC, WAL_BLOCK_KB, 2},
-	{GROUP_TWO_WRITES, "fsync", SYNC_FSYNC, WAL_BLOCK_KB, 2},
-	{GROUP_TWO_WRITES, "fsync_writethrough", SYNC_FSYNC_WRITETHROUGH, WAL_BLOCK_KB, 2},
-	{GROUP_TWO_WRITES, "open_sync", SYNC_OPEN_SYNC, WAL_BLOCK_KB, 2},
-	{GROUP_OPEN_SYNC_SIZES, "1 * 16kB open_sync write", SYNC_OPEN_SYNC, 16, 1},
-	{GROUP_OPEN_SYNC_SIZES, "2 * 8kB open_sync writes", SYNC_OPEN_SYNC, 8, 2},
-	{GROUP_OPEN_SYNC_SIZES, "4 * 4kB open_sync writes", SYNC_OPEN_SYNC, 4, 4},
-	{GROUP_OPEN_SYNC_SIZES, "8 * 2kB open_sync writes", SYNC_OPEN_SYNC, 2, 8},
-	{GROUP_OPEN_SYNC_SIZES, "16 * 1kB open_sync writes", SYNC_OPEN_SYNC, 1, 16},
-	{GROUP_NON_WRITE_DESCRIPTOR, "write, fsync, close", SYNC_WRITE_FSYNC_CLOSE, WAL_BLOCK_KB, 1},
-	{GROUP_NON_WRITE_DESCRIPTOR, "write, close, fsync", SYNC_WRITE_CLOSE_FSYNC, WAL_BLOCK_KB, 1},
-	{GROUP_NON_SYNCED, "write", SYNC_NONE, WAL_BLOCK_KB, 1},
+	{ONE_WRITE, "open_datasync", SYNC_OPEN_DATASYNC, WAL_BLOCK_KB, 1},
+	{ONE_WRITE, "fdatasync", SYNC_FDATASYNC, WAL_BLOCK_KB, 1},
+	{ONE_WRITE, "fsync", SYNC_FSYNC, WAL_BLOCK_KB, 1},
+	{ONE_WRITE, "fsync_writethrough", SYNC_FSYNC_WRITETHROUGH, WAL_BLOCK_KB, 1},
+	{ONE_WRITE, "open_sync", SYNC_OPEN_SYNC, WAL_BLOCK_KB, 1},
+	{TWO_WRITES, "open_datasync", SYNC_OPEN_DATASYNC, WAL_BLOCK_KB, 2},
+	{TWO_WRITES, "fdatasync", SYNC_FDATASYNC, WAL_BLOCK_KB, 2},
+	{TWO_WRITES, "fsync", SYNC_FSYNC, WAL_BLOCK_KB, 2},
+	{TWO_WRITES, "fsync_writethrough", SYNC_FSYNC_WRITETHROUGH, WAL_BLOCK_KB, 2},
+	{TWO_WRITES, "open_sync", SYNC_OPEN_SYNC, WAL_BLOCK_KB, 2},
+	{SIZES, "1 * 16kB open_sync write", SYNC_OPEN_SYNC, 16, 1},
+	{SIZES, "2 * 8kB open_sync writes", SYNC_OPEN_SYNC, 8, 2},
+	{SIZES, "4 * 4kB open_sync writes", SYNC_OPEN_SYNC, 4, 4},
+	{SIZES, "8 * 2kB open_sync writes", SYNC_OPEN_SYNC, 2, 8},
+	{SIZES, "16 * 1kB open_sync writes", SYNC_OPEN_SYNC, 1, 16},
+	{"non-write descriptor", "write, fsync, close", SYNC_WRITE_FSYNC_CLOSE, WAL_BLOCK_KB, 1},
+	{"non-write descriptor", "write, close, fsync", SYNC_WRITE_CLOSE_FSYNC, WAL_BLOCK_KB, 1},
+	{"non-synced writes", "write", SYNC_NONE, WAL_BLOCK_KB, 1},
 };
 
 #define NUM_TESTS	((int) lengthof(probe_tests))
 
 /*
- * Per-op latencies of one test, in nanoseconds, in log-linear buckets:
- * values below 2 * LAT_SUB have a bucket each, and every power of two
- * above is cut into LAT_SUB buckets, so a bucket is at most 1/64 (1.6%) of
- * its values wide.  A percentile is interpolated inside its bucket.
+ * One call's state; the error cleanup callback reads it too.  The figures
+ * are those of the test being run.  Its per-op latencies are all kept up
+ * to MAX_SAMPLES ops, so percentiles are exact, and beyond that a uniform
+ * random sample of that size (reservoir sampling): memory stays bounded.
  */
-#define LAT_SUB_BITS	6
-#define LAT_SUB			(1 << LAT_SUB_BITS)
-#define LAT_BUCKETS		(2 * LAT_SUB + (63 - LAT_SUB_BITS) * LAT_SUB)
-
-typedef struct LatencyHist
-{
-	int64		ops;
-	uint64		elapsed_ns;
-	uint64		min_ns;
-	uint64		max_ns;
-	int64		counts[LAT_BUCKETS];
-} LatencyHist;
-
-/* One call's state; the error cleanup callback reads it too. */
 typedef struct ProbeRun
 {
 	char	   *path;			/* the scratch file */
 	char	   *buf;			/* FILL_CHUNK_SIZE random bytes, I/O-aligned */
 	uint64		limit_ns;		/* length of each test */
+	uint64		rng;			/* splitmix64 state */
 	bool		created;		/* the scratch file exists and is ours */
 	int			direct_refused; /* tests that could not use O_DIRECT */
-	LatencyHist hist;
+	int64		ops;
+	uint64		elapsed_ns;
+	uint64		max_ns;
+	int			nsamples;
+	uint64	   *samples;		/* per-op latencies, ns */
 } ProbeRun;
 
 /*
  * check_seconds
- *		The seconds argument, after checking it: NULL, NaN and values out
- *		of range are refused.
+ *		The seconds argument; NULL, NaN and values out of range are refused.
  */
 static double
 check_seconds(FunctionCallInfo fcinfo)
@@ -179,42 +159,29 @@ resolve_path(const char *path)
 }
 
 /*
- * inside_server_tree
- *		Is path the data directory, the WAL directory, or below one of them?
- *		The data directory counts both as configured and resolved, the WAL
- *		directory as resolved, since pg_wal is often a symlink.
- */
-static bool
-inside_server_tree(const char *path)
-{
-	char	   *wal = psprintf("%s/%s", DataDir, XLOGDIR);
-	char	   *roots[3];
-
-	roots[0] = DataDir;
-	roots[1] = resolve_path(DataDir);
-	roots[2] = resolve_path(wal);
-	for (int i = 0; i < (int) lengthof(roots); i++)
-	{
-		if (roots[i] != NULL && path_is_prefix_of_path(roots[i], path))
-			return true;
-	}
-	return false;
-}
-
-/*
  * check_allowed
- *		Refuse a caller who is not superuser a directory outside the server's
- *		own trees.  Called on the resolved path, or, when the path does not
- *		resolve, on the lexical one (which must not climb with "..") so that
- *		the error does not tell whether a path outside exists.
+ *		Keep a caller who is not superuser inside the data directory (as
+ *		configured or resolved) or the resolved WAL directory, which is
+ *		often a symlink.  path is resolved, or, when it does not resolve,
+ *		lexical and then must not climb with "..": the error must not tell
+ *		whether a path outside exists.
  */
 static void
 check_allowed(const char *given, const char *path)
 {
+	const char *roots[3];
+
 	if (superuser())
 		return;
-	if (!path_contains_parent_reference(path) && inside_server_tree(path))
-		return;
+	roots[0] = DataDir;
+	roots[1] = resolve_path(DataDir);
+	roots[2] = resolve_path(psprintf("%s/%s", DataDir, XLOGDIR));
+	for (int i = 0; i < (int) lengthof(roots); i++)
+	{
+		if (roots[i] != NULL && path_is_prefix_of_path(roots[i], path) &&
+			!path_contains_parent_reference(path))
+			return;
+	}
 	ereport(ERROR,
 			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 			 errmsg("permission denied to test directory \"%s\"", given),
@@ -223,8 +190,8 @@ check_allowed(const char *given, const char *path)
 
 /*
  * resolve_directory
- *		The directory to test, absolute and with every symlink and ".."
- *		resolved: NULL means the WAL directory, a relative path is taken
+ *		The directory to test, absolute, with every symlink and ".."
+ *		resolved: NULL means the WAL directory, and a relative path is taken
  *		from the data directory.
  */
 static char *
@@ -233,12 +200,10 @@ resolve_directory(text *arg)
 	char	   *given;
 	char	   *path;
 	char	   *resolved;
+	int			save_errno;
 	struct stat st;
 
-	if (arg == NULL)
-		given = psprintf("%s/%s", DataDir, XLOGDIR);
-	else
-		given = text_to_cstring(arg);
+	given = arg ? text_to_cstring(arg) : psprintf("%s/%s", DataDir, XLOGDIR);
 	if (is_absolute_path(given))
 		path = pstrdup(given);
 	else
@@ -246,19 +211,10 @@ resolve_directory(text *arg)
 	canonicalize_path(path);
 
 	resolved = resolve_path(path);
-	if (resolved == NULL)
-	{
-		int			save_errno = errno;
-
-		check_allowed(given, path);
-		errno = save_errno;
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not stat directory \"%s\": %m", given)));
-	}
-	check_allowed(given, resolved);
-
-	if (stat(resolved, &st) < 0)
+	save_errno = errno;
+	check_allowed(given, resolved ? resolved : path);
+	errno = save_errno;
+	if (resolved == NULL || stat(resolved, &st) < 0)
 		ereport(ERROR,
 				(errcode_for_file_access(),
 				 errmsg("could not stat directory \"%s\": %m", given)));
@@ -270,23 +226,15 @@ resolve_directory(text *arg)
 	return resolved;
 }
 
-/*
- * fill_random
- *		Random bytes (splitmix64), so that no file system can compress or
- *		deduplicate the writes.  len is a multiple of 8.
- */
-static void
-fill_random(char *buf, Size len, uint64 *state)
+/* splitmix64: fast, and good enough for file data and sampling. */
+static uint64
+next_random(uint64 *state)
 {
-	for (Size i = 0; i + sizeof(uint64) <= len; i += sizeof(uint64))
-	{
-		uint64		z = (*state += UINT64CONST(0x9E3779B97F4A7C15));
+	uint64		z = (*state += UINT64CONST(0x9E3779B97F4A7C15));
 
-		z = (z ^ (z >> 30)) * UINT64CONST(0xBF58476D1CE4E5B9);
-		z = (z ^ (z >> 27)) * UINT64CONST(0x94D049BB133111EB);
-		z ^= z >> 31;
-		memcpy(buf + i, &z, sizeof(z));
-	}
+	z = (z ^ (z >> 30)) * UINT64CONST(0xBF58476D1CE4E5B9);
+	z = (z ^ (z >> 27)) * UINT64CONST(0x94D049BB133111EB);
+	return z ^ (z >> 31);
 }
 
 /* Raise the error of a failed or short write (errno 0 means a full disk). */
@@ -300,7 +248,7 @@ report_write_error(ProbeRun *run)
 			 errmsg("could not write to file \"%s\": %m", run->path)));
 }
 
-/* Open the scratch file; the descriptor is closed at abort if we fail. */
+/* Open the scratch file; transaction abort closes what an error leaves. */
 static int
 open_scratch(ProbeRun *run, int flags)
 {
@@ -324,14 +272,14 @@ close_scratch(ProbeRun *run, int fd)
 
 /*
  * create_scratch
- *		Create the scratch file (O_EXCL: never reuse a file that is not
- *		ours), fill it with random data and sync it, so that later tests
- *		overwrite allocated blocks and start with no dirty pages.
+ *		Create the scratch file (O_EXCL: never take over a file that is not
+ *		ours), fill it with random data, which no file system can compress,
+ *		and sync it, so that the tests overwrite allocated blocks and start
+ *		with no dirty pages.  run->buf keeps the last random chunk.
  */
 static void
 create_scratch(ProbeRun *run)
 {
-	uint64		seed = ((uint64) MyProcPid << 32) ^ (uint64) GetCurrentTimestamp();
 	int			fd;
 
 	fd = OpenTransientFile(run->path, O_RDWR | O_CREAT | O_EXCL | PG_BINARY);
@@ -343,13 +291,18 @@ create_scratch(ProbeRun *run)
 				(errcode_for_file_access(),
 				 errmsg("could not create file \"%s\": %m", run->path),
 				 save_errno == EEXIST ?
-				 errhint("The file was probably left behind by a server process that crashed; remove it.") : 0));
+				 errhint("A server process that crashed left the file behind; remove it.") : 0));
 	}
 	run->created = true;
 
 	for (int done = 0; done < SCRATCH_FILE_SIZE; done += FILL_CHUNK_SIZE)
 	{
-		fill_random(run->buf, FILL_CHUNK_SIZE, &seed);
+		for (int i = 0; i < FILL_CHUNK_SIZE; i += sizeof(uint64))
+		{
+			uint64		word = next_random(&run->rng);
+
+			memcpy(run->buf + i, &word, sizeof(word));
+		}
 		errno = 0;
 		if (write(fd, run->buf, FILL_CHUNK_SIZE) != FILL_CHUNK_SIZE)
 			report_write_error(run);
@@ -365,7 +318,6 @@ create_scratch(ProbeRun *run)
 /*
  * remove_scratch
  *		Error and exit cleanup: remove the scratch file if we created it.
- *		Descriptors are closed by transaction abort or process exit.
  */
 static void
 remove_scratch(int code, Datum arg)
@@ -378,22 +330,6 @@ remove_scratch(int code, Datum arg)
 				 errmsg("could not remove file \"%s\": %m", run->path)));
 	run->created = false;
 }
-
-#ifdef HAVE_FSYNC_WRITETHROUGH
-/* Flush through the drive's write cache, where the platform can. */
-static int
-fsync_writethrough(int fd)
-{
-#if defined(WIN32)
-	return _commit(fd);
-#elif defined(F_FULLFSYNC)
-	return fcntl(fd, F_FULLFSYNC, 0) == -1 ? -1 : 0;
-#else
-	errno = ENOSYS;
-	return -1;
-#endif
-}
-#endif
 
 /*
  * sync_file
@@ -416,8 +352,10 @@ sync_file(ProbeRun *run, int fd, ProbeSync sync)
 #endif
 			return;
 		case SYNC_FSYNC_WRITETHROUGH:
-#ifdef HAVE_FSYNC_WRITETHROUGH
-			rc = fsync_writethrough(fd);
+#if defined(HAVE_FSYNC_WRITETHROUGH) && defined(WIN32)
+			rc = _commit(fd);
+#elif defined(HAVE_FSYNC_WRITETHROUGH) && defined(F_FULLFSYNC)
+			rc = (fcntl(fd, F_FULLFSYNC, 0) == -1) ? -1 : 0;
 #endif
 			break;
 		case SYNC_FSYNC:
@@ -426,7 +364,7 @@ sync_file(ProbeRun *run, int fd, ProbeSync sync)
 			rc = fsync(fd);
 			break;
 		default:
-			return;
+			return;				/* the descriptor syncs each write, or none */
 	}
 	if (rc != 0)
 		ereport(ERROR,
@@ -457,27 +395,29 @@ write_blocks(ProbeRun *run, int fd, const ProbeTest *test)
 static void
 run_op(ProbeRun *run, const ProbeTest *test, int fd)
 {
-	switch (test->sync)
+	int			flags = O_RDWR | PG_BINARY;
+
+	if (test->sync == SYNC_WRITE_FSYNC_CLOSE)
 	{
-		case SYNC_WRITE_FSYNC_CLOSE:
-			fd = open_scratch(run, O_RDWR | PG_BINARY);
-			write_blocks(run, fd, test);
-			sync_file(run, fd, test->sync);
-			close_scratch(run, fd);
-			close_scratch(run, open_scratch(run, O_RDWR | PG_BINARY));
-			break;
-		case SYNC_WRITE_CLOSE_FSYNC:
-			fd = open_scratch(run, O_RDWR | PG_BINARY);
-			write_blocks(run, fd, test);
-			close_scratch(run, fd);
-			fd = open_scratch(run, O_RDWR | PG_BINARY);
-			sync_file(run, fd, test->sync);
-			close_scratch(run, fd);
-			break;
-		default:
-			write_blocks(run, fd, test);
-			sync_file(run, fd, test->sync);
-			break;
+		fd = open_scratch(run, flags);
+		write_blocks(run, fd, test);
+		sync_file(run, fd, test->sync);
+		close_scratch(run, fd);
+		close_scratch(run, open_scratch(run, flags));
+	}
+	else if (test->sync == SYNC_WRITE_CLOSE_FSYNC)
+	{
+		fd = open_scratch(run, flags);
+		write_blocks(run, fd, test);
+		close_scratch(run, fd);
+		fd = open_scratch(run, flags);
+		sync_file(run, fd, test->sync);
+		close_scratch(run, fd);
+	}
+	else
+	{
+		write_blocks(run, fd, test);
+		sync_file(run, fd, test->sync);
 	}
 }
 
@@ -485,8 +425,8 @@ run_op(ProbeRun *run, const ProbeTest *test, int fd)
  * open_direct
  *		Open for an open_datasync or open_sync test, with O_DIRECT as
  *		pg_test_fsync does.  A file system that refuses O_DIRECT, or writes
- *		of this size with it, fails with EINVAL: the test is then skipped.
- *		The trial write is the same one the test makes first.
+ *		this small with it, fails with EINVAL: the test is then skipped.
+ *		The trial write is the one the test starts with anyway.
  */
 static bool
 open_direct(ProbeRun *run, const ProbeTest *test, int flags, int *fd)
@@ -526,113 +466,67 @@ open_for_test(ProbeRun *run, const ProbeTest *test, int *fd)
 	*fd = -1;
 	switch (test->sync)
 	{
-		case SYNC_OPEN_DATASYNC:
 #ifdef O_DSYNC
+		case SYNC_OPEN_DATASYNC:
 			return open_direct(run, test, flags | O_DSYNC, fd);
-#else
-			return false;
 #endif
-		case SYNC_OPEN_SYNC:
 #ifdef O_SYNC
+		case SYNC_OPEN_SYNC:
 			return open_direct(run, test, flags | O_SYNC, fd);
-#else
-			return false;
 #endif
+#ifdef WS_HAVE_FDATASYNC
 		case SYNC_FDATASYNC:
-#ifndef WS_HAVE_FDATASYNC
-			return false;
 #endif
-			break;
+#ifdef HAVE_FSYNC_WRITETHROUGH
 		case SYNC_FSYNC_WRITETHROUGH:
-#ifndef HAVE_FSYNC_WRITETHROUGH
-			return false;
 #endif
-			break;
+		case SYNC_FSYNC:
+		case SYNC_NONE:
+			*fd = open_scratch(run, flags);
+			return true;
 		case SYNC_WRITE_FSYNC_CLOSE:
 		case SYNC_WRITE_CLOSE_FSYNC:
 			return true;
 		default:
-			break;
+			return false;		/* not on this platform */
 	}
-	*fd = open_scratch(run, flags);
-	return true;
 }
 
-/* Histogram bucket of a latency. */
+/* Count an op, and keep its latency in the sample (Algorithm R). */
+static void
+record_op(ProbeRun *run, uint64 ns)
+{
+	run->ops++;
+	run->max_ns = Max(run->max_ns, ns);
+	if (run->nsamples < MAX_SAMPLES)
+		run->samples[run->nsamples++] = ns;
+	else
+	{
+		uint64		slot = next_random(&run->rng) % (uint64) run->ops;
+
+		if (slot < MAX_SAMPLES)
+			run->samples[slot] = ns;
+	}
+}
+
 static int
-lat_bucket(uint64 ns)
+compare_uint64(const void *a, const void *b)
 {
-	int			msb,
-				shift;
+	uint64		x = *(const uint64 *) a;
+	uint64		y = *(const uint64 *) b;
 
-	if (ns < 2 * LAT_SUB)
-		return (int) ns;
-	msb = pg_leftmost_one_pos64(ns);
-	shift = msb - LAT_SUB_BITS;
-	return 2 * LAT_SUB + (msb - LAT_SUB_BITS - 1) * LAT_SUB +
-		(int) ((ns >> shift) - LAT_SUB);
+	return (x > y) - (x < y);
 }
 
-/* Bounds [lower, upper) of a histogram bucket, in nanoseconds. */
-static void
-lat_bounds(int bucket, double *lower, double *upper)
-{
-	int			k = bucket - 2 * LAT_SUB;
-	int			shift;
-	uint64		top;
-
-	if (k < 0)
-	{
-		*lower = bucket;
-		*upper = bucket + 1;
-		return;
-	}
-	shift = k / LAT_SUB + 1;
-	top = LAT_SUB + k % LAT_SUB;
-	*lower = ldexp((double) top, shift);
-	*upper = ldexp((double) (top + 1), shift);
-}
-
-static void
-hist_record(LatencyHist *hist, uint64 ns)
-{
-	hist->counts[lat_bucket(ns)]++;
-	hist->ops++;
-	hist->min_ns = Min(hist->min_ns, ns);
-	hist->max_ns = Max(hist->max_ns, ns);
-}
-
-/*
- * hist_percentile
- *		The latency that fraction of the ops did not exceed (nearest rank,
- *		interpolated inside its bucket, within the observed min and max).
- */
+/* Nearest-rank percentile of the sorted sample, in microseconds. */
 static double
-hist_percentile(const LatencyHist *hist, double fraction)
+percentile_us(const ProbeRun *run, double fraction)
 {
-	int64		rank = Max((int64) ceil(fraction * hist->ops), 1);
-	int64		seen = 0;
+	int			rank = (int) ceil(fraction * run->nsamples);
 
-	for (int b = 0; b < LAT_BUCKETS; b++)
-	{
-		double		lower,
-					upper,
-					value;
-
-		if (seen + hist->counts[b] < rank)
-		{
-			seen += hist->counts[b];
-			continue;
-		}
-		lat_bounds(b, &lower, &upper);
-		value = lower + (upper - lower) * (rank - seen) / hist->counts[b];
-		value = Min(value, (double) hist->max_ns);
-		return Max(value, (double) hist->min_ns);
-	}
-	return (double) hist->max_ns;
+	return run->samples[Max(rank, 1) - 1] / 1000.0;
 }
 
-/* Nanoseconds from start to end. */
 static uint64
 elapsed_ns(instr_time end, instr_time start)
 {
@@ -649,73 +543,52 @@ elapsed_ns(instr_time end, instr_time start)
 static void
 time_test(ProbeRun *run, const ProbeTest *test, int fd)
 {
-	LatencyHist *hist = &run->hist;
 	instr_time	start,
 				prev,
 				now;
 
-	memset(hist, 0, sizeof(LatencyHist));
-	hist->min_ns = PG_UINT64_MAX;
+	run->ops = 0;
+	run->max_ns = 0;
+	run->nsamples = 0;
 	INSTR_TIME_SET_CURRENT(start);
 	prev = start;
 	for (;;)
 	{
 		run_op(run, test, fd);
 		INSTR_TIME_SET_CURRENT(now);
-		hist_record(hist, elapsed_ns(now, prev));
+		record_op(run, elapsed_ns(now, prev));
 		prev = now;
-		hist->elapsed_ns = elapsed_ns(now, start);
-		if (hist->elapsed_ns >= run->limit_ns)
+		run->elapsed_ns = elapsed_ns(now, start);
+		if (run->elapsed_ns >= run->limit_ns)
 			break;
 		CHECK_FOR_INTERRUPTS();
 	}
+	qsort(run->samples, run->nsamples, sizeof(uint64), compare_uint64);
 }
 
-static const char *
-group_name(ProbeGroup group)
-{
-	switch (group)
-	{
-		case GROUP_ONE_WRITE:
-			return psprintf("one %dkB write", WAL_BLOCK_KB);
-		case GROUP_TWO_WRITES:
-			return psprintf("two %dkB writes", WAL_BLOCK_KB);
-		case GROUP_OPEN_SYNC_SIZES:
-			return "open_sync sizes";
-		case GROUP_NON_WRITE_DESCRIPTOR:
-			return "non-write descriptor";
-		case GROUP_NON_SYNCED:
-			return "non-synced writes";
-	}
-	return "";					/* keep compiler quiet */
-}
-
-/* One result row; hist NULL for a test that could not run. */
+/* One result row: the figures of the test just run, NULLs if it could not. */
 static void
-put_row(ReturnSetInfo *rsinfo, const ProbeTest *test, const LatencyHist *hist)
+put_row(ReturnSetInfo *rsinfo, const ProbeTest *test, const ProbeRun *run)
 {
 	Datum		values[RESULT_COLS];
 	bool		nulls[RESULT_COLS];
 
 	memset(nulls, 0, sizeof(nulls));
-	values[0] = CStringGetTextDatum(group_name(test->group));
+	values[0] = CStringGetTextDatum(psprintf(test->group, WAL_BLOCK_KB));
 	values[1] = CStringGetTextDatum(test->method);
 	values[2] = Int32GetDatum(test->write_kb);
 	values[3] = Int32GetDatum(test->writes_per_op);
-	if (hist == NULL)
+	for (int i = 4; i < RESULT_COLS; i++)
+		nulls[i] = (run == NULL);
+	if (run != NULL)
 	{
-		for (int i = 4; i < RESULT_COLS; i++)
-			nulls[i] = true;
-	}
-	else
-	{
-		double		ops_per_sec = hist->ops / (hist->elapsed_ns / 1e9);
+		double		ops_per_sec = run->ops / (run->elapsed_ns / 1e9);
 
 		values[4] = Float8GetDatum(ops_per_sec);
 		values[5] = Float8GetDatum(1e6 / ops_per_sec);
-		values[6] = Float8GetDatum(hist_percentile(hist, 0.50) / 1000.0);
-		values[7] = Float8GetDatum(hist_percentile(hist, 0.99) / 1000.0);
-		values[8] = Float8GetDatum(hist->max_ns / 1000.0);
+		values[6] = Float8GetDatum(percentile_us(run, 0.50));
+		values[7] = Float8GetDatum(percentile_us(run, 0.99));
+		values[8] = Float8GetDatum(run->max_ns / 1000.0);
 	}
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 }
@@ -737,7 +610,7 @@ run_tests(ProbeRun *run, ReturnSetInfo *rsinfo)
 		time_test(run, test, fd);
 		if (fd >= 0)
 			close_scratch(run, fd);
-		put_row(rsinfo, test, &run->hist);
+		put_row(rsinfo, test, run);
 	}
 }
 
@@ -764,6 +637,8 @@ wal_stall_test_fsync_1_0(PG_FUNCTION_ARGS)
 	run->buf = (char *) TYPEALIGN(PG_IO_ALIGN_SIZE,
 								  palloc(FILL_CHUNK_SIZE + PG_IO_ALIGN_SIZE));
 	run->limit_ns = (uint64) (seconds * 1e9);
+	run->rng = ((uint64) MyProcPid << 32) ^ (uint64) GetCurrentTimestamp();
+	run->samples = palloc(MAX_SAMPLES * sizeof(uint64));
 
 	PG_ENSURE_ERROR_CLEANUP(remove_scratch, PointerGetDatum(run));
 	{
@@ -777,12 +652,12 @@ wal_stall_test_fsync_1_0(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode_for_file_access(),
 				 errmsg("could not remove file \"%s\": %m", run->path)));
-
 	if (run->direct_refused > 0)
 		ereport(NOTICE,
 				(errmsg("direct I/O was refused in directory \"%s\"", directory),
-				 errdetail("%d tests that write with O_DIRECT, as pg_test_fsync does, have no figures.",
-						   run->direct_refused),
+				 errdetail_plural("%d test that writes with O_DIRECT, as pg_test_fsync does, has no figures.",
+								  "%d tests that write with O_DIRECT, as pg_test_fsync does, have no figures.",
+								  run->direct_refused, run->direct_refused),
 				 errhint("The file system does not support O_DIRECT, or not for writes this small.")));
 	return (Datum) 0;
 }
