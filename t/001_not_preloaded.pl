@@ -32,6 +32,11 @@ foreach my $query (
 		"$query: hint says what to set");
 }
 
+# The fsync probe needs no shared memory and works all the same.
+is( $node->safe_psql('postgres',
+		'SELECT count(*) FILTER (WHERE ops_per_sec > 0) FROM wal_stall_test_fsync(0.1)'),
+	'16', 'wal_stall_test_fsync works without preloading (16 tests run on Linux)');
+
 # No collector was started: no child of the postmaster bears its title.
 my $children = `ps -o args= --ppid $node->{_pid}`;
 like($children, qr/checkpointer/, 'postmaster children listed');

@@ -1,7 +1,7 @@
 -- pgTAP: the objects of wal_stall, their columns and types, function
 -- volatility, and who may use them.
 BEGIN;
-SELECT plan(92);
+SELECT plan(97);
 
 -- views
 SELECT has_view(v) FROM unnest(ARRAY['wal_stall_summary', 'wal_stall_histogram',
@@ -15,6 +15,10 @@ SELECT has_function('wal_stall_status', ARRAY[]::name[]);
 SELECT has_function('wal_stall_history', ARRAY['timestamp with time zone']);
 SELECT has_function('wal_stall_clog', ARRAY[]::name[]);
 SELECT has_function('wal_stall_reset', ARRAY[]::name[]);
+SELECT has_function('wal_stall_test_fsync', ARRAY['double precision', 'text']);
+SELECT volatility_is('wal_stall_test_fsync', ARRAY['double precision', 'text'], 'volatile');
+SELECT isnt_strict('wal_stall_test_fsync', ARRAY['double precision', 'text'],
+    'a NULL directory means the WAL directory, so it is not strict');
 SELECT function_returns('wal_stall_reset', ARRAY[]::name[], 'void');
 SELECT function_returns('wal_stall_summary', ARRAY[]::name[], 'setof record');
 SELECT function_returns('wal_stall_status', ARRAY[]::name[], 'record');
@@ -73,6 +77,8 @@ SELECT function_privs_are('wal_stall_status', ARRAY[]::text[], 'pg_monitor', ARR
 SELECT function_privs_are('wal_stall_status', ARRAY[]::text[], 'public', ARRAY[]::text[]);
 SELECT function_privs_are('wal_stall_reset', ARRAY[]::text[], 'pg_monitor', ARRAY[]::text[]);
 SELECT function_privs_are('wal_stall_reset', ARRAY[]::text[], 'public', ARRAY[]::text[]);
+SELECT function_privs_are('wal_stall_test_fsync', ARRAY['double precision', 'text'], 'public', ARRAY[]::text[]);
+SELECT function_privs_are('wal_stall_test_fsync', ARRAY['double precision', 'text'], 'pg_monitor', ARRAY[]::text[]);
 
 SELECT * FROM finish();
 ROLLBACK;
