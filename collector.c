@@ -461,7 +461,7 @@ collector_start(void)
 }
 
 static void
-collector_exit(int code, Datum arg)
+collector_exit(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
 {
 	if (ws_shared == NULL)
 		return;
@@ -505,7 +505,7 @@ sleep_until(uint64 deadline)
 }
 
 void
-wal_stall_collector_main(Datum main_arg)
+wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 {
 	uint64		interval;
 	uint64		prev;

@@ -320,7 +320,7 @@ create_scratch(ProbeRun *run)
  *		Error and exit cleanup: remove the scratch file if we created it.
  */
 static void
-remove_scratch(int code, Datum arg)
+remove_scratch(int code pg_attribute_unused(), Datum arg)
 {
 	ProbeRun   *run = (ProbeRun *) DatumGetPointer(arg);
 

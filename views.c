@@ -374,7 +374,7 @@ wal_stall_status_1_0(PG_FUNCTION_ARGS)
  *		touched: wal_stall keeps its own baseline of them.
  */
 Datum
-wal_stall_reset_1_0(PG_FUNCTION_ARGS)
+wal_stall_reset_1_0(FunctionCallInfo fcinfo pg_attribute_unused())
 {
 	WalStallCounters baseline;
 
