@@ -15,8 +15,8 @@
 #include "postgres.h"
 
 #include "storage/lwlock.h"
-#include "utils/wait_event.h"
 
+#include "compat.h"
 #include "wal_stall.h"
 
 typedef struct WaitEventName

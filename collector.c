@@ -39,12 +39,11 @@
 #include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
-#include "utils/wait_event.h"
 
 #include "compat.h"
 #include "wal_stall.h"
 
-#define NS_PER_MS	1000000.0
+#define WS_NS_PER_MS	1000000.0
 #define NS_PER_SEC	UINT64CONST(1000000000)
 
 /* One process as seen at this tick, gathered before taking our lock. */
@@ -103,7 +102,7 @@ now_ns(void)
 static uint64
 interval_ns_from_guc(void)
 {
-	return (uint64) (ws_sample_interval_ms * NS_PER_MS);
+	return (uint64) (ws_sample_interval_ms * WS_NS_PER_MS);
 }
 
 /*
@@ -372,7 +371,7 @@ close_second(void)
 	row.buffer_fill_max = second.fill_max;
 	row.buffer_fill_avg = second.fill_weighted / elapsed;
 	for (int c = 0; c < WS_NUM_STALL_CLASSES; c++)
-		row.stall_ms[c] = second.stall_ns[c] / NS_PER_MS;
+		row.stall_ms[c] = second.stall_ns[c] / WS_NS_PER_MS;
 	row.wal_buffers_full = counter_delta(now.wal_buffers_full, last_counters.wal_buffers_full);
 	row.wal_writes = counter_delta(now.wal_write, last_counters.wal_write);
 	row.wal_syncs = counter_delta(now.wal_sync, last_counters.wal_sync);
@@ -384,7 +383,7 @@ close_second(void)
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
 	row.wal_fsync_max_ms = Max(second.fsync_max_ns,
-							   ongoing_fsync_max_ns(ws_shared->nslots)) / NS_PER_MS;
+							   ongoing_fsync_max_ns(ws_shared->nslots)) / WS_NS_PER_MS;
 	/* a reset during this second voids the row: it mixes before and after */
 	if (ws_shared->reset_count == seen_reset_count && ws_shared->history_size > 0)
 	{

@@ -12,10 +12,20 @@
 #define WAL_STALL_COMPAT_H
 
 #include "funcapi.h"
+#include "miscadmin.h"
 #include "pgstat.h"
 #include "storage/proc.h"
-#include "utils/backend_status.h"
 #include "utils/guc.h"
+
+/*
+ * Backend status and wait events: utils/backend_status.h and
+ * utils/wait_event.h from 14; pgstat.h itself declares both in 13.  The .c
+ * files include neither header and get them from here.
+ */
+#if PG_VERSION_NUM >= 140000
+#include "utils/backend_status.h"
+#include "utils/wait_event.h"
+#endif
 
 /*
  * Shared memory is requested from shmem_request_hook in 15+, and directly
@@ -31,8 +41,13 @@
 
 /*
  * Materialized SRF set-up: InitMaterializedSRF (16+), SetSingleFuncCall
- * (15), and the tuplestore built by hand before that.
+ * (15: 15.0 has only that name; 15.1+ has both), and the tuplestore built
+ * by hand before that, as SetSingleFuncCall does it.
  */
+#if PG_VERSION_NUM < 150000
+#include "utils/tuplestore.h"
+#endif
+
 static inline void
 ws_init_materialized_srf(FunctionCallInfo fcinfo)
 {
@@ -95,6 +110,14 @@ ws_proc_serves_queries(PGPROC *proc)
 	return leader != NULL && leader != proc;
 }
 
+/*
+ * Index of a pg_stat_slru row by name: pgstat_slru_index() before 15,
+ * renamed pgstat_get_slru_index() in 15.
+ */
+#if PG_VERSION_NUM < 150000
+#define pgstat_get_slru_index(name) pgstat_slru_index(name)
+#endif
+
 /* Name of the CLOG row of pg_stat_slru. */
 #if PG_VERSION_NUM >= 170000
 #define WS_CLOG_SLRU_NAME "transaction"
@@ -104,11 +127,21 @@ ws_proc_serves_queries(PGPROC *proc)
 
 /*
  * Number of CLOG buffers: Min(128, Max(4, NBuffers / 512)) before 17, where
- * only shared_buffers decides it; from 17 the transaction_buffers GUC, which
- * the server sets to its automatic value at start when it is 0.
+ * only shared_buffers decides it.  From 17 CLOGShmemBuffers() is static in
+ * clog.c; it sizes the CLOG from the transaction_buffers GUC (miscadmin.h),
+ * which CLOGShmemInit() sets to its automatic value in the postmaster when
+ * it is 0, so every process sees the value in use.  The GUC accepts up to
+ * SLRU_MAX_ALLOWED_BUFFERS, but CLOGShmemBuffers() caps it at clog.c's
+ * CLOG_MAX_ALLOWED_BUFFERS (copied here), and so do we.
  */
 #if PG_VERSION_NUM >= 170000
-#define ws_clog_buffers() (transaction_buffers)
+#include "access/slru.h"
+#include "access/transam.h"
+#define WS_CLOG_MAX_ALLOWED_BUFFERS \
+	Min(SLRU_MAX_ALLOWED_BUFFERS, \
+		(int) (((MaxTransactionId / 2) + (BLCKSZ * 4 - 1)) / (BLCKSZ * 4)))
+#define ws_clog_buffers() \
+	((int) Min(Max(16, transaction_buffers), WS_CLOG_MAX_ALLOWED_BUFFERS))
 #else
 #include "access/clog.h"
 #define ws_clog_buffers() ((int) CLOGShmemBuffers())
@@ -116,9 +149,14 @@ ws_proc_serves_queries(PGPROC *proc)
 
 /*
  * pg_stat_wal counters.  The view exists from 14; 18 moved the write and
- * sync counts and times to pg_stat_io, which an extension reads through
- * pgstat_fetch_stat_io().  Each sets the fields it has and leaves the rest
- * at -1.
+ * sync counts and times to pg_stat_io (object wal), which an extension
+ * reads through pgstat_fetch_stat_io().  pg_stat_wal's wal_write and
+ * wal_sync counted XLogWrite()'s writes and issue_xlog_fsync()'s syncs
+ * only: in pg_stat_io those are context normal, while segment creation
+ * (WALInitWrite, WALInitSync) is context init, which pg_stat_wal never
+ * counted and neither do we.  Times are microseconds in both (and only
+ * gathered with track_wal_io_timing).  Each version sets the fields it has
+ * and leaves the rest at -1.
  */
 typedef struct WsWalCounters
 {
@@ -151,13 +189,10 @@ ws_fetch_wal_counters(WsWalCounters *out)
 		for (int b = 0; b < BACKEND_NUM_TYPES; b++)
 		{
 			bk = &io->stats[b];
-			for (int c = 0; c < IOCONTEXT_NUM_TYPES; c++)
-			{
-				writes += bk->counts[IOOBJECT_WAL][c][IOOP_WRITE];
-				syncs += bk->counts[IOOBJECT_WAL][c][IOOP_FSYNC];
-				write_us += bk->times[IOOBJECT_WAL][c][IOOP_WRITE] / 1000.0;
-				sync_us += bk->times[IOOBJECT_WAL][c][IOOP_FSYNC] / 1000.0;
-			}
+			writes += bk->counts[IOOBJECT_WAL][IOCONTEXT_NORMAL][IOOP_WRITE];
+			syncs += bk->counts[IOOBJECT_WAL][IOCONTEXT_NORMAL][IOOP_FSYNC];
+			write_us += bk->times[IOOBJECT_WAL][IOCONTEXT_NORMAL][IOOP_WRITE];
+			sync_us += bk->times[IOOBJECT_WAL][IOCONTEXT_NORMAL][IOOP_FSYNC];
 		}
 		out->write = writes;
 		out->sync = syncs;
@@ -177,6 +212,14 @@ ws_fetch_wal_counters(WsWalCounters *out)
 	}
 #endif
 }
+
+/*
+ * track_wal_io_timing (access/xlog.h) arrived in 14 with pg_stat_wal's
+ * times; 13 has neither, so it is never on there.
+ */
+#if PG_VERSION_NUM < 140000
+#define track_wal_io_timing false
+#endif
 
 /*
  * Backend status of the i-th entry (1-based) of this backend's local

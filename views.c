@@ -22,15 +22,13 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "storage/lwlock.h"
-#include "utils/backend_status.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
-#include "utils/wait_event.h"
 
 #include "compat.h"
 #include "wal_stall.h"
 
-#define NS_PER_MS	1000000.0
+#define WS_NS_PER_MS	1000000.0
 
 PG_FUNCTION_INFO_V1(wal_stall_summary_1_0);
 PG_FUNCTION_INFO_V1(wal_stall_histogram_1_0);
@@ -67,7 +65,7 @@ copy_stats(StatsCopy *copy)
 	LWLockRelease(ws_shared->lock);
 
 	if (copy->resolution_ns == 0)
-		copy->resolution_ns = (uint64) (ws_sample_interval_ms * NS_PER_MS);
+		copy->resolution_ns = (uint64) (ws_sample_interval_ms * WS_NS_PER_MS);
 }
 
 /* Bounds of histogram bucket k, in nanoseconds. */
@@ -114,9 +112,9 @@ histogram_percentile(const WalStallClassStats *stats, uint64 base_ns, double fra
 		half_width = Max(0.0, Min(mean - lower, upper - mean));
 		value = (mean - half_width) +
 			2 * half_width * (target - cumulative) / stats->hist[k];
-		return Min(value, (double) stats->max_ns) / NS_PER_MS;
+		return Min(value, (double) stats->max_ns) / WS_NS_PER_MS;
 	}
-	return stats->max_ns / NS_PER_MS;
+	return stats->max_ns / WS_NS_PER_MS;
 }
 
 /* Exact counterparts of a class from core: count and time, or -1. */
@@ -188,12 +186,12 @@ wal_stall_summary_1_0(PG_FUNCTION_ARGS)
 		values[1] = CStringGetTextDatum(ws_class_kind(c));
 		values[2] = Int64GetDatum(s->episodes);
 		values[3] = Int64GetDatum(s->samples);
-		values[4] = Float8GetDatum(s->total_ns / NS_PER_MS);
-		values[5] = none ? 0 : Float8GetDatum(s->total_ns / NS_PER_MS / s->episodes);
+		values[4] = Float8GetDatum(s->total_ns / WS_NS_PER_MS);
+		values[5] = none ? 0 : Float8GetDatum(s->total_ns / WS_NS_PER_MS / s->episodes);
 		values[6] = none ? 0 : Float8GetDatum(histogram_percentile(s, copy.hist_base_ns, 0.50));
 		values[7] = none ? 0 : Float8GetDatum(histogram_percentile(s, copy.hist_base_ns, 0.95));
 		values[8] = none ? 0 : Float8GetDatum(histogram_percentile(s, copy.hist_base_ns, 0.99));
-		values[9] = none ? 0 : Float8GetDatum(s->max_ns / NS_PER_MS);
+		values[9] = none ? 0 : Float8GetDatum(s->max_ns / WS_NS_PER_MS);
 		for (int i = 5; i <= 9; i++)
 			nulls[i] = none;
 		values[10] = Int64GetDatum(exact_count);
@@ -201,7 +199,7 @@ wal_stall_summary_1_0(PG_FUNCTION_ARGS)
 		values[11] = Float8GetDatum(exact_ms);
 		nulls[11] = exact_ms < 0;
 		values[12] = TimestampTzGetDatum(copy.reset_at);
-		values[13] = Float8GetDatum(copy.resolution_ns / NS_PER_MS);
+		values[13] = Float8GetDatum(copy.resolution_ns / WS_NS_PER_MS);
 
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
@@ -230,8 +228,8 @@ wal_stall_histogram_1_0(PG_FUNCTION_ARGS)
 				continue;
 			bucket_bounds(k, copy.hist_base_ns, &lower, &upper);
 			values[0] = CStringGetTextDatum(ws_class_name(c));
-			values[1] = Float8GetDatum(lower / NS_PER_MS);
-			values[2] = Float8GetDatum(upper / NS_PER_MS);
+			values[1] = Float8GetDatum(lower / WS_NS_PER_MS);
+			values[2] = Float8GetDatum(upper / WS_NS_PER_MS);
 			nulls[2] = (k == WS_HIST_BUCKETS - 1);	/* open-ended */
 			values[3] = Int64GetDatum(copy.classes[c].hist[k]);
 			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
@@ -274,7 +272,7 @@ put_current_row(ReturnSetInfo *rsinfo, const WalStallProcSlot *slot,
 	nulls[3] = (event_type == NULL);
 	values[4] = event ? CStringGetTextDatum(event) : (Datum) 0;
 	nulls[4] = (event == NULL);
-	values[5] = Float8GetDatum(episode->time_ns / NS_PER_MS);
+	values[5] = Float8GetDatum(episode->time_ns / WS_NS_PER_MS);
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 }
 
@@ -353,7 +351,7 @@ wal_stall_status_1_0(PG_FUNCTION_ARGS)
 	memset(nulls, 0, sizeof(nulls));
 	values[0] = Int32GetDatum(pid);
 	nulls[0] = (pid == 0);
-	values[1] = Float8GetDatum(interval_ns > 0 ? interval_ns / NS_PER_MS : ws_sample_interval_ms);
+	values[1] = Float8GetDatum(interval_ns > 0 ? interval_ns / WS_NS_PER_MS : ws_sample_interval_ms);
 	values[2] = Int64GetDatum(ticks);
 	values[3] = Float8GetDatum(ticks > 0 ? (double) cost_ns / ticks / 1000.0 : 0);
 	nulls[3] = (ticks == 0);
@@ -499,11 +497,11 @@ wal_stall_clog_1_0(PG_FUNCTION_ARGS)
 	values[5] = Int64GetDatum(now.clog_written - base->clog_written);
 	values[6] = Int64GetDatum(now.clog_flushes - base->clog_flushes);
 	values[7] = Int64GetDatum(lock->episodes);
-	values[8] = Float8GetDatum(lock->total_ns / NS_PER_MS);
+	values[8] = Float8GetDatum(lock->total_ns / WS_NS_PER_MS);
 	values[9] = Float8GetDatum(lock->episodes > 0 ?
 							   histogram_percentile(lock, copy.hist_base_ns, 0.99) : 0);
 	nulls[9] = (lock->episodes == 0);
-	values[10] = Float8GetDatum(copy.classes[WS_CLASS_SLRU_IO].total_ns / NS_PER_MS);
+	values[10] = Float8GetDatum(copy.classes[WS_CLASS_SLRU_IO].total_ns / WS_NS_PER_MS);
 	values[11] = TimestampTzGetDatum(copy.reset_at);
 	for (int i = 1; i <= 6; i++)
 		nulls[i] = nulls[i] || !copy.baseline_valid;
