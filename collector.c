@@ -322,15 +322,6 @@ collector_tick(uint64 elapsed_ns, bool late, uint64 last_cost_ns)
 	second.waiting_weighted += (double) waiting * elapsed_ns;
 }
 
-/* Delta of a core counter; -1 (shown as NULL) when core lacks it. */
-static int64
-counter_delta(int64 now, int64 before)
-{
-	if (now < 0 || before < 0 || now < before)
-		return -1;
-	return now - before;
-}
-
 /*
  * The longest fsync still going on at the end of the second also counts
  * for it, so a stuck fsync shows while it lasts and not only once it ends.
@@ -362,7 +353,7 @@ close_second(void)
 	WalStallSecond row;
 	double		elapsed = Max(second.elapsed_ns, 1);
 
-	ws_read_counters(&now);
+	ws_read_counters(&now, WS_COLLECTOR_READS_STATS);
 
 	memset(&row, 0, sizeof(row));
 	row.sample_time = GetCurrentTimestamp();
@@ -372,13 +363,12 @@ close_second(void)
 	row.buffer_fill_avg = second.fill_weighted / elapsed;
 	for (int c = 0; c < WS_NUM_STALL_CLASSES; c++)
 		row.stall_ms[c] = second.stall_ns[c] / WS_NS_PER_MS;
-	row.wal_buffers_full = counter_delta(now.wal_buffers_full, last_counters.wal_buffers_full);
-	row.wal_writes = counter_delta(now.wal_write, last_counters.wal_write);
-	row.wal_syncs = counter_delta(now.wal_sync, last_counters.wal_sync);
-	row.wal_sync_ms = (now.wal_sync_time_ms < 0 || last_counters.wal_sync_time_ms < 0) ? -1 :
-		now.wal_sync_time_ms - last_counters.wal_sync_time_ms;
-	row.clog_hits = counter_delta(now.clog_hits, last_counters.clog_hits);
-	row.clog_reads = counter_delta(now.clog_reads, last_counters.clog_reads);
+	row.wal_buffers_full = ws_count_delta(now.wal_buffers_full, last_counters.wal_buffers_full);
+	row.wal_writes = ws_count_delta(now.wal_write, last_counters.wal_write);
+	row.wal_syncs = ws_count_delta(now.wal_sync, last_counters.wal_sync);
+	row.wal_sync_ms = ws_time_delta(now.wal_sync_time_ms, last_counters.wal_sync_time_ms);
+	row.clog_hits = ws_count_delta(now.clog_hits, last_counters.clog_hits);
+	row.clog_reads = ws_count_delta(now.clog_reads, last_counters.clog_reads);
 	row.waiting_backends = second.waiting_weighted / elapsed;
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
@@ -436,7 +426,7 @@ collector_start(void)
 	samples = MemoryContextAllocZero(TopMemoryContext,
 									 sizeof(ProcSample) * ws_shared->nslots);
 	ws_classify_init();
-	ws_read_counters(&last_counters);
+	ws_read_counters(&last_counters, WS_COLLECTOR_READS_STATS);
 	memset(&second, 0, sizeof(second));
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);

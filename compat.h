@@ -118,6 +118,19 @@ ws_proc_serves_queries(PGPROC *proc)
 #define pgstat_get_slru_index(name) pgstat_slru_index(name)
 #endif
 
+/*
+ * Before 15, statistics live in the stats collector's file, and reading
+ * them can sleep for seconds while the file is rewritten: more than the
+ * wal_stall collector's loop can afford.  There only backends read them, so
+ * the history's core columns are NULL and exact_* need a wal_stall_reset()
+ * to get their first baseline.
+ */
+#if PG_VERSION_NUM >= 150000
+#define WS_COLLECTOR_READS_STATS true
+#else
+#define WS_COLLECTOR_READS_STATS false
+#endif
+
 /* Name of the CLOG row of pg_stat_slru. */
 #if PG_VERSION_NUM >= 170000
 #define WS_CLOG_SLRU_NAME "transaction"

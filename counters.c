@@ -23,17 +23,47 @@
 static int	clog_slru_index = -1;
 
 /*
+ * ws_counters_unknown
+ *		Mark every statistics counter as not known (-1, shown as NULL).
+ */
+void
+ws_counters_unknown(WalStallCounters *counters)
+{
+	counters->wal_buffers_full = -1;
+	counters->wal_write = -1;
+	counters->wal_sync = -1;
+	counters->wal_write_time_ms = -1;
+	counters->wal_sync_time_ms = -1;
+	counters->clog_zeroed = -1;
+	counters->clog_hits = -1;
+	counters->clog_reads = -1;
+	counters->clog_written = -1;
+	counters->clog_flushes = -1;
+}
+
+/*
  * ws_read_counters
  *		Read the exact counters wal_stall shows beside its estimates.
  *
- * Clears this process's statistics snapshot first, so that the figures are
- * current even inside a transaction that has read statistics before.
+ * With with_stats false, only the XID counter and the insert LSN are read
+ * and the statistics counters are marked unknown (see
+ * WS_COLLECTOR_READS_STATS).  Clears this process's statistics snapshot
+ * first, so that the figures are current even inside a transaction that has
+ * read statistics before.
  */
 void
-ws_read_counters(WalStallCounters *counters)
+ws_read_counters(WalStallCounters *counters, bool with_stats)
 {
 	WsWalCounters wal;
 	PgStat_SLRUStats *slru;
+
+	counters->next_xid = U64FromFullTransactionId(ReadNextFullTransactionId());
+	counters->insert_lsn = GetXLogInsertRecPtr();
+	if (!with_stats)
+	{
+		ws_counters_unknown(counters);
+		return;
+	}
 
 	pgstat_clear_snapshot();
 
@@ -52,9 +82,28 @@ ws_read_counters(WalStallCounters *counters)
 	counters->clog_reads = slru->blocks_read;
 	counters->clog_written = slru->blocks_written;
 	counters->clog_flushes = slru->flush;
+}
 
-	counters->next_xid = U64FromFullTransactionId(ReadNextFullTransactionId());
-	counters->insert_lsn = GetXLogInsertRecPtr();
+/*
+ * ws_count_delta, ws_time_delta
+ *		How much a core counter grew; -1 (NULL) when either reading is
+ *		unknown or the counter went backwards (core's statistics were reset
+ *		in between).
+ */
+int64
+ws_count_delta(int64 now, int64 before)
+{
+	if (now < 0 || before < 0 || now < before)
+		return -1;
+	return now - before;
+}
+
+double
+ws_time_delta(double now, double before)
+{
+	if (now < 0 || before < 0 || now < before)
+		return -1;
+	return now - before;
 }
 
 /* Size of the WAL buffer ring in bytes. */

@@ -64,6 +64,10 @@ copy_stats(StatsCopy *copy)
 		ws_shared->reset_elapsed_ns / ws_shared->reset_ticks : ws_shared->interval_ns;
 	LWLockRelease(ws_shared->lock);
 
+	/* before the first baseline, no delta is known */
+	if (!copy->baseline_valid)
+		ws_counters_unknown(&copy->baseline);
+
 	if (copy->resolution_ns == 0)
 		copy->resolution_ns = (uint64) (ws_sample_interval_ms * WS_NS_PER_MS);
 }
@@ -125,33 +129,33 @@ exact_for_class(WalStallClass cls, const WalStallCounters *now,
 	*count = -1;
 	*total_ms = -1;
 
-#define DELTA(field) \
-	((now->field < 0 || base->field < 0 || now->field < base->field) ? -1 : \
-	 now->field - base->field)
-
 	switch (cls)
 	{
 		case WS_CLASS_WAL_BUFFER_FULL:
-			*count = DELTA(wal_buffers_full);
+			*count = ws_count_delta(now->wal_buffers_full, base->wal_buffers_full);
 			break;
 		case WS_CLASS_WAL_WRITE:
-			*count = DELTA(wal_write);
+			*count = ws_count_delta(now->wal_write, base->wal_write);
 			if (track_wal_io_timing)
-				*total_ms = DELTA(wal_write_time_ms);
+				*total_ms = ws_time_delta(now->wal_write_time_ms, base->wal_write_time_ms);
 			break;
 		case WS_CLASS_WAL_FSYNC:
-			*count = DELTA(wal_sync);
+			*count = ws_count_delta(now->wal_sync, base->wal_sync);
 			if (track_wal_io_timing)
-				*total_ms = DELTA(wal_sync_time_ms);
+				*total_ms = ws_time_delta(now->wal_sync_time_ms, base->wal_sync_time_ms);
 			break;
 		case WS_CLASS_SLRU_IO:
-			if (DELTA(clog_reads) >= 0 && DELTA(clog_written) >= 0)
-				*count = DELTA(clog_reads) + DELTA(clog_written);
+			{
+				int64		reads = ws_count_delta(now->clog_reads, base->clog_reads);
+				int64		written = ws_count_delta(now->clog_written, base->clog_written);
+
+				if (reads >= 0 && written >= 0)
+					*count = reads + written;
+			}
 			break;
 		default:
 			break;
 	}
-#undef DELTA
 }
 
 #define SUMMARY_COLS 14
@@ -165,7 +169,7 @@ wal_stall_summary_1_0(PG_FUNCTION_ARGS)
 
 	copy_stats(&copy);
 	ws_init_materialized_srf(fcinfo);
-	ws_read_counters(&now);
+	ws_read_counters(&now, true);
 
 	for (int c = 0; c < WS_NUM_CLASSES; c++)
 	{
@@ -177,10 +181,7 @@ wal_stall_summary_1_0(PG_FUNCTION_ARGS)
 		bool		none = (s->episodes == 0);
 
 		memset(nulls, 0, sizeof(nulls));
-		if (copy.baseline_valid)
-			exact_for_class(c, &now, &copy.baseline, &exact_count, &exact_ms);
-		else
-			exact_count = -1, exact_ms = -1;
+		exact_for_class(c, &now, &copy.baseline, &exact_count, &exact_ms);
 
 		values[0] = CStringGetTextDatum(ws_class_name(c));
 		values[1] = CStringGetTextDatum(ws_class_kind(c));
@@ -377,7 +378,7 @@ wal_stall_reset_1_0(FunctionCallInfo fcinfo pg_attribute_unused())
 	WalStallCounters baseline;
 
 	ws_check_loaded();
-	ws_read_counters(&baseline);
+	ws_read_counters(&baseline, true);
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
 	ws_reset_locked(&baseline);
@@ -482,20 +483,20 @@ wal_stall_clog_1_0(PG_FUNCTION_ARGS)
 	copy_stats(&copy);
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
-	ws_read_counters(&now);
+	ws_read_counters(&now, true);
 	lock = &copy.classes[WS_CLASS_CLOG];
 
 	memset(nulls, 0, sizeof(nulls));
-	hits = now.clog_hits - base->clog_hits;
-	reads = now.clog_reads - base->clog_reads;
+	hits = ws_count_delta(now.clog_hits, base->clog_hits);
+	reads = ws_count_delta(now.clog_reads, base->clog_reads);
 	values[0] = Int32GetDatum(ws_clog_buffers());
 	values[1] = Int64GetDatum(hits);
 	values[2] = Int64GetDatum(reads);
 	values[3] = Float8GetDatum(hits + reads > 0 ? (double) hits / (hits + reads) : 0);
-	nulls[3] = (hits + reads <= 0);
-	values[4] = Int64GetDatum(now.clog_zeroed - base->clog_zeroed);
-	values[5] = Int64GetDatum(now.clog_written - base->clog_written);
-	values[6] = Int64GetDatum(now.clog_flushes - base->clog_flushes);
+	nulls[3] = (hits < 0 || reads < 0 || hits + reads == 0);
+	values[4] = Int64GetDatum(ws_count_delta(now.clog_zeroed, base->clog_zeroed));
+	values[5] = Int64GetDatum(ws_count_delta(now.clog_written, base->clog_written));
+	values[6] = Int64GetDatum(ws_count_delta(now.clog_flushes, base->clog_flushes));
 	values[7] = Int64GetDatum(lock->episodes);
 	values[8] = Float8GetDatum(lock->total_ns / WS_NS_PER_MS);
 	values[9] = Float8GetDatum(lock->episodes > 0 ?
@@ -503,8 +504,12 @@ wal_stall_clog_1_0(PG_FUNCTION_ARGS)
 	nulls[9] = (lock->episodes == 0);
 	values[10] = Float8GetDatum(copy.classes[WS_CLASS_SLRU_IO].total_ns / WS_NS_PER_MS);
 	values[11] = TimestampTzGetDatum(copy.reset_at);
+	/* counts not known (no baseline yet, or core's were reset) are NULL */
 	for (int i = 1; i <= 6; i++)
-		nulls[i] = nulls[i] || !copy.baseline_valid;
+	{
+		if (i != 3 && DatumGetInt64(values[i]) < 0)
+			nulls[i] = true;
+	}
 
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

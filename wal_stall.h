@@ -202,7 +202,10 @@ extern WalStallClass ws_episode_class(const WalStallEpisode *episode);
 extern int	ws_hist_bucket(uint64 duration_ns, uint64 base_ns);
 
 /* counters.c */
-extern void ws_read_counters(WalStallCounters *counters);
+extern void ws_read_counters(WalStallCounters *counters, bool with_stats);
+extern void ws_counters_unknown(WalStallCounters *counters);
+extern int64 ws_count_delta(int64 now, int64 before);
+extern double ws_time_delta(double now, double before);
 extern double ws_ring_occupancy(XLogRecPtr insert, XLogRecPtr write);
 extern uint64 ws_ring_bytes(void);
 
