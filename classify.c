@@ -14,6 +14,8 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #include "storage/lwlock.h"
 
 #include "compat.h"
@@ -124,8 +126,10 @@ ws_classify_init(void)
 				pg_strcasecmp(pgstat_get_wait_event(tracked[j].wait_event_info),
 							  tracked_names[i].name) == 0;
 		if (!found)
-			elog(LOG, "wal_stall: wait event \"%s\" not found on this server, not tracked",
-				 tracked_names[i].name);
+			ereport(LOG,
+					(errmsg("wait event \"%s\" not found on this server",
+							tracked_names[i].name),
+					 errdetail("wal_stall does not track it.")));
 	}
 }
 
@@ -230,8 +234,9 @@ ws_class_kind(WalStallClass cls)
 
 /*
  * ws_hist_bucket
- *		Histogram bucket of an episode: 0 holds (0, base], k holds
- *		(base * 2^(k-1), base * 2^k]; the last bucket takes everything longer.
+ *		Histogram bucket of an episode (see WS_HIST_BUCKETS): the first whose
+ *		upper edge, base * 2^k + base / 2, is not below the duration; the
+ *		last bucket takes everything longer.
  */
 int
 ws_hist_bucket(uint64 duration_ns, uint64 base_ns)
@@ -240,7 +245,20 @@ ws_hist_bucket(uint64 duration_ns, uint64 base_ns)
 
 	if (base_ns == 0)
 		base_ns = 1;
-	while (k < WS_HIST_BUCKETS - 1 && duration_ns > (base_ns << k))
+	while (k < WS_HIST_BUCKETS - 1 && duration_ns > (base_ns << k) + base_ns / 2)
 		k++;
 	return k;
+}
+
+/*
+ * ws_hist_bounds
+ *		Edges of histogram bucket k, in nanoseconds: (lower, upper].
+ */
+void
+ws_hist_bounds(int bucket, uint64 base_ns, double *lower_ns, double *upper_ns)
+{
+	double		half = base_ns / 2.0;
+
+	*upper_ns = ldexp((double) base_ns, bucket) + half;
+	*lower_ns = (bucket == 0) ? 0.0 : ldexp((double) base_ns, bucket - 1) + half;
 }

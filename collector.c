@@ -10,7 +10,8 @@
  *	  insert LSN; the ring is "full" at this tick if the two LSNs are at
  *	  least one page short of the whole ring apart (see ring_full_mark());
  *	- weigh the tick by the real time elapsed since the previous one
- *	  (monotonic clock), so a late tick loses no time;
+ *	  (monotonic clock), so a late tick loses no time, up to
+ *	  WS_MAX_SAMPLE_WEIGHT intervals (longer gaps are counted as unobserved);
  *	- per process, extend or close its stall and io episodes.
  * Every second: read the core counters and close a history row.
  *
@@ -43,14 +44,15 @@
 #include "compat.h"
 #include "wal_stall.h"
 
-#define WS_NS_PER_MS	1000000.0
 #define NS_PER_SEC	UINT64CONST(1000000000)
 
 /* One process as seen at this tick, gathered before taking our lock. */
 typedef struct ProcSample
 {
+	bool		skip;			/* not waiting in a tracked event, nothing open */
 	int			pid;			/* 0: slot not in use */
 	uint32		wait_event_info;
+	WalStallEvent event;
 	bool		serves_queries;
 } ProcSample;
 
@@ -124,10 +126,14 @@ ring_full_mark(void)
 
 /*
  * scan_processes
- *		Copy pid, wait event and kind of every PGPROC slot we follow.
+ *		Copy wait event, pid and kind of every PGPROC slot we follow.
  *
  * Reads other processes' PGPROCs without locks: each field is a single
- * aligned word, and a stale value costs at most one sample.
+ * aligned word, and a stale value costs at most one sample.  The wait event
+ * is read first: a slot whose process is not in a tracked wait and that has
+ * no episode open needs nothing else, which keeps the tick cheap with a high
+ * max_connections.  The episode groups are ours (we are their only writer),
+ * so reading them without the lock is safe.
  */
 static int
 scan_processes(void)
@@ -137,17 +143,28 @@ scan_processes(void)
 	for (int i = 0; i < n; i++)
 	{
 		PGPROC	   *proc = &ProcGlobal->allProcs[i];
-		int			pid = *((volatile int *) &proc->pid);
+		ProcSample *s = &samples[i];
+		uint32		info = *((volatile uint32 *) &proc->wait_event_info);
+		int			pid;
 
+		s->event = ws_classify_event(info);
+		s->skip = (s->event == WS_EVENT_NONE &&
+				   ws_slots[i].stall.group == WS_GROUP_NONE &&
+				   ws_slots[i].io.group == WS_GROUP_NONE);
+		if (s->skip)
+			continue;
+
+		pid = *((volatile int *) &proc->pid);
 		if (proc == MyProc || !ws_proc_is_live(proc, pid))
 		{
-			samples[i].pid = 0;
-			samples[i].wait_event_info = 0;
+			s->pid = 0;
+			s->wait_event_info = 0;
+			s->event = WS_EVENT_NONE;
 			continue;
 		}
-		samples[i].pid = pid;
-		samples[i].wait_event_info = *((volatile uint32 *) &proc->wait_event_info);
-		samples[i].serves_queries = ws_proc_serves_queries(proc);
+		s->pid = pid;
+		s->wait_event_info = info;
+		s->serves_queries = ws_proc_serves_queries(proc);
 	}
 	return n;
 }
@@ -237,9 +254,14 @@ apply_samples(int n, bool ring_full, uint64 elapsed_ns)
 	{
 		ProcSample *s = &samples[i];
 		WalStallProcSlot *slot = &ws_slots[i];
-		WalStallEvent event;
+		WalStallEvent event = s->event;
 		WalStallGroup stall_group;
 
+		if (s->skip)
+		{
+			slot->wait_event_info = 0;
+			continue;
+		}
 		if (slot->pid != s->pid)
 		{
 			/* the process went away, or another one took its slot */
@@ -247,14 +269,6 @@ apply_samples(int n, bool ring_full, uint64 elapsed_ns)
 			close_episode(&slot->io);
 			slot->pid = s->pid;
 		}
-		event = ws_classify_event(s->wait_event_info);
-		if (event == WS_EVENT_NONE && slot->stall.group == WS_GROUP_NONE &&
-			slot->io.group == WS_GROUP_NONE)
-		{
-			slot->wait_event_info = 0;
-			continue;
-		}
-
 		slot->wait_event_info = (event == WS_EVENT_NONE) ? 0 : s->wait_event_info;
 		stall_group = s->serves_queries ? ws_stall_group(event) : WS_GROUP_NONE;
 		follow(&slot->stall, stall_group, event, ring_full, elapsed_ns);
@@ -275,7 +289,8 @@ apply_samples(int n, bool ring_full, uint64 elapsed_ns)
  *		recorded here too, so that a tick takes our lock only once.
  */
 static void
-collector_tick(uint64 elapsed_ns, bool late, uint64 last_cost_ns)
+collector_tick(uint64 elapsed_ns, uint64 unobserved_ns, bool late,
+			   uint64 last_cost_ns)
 {
 	XLogRecPtr	write_before;
 	XLogRecPtr	insert_after;
@@ -311,6 +326,7 @@ collector_tick(uint64 elapsed_ns, bool late, uint64 last_cost_ns)
 	ws_shared->reset_elapsed_ns += elapsed_ns;
 	if (late)
 		ws_shared->overruns++;
+	ws_shared->unobserved_ns += unobserved_ns;
 	ws_shared->tick_cost_ns += last_cost_ns;
 	ws_shared->max_tick_cost_ns = Max(ws_shared->max_tick_cost_ns, last_cost_ns);
 	LWLockRelease(ws_shared->lock);
@@ -351,6 +367,7 @@ close_second(void)
 {
 	WalStallCounters now;
 	WalStallSecond row;
+	uint64		ongoing_ns;
 	double		elapsed = Max(second.elapsed_ns, 1);
 
 	ws_read_counters(&now, WS_COLLECTOR_READS_STATS);
@@ -372,8 +389,8 @@ close_second(void)
 	row.waiting_backends = second.waiting_weighted / elapsed;
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
-	row.wal_fsync_max_ms = Max(second.fsync_max_ns,
-							   ongoing_fsync_max_ns(ws_shared->nslots)) / WS_NS_PER_MS;
+	ongoing_ns = ongoing_fsync_max_ns(ws_shared->nslots);
+	row.wal_fsync_max_ms = Max(second.fsync_max_ns, ongoing_ns) / WS_NS_PER_MS;
 	/* a reset during this second voids the row: it mixes before and after */
 	if (ws_shared->reset_count == seen_reset_count && ws_shared->history_size > 0)
 	{
@@ -437,6 +454,7 @@ collector_start(void)
 	ws_shared->tick_cost_ns = 0;
 	ws_shared->max_tick_cost_ns = 0;
 	ws_shared->overruns = 0;
+	ws_shared->unobserved_ns = 0;
 	for (int i = 0; i < ws_shared->nslots; i++)
 		memset(&ws_slots[i], 0, sizeof(WalStallProcSlot));
 	if (!ws_shared->baseline_valid)
@@ -520,6 +538,7 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 	for (;;)
 	{
 		uint64		now;
+		uint64		weight;
 		bool		late;
 
 		CHECK_FOR_INTERRUPTS();
@@ -539,7 +558,8 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 		late = now > deadline + interval;
 		deadline = late ? now + interval : deadline + interval;
 
-		collector_tick(now - prev, late, last_cost);
+		weight = Min(now - prev, WS_MAX_SAMPLE_WEIGHT * interval);
+		collector_tick(weight, now - prev - weight, late, last_cost);
 		prev = now;
 		last_cost = now_ns() - now;
 

@@ -111,11 +111,14 @@ ws_proc_serves_queries(PGPROC *proc)
 }
 
 /*
- * Index of a pg_stat_slru row by name: pgstat_slru_index() before 15,
- * renamed pgstat_get_slru_index() in 15.
+ * pg_stat_slru rows by name and by index: pgstat_slru_index() and
+ * pgstat_slru_name() before 15, renamed pgstat_get_slru_index() and
+ * pgstat_get_slru_name() in 15.  The name of an index past the last row is
+ * NULL in every version.
  */
 #if PG_VERSION_NUM < 150000
 #define pgstat_get_slru_index(name) pgstat_slru_index(name)
+#define pgstat_get_slru_name(idx) pgstat_slru_name(idx)
 #endif
 
 /*

@@ -13,6 +13,7 @@
 #include "postgres.h"
 
 #include "access/transam.h"
+#include "access/xact.h"
 #include "access/xlog.h"
 #include "pgstat.h"
 
@@ -39,6 +40,8 @@ ws_counters_unknown(WalStallCounters *counters)
 	counters->clog_reads = -1;
 	counters->clog_written = -1;
 	counters->clog_flushes = -1;
+	counters->slru_reads = -1;
+	counters->slru_written = -1;
 }
 
 /*
@@ -55,7 +58,8 @@ void
 ws_read_counters(WalStallCounters *counters, bool with_stats)
 {
 	WsWalCounters wal;
-	PgStat_SLRUStats *slru;
+	PgStat_SLRUStats *slrus;
+	PgStat_SLRUStats *clog;
 
 	counters->next_xid = U64FromFullTransactionId(ReadNextFullTransactionId());
 	counters->insert_lsn = GetXLogInsertRecPtr();
@@ -65,7 +69,13 @@ ws_read_counters(WalStallCounters *counters, bool with_stats)
 		return;
 	}
 
-	pgstat_clear_snapshot();
+	/*
+	 * The collector runs no transaction, so nothing else would drop its
+	 * cached copy.  A backend keeps the snapshot its transaction asked for
+	 * (stats_fetch_consistency), as the pg_stat views do.
+	 */
+	if (!IsTransactionState())
+		pgstat_clear_snapshot();
 
 	ws_fetch_wal_counters(&wal);
 	counters->wal_buffers_full = wal.buffers_full;
@@ -76,12 +86,21 @@ ws_read_counters(WalStallCounters *counters, bool with_stats)
 
 	if (clog_slru_index < 0)
 		clog_slru_index = pgstat_get_slru_index(WS_CLOG_SLRU_NAME);
-	slru = &pgstat_fetch_slru()[clog_slru_index];
-	counters->clog_zeroed = slru->blocks_zeroed;
-	counters->clog_hits = slru->blocks_hit;
-	counters->clog_reads = slru->blocks_read;
-	counters->clog_written = slru->blocks_written;
-	counters->clog_flushes = slru->flush;
+	slrus = pgstat_fetch_slru();
+	clog = &slrus[clog_slru_index];
+	counters->clog_zeroed = clog->blocks_zeroed;
+	counters->clog_hits = clog->blocks_hit;
+	counters->clog_reads = clog->blocks_read;
+	counters->clog_written = clog->blocks_written;
+	counters->clog_flushes = clog->flush;
+
+	counters->slru_reads = 0;
+	counters->slru_written = 0;
+	for (int i = 0; pgstat_get_slru_name(i) != NULL; i++)
+	{
+		counters->slru_reads += slrus[i].blocks_read;
+		counters->slru_written += slrus[i].blocks_written;
+	}
 }
 
 /*

@@ -28,7 +28,6 @@
 #include "compat.h"
 #include "wal_stall.h"
 
-#define WS_NS_PER_MS	1000000.0
 
 PG_FUNCTION_INFO_V1(wal_stall_summary_1_0);
 PG_FUNCTION_INFO_V1(wal_stall_histogram_1_0);
@@ -72,14 +71,6 @@ copy_stats(StatsCopy *copy)
 		copy->resolution_ns = (uint64) (ws_sample_interval_ms * WS_NS_PER_MS);
 }
 
-/* Bounds of histogram bucket k, in nanoseconds. */
-static void
-bucket_bounds(int k, uint64 base_ns, double *lower, double *upper)
-{
-	*lower = (k == 0) ? 0.0 : (double) base_ns * pow(2.0, k - 1);
-	*upper = (double) base_ns * pow(2.0, k);
-}
-
 /*
  * histogram_percentile
  *		Estimate a percentile of episode length, in ms, from the histogram.
@@ -110,7 +101,7 @@ histogram_percentile(const WalStallClassStats *stats, uint64 base_ns, double fra
 			cumulative += stats->hist[k];
 			continue;
 		}
-		bucket_bounds(k, base_ns, &lower, &upper);
+		ws_hist_bounds(k, base_ns, &lower, &upper);
 		upper = Min(upper, (double) stats->max_ns);
 		mean = (double) stats->hist_ns[k] / stats->hist[k];
 		half_width = Max(0.0, Min(mean - lower, upper - mean));
@@ -146,8 +137,8 @@ exact_for_class(WalStallClass cls, const WalStallCounters *now,
 			break;
 		case WS_CLASS_SLRU_IO:
 			{
-				int64		reads = ws_count_delta(now->clog_reads, base->clog_reads);
-				int64		written = ws_count_delta(now->clog_written, base->clog_written);
+				int64		reads = ws_count_delta(now->slru_reads, base->slru_reads);
+				int64		written = ws_count_delta(now->slru_written, base->slru_written);
 
 				if (reads >= 0 && written >= 0)
 					*count = reads + written;
@@ -227,7 +218,7 @@ wal_stall_histogram_1_0(PG_FUNCTION_ARGS)
 
 			if (copy.classes[c].hist[k] == 0)
 				continue;
-			bucket_bounds(k, copy.hist_base_ns, &lower, &upper);
+			ws_hist_bounds(k, copy.hist_base_ns, &lower, &upper);
 			values[0] = CStringGetTextDatum(ws_class_name(c));
 			values[1] = Float8GetDatum(lower / WS_NS_PER_MS);
 			values[2] = Float8GetDatum(upper / WS_NS_PER_MS);
@@ -294,7 +285,7 @@ wal_stall_current_1_0(PG_FUNCTION_ARGS)
 	ws_init_materialized_srf(fcinfo);
 
 	nslots = ws_shared->nslots;
-	copy = palloc(sizeof(WalStallProcSlot) * nslots);
+	copy = palloc0(sizeof(WalStallProcSlot) * nslots);	/* fault pages in now */
 	LWLockAcquire(ws_shared->lock, LW_SHARED);
 	for (int i = 0; i < nslots; i++)
 	{
@@ -317,7 +308,7 @@ wal_stall_current_1_0(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
-#define STATUS_COLS 9
+#define STATUS_COLS 10
 
 Datum
 wal_stall_status_1_0(PG_FUNCTION_ARGS)
@@ -331,6 +322,7 @@ wal_stall_status_1_0(PG_FUNCTION_ARGS)
 	uint64		cost_ns;
 	uint64		max_cost_ns;
 	int64		overruns;
+	uint64		unobserved_ns;
 	TimestampTz started_at;
 	TimestampTz reset_at;
 
@@ -345,6 +337,7 @@ wal_stall_status_1_0(PG_FUNCTION_ARGS)
 	cost_ns = ws_shared->tick_cost_ns;
 	max_cost_ns = ws_shared->max_tick_cost_ns;
 	overruns = ws_shared->overruns;
+	unobserved_ns = ws_shared->unobserved_ns;
 	started_at = ws_shared->started_at;
 	reset_at = ws_shared->reset_at;
 	LWLockRelease(ws_shared->lock);
@@ -363,6 +356,7 @@ wal_stall_status_1_0(PG_FUNCTION_ARGS)
 	values[7] = TimestampTzGetDatum(started_at);
 	nulls[7] = (started_at == 0);
 	values[8] = TimestampTzGetDatum(reset_at);
+	values[9] = Float8GetDatum(unobserved_ns / WS_NS_PER_MS);
 
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
@@ -437,25 +431,35 @@ wal_stall_history_1_0(PG_FUNCTION_ARGS)
 	int			size;
 	int			count;
 	int			first;
+	int			ncopied;
 
 	ws_check_loaded();
 	ws_init_materialized_srf(fcinfo);
 
+	/*
+	 * palloc0 faults the pages in here, not while we hold the lock the
+	 * collector waits on.  The ring is copied newest first, so that a poll
+	 * with "since" copies only the rows it returns; sample_time increases
+	 * from row to row.
+	 */
 	size = ws_shared->history_size;
-	rows = palloc(sizeof(WalStallSecond) * Max(size, 1));
+	rows = palloc0(sizeof(WalStallSecond) * Max(size, 1));
 	LWLockAcquire(ws_shared->lock, LW_SHARED);
 	count = (int) Min(ws_shared->history_rows, (int64) size);
 	first = (count < size) ? 0 : ws_shared->history_next;
-	for (int i = 0; i < count; i++)
-		rows[i] = ws_history[(first + i) % size];
+	ncopied = 0;
+	for (int i = count - 1; i >= 0; i--)
+	{
+		const WalStallSecond *row = &ws_history[(first + i) % size];
+
+		if (have_since && row->sample_time <= since)
+			break;
+		rows[ncopied++] = *row;
+	}
 	LWLockRelease(ws_shared->lock);
 
-	for (int i = 0; i < count; i++)
-	{
-		if (have_since && rows[i].sample_time <= since)
-			continue;
+	for (int i = ncopied - 1; i >= 0; i--)
 		put_history_row(rsinfo, &rows[i]);
-	}
 	pfree(rows);
 	return (Datum) 0;
 }

@@ -5,7 +5,9 @@
 
 --
 -- Episodes per stall class since the last reset, beside core's exact
--- counters where core has one.
+-- counters where core has one.  Functions that read core statistics or
+-- backend status are PARALLEL RESTRICTED, like the pg_stat functions: they
+-- use the leader's statistics snapshot.
 --
 CREATE FUNCTION wal_stall_summary(
     OUT class text,
@@ -24,7 +26,7 @@ CREATE FUNCTION wal_stall_summary(
     OUT resolution_ms float8)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'wal_stall_summary_1_0'
-LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
+LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED ROWS 7;
 
 CREATE VIEW wal_stall_summary AS
     SELECT * FROM wal_stall_summary();
@@ -67,7 +69,7 @@ CREATE FUNCTION wal_stall_current(
     OUT waiting_ms float8)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'wal_stall_current_1_0'
-LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
+LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 
 CREATE VIEW wal_stall_current AS
     SELECT * FROM wal_stall_current();
@@ -84,7 +86,8 @@ CREATE FUNCTION wal_stall_status(
     OUT overruns bigint,
     OUT wal_buffers_bytes bigint,
     OUT started_at timestamptz,
-    OUT reset_at timestamptz)
+    OUT reset_at timestamptz,
+    OUT unobserved_ms float8)
 RETURNS record
 AS 'MODULE_PATHNAME', 'wal_stall_status_1_0'
 LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
@@ -136,7 +139,7 @@ CREATE FUNCTION wal_stall_clog(
     OUT since timestamptz)
 RETURNS record
 AS 'MODULE_PATHNAME', 'wal_stall_clog_1_0'
-LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
+LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 
 CREATE VIEW wal_stall_clog AS
     SELECT * FROM wal_stall_clog();
@@ -147,7 +150,7 @@ CREATE VIEW wal_stall_clog AS
 CREATE FUNCTION wal_stall_reset()
 RETURNS void
 AS 'MODULE_PATHNAME', 'wal_stall_reset_1_0'
-LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 
 --
 -- Privileges: reading is for pg_monitor, resetting for superusers.

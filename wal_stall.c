@@ -156,7 +156,7 @@ define_gucs(void)
 							&ws_history_seconds,
 							3600, 2, 86400,
 							PGC_POSTMASTER,
-							0,
+							GUC_UNIT_S,
 							NULL, NULL, NULL);
 
 	MarkGUCPrefixReserved("wal_stall");

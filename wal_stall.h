@@ -15,7 +15,6 @@
 
 #include "access/xlogdefs.h"
 #include "datatype/timestamp.h"
-#include "port/atomics.h"
 #include "storage/lwlock.h"
 
 /*
@@ -67,8 +66,24 @@ typedef enum WalStallGroup
 	WS_GROUP_SLRU_IO			/* io tracker */
 } WalStallGroup;
 
-/* Episode-length histogram: bucket k holds (base * 2^(k-1), base * 2^k]. */
+/*
+ * Episode-length histogram, in samples: bucket 0 holds one-sample episodes,
+ * bucket k holds 2^(k-1) + 1 to 2^k samples.  Edges sit half an interval off
+ * the multiples of the interval, (0, 1.5], (1.5, 2.5], (2.5, 4.5] ... times
+ * the base, so that jitter around one interval does not split a sample
+ * count across two buckets.
+ */
 #define WS_HIST_BUCKETS			32
+
+#define WS_NS_PER_MS			1000000.0
+
+/*
+ * A sample weighs the real time since the previous tick, up to this many
+ * intervals.  Beyond that the collector was not looking (stopped, starved of
+ * CPU, waiting for its lock), and crediting the whole gap to whatever is
+ * waiting when it looks again would invent long waits.
+ */
+#define WS_MAX_SAMPLE_WEIGHT	10
 
 typedef struct WalStallEpisode
 {
@@ -100,7 +115,7 @@ typedef struct WalStallClassStats
 
 /*
  * Core counters read once a second (and at reset): pg_stat_wal, the CLOG row
- * of pg_stat_slru, the XID counter and the insert LSN.  A counter core does
+ * and the sum of all rows of pg_stat_slru, the XID counter and the insert LSN.  A counter core does
  * not have on this version stays -1 and is shown as NULL.
  */
 typedef struct WalStallCounters
@@ -115,11 +130,13 @@ typedef struct WalStallCounters
 	int64		clog_reads;
 	int64		clog_written;
 	int64		clog_flushes;
+	int64		slru_reads;		/* every SLRU, like the slru_io class */
+	int64		slru_written;
 	uint64		next_xid;		/* full transaction id counter */
 	XLogRecPtr	insert_lsn;
 } WalStallCounters;
 
-/* One second of history (issue: per-second timeline). */
+/* One second of history. */
 typedef struct WalStallSecond
 {
 	TimestampTz sample_time;	/* end of the second */
@@ -144,7 +161,9 @@ typedef struct WalStallSecond
  * Locking: "lock" (our own tranche, never taken by backends on their own
  * paths) is held exclusively by the collector while it applies one tick or
  * closes one second, and by wal_stall_reset(); readers hold it shared while
- * they copy.  Nothing here is read or written without it, except the atomics.
+ * they copy.  Nothing here is read or written without it, except nslots and
+ * history_size, which never change after shared memory is created, and the
+ * episode groups, which the collector (their only writer) reads unlocked.
  */
 typedef struct WalStallShared
 {
@@ -157,6 +176,7 @@ typedef struct WalStallShared
 	uint64		tick_cost_ns;	/* sum of work per tick, for the mean */
 	uint64		max_tick_cost_ns;
 	int64		overruns;		/* ticks that came more than an interval late */
+	uint64		unobserved_ns;	/* time between ticks beyond WS_MAX_SAMPLE_WEIGHT */
 	TimestampTz started_at;
 	TimestampTz reset_at;
 	uint64		reset_count;	/* bumped by every reset */
@@ -200,6 +220,7 @@ extern WalStallGroup ws_stall_group(WalStallEvent event);
 extern WalStallGroup ws_io_group(WalStallEvent event);
 extern WalStallClass ws_episode_class(const WalStallEpisode *episode);
 extern int	ws_hist_bucket(uint64 duration_ns, uint64 base_ns);
+extern void ws_hist_bounds(int bucket, uint64 base_ns, double *lower_ns, double *upper_ns);
 
 /* counters.c */
 extern void ws_read_counters(WalStallCounters *counters, bool with_stats);
