@@ -74,6 +74,7 @@ static const char *const class_names[WS_NUM_CLASSES] = {
 	"slru_io",
 };
 
+/* Add every event of one wait class whose name is in tracked_names. */
 static void
 track_matching_events(uint32 wait_class, uint32 max_id)
 {

@@ -74,6 +74,10 @@ static WalStallCounters last_counters;
 static uint64 seen_reset_count;
 static bool ring_was_full = false;	/* at the previous tick */
 
+/*
+ * ws_register_collector
+ *		Register the collector as a background worker (from _PG_init).
+ */
 void
 ws_register_collector(void)
 {
@@ -467,6 +471,7 @@ collector_start(void)
 	LWLockRelease(ws_shared->lock);
 }
 
+/* On exit, stop announcing our pid.  Takes our lock. */
 static void
 collector_exit(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
 {
@@ -478,6 +483,7 @@ collector_exit(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
 	LWLockRelease(ws_shared->lock);
 }
 
+/* Apply a configuration reload; publish the new interval.  Takes our lock. */
 static void
 reload_config(void)
 {
@@ -511,6 +517,14 @@ sleep_until(uint64 deadline)
 	pgstat_report_wait_end();
 }
 
+/*
+ * wal_stall_collector_main
+ *		The collector's loop: sleep to the next deadline, tick, and close a
+ *		history row every second.  Deadlines advance by the interval, so a
+ *		late tick does not shift the ones after it; more than an interval
+ *		behind, the schedule restarts from now and the tick counts as an
+ *		overrun.
+ */
 void
 wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 {

@@ -48,6 +48,11 @@ typedef struct StatsCopy
 	uint64		resolution_ns;	/* mean real time between two samples since reset */
 } StatsCopy;
 
+/*
+ * copy_stats
+ *		Copy the per-class figures, the baseline and the reset time.  Takes
+ *		our lock shared.
+ */
 static void
 copy_stats(StatsCopy *copy)
 {
@@ -151,6 +156,10 @@ exact_for_class(WalStallClass cls, const WalStallCounters *now,
 
 #define SUMMARY_COLS 14
 
+/*
+ * wal_stall_summary
+ *		One row per class: sampled episodes beside core's exact counters.
+ */
 Datum
 wal_stall_summary_1_0(PG_FUNCTION_ARGS)
 {
@@ -198,6 +207,10 @@ wal_stall_summary_1_0(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
+/*
+ * wal_stall_histogram
+ *		The non-empty buckets of every class's episode-length histogram.
+ */
 Datum
 wal_stall_histogram_1_0(PG_FUNCTION_ARGS)
 {
@@ -246,6 +259,7 @@ backend_type_of(int pid)
 	return NULL;
 }
 
+/* One wal_stall_current row for an episode of a copied slot. */
 static void
 put_current_row(ReturnSetInfo *rsinfo, const WalStallProcSlot *slot,
 				const WalStallEpisode *episode)
@@ -310,6 +324,10 @@ wal_stall_current_1_0(PG_FUNCTION_ARGS)
 
 #define STATUS_COLS 10
 
+/*
+ * wal_stall_status
+ *		The collector's own figures.  Takes our lock shared.
+ */
 Datum
 wal_stall_status_1_0(PG_FUNCTION_ARGS)
 {
@@ -383,6 +401,7 @@ wal_stall_reset_1_0(FunctionCallInfo fcinfo pg_attribute_unused())
 
 #define HISTORY_COLS 17
 
+/* One wal_stall_history row; -1 (unknown) becomes NULL. */
 static void
 put_history_row(ReturnSetInfo *rsinfo, const WalStallSecond *row)
 {

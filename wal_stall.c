@@ -64,6 +64,7 @@ slot_count(void)
 #endif
 }
 
+/* Bytes of shared memory: the state, one slot per process, the history. */
 static Size
 shared_size(void)
 {
@@ -74,6 +75,7 @@ shared_size(void)
 	return size;
 }
 
+/* Ask for our shared memory and our one LWLock. */
 static void
 request_shared_memory(void)
 {
@@ -138,6 +140,7 @@ ws_check_loaded(void)
 				 errhint("Add wal_stall to the \"shared_preload_libraries\" setting and restart the server.")));
 }
 
+/* wal_stall.sample_interval (reload) and wal_stall.history_seconds (restart). */
 static void
 define_gucs(void)
 {
@@ -162,6 +165,10 @@ define_gucs(void)
 	MarkGUCPrefixReserved("wal_stall");
 }
 
+/*
+ * _PG_init
+ *		Settings, shared memory hooks and the collector, when preloaded.
+ */
 void
 _PG_init(void)
 {
