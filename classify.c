@@ -47,6 +47,9 @@ static const WaitEventName tracked_names[] = {
 
 #define NUM_TRACKED_NAMES lengthof(tracked_names)
 
+/* The wait class is the top byte of wait_event_info. */
+#define WAIT_CLASS_MASK	0xFF000000U
+
 /*
  * Event numbers scanned per wait class.  Built-in events are numbered from
  * zero and stay far below this; LWLock tranches are scanned only up to the
@@ -122,7 +125,7 @@ ws_classify_init(void)
 		bool		found = false;
 
 		for (int j = 0; j < num_tracked && !found; j++)
-			found = (tracked[j].wait_event_info & 0xFF000000) ==
+			found = (tracked[j].wait_event_info & WAIT_CLASS_MASK) ==
 				tracked_names[i].wait_class &&
 				pg_strcasecmp(pgstat_get_wait_event(tracked[j].wait_event_info),
 							  tracked_names[i].name) == 0;
@@ -138,12 +141,17 @@ ws_classify_init(void)
  * ws_classify_event
  *		Our meaning of one wait_event_info value; WS_EVENT_NONE if untracked.
  *
- * On the collector's hot path: a scan of a dozen integers.
+ * On the collector's hot path: a check of the wait class, then a scan of
+ * a dozen integers.
  */
 WalStallEvent
 ws_classify_event(uint32 wait_event_info)
 {
-	if (wait_event_info == 0)
+	uint32		wait_class = wait_event_info & WAIT_CLASS_MASK;
+
+	/* idle backends wait in Client or Activity: decide those at once */
+	if (wait_class != PG_WAIT_LWLOCK && wait_class != PG_WAIT_IO &&
+		wait_class != PG_WAIT_IPC)
 		return WS_EVENT_NONE;
 	for (int i = 0; i < num_tracked; i++)
 	{
