@@ -60,7 +60,6 @@ typedef struct ProcSample
 typedef struct SecondAccum
 {
 	uint64		elapsed_ns;
-	int			ticks;
 	double		fill_max;
 	double		fill_weighted;	/* sum of occupancy * elapsed_ns */
 	uint64		stall_ns[WS_NUM_STALL_CLASSES];
@@ -336,7 +335,6 @@ collector_tick(uint64 elapsed_ns, uint64 unobserved_ns, bool late,
 	LWLockRelease(ws_shared->lock);
 
 	second.elapsed_ns += elapsed_ns;
-	second.ticks++;
 	second.fill_max = Max(second.fill_max, fill);
 	second.fill_weighted += fill * elapsed_ns;
 	second.waiting_weighted += (double) waiting * elapsed_ns;
