@@ -1,6 +1,8 @@
 # Shell helpers for wal_stall's bench and demo scripts: a throw-away
 # PostgreSQL 15 cluster run as the postgres user.  Source this file.
 #
+#   cluster_scratch NAME PORT    a scratch DIR (set as $dir), initdb'd,
+#                                stopped and removed when the script exits
 #   cluster_init DIR PORT        initdb in DIR/data, socket in DIR
 #   cluster_conf DIR 'line'...   append settings to postgresql.conf
 #   cluster_start DIR / cluster_stop DIR / cluster_restart DIR
@@ -85,7 +87,20 @@ cluster_start_throttled() {
 cluster_stop_throttled() {
 	cluster_stop "$1"
 	if [ -f "$1/cgroup" ]; then
-		rmdir "$(cat "$1/cgroup")" 2>/dev/null || true
+		# the last processes leave the cgroup a moment after pg_ctl returns
+		for _ in $(seq 1 50); do
+			rmdir "$(cat "$1/cgroup")" 2>/dev/null && break
+			sleep 0.1
+		done
 		rm -f "$1/cgroup"
 	fi
+}
+
+# Make a scratch directory /tmp/wal_stall_NAME.XXXXXX, set $dir to it, and
+# initdb a cluster there on PORT; on exit the cluster (throttled or not) is
+# stopped and the directory removed.
+cluster_scratch() {
+	dir=$(mktemp -d "/tmp/wal_stall_$1.XXXXXX")
+	trap 'cluster_stop_throttled "$dir"; rm -rf "$dir"' EXIT
+	cluster_init "$dir" "$2"
 }

@@ -18,10 +18,7 @@ clients=${1:-50}
 seconds=${2:-30}
 rounds=${3:-2}
 interval=${4:-1}
-dir=$(mktemp -d /tmp/wal_stall_overhead.XXXXXX)
-trap 'cluster_stop "$dir"; rm -rf "$dir"' EXIT
-
-cluster_init "$dir" 5481
+cluster_scratch overhead 5481
 cluster_conf "$dir" "max_connections = $((clients + 20))" "shared_buffers = 256MB" \
 	"wal_stall.sample_interval = $interval"
 cluster_start "$dir"

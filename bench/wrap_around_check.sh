@@ -15,10 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 iops=${1:-300}
 seconds=${2:-30}
 clients=${3:-4}
-dir=$(mktemp -d /tmp/wal_stall_wrap.XXXXXX)
-trap 'cluster_stop_throttled "$dir"; rm -rf "$dir"' EXIT
-
-cluster_init "$dir" 5483
+cluster_scratch wrap 5483
 cluster_conf "$dir" "shared_preload_libraries = 'wal_stall'" "shared_buffers = 256MB" \
 	"synchronous_commit = off" "track_wal_io_timing = on" "max_wal_size = 4GB" \
 	"checkpoint_timeout = 30min"

@@ -12,10 +12,7 @@ bash "$top/scripts/setup.sh"
 
 seconds=${1:-15}
 clients=${2:-8}
-dir=$(mktemp -d /tmp/wal_stall_demo.XXXXXX)
-trap 'cluster_stop "$dir"; rm -rf "$dir"' EXIT
-
-cluster_init "$dir" 5485
+cluster_scratch demo 5485
 cluster_conf "$dir" "shared_preload_libraries = 'wal_stall'" "shared_buffers = 256MB" \
 	"synchronous_commit = off" "track_wal_io_timing = on" "max_wal_size = 2GB"
 cluster_start "$dir"
