@@ -11,7 +11,7 @@ OBJS = \
 	wal_stall.o
 
 EXTENSION = wal_stall
-DATA = wal_stall--1.0.sql
+DATA = wal_stall--1.0.sql wal_stall--1.0--1.1.sql wal_stall--1.1.sql
 PGFILEDESC = "wal_stall - make WAL and CLOG stalls visible"
 
 REGRESS = wal_stall fsync_probe

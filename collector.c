@@ -65,11 +65,14 @@ typedef struct SecondAccum
 	uint64		stall_ns[WS_NUM_STALL_CLASSES];
 	uint64		fsync_max_ns;
 	double		waiting_weighted;	/* sum of waiting processes * elapsed_ns */
+	bool		in_recovery;	/* at some tick of the second */
 } SecondAccum;
 
 static ProcSample *samples = NULL;	/* one per slot, allocated at start */
 static SecondAccum second;
-static WalStallCounters last_counters;
+static WalStallCounters last_counters;	/* at the start of the second */
+static uint64 second_started_ns;	/* monotonic clock at that start */
+static bool timing_was_on;		/* track_wal_io_timing then */
 static uint64 seen_reset_count;
 static bool ring_was_full = false;	/* at the previous tick */
 
@@ -84,7 +87,8 @@ ws_register_collector(void)
 
 	memset(&worker, 0, sizeof(worker));
 	worker.bgw_flags = BGWORKER_SHMEM_ACCESS;
-	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
+	/* on a hot standby too: WAL receiver I/O and CLOG waits are real there */
+	worker.bgw_start_time = BgWorkerStart_ConsistentState;
 	/* back within a second after any exit, crash restarts included */
 	worker.bgw_restart_time = 1;
 	snprintf(worker.bgw_library_name, BGW_MAXLEN, "wal_stall");
@@ -287,28 +291,86 @@ apply_samples(int n, bool ring_full, uint64 elapsed_ns)
 }
 
 /*
- * collector_tick
- *		One sample of every process.  The cost of the previous tick's work is
- *		recorded here too, so that a tick takes our lock only once.
+ * start_second
+ *		Begin a new history row at now, from the given core counters.
  */
 static void
-collector_tick(uint64 elapsed_ns, uint64 unobserved_ns, bool late,
-			   uint64 last_cost_ns)
+start_second(uint64 now, const WalStallCounters *counters)
+{
+	memset(&second, 0, sizeof(second));
+	last_counters = *counters;
+	second_started_ns = now;
+	timing_was_on = track_wal_io_timing;
+}
+
+/*
+ * notice_reset
+ *		After a wal_stall_reset() the history starts again: the next row
+ *		covers the time from the reset on, from the core counters the reset
+ *		took as its baseline (read by the resetting backend an instant
+ *		before), and the accumulators of the interrupted second are
+ *		dropped.  Needs our lock.  Returns true if there was a reset.
+ */
+static bool
+notice_reset(uint64 now)
+{
+	if (ws_shared->reset_count == seen_reset_count)
+		return false;
+	seen_reset_count = ws_shared->reset_count;
+	start_second(now, &ws_shared->baseline);
+	ws_shared->timing_off_seen = !track_wal_io_timing;
+	return true;
+}
+
+/*
+ * read_ring
+ *		Read the WAL write position, scan the processes, then read the
+ *		insert position; set *full_now and *fill.  During recovery no WAL is
+ *		inserted: the ring is never full, and its occupancy unknown (-1).
+ */
+static int
+read_ring(bool in_recovery, bool *full_now, double *fill)
 {
 	XLogRecPtr	write_before;
 	XLogRecPtr	insert_after;
+	int			n;
+
+	if (in_recovery)
+	{
+		*full_now = false;
+		*fill = -1;
+		return scan_processes();
+	}
+	write_before = GetXLogWriteRecPtr();
+	n = scan_processes();
+	insert_after = GetXLogInsertRecPtr();
+
+	*full_now = insert_after > write_before &&
+		insert_after - write_before >= ring_full_mark();
+	*fill = ws_ring_occupancy(insert_after, write_before);
+	return n;
+}
+
+/*
+ * collector_tick
+ *		One sample of every process.  The cost of the previous tick's work is
+ *		recorded here too, so that a tick takes our lock only once.  Returns
+ *		true if a reset happened since the previous tick: the caller then
+ *		starts counting the second afresh.
+ */
+static bool
+collector_tick(uint64 now, uint64 elapsed_ns, uint64 unobserved_ns, bool late,
+			   uint64 last_cost_ns)
+{
+	bool		in_recovery = RecoveryInProgress();
 	bool		full_now;
 	bool		ring_full;
 	double		fill;
 	int			n;
 	int			waiting;
+	bool		was_reset;
 
-	write_before = GetXLogWriteRecPtr();
-	n = scan_processes();
-	insert_after = GetXLogInsertRecPtr();
-
-	full_now = insert_after > write_before &&
-		insert_after - write_before >= ring_full_mark();
+	n = read_ring(in_recovery, &full_now, &fill);
 
 	/*
 	 * A sample stands for the interval since the previous tick, so it counts
@@ -320,13 +382,14 @@ collector_tick(uint64 elapsed_ns, uint64 unobserved_ns, bool late,
 	 */
 	ring_full = full_now || ring_was_full;
 	ring_was_full = full_now;
-	fill = ws_ring_occupancy(insert_after, write_before);
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
+	was_reset = notice_reset(now);
 	waiting = apply_samples(n, ring_full, elapsed_ns);
 	ws_shared->ticks++;
 	ws_shared->reset_ticks++;
 	ws_shared->reset_elapsed_ns += elapsed_ns;
+	ws_shared->in_recovery = in_recovery;
 	if (late)
 		ws_shared->overruns++;
 	ws_shared->unobserved_ns += unobserved_ns;
@@ -335,9 +398,15 @@ collector_tick(uint64 elapsed_ns, uint64 unobserved_ns, bool late,
 	LWLockRelease(ws_shared->lock);
 
 	second.elapsed_ns += elapsed_ns;
-	second.fill_max = Max(second.fill_max, fill);
-	second.fill_weighted += fill * elapsed_ns;
+	if (in_recovery)
+		second.in_recovery = true;
+	else
+	{
+		second.fill_max = Max(second.fill_max, fill);
+		second.fill_weighted += fill * elapsed_ns;
+	}
 	second.waiting_weighted += (double) waiting * elapsed_ns;
+	return was_reset;
 }
 
 /*
@@ -362,49 +431,60 @@ ongoing_fsync_max_ns(int n)
 /*
  * close_second
  *		Turn the second's accumulators and the core counters' deltas into a
- *		history row.
+ *		history row that ends now.
  */
 static void
-close_second(void)
+close_second(uint64 now)
 {
-	WalStallCounters now;
+	WalStallCounters counters;
+	WalStallCounters delta;
 	WalStallSecond row;
 	uint64		ongoing_ns;
 	double		elapsed = Max(second.elapsed_ns, 1);
+	bool		timing_on = timing_was_on && track_wal_io_timing;
 
-	ws_read_counters(&now, WS_COLLECTOR_READS_STATS);
+	ws_read_counters(&counters, WS_COLLECTOR_READS_STATS);
+	ws_counters_delta(&counters, &last_counters, &delta);
 
 	memset(&row, 0, sizeof(row));
 	row.sample_time = GetCurrentTimestamp();
-	row.xids = (int64) (now.next_xid - last_counters.next_xid);
-	row.wal_bytes = (int64) (now.insert_lsn - last_counters.insert_lsn);
-	row.buffer_fill_max = second.fill_max;
-	row.buffer_fill_avg = second.fill_weighted / elapsed;
+	row.seconds = (double) (now - second_started_ns) / NS_PER_SEC;
+	row.xids = (int64) (counters.next_xid - last_counters.next_xid);
+	row.wal_bytes = (int64) (counters.insert_lsn - last_counters.insert_lsn);
+	/* the ring's occupancy means nothing while a second saw recovery */
+	row.buffer_fill_max = second.in_recovery ? -1 : second.fill_max;
+	row.buffer_fill_avg = second.in_recovery ? -1 : second.fill_weighted / elapsed;
 	for (int c = 0; c < WS_NUM_STALL_CLASSES; c++)
 		row.stall_ms[c] = second.stall_ns[c] / WS_NS_PER_MS;
-	row.wal_buffers_full = ws_count_delta(now.wal_buffers_full, last_counters.wal_buffers_full);
-	row.wal_writes = ws_count_delta(now.wal_write, last_counters.wal_write);
-	row.wal_syncs = ws_count_delta(now.wal_sync, last_counters.wal_sync);
-	row.wal_sync_ms = ws_time_delta(now.wal_sync_time_ms, last_counters.wal_sync_time_ms);
-	row.clog_hits = ws_count_delta(now.clog_hits, last_counters.clog_hits);
-	row.clog_reads = ws_count_delta(now.clog_reads, last_counters.clog_reads);
+	row.wal_buffers_full = delta.wal_buffers_full;
+	row.wal_writes = delta.wal_write;
+	row.wal_syncs = delta.wal_sync;
+	/* a time core did not measure all along is unknown, not zero */
+	row.wal_sync_ms = timing_on ? delta.wal_sync_time_ms : -1;
+	row.clog_hits = delta.clog_hits;
+	row.clog_reads = delta.clog_reads;
 	row.waiting_backends = second.waiting_weighted / elapsed;
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
+	/* a reset since the last tick: this second is void, start over */
+	if (notice_reset(now))
+	{
+		LWLockRelease(ws_shared->lock);
+		return;
+	}
 	ongoing_ns = ongoing_fsync_max_ns(ws_shared->nslots);
 	row.wal_fsync_max_ms = Max(second.fsync_max_ns, ongoing_ns) / WS_NS_PER_MS;
-	/* a reset during this second voids the row: it mixes before and after */
-	if (ws_shared->reset_count == seen_reset_count && ws_shared->history_size > 0)
+	if (ws_shared->history_size > 0)
 	{
 		ws_history[ws_shared->history_next] = row;
 		ws_shared->history_next = (ws_shared->history_next + 1) % ws_shared->history_size;
 		ws_shared->history_rows++;
 	}
-	seen_reset_count = ws_shared->reset_count;
+	if (!track_wal_io_timing)
+		ws_shared->timing_off_seen = true;
 	LWLockRelease(ws_shared->lock);
 
-	last_counters = now;
-	memset(&second, 0, sizeof(second));
+	start_second(now, &counters);
 }
 
 /*
@@ -440,13 +520,15 @@ ws_reset_locked(const WalStallCounters *baseline)
  *		collector of this server stay; its half-followed episodes are dropped.
  */
 static void
-collector_start(void)
+collector_start(uint64 now)
 {
+	WalStallCounters counters;
+
 	samples = MemoryContextAllocZero(TopMemoryContext,
 									 sizeof(ProcSample) * ws_shared->nslots);
 	ws_classify_init();
-	ws_read_counters(&last_counters, WS_COLLECTOR_READS_STATS);
-	memset(&second, 0, sizeof(second));
+	ws_read_counters(&counters, WS_COLLECTOR_READS_STATS);
+	start_second(now, &counters);
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
 	ws_shared->collector_pid = MyProcPid;
@@ -462,9 +544,11 @@ collector_start(void)
 	if (!ws_shared->baseline_valid)
 	{
 		ws_shared->hist_base_ns = ws_shared->interval_ns;
-		ws_shared->baseline = last_counters;
+		ws_shared->baseline = counters;
 		ws_shared->baseline_valid = true;
 	}
+	if (!track_wal_io_timing)
+		ws_shared->timing_off_seen = true;
 	seen_reset_count = ws_shared->reset_count;
 	LWLockRelease(ws_shared->lock);
 }
@@ -540,10 +624,10 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 		elog(ERROR, "wal_stall: shared memory not initialized");
 
 	before_shmem_exit(collector_exit, (Datum) 0);
-	collector_start();
+	prev = now_ns();
+	collector_start(prev);
 
 	interval = ws_shared->interval_ns;
-	prev = now_ns();
 	deadline = prev + interval;
 	next_second = prev + NS_PER_SEC;
 
@@ -571,13 +655,19 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 		deadline = late ? now + interval : deadline + interval;
 
 		weight = Min(now - prev, WS_MAX_SAMPLE_WEIGHT * interval);
-		collector_tick(weight, now - prev - weight, late, last_cost);
+		if (collector_tick(now, weight, now - prev - weight, late, last_cost))
+			next_second = now + NS_PER_SEC;
 		prev = now;
 		last_cost = now_ns() - now;
 
+		/*
+		 * A row closes every second.  After a gap (the collector stopped or
+		 * starved) the row that closes covers all of it and says so in its
+		 * length, rather than being dressed as one more second.
+		 */
 		if (now >= next_second)
 		{
-			close_second();
+			close_second(now);
 			next_second += NS_PER_SEC;
 			if (next_second <= now)
 				next_second = now + NS_PER_SEC;

@@ -27,6 +27,13 @@
 #include "utils/wait_event.h"
 #endif
 
+/* GetXLogReplayRecPtr() moved to access/xlogrecovery.h in 15. */
+#if PG_VERSION_NUM >= 150000
+#include "access/xlogrecovery.h"
+#else
+#include "access/xlog.h"
+#endif
+
 /*
  * Shared memory is requested from shmem_request_hook in 15+, and directly
  * from _PG_init before that.
@@ -176,6 +183,7 @@ ws_proc_serves_queries(PGPROC *proc)
  */
 typedef struct WsWalCounters
 {
+	TimestampTz reset_at;		/* core's stats_reset of these counters, 0 */
 	int64		buffers_full;
 	int64		write;
 	int64		sync;
@@ -186,6 +194,7 @@ typedef struct WsWalCounters
 static inline void
 ws_fetch_wal_counters(WsWalCounters *out)
 {
+	out->reset_at = 0;
 	out->buffers_full = -1;
 	out->write = -1;
 	out->sync = -1;
@@ -201,6 +210,8 @@ ws_fetch_wal_counters(WsWalCounters *out)
 		double		write_us = 0,
 					sync_us = 0;
 
+		/* a reset of either view voids the deltas */
+		out->reset_at = Max(wal->stat_reset_timestamp, io->stat_reset_timestamp);
 		out->buffers_full = wal->wal_counters.wal_buffers_full;
 		for (int b = 0; b < BACKEND_NUM_TYPES; b++)
 		{
@@ -219,6 +230,7 @@ ws_fetch_wal_counters(WsWalCounters *out)
 	{
 		PgStat_WalStats *wal = pgstat_fetch_stat_wal();
 
+		out->reset_at = wal->stat_reset_timestamp;
 		out->buffers_full = wal->wal_buffers_full;
 		out->write = wal->wal_write;
 		out->sync = wal->wal_sync;

@@ -30,6 +30,9 @@ static int	clog_slru_index = -1;
 void
 ws_counters_unknown(WalStallCounters *counters)
 {
+	counters->wal_reset_at = 0;
+	counters->clog_reset_at = 0;
+	counters->slru_reset_at = 0;
 	counters->wal_buffers_full = -1;
 	counters->wal_write = -1;
 	counters->wal_sync = -1;
@@ -45,14 +48,28 @@ ws_counters_unknown(WalStallCounters *counters)
 }
 
 /*
+ * ws_wal_position
+ *		Where WAL is: the insert position, or during recovery, where no WAL
+ *		is inserted and the insert position means nothing, the replay
+ *		position.
+ */
+XLogRecPtr
+ws_wal_position(bool in_recovery)
+{
+	return in_recovery ? GetXLogReplayRecPtr(NULL) : GetXLogInsertRecPtr();
+}
+
+/*
  * ws_read_counters
  *		Read the exact counters wal_stall shows beside its estimates.
  *
- * With with_stats false, only the XID counter and the insert LSN are read
+ * With with_stats false, only the XID counter and the WAL position are read
  * and the statistics counters are marked unknown (see
- * WS_COLLECTOR_READS_STATS).  Clears this process's statistics snapshot
- * first, so that the figures are current even inside a transaction that has
- * read statistics before.
+ * WS_COLLECTOR_READS_STATS).  The collector runs no transaction and drops
+ * its cached statistics first; a backend reads them through its
+ * transaction's statistics snapshot, as the pg_stat views do
+ * (stats_fetch_consistency).  wal_stall_reset() clears that snapshot
+ * before it calls this, so that its baseline is current.
  */
 void
 ws_read_counters(WalStallCounters *counters, bool with_stats)
@@ -62,22 +79,18 @@ ws_read_counters(WalStallCounters *counters, bool with_stats)
 	PgStat_SLRUStats *clog;
 
 	counters->next_xid = U64FromFullTransactionId(ReadNextFullTransactionId());
-	counters->insert_lsn = GetXLogInsertRecPtr();
+	counters->insert_lsn = ws_wal_position(RecoveryInProgress());
 	if (!with_stats)
 	{
 		ws_counters_unknown(counters);
 		return;
 	}
 
-	/*
-	 * The collector runs no transaction, so nothing else would drop its
-	 * cached copy.  A backend keeps the snapshot its transaction asked for
-	 * (stats_fetch_consistency), as the pg_stat views do.
-	 */
 	if (!IsTransactionState())
 		pgstat_clear_snapshot();
 
 	ws_fetch_wal_counters(&wal);
+	counters->wal_reset_at = wal.reset_at;
 	counters->wal_buffers_full = wal.buffers_full;
 	counters->wal_write = wal.write;
 	counters->wal_sync = wal.sync;
@@ -88,41 +101,78 @@ ws_read_counters(WalStallCounters *counters, bool with_stats)
 		clog_slru_index = pgstat_get_slru_index(WS_CLOG_SLRU_NAME);
 	slrus = pgstat_fetch_slru();
 	clog = &slrus[clog_slru_index];
+	counters->clog_reset_at = clog->stat_reset_timestamp;
 	counters->clog_zeroed = clog->blocks_zeroed;
 	counters->clog_hits = clog->blocks_hit;
 	counters->clog_reads = clog->blocks_read;
 	counters->clog_written = clog->blocks_written;
 	counters->clog_flushes = clog->flush;
 
+	counters->slru_reset_at = 0;
 	counters->slru_reads = 0;
 	counters->slru_written = 0;
 	for (int i = 0; pgstat_get_slru_name(i) != NULL; i++)
 	{
+		counters->slru_reset_at = Max(counters->slru_reset_at,
+									  slrus[i].stat_reset_timestamp);
 		counters->slru_reads += slrus[i].blocks_read;
 		counters->slru_written += slrus[i].blocks_written;
 	}
 }
 
 /*
- * ws_count_delta, ws_time_delta
- *		How much a core counter grew; -1 (NULL) when either reading is
- *		unknown or the counter went backwards (core's statistics were reset
- *		in between).
+ * How much a core counter grew between two readings of the same run of
+ * core's statistics; -1 (NULL) when either reading is unknown, or when
+ * core's statistics were reset in between: then the two readings count from
+ * different origins and their difference means nothing, even when it looks
+ * plausible.
  */
-int64
-ws_count_delta(int64 now, int64 before)
+static int64
+count_delta(int64 now, int64 before, bool same_origin)
 {
-	if (now < 0 || before < 0 || now < before)
+	if (!same_origin || now < 0 || before < 0 || now < before)
 		return -1;
 	return now - before;
 }
 
-double
-ws_time_delta(double now, double before)
+static double
+time_delta(double now, double before, bool same_origin)
 {
-	if (now < 0 || before < 0 || now < before)
+	if (!same_origin || now < 0 || before < 0 || now < before)
 		return -1;
 	return now - before;
+}
+
+/*
+ * ws_counters_delta
+ *		Every statistics counter's growth from before to now (see
+ *		count_delta).  The XID counter and the WAL position are left to the
+ *		caller.
+ */
+void
+ws_counters_delta(const WalStallCounters *now, const WalStallCounters *before,
+				  WalStallCounters *delta)
+{
+	bool		wal = now->wal_reset_at == before->wal_reset_at;
+	bool		clog = now->clog_reset_at == before->clog_reset_at;
+	bool		slru = now->slru_reset_at == before->slru_reset_at;
+
+	memset(delta, 0, sizeof(*delta));
+	delta->wal_reset_at = now->wal_reset_at;
+	delta->clog_reset_at = now->clog_reset_at;
+	delta->slru_reset_at = now->slru_reset_at;
+	delta->wal_buffers_full = count_delta(now->wal_buffers_full, before->wal_buffers_full, wal);
+	delta->wal_write = count_delta(now->wal_write, before->wal_write, wal);
+	delta->wal_sync = count_delta(now->wal_sync, before->wal_sync, wal);
+	delta->wal_write_time_ms = time_delta(now->wal_write_time_ms, before->wal_write_time_ms, wal);
+	delta->wal_sync_time_ms = time_delta(now->wal_sync_time_ms, before->wal_sync_time_ms, wal);
+	delta->clog_zeroed = count_delta(now->clog_zeroed, before->clog_zeroed, clog);
+	delta->clog_hits = count_delta(now->clog_hits, before->clog_hits, clog);
+	delta->clog_reads = count_delta(now->clog_reads, before->clog_reads, clog);
+	delta->clog_written = count_delta(now->clog_written, before->clog_written, clog);
+	delta->clog_flushes = count_delta(now->clog_flushes, before->clog_flushes, clog);
+	delta->slru_reads = count_delta(now->slru_reads, before->slru_reads, slru);
+	delta->slru_written = count_delta(now->slru_written, before->slru_written, slru);
 }
 
 /* Size of the WAL buffer ring in bytes. */

@@ -36,6 +36,29 @@ PG_FUNCTION_INFO_V1(wal_stall_status_1_0);
 PG_FUNCTION_INFO_V1(wal_stall_reset_1_0);
 PG_FUNCTION_INFO_V1(wal_stall_history_1_0);
 PG_FUNCTION_INFO_V1(wal_stall_clog_1_0);
+PG_FUNCTION_INFO_V1(wal_stall_status_1_1);
+PG_FUNCTION_INFO_V1(wal_stall_history_1_1);
+
+/* Versions of the SQL API whose C entry points differ. */
+typedef enum WalStallApi
+{
+	WS_API_1_0,
+	WS_API_1_1					/* history: seconds; status: in_recovery */
+} WalStallApi;
+
+#define HISTORY_COLS_1_0	17
+#define HISTORY_COLS_1_1	18
+#define STATUS_COLS_1_0		10
+#define STATUS_COLS_1_1		11
+
+/* The row type the caller declared must be the one its version has. */
+static void
+check_natts(TupleDesc tupdesc, int expected)
+{
+	if (tupdesc->natts != expected)
+		elog(ERROR, "incorrect number of output arguments: %d, expected %d",
+			 tupdesc->natts, expected);
+}
 
 /* What the summary-like functions copy out of shared memory. */
 typedef struct StatsCopy
@@ -46,7 +69,27 @@ typedef struct StatsCopy
 	TimestampTz reset_at;
 	uint64		hist_base_ns;
 	uint64		resolution_ns;	/* mean real time between two samples since reset */
+	bool		sampled;		/* a collector sampled since the reset, or runs */
+	bool		timing_on;		/* track_wal_io_timing on all along, known */
 } StatsCopy;
+
+/*
+ * warn_if_no_collector
+ *		A view read while no collector runs must not look like a quiet
+ *		server: say so once per call.
+ */
+static void
+warn_if_no_collector(int collector_pid, bool sampled)
+{
+	if (collector_pid != 0)
+		return;
+	ereport(WARNING,
+			(errmsg("wal_stall collector is not running"),
+			 sampled ?
+			 errdetail("The figures shown were gathered before it stopped.") :
+			 errdetail("Nothing was sampled since the last reset: sampled figures are NULL."),
+			 errhint("Look for its exit in the server log; if it could not start, raise \"max_worker_processes\". It is restarted a second after it exits.")));
+}
 
 /*
  * copy_stats
@@ -56,6 +99,8 @@ typedef struct StatsCopy
 static void
 copy_stats(StatsCopy *copy)
 {
+	int			collector_pid;
+
 	ws_check_loaded();
 
 	LWLockAcquire(ws_shared->lock, LW_SHARED);
@@ -66,7 +111,12 @@ copy_stats(StatsCopy *copy)
 	copy->hist_base_ns = ws_shared->hist_base_ns;
 	copy->resolution_ns = ws_shared->reset_ticks > 0 ?
 		ws_shared->reset_elapsed_ns / ws_shared->reset_ticks : ws_shared->interval_ns;
+	collector_pid = ws_shared->collector_pid;
+	copy->sampled = collector_pid != 0 || ws_shared->reset_ticks > 0;
+	copy->timing_on = copy->sampled && !ws_shared->timing_off_seen;
 	LWLockRelease(ws_shared->lock);
+
+	warn_if_no_collector(collector_pid, copy->sampled);
 
 	/* before the first baseline, no delta is known */
 	if (!copy->baseline_valid)
@@ -117,10 +167,16 @@ histogram_percentile(const WalStallClassStats *stats, uint64 base_ns, double fra
 	return stats->max_ns / WS_NS_PER_MS;
 }
 
-/* Exact counterparts of a class from core: count and time, or -1. */
+/*
+ * exact_for_class
+ *		Exact counterparts of a class from core's counters' growth since the
+ *		reset: count and time, or -1 (NULL).  A time is known only if the
+ *		server measured it all along (track_wal_io_timing), whatever the
+ *		calling session's own setting.
+ */
 static void
-exact_for_class(WalStallClass cls, const WalStallCounters *now,
-				const WalStallCounters *base, int64 *count, double *total_ms)
+exact_for_class(WalStallClass cls, const WalStallCounters *delta, bool timing_on,
+				int64 *count, double *total_ms)
 {
 	*count = -1;
 	*total_ms = -1;
@@ -128,37 +184,38 @@ exact_for_class(WalStallClass cls, const WalStallCounters *now,
 	switch (cls)
 	{
 		case WS_CLASS_WAL_BUFFER_FULL:
-			*count = ws_count_delta(now->wal_buffers_full, base->wal_buffers_full);
+			*count = delta->wal_buffers_full;
 			break;
 		case WS_CLASS_WAL_WRITE:
-			*count = ws_count_delta(now->wal_write, base->wal_write);
-			if (track_wal_io_timing)
-				*total_ms = ws_time_delta(now->wal_write_time_ms, base->wal_write_time_ms);
+			*count = delta->wal_write;
+			*total_ms = timing_on ? delta->wal_write_time_ms : -1;
 			break;
 		case WS_CLASS_WAL_FSYNC:
-			*count = ws_count_delta(now->wal_sync, base->wal_sync);
-			if (track_wal_io_timing)
-				*total_ms = ws_time_delta(now->wal_sync_time_ms, base->wal_sync_time_ms);
+			*count = delta->wal_sync;
+			*total_ms = timing_on ? delta->wal_sync_time_ms : -1;
 			break;
 		case WS_CLASS_SLRU_IO:
-			{
-				int64		reads = ws_count_delta(now->slru_reads, base->slru_reads);
-				int64		written = ws_count_delta(now->slru_written, base->slru_written);
-
-				if (reads >= 0 && written >= 0)
-					*count = reads + written;
-			}
+			if (delta->slru_reads >= 0 && delta->slru_written >= 0)
+				*count = delta->slru_reads + delta->slru_written;
 			break;
 		default:
 			break;
 	}
 }
 
+/* Store a value, or NULL when it is unknown (negative). */
+#define PUT_INT64(v) (nulls[i] = ((v) < 0), values[i++] = Int64GetDatum(v))
+#define PUT_FLOAT8(v) (nulls[i] = ((v) < 0), values[i++] = Float8GetDatum(v))
+#define PUT_NULL() (nulls[i] = true, values[i++] = (Datum) 0)
+
 #define SUMMARY_COLS 14
 
 /*
  * wal_stall_summary
  *		One row per class: sampled episodes beside core's exact counters.
+ *		Sampled figures are NULL when nothing was sampled since the reset
+ *		(no collector ran), and the per-episode figures when no episode was
+ *		seen.
  */
 Datum
 wal_stall_summary_1_0(PG_FUNCTION_ARGS)
@@ -166,41 +223,61 @@ wal_stall_summary_1_0(PG_FUNCTION_ARGS)
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	StatsCopy	copy;
 	WalStallCounters now;
+	WalStallCounters delta;
 
 	copy_stats(&copy);
 	ws_init_materialized_srf(fcinfo);
 	ws_read_counters(&now, true);
+	ws_counters_delta(&now, &copy.baseline, &delta);
 
 	for (int c = 0; c < WS_NUM_CLASSES; c++)
 	{
 		const WalStallClassStats *s = &copy.classes[c];
 		Datum		values[SUMMARY_COLS];
 		bool		nulls[SUMMARY_COLS];
+		int			i = 0;
 		int64		exact_count;
 		double		exact_ms;
-		bool		none = (s->episodes == 0);
 
-		memset(nulls, 0, sizeof(nulls));
-		exact_for_class(c, &now, &copy.baseline, &exact_count, &exact_ms);
+		exact_for_class(c, &delta, copy.timing_on, &exact_count, &exact_ms);
 
-		values[0] = CStringGetTextDatum(ws_class_name(c));
-		values[1] = CStringGetTextDatum(ws_class_kind(c));
-		values[2] = Int64GetDatum(s->episodes);
-		values[3] = Int64GetDatum(s->samples);
-		values[4] = Float8GetDatum(s->total_ns / WS_NS_PER_MS);
-		values[5] = none ? 0 : Float8GetDatum(s->total_ns / WS_NS_PER_MS / s->episodes);
-		values[6] = none ? 0 : Float8GetDatum(histogram_percentile(s, copy.hist_base_ns, 0.50));
-		values[7] = none ? 0 : Float8GetDatum(histogram_percentile(s, copy.hist_base_ns, 0.95));
-		values[8] = none ? 0 : Float8GetDatum(histogram_percentile(s, copy.hist_base_ns, 0.99));
-		values[9] = none ? 0 : Float8GetDatum(s->max_ns / WS_NS_PER_MS);
-		for (int i = 5; i <= 9; i++)
-			nulls[i] = none;
-		values[10] = Int64GetDatum(exact_count);
-		nulls[10] = exact_count < 0;
-		values[11] = Float8GetDatum(exact_ms);
-		nulls[11] = exact_ms < 0;
-		values[12] = TimestampTzGetDatum(copy.reset_at);
-		values[13] = Float8GetDatum(copy.resolution_ns / WS_NS_PER_MS);
+		values[i] = CStringGetTextDatum(ws_class_name(c));
+		nulls[i++] = false;
+		values[i] = CStringGetTextDatum(ws_class_kind(c));
+		nulls[i++] = false;
+		if (!copy.sampled)
+		{
+			for (int k = 0; k < 8; k++)
+				PUT_NULL();
+		}
+		else
+		{
+			PUT_INT64(s->episodes);
+			PUT_INT64(s->samples);
+			PUT_FLOAT8(s->total_ns / WS_NS_PER_MS);
+			if (s->episodes == 0)
+			{
+				for (int k = 0; k < 5; k++)
+					PUT_NULL();
+			}
+			else
+			{
+				PUT_FLOAT8(s->total_ns / WS_NS_PER_MS / s->episodes);
+				PUT_FLOAT8(histogram_percentile(s, copy.hist_base_ns, 0.50));
+				PUT_FLOAT8(histogram_percentile(s, copy.hist_base_ns, 0.95));
+				PUT_FLOAT8(histogram_percentile(s, copy.hist_base_ns, 0.99));
+				PUT_FLOAT8(s->max_ns / WS_NS_PER_MS);
+			}
+		}
+		PUT_INT64(exact_count);
+		PUT_FLOAT8(exact_ms);
+		values[i] = TimestampTzGetDatum(copy.reset_at);
+		nulls[i++] = false;
+		if (copy.sampled)
+			PUT_FLOAT8(copy.resolution_ns / WS_NS_PER_MS);
+		else
+			PUT_NULL();
+		Assert(i == SUMMARY_COLS);
 
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
@@ -294,6 +371,7 @@ wal_stall_current_1_0(PG_FUNCTION_ARGS)
 	WalStallProcSlot *copy;
 	int			nslots;
 	int			ncopied = 0;
+	int			collector_pid;
 
 	ws_check_loaded();
 	ws_init_materialized_srf(fcinfo);
@@ -301,7 +379,9 @@ wal_stall_current_1_0(PG_FUNCTION_ARGS)
 	nslots = ws_shared->nslots;
 	copy = palloc0(sizeof(WalStallProcSlot) * nslots);	/* fault pages in now */
 	LWLockAcquire(ws_shared->lock, LW_SHARED);
-	for (int i = 0; i < nslots; i++)
+	collector_pid = ws_shared->collector_pid;
+	/* without a collector the slots tell what was, not what is */
+	for (int i = 0; collector_pid != 0 && i < nslots; i++)
 	{
 		const WalStallProcSlot *slot = &ws_slots[i];
 
@@ -310,6 +390,7 @@ wal_stall_current_1_0(PG_FUNCTION_ARGS)
 			copy[ncopied++] = *slot;
 	}
 	LWLockRelease(ws_shared->lock);
+	warn_if_no_collector(collector_pid, false);
 
 	for (int i = 0; i < ncopied; i++)
 	{
@@ -322,61 +403,70 @@ wal_stall_current_1_0(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
-#define STATUS_COLS 10
-
 /*
  * wal_stall_status
- *		The collector's own figures.  Takes our lock shared.
+ *		The collector's own figures.  Takes our lock shared.  1.0 has no
+ *		in_recovery.
  */
-Datum
-wal_stall_status_1_0(PG_FUNCTION_ARGS)
+static Datum
+status_internal(FunctionCallInfo fcinfo, WalStallApi api)
 {
 	TupleDesc	tupdesc;
-	Datum		values[STATUS_COLS];
-	bool		nulls[STATUS_COLS];
-	int			pid;
-	uint64		interval_ns;
-	int64		ticks;
-	uint64		cost_ns;
-	uint64		max_cost_ns;
-	int64		overruns;
-	uint64		unobserved_ns;
-	TimestampTz started_at;
-	TimestampTz reset_at;
+	Datum		values[STATUS_COLS_1_1];
+	bool		nulls[STATUS_COLS_1_1];
+	int			i = 0;
+	WalStallShared copy;
 
 	ws_check_loaded();
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
+	check_natts(tupdesc, api == WS_API_1_0 ? STATUS_COLS_1_0 : STATUS_COLS_1_1);
 
 	LWLockAcquire(ws_shared->lock, LW_SHARED);
-	pid = ws_shared->collector_pid;
-	interval_ns = ws_shared->interval_ns;
-	ticks = ws_shared->ticks;
-	cost_ns = ws_shared->tick_cost_ns;
-	max_cost_ns = ws_shared->max_tick_cost_ns;
-	overruns = ws_shared->overruns;
-	unobserved_ns = ws_shared->unobserved_ns;
-	started_at = ws_shared->started_at;
-	reset_at = ws_shared->reset_at;
+	copy = *ws_shared;
 	LWLockRelease(ws_shared->lock);
 
-	memset(nulls, 0, sizeof(nulls));
-	values[0] = Int32GetDatum(pid);
-	nulls[0] = (pid == 0);
-	values[1] = Float8GetDatum(interval_ns > 0 ? interval_ns / WS_NS_PER_MS : ws_sample_interval_ms);
-	values[2] = Int64GetDatum(ticks);
-	values[3] = Float8GetDatum(ticks > 0 ? (double) cost_ns / ticks / 1000.0 : 0);
-	nulls[3] = (ticks == 0);
-	values[4] = Float8GetDatum(max_cost_ns / 1000.0);
-	nulls[4] = (ticks == 0);
-	values[5] = Int64GetDatum(overruns);
-	values[6] = Int64GetDatum((int64) ws_ring_bytes());
-	values[7] = TimestampTzGetDatum(started_at);
-	nulls[7] = (started_at == 0);
-	values[8] = TimestampTzGetDatum(reset_at);
-	values[9] = Float8GetDatum(unobserved_ns / WS_NS_PER_MS);
+	values[i] = Int32GetDatum(copy.collector_pid);
+	nulls[i++] = (copy.collector_pid == 0);
+	PUT_FLOAT8(copy.interval_ns > 0 ? copy.interval_ns / WS_NS_PER_MS : ws_sample_interval_ms);
+	PUT_INT64(copy.ticks);
+	if (copy.ticks > 0)
+	{
+		PUT_FLOAT8((double) copy.tick_cost_ns / copy.ticks / 1000.0);
+		PUT_FLOAT8(copy.max_tick_cost_ns / 1000.0);
+	}
+	else
+	{
+		PUT_NULL();
+		PUT_NULL();
+	}
+	PUT_INT64(copy.overruns);
+	PUT_INT64((int64) ws_ring_bytes());
+	values[i] = TimestampTzGetDatum(copy.started_at);
+	nulls[i++] = (copy.started_at == 0);
+	values[i] = TimestampTzGetDatum(copy.reset_at);
+	nulls[i++] = false;
+	PUT_FLOAT8(copy.unobserved_ns / WS_NS_PER_MS);
+	if (api >= WS_API_1_1)
+	{
+		values[i] = BoolGetDatum(copy.in_recovery);
+		nulls[i++] = (copy.collector_pid == 0);
+	}
+	Assert(i == tupdesc->natts);
 
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+Datum
+wal_stall_status_1_0(PG_FUNCTION_ARGS)
+{
+	return status_internal(fcinfo, WS_API_1_0);
+}
+
+Datum
+wal_stall_status_1_1(PG_FUNCTION_ARGS)
+{
+	return status_internal(fcinfo, WS_API_1_1);
 }
 
 /*
@@ -390,6 +480,13 @@ wal_stall_reset_1_0(FunctionCallInfo fcinfo pg_attribute_unused())
 	WalStallCounters baseline;
 
 	ws_check_loaded();
+
+	/*
+	 * The baseline must be current even inside a transaction that has read
+	 * statistics before: drop its snapshot, as pg_stat_clear_snapshot()
+	 * does, so that the reads below see core's counters as they are now.
+	 */
+	pgstat_clear_snapshot();
 	ws_read_counters(&baseline, true);
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
@@ -399,39 +496,39 @@ wal_stall_reset_1_0(FunctionCallInfo fcinfo pg_attribute_unused())
 	PG_RETURN_VOID();
 }
 
-#define HISTORY_COLS 17
-
-/* One wal_stall_history row; -1 (unknown) becomes NULL. */
+/*
+ * put_history_row
+ *		One wal_stall_history row; -1 (unknown) becomes NULL.  1.0 has no
+ *		"seconds".
+ */
 static void
-put_history_row(ReturnSetInfo *rsinfo, const WalStallSecond *row)
+put_history_row(ReturnSetInfo *rsinfo, const WalStallSecond *row, WalStallApi api)
 {
-	Datum		values[HISTORY_COLS];
-	bool		nulls[HISTORY_COLS];
+	Datum		values[HISTORY_COLS_1_1];
+	bool		nulls[HISTORY_COLS_1_1];
 	int			i = 0;
 
-	memset(nulls, 0, sizeof(nulls));
-#define PUT_COUNT(v) (nulls[i] = ((v) < 0), values[i++] = Int64GetDatum(v))
-#define PUT_FLOAT(v) (nulls[i] = ((v) < 0), values[i++] = Float8GetDatum(v))
-	values[i++] = TimestampTzGetDatum(row->sample_time);
-	PUT_COUNT(row->xids);
-	PUT_COUNT(row->wal_bytes);
-	PUT_FLOAT(row->buffer_fill_max);
-	PUT_FLOAT(row->buffer_fill_avg);
-	PUT_FLOAT(row->stall_ms[WS_CLASS_WAL_BUFFER_FULL]);
-	PUT_FLOAT(row->stall_ms[WS_CLASS_WAL_FLUSH]);
-	PUT_FLOAT(row->stall_ms[WS_CLASS_WAL_INSERT]);
-	PUT_FLOAT(row->stall_ms[WS_CLASS_CLOG]);
-	PUT_FLOAT(row->wal_fsync_max_ms);
-	PUT_COUNT(row->wal_buffers_full);
-	PUT_COUNT(row->wal_writes);
-	PUT_COUNT(row->wal_syncs);
-	PUT_FLOAT(row->wal_sync_ms);
-	PUT_COUNT(row->clog_hits);
-	PUT_COUNT(row->clog_reads);
-	PUT_FLOAT(row->waiting_backends);
-#undef PUT_COUNT
-#undef PUT_FLOAT
-	Assert(i <= HISTORY_COLS);
+	values[i] = TimestampTzGetDatum(row->sample_time);
+	nulls[i++] = false;
+	if (api >= WS_API_1_1)
+		PUT_FLOAT8(row->seconds);
+	PUT_INT64(row->xids);
+	PUT_INT64(row->wal_bytes);
+	PUT_FLOAT8(row->buffer_fill_max);
+	PUT_FLOAT8(row->buffer_fill_avg);
+	PUT_FLOAT8(row->stall_ms[WS_CLASS_WAL_BUFFER_FULL]);
+	PUT_FLOAT8(row->stall_ms[WS_CLASS_WAL_FLUSH]);
+	PUT_FLOAT8(row->stall_ms[WS_CLASS_WAL_INSERT]);
+	PUT_FLOAT8(row->stall_ms[WS_CLASS_CLOG]);
+	PUT_FLOAT8(row->wal_fsync_max_ms);
+	PUT_INT64(row->wal_buffers_full);
+	PUT_INT64(row->wal_writes);
+	PUT_INT64(row->wal_syncs);
+	PUT_FLOAT8(row->wal_sync_ms);
+	PUT_INT64(row->clog_hits);
+	PUT_INT64(row->clog_reads);
+	PUT_FLOAT8(row->waiting_backends);
+	Assert(i == rsinfo->setDesc->natts);
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 }
 
@@ -440,8 +537,8 @@ put_history_row(ReturnSetInfo *rsinfo, const WalStallSecond *row)
  *		The history ring, oldest row first; with since, only rows after it,
  *		for incremental polling.
  */
-Datum
-wal_stall_history_1_0(PG_FUNCTION_ARGS)
+static Datum
+history_internal(FunctionCallInfo fcinfo, WalStallApi api)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	bool		have_since = !PG_ARGISNULL(0);
@@ -451,9 +548,11 @@ wal_stall_history_1_0(PG_FUNCTION_ARGS)
 	int			count;
 	int			first;
 	int			ncopied;
+	int			collector_pid;
 
 	ws_check_loaded();
 	ws_init_materialized_srf(fcinfo);
+	check_natts(rsinfo->setDesc, api == WS_API_1_0 ? HISTORY_COLS_1_0 : HISTORY_COLS_1_1);
 
 	/*
 	 * palloc0 faults the pages in here, not while we hold the lock the
@@ -464,6 +563,7 @@ wal_stall_history_1_0(PG_FUNCTION_ARGS)
 	size = ws_shared->history_size;
 	rows = palloc0(sizeof(WalStallSecond) * Max(size, 1));
 	LWLockAcquire(ws_shared->lock, LW_SHARED);
+	collector_pid = ws_shared->collector_pid;
 	count = (int) Min(ws_shared->history_rows, (int64) size);
 	first = (count < size) ? 0 : ws_shared->history_next;
 	ncopied = 0;
@@ -476,11 +576,24 @@ wal_stall_history_1_0(PG_FUNCTION_ARGS)
 		rows[ncopied++] = *row;
 	}
 	LWLockRelease(ws_shared->lock);
+	warn_if_no_collector(collector_pid, count > 0);
 
 	for (int i = ncopied - 1; i >= 0; i--)
-		put_history_row(rsinfo, &rows[i]);
+		put_history_row(rsinfo, &rows[i], api);
 	pfree(rows);
 	return (Datum) 0;
+}
+
+Datum
+wal_stall_history_1_0(PG_FUNCTION_ARGS)
+{
+	return history_internal(fcinfo, WS_API_1_0);
+}
+
+Datum
+wal_stall_history_1_1(PG_FUNCTION_ARGS)
+{
+	return history_internal(fcinfo, WS_API_1_1);
 }
 
 #define CLOG_COLS 12
@@ -496,43 +609,49 @@ wal_stall_clog_1_0(PG_FUNCTION_ARGS)
 	TupleDesc	tupdesc;
 	StatsCopy	copy;
 	WalStallCounters now;
-	const WalStallCounters *base = &copy.baseline;
+	WalStallCounters delta;
 	const WalStallClassStats *lock;
 	Datum		values[CLOG_COLS];
 	bool		nulls[CLOG_COLS];
-	int64		hits,
-				reads;
+	int			i = 0;
 
 	copy_stats(&copy);
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 	ws_read_counters(&now, true);
+	ws_counters_delta(&now, &copy.baseline, &delta);
 	lock = &copy.classes[WS_CLASS_CLOG];
 
-	memset(nulls, 0, sizeof(nulls));
-	hits = ws_count_delta(now.clog_hits, base->clog_hits);
-	reads = ws_count_delta(now.clog_reads, base->clog_reads);
-	values[0] = Int32GetDatum(ws_clog_buffers());
-	values[1] = Int64GetDatum(hits);
-	values[2] = Int64GetDatum(reads);
-	values[3] = Float8GetDatum(hits + reads > 0 ? (double) hits / (hits + reads) : 0);
-	nulls[3] = (hits < 0 || reads < 0 || hits + reads == 0);
-	values[4] = Int64GetDatum(ws_count_delta(now.clog_zeroed, base->clog_zeroed));
-	values[5] = Int64GetDatum(ws_count_delta(now.clog_written, base->clog_written));
-	values[6] = Int64GetDatum(ws_count_delta(now.clog_flushes, base->clog_flushes));
-	values[7] = Int64GetDatum(lock->episodes);
-	values[8] = Float8GetDatum(lock->total_ns / WS_NS_PER_MS);
-	values[9] = Float8GetDatum(lock->episodes > 0 ?
-							   histogram_percentile(lock, copy.hist_base_ns, 0.99) : 0);
-	nulls[9] = (lock->episodes == 0);
-	values[10] = Float8GetDatum(copy.classes[WS_CLASS_SLRU_IO].total_ns / WS_NS_PER_MS);
-	values[11] = TimestampTzGetDatum(copy.reset_at);
-	/* counts not known (no baseline yet, or core's were reset) are NULL */
-	for (int i = 1; i <= 6; i++)
+	values[i] = Int32GetDatum(ws_clog_buffers());
+	nulls[i++] = false;
+	PUT_INT64(delta.clog_hits);
+	PUT_INT64(delta.clog_reads);
+	if (delta.clog_hits >= 0 && delta.clog_reads >= 0 &&
+		delta.clog_hits + delta.clog_reads > 0)
+		PUT_FLOAT8((double) delta.clog_hits / (delta.clog_hits + delta.clog_reads));
+	else
+		PUT_NULL();
+	PUT_INT64(delta.clog_zeroed);
+	PUT_INT64(delta.clog_written);
+	PUT_INT64(delta.clog_flushes);
+	if (copy.sampled)
 	{
-		if (i != 3 && DatumGetInt64(values[i]) < 0)
-			nulls[i] = true;
+		PUT_INT64(lock->episodes);
+		PUT_FLOAT8(lock->total_ns / WS_NS_PER_MS);
+		if (lock->episodes > 0)
+			PUT_FLOAT8(histogram_percentile(lock, copy.hist_base_ns, 0.99));
+		else
+			PUT_NULL();
+		PUT_FLOAT8(copy.classes[WS_CLASS_SLRU_IO].total_ns / WS_NS_PER_MS);
 	}
+	else
+	{
+		for (int k = 0; k < 4; k++)
+			PUT_NULL();
+	}
+	values[i] = TimestampTzGetDatum(copy.reset_at);
+	nulls[i++] = false;
+	Assert(i == CLOG_COLS);
 
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

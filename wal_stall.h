@@ -115,11 +115,17 @@ typedef struct WalStallClassStats
 
 /*
  * Core counters read once a second (and at reset): pg_stat_wal, the CLOG row
- * and the sum of all rows of pg_stat_slru, the XID counter and the insert LSN.  A counter core does
- * not have on this version stays -1 and is shown as NULL.
+ * and the sum of all rows of pg_stat_slru, the XID counter and the WAL
+ * position.  A counter core does not have on this version stays -1 and is
+ * shown as NULL.  The *_reset_at fields are core's own stats_reset times of
+ * the rows the counters come from: a difference of two readings means
+ * something only when they are equal (ws_counters_delta()).
  */
 typedef struct WalStallCounters
 {
+	TimestampTz wal_reset_at;	/* pg_stat_wal (and pg_stat_io's on 18) */
+	TimestampTz clog_reset_at;	/* the CLOG row of pg_stat_slru */
+	TimestampTz slru_reset_at;	/* the latest of all pg_stat_slru rows */
 	int64		wal_buffers_full;
 	int64		wal_write;
 	int64		wal_sync;
@@ -133,13 +139,16 @@ typedef struct WalStallCounters
 	int64		slru_reads;		/* every SLRU, like the slru_io class */
 	int64		slru_written;
 	uint64		next_xid;		/* full transaction id counter */
-	XLogRecPtr	insert_lsn;
+	XLogRecPtr	insert_lsn;		/* the replay position during recovery */
 } WalStallCounters;
 
 /* One second of history. */
 typedef struct WalStallSecond
 {
 	TimestampTz sample_time;	/* end of the second */
+	double		seconds;		/* real length of the row: more than 1 after a
+								 * gap, less than 1 for the first after a
+								 * reset */
 	int64		xids;
 	int64		wal_bytes;
 	double		buffer_fill_max;
@@ -180,6 +189,9 @@ typedef struct WalStallShared
 	TimestampTz started_at;
 	TimestampTz reset_at;
 	uint64		reset_count;	/* bumped by every reset */
+	bool		in_recovery;	/* the server is a standby (or recovering) */
+	bool		timing_off_seen;	/* track_wal_io_timing was off at some
+									 * second since the reset */
 	uint64		hist_base_ns;	/* histogram bucket 0 upper bound */
 
 	/* accumulated since reset */
@@ -225,8 +237,10 @@ extern void ws_hist_bounds(int bucket, uint64 base_ns, double *lower_ns, double 
 /* counters.c */
 extern void ws_read_counters(WalStallCounters *counters, bool with_stats);
 extern void ws_counters_unknown(WalStallCounters *counters);
-extern int64 ws_count_delta(int64 now, int64 before);
-extern double ws_time_delta(double now, double before);
+extern void ws_counters_delta(const WalStallCounters *now,
+							  const WalStallCounters *before,
+							  WalStallCounters *delta);
+extern XLogRecPtr ws_wal_position(bool in_recovery);
 extern double ws_ring_occupancy(XLogRecPtr insert, XLogRecPtr write);
 extern uint64 ws_ring_bytes(void);
 

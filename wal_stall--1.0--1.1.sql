@@ -1,0 +1,75 @@
+/* wal_stall--1.0--1.1.sql */
+
+-- complain if script is sourced in psql, rather than via ALTER EXTENSION
+\echo Use "ALTER EXTENSION wal_stall UPDATE TO '1.1'" to load this file. \quit
+
+-- 1.1: wal_stall_history gains "seconds", the real length of each row;
+-- wal_stall_status() gains "in_recovery".  Their row types change, so they
+-- are dropped and created again (a view of yours built on them makes this
+-- fail: drop it first, and create it again after the update).
+
+ALTER EXTENSION wal_stall DROP VIEW @extschema@.wal_stall_history;
+ALTER EXTENSION wal_stall DROP FUNCTION @extschema@.wal_stall_history(timestamptz);
+ALTER EXTENSION wal_stall DROP FUNCTION @extschema@.wal_stall_status();
+DROP VIEW @extschema@.wal_stall_history;
+DROP FUNCTION @extschema@.wal_stall_history(timestamptz);
+DROP FUNCTION @extschema@.wal_stall_status();
+
+--
+-- The collector watching itself.
+--
+CREATE FUNCTION @extschema@.wal_stall_status(
+    OUT collector_pid int,
+    OUT sample_interval_ms float8,
+    OUT ticks bigint,
+    OUT mean_tick_us float8,
+    OUT max_tick_us float8,
+    OUT overruns bigint,
+    OUT wal_buffers_bytes bigint,
+    OUT started_at timestamptz,
+    OUT reset_at timestamptz,
+    OUT unobserved_ms float8,
+    OUT in_recovery boolean)
+RETURNS record
+AS 'MODULE_PATHNAME', 'wal_stall_status_1_1'
+LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
+
+--
+-- Per-second history ring.
+--
+CREATE FUNCTION @extschema@.wal_stall_history(
+    since timestamptz DEFAULT NULL,
+    OUT sample_time timestamptz,
+    OUT seconds float8,
+    OUT xids bigint,
+    OUT wal_bytes bigint,
+    OUT buffer_fill_max float8,
+    OUT buffer_fill_avg float8,
+    OUT wal_buffer_full_ms float8,
+    OUT wal_flush_ms float8,
+    OUT wal_insert_ms float8,
+    OUT clog_ms float8,
+    OUT wal_fsync_max_ms float8,
+    OUT wal_buffers_full bigint,
+    OUT wal_writes bigint,
+    OUT wal_syncs bigint,
+    OUT wal_sync_ms float8,
+    OUT clog_hits bigint,
+    OUT clog_reads bigint,
+    OUT waiting_backends float8)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'wal_stall_history_1_1'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL SAFE;
+
+CREATE VIEW @extschema@.wal_stall_history AS
+    SELECT * FROM @extschema@.wal_stall_history();
+
+COMMENT ON COLUMN @extschema@.wal_stall_history.seconds IS
+    'Real length of the row: above 1 after a gap in sampling, below 1 for the first row after a reset; divide counts by it for rates';
+
+REVOKE ALL ON FUNCTION @extschema@.wal_stall_status() FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.wal_stall_history(timestamptz) FROM PUBLIC;
+REVOKE ALL ON @extschema@.wal_stall_history FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION @extschema@.wal_stall_status() TO pg_monitor;
+GRANT EXECUTE ON FUNCTION @extschema@.wal_stall_history(timestamptz) TO pg_monitor;
+GRANT SELECT ON @extschema@.wal_stall_history TO pg_monitor;
