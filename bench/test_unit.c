@@ -1,0 +1,766 @@
+/*-------------------------------------------------------------------------
+ *
+ * test_unit.c
+ *		wal_stall_bench: unit tests of the pure parts, TAP output.
+ *
+ * Prints "ok N - what" / "not ok N - what" per check and ends with
+ * "N passed, N failed"; exits 1 when any check failed.  This file holds
+ * the runner and the tests of stats.c and report.c; test_options() and
+ * test_pgbench() live in test_unit_engine.c.
+ *
+ * Expected figures are computed independently of the code under test:
+ * published t tables, hand-worked examples (shown in comments), and for
+ * the non-integer df a separate program that integrates the t density
+ * numerically (see test_stats).
+ *
+ *-------------------------------------------------------------------------
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "wsb.h"
+#include "test_unit.h"
+
+static int	n_passed;
+static int	n_failed;
+
+void
+check(bool ok, const char *fmt,...)
+{
+	va_list		ap;
+
+	printf("%s %d - ", ok ? "ok" : "not ok", n_passed + n_failed + 1);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+	if (ok)
+		n_passed++;
+	else
+		n_failed++;
+}
+
+static bool
+near(double a, double b, double tol)
+{
+	return fabs(a - b) <= tol;
+}
+
+static bool
+starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* ---------- crafted data ---------- */
+
+/* A WsbRows with malloc'd cells, freed by wsb_rows_free.  cells is row
+ * major, NULL for a NULL cell. */
+static WsbRows
+make_rows(int ncols, const char *const *names, int nrows, const char *const *cells)
+{
+	WsbRows		r;
+
+	r.ncols = ncols;
+	r.nrows = nrows;
+	r.names = calloc(ncols, sizeof(char *));
+	for (int c = 0; c < ncols; c++)
+		r.names[c] = strdup(names[c]);
+	r.cells = calloc(nrows ? nrows : 1, sizeof(char **));
+	for (int i = 0; i < nrows; i++)
+	{
+		r.cells[i] = calloc(ncols, sizeof(char *));
+		for (int c = 0; c < ncols; c++)
+			r.cells[i][c] = cells[i * ncols + c] ? strdup(cells[i * ncols + c]) : NULL;
+	}
+	return r;
+}
+
+/* wal_stall_summary rows: every class, wal_buffer_full/wal_fsync as given */
+static WsbRows
+make_summary(double wbf_ms, int wbf_episodes, double fsync_ms, double fsync_p99)
+{
+	static const char *const names[] = {"class", "kind", "episodes", "total_ms", "p99_ms", "max_ms"};
+	static const char *const classes[] = {"wal_buffer_full", "wal_flush", "wal_insert", "clog",
+	"wal_write", "wal_fsync", "slru_io"};
+	char		buf[7][4][32];
+	const char *cells[7 * 6];
+
+	for (int k = 0; k < 7; k++)
+	{
+		double		ms = k == 0 ? wbf_ms : k == 5 ? fsync_ms : 0.2;
+		int			ep = k == 0 ? wbf_episodes : k == 5 ? 100 : 1;
+
+		snprintf(buf[k][0], 32, "%d", ep);
+		snprintf(buf[k][1], 32, "%.3f", ms);
+		snprintf(buf[k][2], 32, "%.3f", k == 5 ? fsync_p99 : 0.1);
+		snprintf(buf[k][3], 32, "%.3f", ms);
+		cells[k * 6 + 0] = classes[k];
+		cells[k * 6 + 1] = k < 4 ? "stall" : "io";
+		cells[k * 6 + 2] = buf[k][0];
+		cells[k * 6 + 3] = buf[k][1];
+		cells[k * 6 + 4] = buf[k][2];
+		cells[k * 6 + 5] = buf[k][3];
+	}
+	return make_rows(6, names, 7, cells);
+}
+
+static void
+init_plan(WsbPlan *plan, int nconfigs, const char *const *labels, const char *guc,
+		  const char *const *values)
+{
+	memset(plan, 0, sizeof(*plan));
+	plan->nconfigs = nconfigs;
+	for (int c = 0; c < nconfigs; c++)
+	{
+		WsbConfig  *cf = &plan->configs[c];
+
+		cf->nsettings = 1;
+		snprintf(cf->names[0], WSB_NAME_LEN, "%s", guc);
+		snprintf(cf->values[0], WSB_VALUE_LEN, "%s", values[c]);
+		snprintf(cf->label, sizeof(cf->label), "%s", labels[c]);
+	}
+}
+
+static void
+free_runs(WsbRun *runs, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		wsb_rows_free(&runs[i].history);
+		wsb_rows_free(&runs[i].summary);
+		wsb_rows_free(&runs[i].clog);
+		wsb_rows_free(&runs[i].wal);
+		wsb_rows_free(&runs[i].status);
+		free(runs[i].per_second);
+	}
+}
+
+/* Everything f wrote, as a malloc'd string (f is a tmpfile). */
+static char *
+slurp(FILE *f)
+{
+	long		len;
+	char	   *s;
+
+	fflush(f);
+	len = ftell(f);
+	s = calloc(len + 1, 1);
+	rewind(f);
+	if (fread(s, 1, len, f) != (size_t) len)
+		s[0] = '\0';
+	return s;
+}
+
+static char *
+read_path(const char *path)
+{
+	FILE	   *f = fopen(path, "r");
+	char	   *s;
+
+	if (f == NULL)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	s = slurp(f);
+	fclose(f);
+	return s;
+}
+
+static int
+count_lines(const char *s)
+{
+	int			n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* line i (0-based) of s, malloc'd */
+static char *
+line_of(const char *s, int i)
+{
+	const char *e;
+
+	while (i-- > 0 && s)
+	{
+		s = strchr(s, '\n');
+		if (s)
+			s++;
+	}
+	if (s == NULL)
+		return strdup("");
+	e = strchr(s, '\n');
+	return strndup(s, e ? (size_t) (e - s) : strlen(s));
+}
+
+/* ---------- stats.c ---------- */
+
+/*
+ * Five configurations, three runs each, interleaved, for the verdicts:
+ * 0 baseline ~1000 tps, 1 ~1200 (faster), 2 ~800 (slower, with a
+ * wrap-around explanation), 3 ~1000 with noise, 4 one good run and two
+ * failed (too few runs).
+ */
+static const double crafted_tps[5][3] = {
+	{1000, 1010, 990},
+	{1200, 1210, 1190},
+	{800, 805, 795},
+	{1000, 1020, 985},
+	{950, 0, 0}
+};
+
+static int
+make_crafted_runs(WsbPlan *plan, WsbRun *runs, const char *label0)
+{
+	static const char *const values[] = {"-1", "16MB", "32kB", "256kB", "1MB"};
+	const char *labels[5] = {label0, "wal_buffers=16MB", "wal_buffers=32kB",
+	"wal_buffers=256kB", "wal_buffers=1MB"};
+	int			n = 0;
+
+	init_plan(plan, 5, labels, "wal_buffers", values);
+	for (int rep = 1; rep <= 3; rep++)
+		for (int c = 0; c < 5; c++)
+		{
+			WsbRun	   *r = &runs[n];
+
+			memset(r, 0, sizeof(*r));
+			r->config = c;
+			r->repeat = rep;
+			r->order = n + 1;
+			r->started_at = 1764496800 + n * 20;
+			r->seconds = 15;
+			r->tps = crafted_tps[c][rep - 1];
+			r->latency_avg_ms = 4.0;
+			r->latency_p99_ms = 12.5;
+			r->transactions = (int64_t) (r->tps * 15);
+			r->collector_cpu_share = 0.8;
+			r->ok = !(c == 4 && rep > 1);
+			if (!r->ok)
+				snprintf(r->error, sizeof(r->error), "pgbench exited with status 1, \"connection lost\"");
+			if (c == 2)
+				r->summary = make_summary(43900 + rep * 10, 312, 5000, 12.0);
+			else
+				r->summary = make_summary(800 + rep, 4, 4000, 9.0);
+			{
+				static const char *const wn[] = {"wal_buffers_full", "wal_write"};
+				const char *wc[] = {c == 2 ? "5000" : "10", "100"};
+
+				r->wal = make_rows(2, wn, 1, wc);
+			}
+			{
+				static const char *const cn[] = {"buffers", "hit_ratio"};
+				const char *cc[] = {"128", c == 4 ? NULL : "0.999"};
+
+				r->clog = make_rows(2, cn, 1, cc);
+			}
+			/* per-second data: 15 s of pgbench, 15 history rows */
+			r->nseconds = 15;
+			r->per_second = calloc(15, sizeof(WsbPgbenchSecond));
+			{
+				static const char *const hn[] = {"sample_time", "buffer_fill_max",
+					"wal_buffer_full_ms", "wal_flush_ms", "wal_insert_ms", "clog_ms",
+				"checkpoint"};
+				const char *cells[15 * 7];
+				char		ts[15][64],
+							fill[15][32],
+							wbf[15][32];
+
+				for (int s = 0; s < 15; s++)
+				{
+					time_t		t = r->started_at + s + 1;
+					struct tm	tm;
+
+					r->per_second[s].epoch = r->started_at + s;
+					r->per_second[s].transactions = (int64_t) r->tps + (s % 3) * 10 - 10;
+					r->per_second[s].latency_avg_ms = 4.0;
+					r->per_second[s].latency_max_ms = 30.0;
+					gmtime_r(&t, &tm);
+					strftime(ts[s], 64, "%Y-%m-%d %H:%M:%S.042+00", &tm);
+					snprintf(fill[s], 32, "%.2f", c == 2 ? 1.0 + (s % 2) * 0.3 : 0.2);
+					snprintf(wbf[s], 32, "%.1f", c == 2 ? 2900.0 : 50.0);
+					cells[s * 7 + 0] = ts[s];
+					cells[s * 7 + 1] = fill[s];
+					cells[s * 7 + 2] = wbf[s];
+					cells[s * 7 + 3] = "1.5";
+					cells[s * 7 + 4] = "0";
+					cells[s * 7 + 5] = "0";
+					cells[s * 7 + 6] = (s >= 2 && s <= 4) ? (s == 2 ? "start" : s == 4 ? "done" : "running") : NULL;
+				}
+				r->history = make_rows(7, hn, 15, cells);
+			}
+			n++;
+		}
+	return n;
+}
+
+static void
+test_stats(void)
+{
+	double		a[] = {3, 1, 2};
+	double		b[] = {4, 1, 3, 2};
+	double		c[] = {2, 4, 4, 4, 5, 5, 7, 9};
+	double		lo,
+				hi;
+
+	check(wsb_median(a, 3) == 2, "median of 3 1 2 is 2");
+	check(wsb_median(b, 4) == 2.5, "median of 4 1 3 2 is 2.5");
+	check(a[0] == 3 && a[1] == 1, "median leaves its input unsorted");
+	check(isnan(wsb_median(a, 0)), "median of nothing is NaN");
+	check(wsb_mean(b, 4) == 2.5, "mean of 4 1 3 2 is 2.5");
+	/* sum of squares about the mean 5: 9+1+1+1+0+0+4+16 = 32; 32/7 */
+	check(near(wsb_stddev(c, 8), sqrt(32.0 / 7), 1e-12),
+		  "sample stddev of 2 4 4 4 5 5 7 9 is sqrt(32/7) = 2.13809 (got %.6f)", wsb_stddev(c, 8));
+	check(isnan(wsb_stddev(c, 1)), "stddev of one value is NaN");
+
+	/* published two-sided 95% t table values (e.g. NIST/SEMATECH e-Handbook) */
+	{
+		static const struct
+		{
+			double		p,
+						df,
+						t;
+		}			tt[] = {
+			{0.975, 1, 12.7062047},
+			{0.975, 2, 4.30265273},
+			{0.975, 4, 2.77644511},
+			{0.975, 10, 2.22813885},
+			{0.975, 30, 2.04227246},
+			{0.995, 5, 4.03214298},
+			{0.95, 3, 2.35336343},
+			{0.025, 4, -2.77644511},
+
+			/*
+			 * Non-integer df, from a separate program that integrates the t
+			 * density (Gamma via lgamma) by Simpson's rule with 200,000
+			 * intervals on [0, t] and bisects P(T <= t) = 0.975 to 60 steps;
+			 * the same program reproduces every integer-df row above to 1e-8.
+			 * df = 2.5 gives 3.5746548420 (not 3.4954), df = 7.3 gives
+			 * 2.3450667365, df = 243/49 (the Welch example below)
+			 * 2.5769584490.
+			 */
+			{0.975, 2.5, 3.5746548420},
+			{0.975, 7.3, 2.3450667365},
+			{0.975, 243.0 / 49, 2.5769584490},
+		};
+
+		for (size_t i = 0; i < sizeof(tt) / sizeof(tt[0]); i++)
+		{
+			double		got = wsb_t_quantile(tt[i].p, tt[i].df);
+
+			check(near(got, tt[i].t, 1e-6), "t(%g, df %g) = %.8f (got %.8f)",
+				  tt[i].p, tt[i].df, tt[i].t, got);
+		}
+	}
+	check(wsb_t_quantile(0.5, 3) == 0, "t(0.5, 3) = 0");
+	check(isnan(wsb_t_quantile(1.0, 3)) && isnan(wsb_t_quantile(0.9, 0)),
+		  "t quantile outside its domain is NaN");
+
+	/*
+	 * Welch by hand.  base = 100 102 98: mean 100, s^2 = (0+4+4)/2 = 4,
+	 * s^2/n = 4/3.  x = 110 114 112 108: mean 111, s^2 = (1+9+1+9)/3 = 20/3,
+	 * s^2/n = 5/3.  se^2 = 4/3 + 5/3 = 3, se = 1.7320508.  df = 3^2 /
+	 * ((4/3)^2/2 + (5/3)^2/3) = 9 / (8/9 + 25/27) = 9 / (49/27) = 243/49 =
+	 * 4.9592.  t(0.975, 4.9592) = 2.5769584 (above), so the interval is
+	 * 11 -+ 2.5769584 * 1.7320508 = 11 -+ 4.4634230: [6.5365770, 15.4634230].
+	 */
+	{
+		double		base[] = {100, 102, 98};
+		double		x[] = {110, 114, 112, 108};
+
+		wsb_welch_interval(base, 3, x, 4, 0.95, &lo, &hi);
+		check(near(lo, 6.5365770, 1e-6) && near(hi, 15.4634230, 1e-6),
+			  "Welch 95%% interval of the hand-worked example is [6.536577, 15.463423] (got [%.6f, %.6f])",
+			  lo, hi);
+		wsb_welch_interval(base, 1, x, 4, 0.95, &lo, &hi);
+		check(isnan(lo) && isnan(hi), "Welch interval with one baseline value is NaN");
+	}
+
+	check(strcmp(wsb_verdict_name(WSB_BASELINE), "baseline") == 0 &&
+		  strcmp(wsb_verdict_name(WSB_FASTER), "faster") == 0 &&
+		  strcmp(wsb_verdict_name(WSB_SLOWER), "slower") == 0 &&
+		  strcmp(wsb_verdict_name(WSB_WITHIN_NOISE), "within noise") == 0 &&
+		  strcmp(wsb_verdict_name(WSB_TOO_FEW_RUNS), "too few runs") == 0,
+		  "verdict names");
+
+	/* verdicts on crafted runs */
+	{
+		WsbPlan		plan;
+		WsbRun		runs[15];
+		WsbJudgement j[5];
+		int			n = make_crafted_runs(&plan, runs, "wal_buffers=-1");
+
+		wsb_judge(&plan, runs, n, j);
+		check(j[0].verdict == WSB_BASELINE && j[0].nruns == 3 && j[0].median_tps == 1000,
+			  "baseline judged as baseline, median 1000 (got %s, %g)",
+			  wsb_verdict_name(j[0].verdict), j[0].median_tps);
+		check(j[1].verdict == WSB_FASTER && near(j[1].change_pct, 20, 1e-9),
+			  "1200 vs 1000 tps is faster, +20%% (got %s, %+.3f%%)",
+			  wsb_verdict_name(j[1].verdict), j[1].change_pct);
+		check(j[1].ci_low_pct > 0 && j[1].ci_low_pct < 20 && j[1].ci_high_pct > 20,
+			  "its interval lies around +20%% and above 0 (got [%.2f, %.2f])",
+			  j[1].ci_low_pct, j[1].ci_high_pct);
+		check(j[2].verdict == WSB_SLOWER && near(j[2].change_pct, -20, 1e-9),
+			  "800 vs 1000 tps is slower, -20%% (got %s, %+.3f%%)",
+			  wsb_verdict_name(j[2].verdict), j[2].change_pct);
+		check(strstr(j[2].explanation, "wal_buffer_full 0.8 s -> 43.9 s (episodes 4 -> 312)") == j[2].explanation,
+			  "slower explained by wal_buffer_full first (got \"%s\")", j[2].explanation);
+		check(strstr(j[2].explanation, "wal_insert") == NULL,
+			  "classes under 1 ms on both sides are left out");
+		check(j[3].verdict == WSB_WITHIN_NOISE && j[3].ci_low_pct < 0 && j[3].ci_high_pct > 0,
+			  "1000/1020/985 vs 1000/1010/990 is within noise (got %s, [%.2f, %.2f])",
+			  wsb_verdict_name(j[3].verdict), j[3].ci_low_pct, j[3].ci_high_pct);
+		check(j[4].verdict == WSB_TOO_FEW_RUNS && j[4].nruns == 1 && isnan(j[4].ci_low_pct),
+			  "one successful run of three is too few runs (got %s, n %d)",
+			  wsb_verdict_name(j[4].verdict), j[4].nruns);
+		free_runs(runs, n);
+	}
+}
+
+/* ---------- report.c: CSV ---------- */
+
+static char *
+csv_of(const char *s)
+{
+	FILE	   *f = tmpfile();
+	char	   *out;
+
+	wsb_csv_field(f, s);
+	out = slurp(f);
+	fclose(f);
+	return out;
+}
+
+static void
+test_csv(void)
+{
+	static const struct
+	{
+		const char *in;
+		const char *out;
+		const char *what;
+	}			cases[] = {
+		{"plain", "plain", "plain field unquoted"},
+		{"a,b", "\"a,b\"", "comma quoted"},
+		{"say \"hi\"", "\"say \"\"hi\"\"\"", "quotes doubled and quoted"},
+		{"line\nbreak", "\"line\nbreak\"", "LF quoted"},
+		{"cr\rhere", "\"cr\rhere\"", "CR quoted"},
+		{" lead", "\" lead\"", "leading blank quoted"},
+		{"trail ", "\"trail \"", "trailing blank quoted"},
+		{"", "", "empty string is the empty field"},
+		{NULL, "", "NULL is the empty field"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		char	   *got = csv_of(cases[i].in);
+
+		check(strcmp(got, cases[i].out) == 0, "csv: %s", cases[i].what);
+		free(got);
+	}
+
+	/* results.csv and timeline.csv from the crafted runs */
+	{
+		WsbPlan		plan;
+		WsbRun		runs[15];
+		int			n = make_crafted_runs(&plan, runs, "wal_buffers=-1, \"default\"");
+		char		dir[] = "/tmp/wsb_test_csv_XXXXXX";
+		char		path[256];
+		char	   *text,
+				   *l;
+
+		check(mkdtemp(dir) != NULL, "temporary directory for CSV files");
+		snprintf(path, sizeof(path), "%s/results.csv", dir);
+		check(wsb_write_results_csv(path, &plan, runs, n) == 0, "results.csv written");
+		text = read_path(path);
+		check(text && count_lines(text) == 1 + n, "results.csv: header and one row per run (%d lines)",
+			  text ? count_lines(text) : -1);
+		l = line_of(text ? text : "", 0);
+		check(starts_with(l, "configuration,wal_buffers,run,order,started_at,seconds,tps,latency_avg_ms,"
+						  "latency_p99_ms,transactions,wal_buffer_full_total_ms,wal_buffer_full_episodes,") &&
+			  strstr(l, ",slru_io_total_ms,slru_io_episodes,wal_buffers_full,wal_fsync_p99_ms,"
+					 "clog_hit_ratio,collector_cpu_share_pct,ok,error") != NULL,
+			  "results.csv header names every column (%s)", l);
+		free(l);
+		l = line_of(text ? text : "", 1);
+		check(starts_with(l, "\"wal_buffers=-1, \"\"default\"\"\",-1,1,1,2025-11-30T10:00:00Z,15.000,1000.000,"),
+			  "results.csv first row: quoted label, GUC value, run, order, ISO start (%s)", l);
+		check(strstr(l, ",801.000,4,") != NULL && strstr(l, ",10,9.000,0.999000,0.800,true,") != NULL,
+			  "results.csv first row: wal_buffer_full total/episodes, wal_buffers_full, fsync p99, CLOG ratio, CPU");
+		free(l);
+		l = line_of(text ? text : "", 10);
+		check(strstr(l, ",false,\"pgbench exited with status 1, \"\"connection lost\"\"\"") != NULL,
+			  "results.csv failed run: ok false and its quoted error (%s)", l);
+		free(l);
+		free(text);
+
+		snprintf(path, sizeof(path), "%s/timeline.csv", dir);
+		check(wsb_write_timeline_csv(path, &plan, runs, n) == 0, "timeline.csv written");
+		text = read_path(path);
+		check(text && count_lines(text) == 1 + 15 * n, "timeline.csv: one row per second per run (%d lines)",
+			  text ? count_lines(text) : -1);
+		l = line_of(text ? text : "", 0);
+		check(strcmp(l, "configuration,run,order,second,epoch,tps,latency_avg_ms,latency_max_ms,"
+					 "sample_time,buffer_fill_max,wal_buffer_full_ms,wal_flush_ms,wal_insert_ms,clog_ms,checkpoint") == 0,
+			  "timeline.csv header: pgbench columns then every history column (%s)", l);
+		free(l);
+		free(text);
+		free_runs(runs, n);
+		snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+		if (system(path) != 0)
+			fprintf(stderr, "could not remove %s\n", dir);
+	}
+
+	/*
+	 * The join on mismatched seconds.  pgbench has seconds E, E+1, E+2, E+4
+	 * (E+3 empty: no transaction ended in it).  History rows at E+1.2 (->
+	 * second E), E+2.1 (-> E+1), E+3.9 (-> E+3), E+5.05 (written with a +01
+	 * offset: -> E+4), E+6.0 (-> E+5): 6 rows, E+2 without history, E+3 and
+	 * E+5 without pgbench.
+	 */
+	{
+		WsbPlan		plan;
+		static const char *const labels[] = {"one"};
+		static const char *const values[] = {"on"};
+		WsbRun		run;
+		const int64_t E = 1796032862;	/* 2026-11-30 10:01:02 UTC */
+		static const char *const hn[] = {"sample_time", "xids"};
+		static const char *const hc[] = {
+			"2026-11-30 10:01:03.2+00", "11",
+			"2026-11-30 10:01:04.1+00", "12",
+			"2026-11-30 10:01:05.9+00", "13",
+			"2026-11-30 11:01:07.05+01", "14",
+			"2026-11-30 10:01:08+00", "15",
+		};
+		const int64_t pg_epochs[] = {E, E + 1, E + 2, E + 4};
+		char		dir[] = "/tmp/wsb_test_join_XXXXXX";
+		char		path[256];
+		char	   *text = NULL;
+
+		init_plan(&plan, 1, labels, "fsync", values);
+		memset(&run, 0, sizeof(run));
+		run.config = 0;
+		run.repeat = 1;
+		run.order = 1;
+		run.ok = true;
+		run.nseconds = 4;
+		run.per_second = calloc(4, sizeof(WsbPgbenchSecond));
+		for (int i = 0; i < 4; i++)
+		{
+			run.per_second[i].epoch = pg_epochs[i];
+			run.per_second[i].transactions = 100 + i;
+			run.per_second[i].latency_avg_ms = 1.5;
+			run.per_second[i].latency_max_ms = 9;
+		}
+		run.history = make_rows(2, hn, 5, hc);
+		if (mkdtemp(dir) != NULL)
+		{
+			snprintf(path, sizeof(path), "%s/timeline.csv", dir);
+			if (wsb_write_timeline_csv(path, &plan, &run, 1) == 0)
+				text = read_path(path);
+		}
+		check(text && count_lines(text) == 7, "join: 6 seconds from 4 pgbench seconds and 5 history rows (%d lines)",
+			  text ? count_lines(text) - 1 : -1);
+		if (text)
+		{
+			char	   *want[6];
+			const char *expect[6] = {
+				"one,1,1,1,1796032862,100,1.500,9.000,2026-11-30 10:01:03.2+00,11",
+				"one,1,1,2,1796032863,101,1.500,9.000,2026-11-30 10:01:04.1+00,12",
+				"one,1,1,3,1796032864,102,1.500,9.000,,",
+				"one,1,1,4,1796032865,,,,2026-11-30 10:01:05.9+00,13",
+				"one,1,1,5,1796032866,103,1.500,9.000,2026-11-30 11:01:07.05+01,14",
+				"one,1,1,6,1796032867,,,,2026-11-30 10:01:08+00,15",
+			};
+
+			for (int i = 0; i < 6; i++)
+			{
+				want[i] = line_of(text, i + 1);
+				check(strcmp(want[i], expect[i]) == 0, "join row %d: %s (got %s)", i + 1, expect[i], want[i]);
+				free(want[i]);
+			}
+		}
+		free(text);
+		free_runs(&run, 1);
+		snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+		if (system(path) != 0)
+			fprintf(stderr, "could not remove %s\n", dir);
+	}
+}
+
+/* ---------- report.c: HTML and terminal ---------- */
+
+static void
+fill_environment(WsbEnvironment *env, WsbOptions *opts)
+{
+	memset(env, 0, sizeof(*env));
+	snprintf(env->pg_version, sizeof(env->pg_version), "PostgreSQL 15.14 (Debian 15.14-0+deb12u1) on x86_64");
+	env->cores = 2;
+	env->memory_gb = 7.8;
+	env->fdatasync_per_sec = 47;
+	snprintf(env->wal_device, sizeof(env->wal_device), "loop device 7:3 (pg_wal alone), 100 write IOPS");
+	snprintf(env->pgbench_command, sizeof(env->pgbench_command),
+			 "pgbench -c 4 -j 2 -T 15 --aggregate-interval=1 -l bench");
+	snprintf(env->settings, sizeof(env->settings), "synchronous_commit = off\ntrack_wal_io_timing = on\n");
+	snprintf(env->started, sizeof(env->started), "2025-11-30T10:00:00Z");
+	snprintf(env->finished, sizeof(env->finished), "2025-11-30T10:05:00Z");
+	memset(opts, 0, sizeof(*opts));
+	opts->runs = 3;
+	opts->duration = 15;
+	opts->clients = 4;
+	opts->jobs = 2;
+	opts->scale = 10;
+	opts->slow_wal_iops = 100;
+	snprintf(opts->builtin, sizeof(opts->builtin), "tpcb-like");
+	snprintf(opts->preset, sizeof(opts->preset), "wal_buffers_small");
+	opts->nsets = 1;
+	snprintf(opts->sets[0].name, WSB_NAME_LEN, "wal_buffers");
+	opts->sets[0].nvalues = 5;
+	for (int v = 0; v < 5; v++)
+		snprintf(opts->sets[0].values[v], WSB_VALUE_LEN, "%s",
+				 (const char *[]) {"-1", "16MB", "32kB", "256kB", "1MB"}[v]);
+}
+
+static void
+test_report(void)
+{
+	WsbPlan		plan;
+	WsbRun		runs[15];
+	WsbJudgement j[5];
+	WsbEnvironment env;
+	WsbOptions	opts;
+	int			n = make_crafted_runs(&plan, runs, "wal_buffers=-1 <script>alert(1)</script>");
+	char		dir[] = "/tmp/wsb_test_report_XXXXXX";
+	char		path[512];
+	char	   *html = NULL;
+	int			rc = -2;
+	const char *keep = getenv("WSB_TEST_KEEP_REPORT");
+
+	wsb_judge(&plan, runs, n, j);
+	fill_environment(&env, &opts);
+	if (mkdtemp(dir) != NULL)
+	{
+		rc = wsb_write_report(dir, &opts, &plan, runs, n, j, &env);
+		snprintf(path, sizeof(path), "%s/report.html", dir);
+		html = read_path(path);
+	}
+	check(rc == 0, "report written with charts (rc %d)", rc);
+	check(html != NULL, "report.html exists");
+	if (html == NULL)
+		html = strdup("");
+	{
+		int			nsvg = 0;
+
+		for (const char *p = html; (p = strstr(p, "<svg")) != NULL; p++)
+			nsvg++;
+		check(nsvg == 2, "report holds both charts as inline SVG (%d <svg)", nsvg);
+	}
+	check(strstr(html, "<?xml") == NULL && strstr(html, "<!DOCTYPE svg") == NULL,
+		  "gnuplot's XML prologue is not pasted into the HTML");
+	check(strstr(html, "<figure>") && strstr(html, "<figcaption>"), "charts are captioned figures");
+	check(strstr(html, "Welch's t-test on run means, 95% two-sided interval of the difference, "
+				  "as % of the baseline mean") != NULL, "report names the test");
+	check(strstr(html, "<th>verdict</th>") && strstr(html, ">slower</td>") &&
+		  strstr(html, ">faster</td>") && strstr(html, ">within noise</td>") &&
+		  strstr(html, ">too few runs</td>"),
+		  "report holds the verdict table with every verdict");
+	check(strstr(html, "wal_buffer_full 0.8 s -&gt; 43.9 s") != NULL, "verdict table explains with stall figures");
+	check(strstr(html, "<script>") == NULL && strstr(html, "&lt;script&gt;alert(1)&lt;/script&gt;") != NULL,
+		  "a label with <script> appears escaped");
+	check(strstr(html, "Grey bands") != NULL, "checkpoint column present: checkpoint bands are described");
+	check(strstr(html, "47 fdatasync/s") && strstr(html, "pgbench -c 4 -j 2") &&
+		  strstr(html, "2 cores") && strstr(html, "loop device 7:3"),
+		  "environment: fdatasync rate, pgbench command, cores, slowed device");
+	check(strstr(html, "connection lost") != NULL, "run order lists the failed runs' errors");
+	free(html);
+
+	/* the SVG came from gnuplot with the data kept next to it */
+	snprintf(path, sizeof(path), "%s/plots/timeline.gp", dir);
+	check(access(path, R_OK) == 0, "gnuplot script kept in plots/");
+
+	/* without gnuplot: HTML written, says why, returns -1 */
+	{
+		char	   *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+		char		dir2[] = "/tmp/wsb_test_nognuplot_XXXXXX";
+
+		html = NULL;
+		rc = -2;
+		setenv("PATH", "/nonexistent", 1);
+		if (mkdtemp(dir2) != NULL)
+		{
+			rc = wsb_write_report(dir2, &opts, &plan, runs, n, j, &env);
+			snprintf(path, sizeof(path), "%s/report.html", dir2);
+			html = read_path(path);
+		}
+		if (old)
+		{
+			setenv("PATH", old, 1);
+			free(old);
+		}
+		check(rc == -1 && html && strstr(html, "Charts are missing") && strstr(html, "gnuplot-nox") &&
+			  strstr(html, "<th>verdict</th>"),
+			  "without gnuplot: -1, and the HTML says charts are missing and why, verdicts still there");
+		free(html);
+		snprintf(path, sizeof(path), "rm -rf '%s'", dir2);
+		if (system(path) != 0)
+			fprintf(stderr, "could not remove %s\n", dir2);
+	}
+
+	/* the terminal table */
+	{
+		FILE	   *f = tmpfile();
+		char	   *t;
+		int			widest = 0,
+					cur = 0;
+
+		wsb_print_verdict(f, &plan, runs, n, j);
+		t = slurp(f);
+		fclose(f);
+		for (const char *p = t; *p; p++)
+		{
+			if (*p == '\n')
+			{
+				if (cur > widest)
+					widest = cur;
+				cur = 0;
+			}
+			else
+				cur++;
+		}
+		check(widest <= 100, "terminal verdict table fits 100 columns (widest line %d)", widest);
+		check(strstr(t, "1200 1210 1190") && strstr(t, "+20.0% [") && strstr(t, "slower") &&
+			  strstr(t, "950 failed failed") && strstr(t, "too few runs"),
+			  "terminal table: run tps in order, change with interval, verdicts");
+		if (keep)
+			fputs(t, stderr);
+		free(t);
+	}
+	free_runs(runs, n);
+	if (keep)
+		fprintf(stderr, "report kept in %s\n", dir);
+	else
+	{
+		snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+		if (system(path) != 0)
+			fprintf(stderr, "could not remove %s\n", dir);
+	}
+}
+
+int
+main(void)
+{
+	test_stats();
+	test_csv();
+	test_report();
+	test_options();
+	test_pgbench();
+	printf("%d passed, %d failed\n", n_passed, n_failed);
+	return n_failed ? 1 : 0;
+}

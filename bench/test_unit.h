@@ -1,0 +1,18 @@
+/*-------------------------------------------------------------------------
+ *
+ * test_unit.h
+ *		wal_stall_bench: the unit-test runner's check() and the engine's
+ *		test groups (test_unit_engine.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef WSB_TEST_UNIT_H
+#define WSB_TEST_UNIT_H
+
+#include <stdbool.h>
+
+void check(bool ok, const char *fmt, ...);
+void test_options(void);
+void test_pgbench(void);
+
+#endif							/* WSB_TEST_UNIT_H */
