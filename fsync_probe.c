@@ -12,20 +12,43 @@
  *
  * No shared memory is used: the probe works without preloading.  No wait
  * event is reported, so the collector never counts the probe's writes.
- * The scratch file, wal_stall_fsync.<pid>.tmp, is created with O_EXCL and
- * removed on success, error and cancel; only a backend crash leaves it.
+ *
+ * Where the scratch file may go.  A crash (kill -9, immediate shutdown,
+ * power loss) can leave the file behind, so it may only go where a stray
+ * file is harmless: its name starts with "pgsql_tmp", which base backups
+ * and pg_rewind skip everywhere, and it goes in the WAL directory (the
+ * server ignores files there that are not WAL), in a temporary-files
+ * directory (base/pgsql_tmp or a tablespace's, which the server empties at
+ * every start), or, for superusers only, in a directory outside the data
+ * directory and the tablespaces.  Every other directory of the data
+ * directory is refused to everybody: a stray file in pg_tblspc or an SLRU
+ * directory stops the server from starting.  A run first removes the
+ * scratch files of dead processes from its directory.
+ *
+ * The check cannot be raced: the directory is opened once, component by
+ * component with O_NOFOLLOW (following only the links the server set up
+ * itself, pg_wal and those in pg_tblspc), and the scratch file is created,
+ * opened and removed relative to that descriptor.  A caller who is not
+ * superuser is judged on the text of the path alone, before anything is
+ * looked up, so errors tell nothing about what exists outside.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "access/xlog_internal.h"
+#include "common/file_perm.h"
+#include "common/relpath.h"
+#include "common/shortest_dec.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -46,6 +69,26 @@ PG_FUNCTION_INFO_V1(wal_stall_test_fsync_1_0);
 #define MAX_SECONDS			60.0
 #define MAX_SAMPLES			(512 * 1024)	/* latencies kept per test */
 #define RESULT_COLS			9
+
+/*
+ * The scratch file is SCRATCH_PREFIX<pid>.  The "pgsql_tmp" prefix makes
+ * base backups skip it and startup remove it from temporary directories.
+ */
+#define SCRATCH_PREFIX		PG_TEMP_FILE_PREFIX "_wal_stall_fsync."
+#define MAX_SCRATCH_FDS		2	/* a test's descriptor and an op's own */
+
+/*
+ * fd.c emulates PG_O_DIRECT with fcntl(F_NOCACHE) on macOS; the probe opens
+ * with openat() and must do the same itself there.
+ */
+#ifdef PG_O_DIRECT_USE_F_NOCACHE
+#define PROBE_O_DIRECT		0
+#else
+#define PROBE_O_DIRECT		PG_O_DIRECT
+#endif
+
+#define WHERE_TO_TEST_HINT \
+	"Test the WAL directory (directory NULL), \"base/pgsql_tmp\" or a tablespace's \"pgsql_tmp\" directory; a superuser may also test a directory outside the data directory."
 
 /* How an op makes its writes durable. */
 typedef enum ProbeSync
@@ -98,6 +141,28 @@ static const ProbeTest probe_tests[] = {
 #define NUM_TESTS	((int) lengthof(probe_tests))
 
 /*
+ * Where the scratch file may go.  A directory inside the data directory is
+ * named by its path relative to it, and walked to from there; only the
+ * links the server made itself (PROBE_WAL's pg_wal, the OID link of
+ * PROBE_TABLESPACE_TEMP) are followed.
+ */
+typedef enum ProbePlace
+{
+	PROBE_WAL,					/* pg_wal */
+	PROBE_BASE_TEMP,			/* base/pgsql_tmp */
+	PROBE_TABLESPACE_TEMP,		/* pg_tblspc/OID/PG_.../pgsql_tmp */
+	PROBE_OUTSIDE				/* superuser: a directory outside */
+} ProbePlace;
+
+typedef struct ProbeTarget
+{
+	ProbePlace	place;
+	const char *walk;			/* path walked: relative to the data
+								 * directory, or absolute and free of
+								 * symlinks for PROBE_OUTSIDE */
+} ProbeTarget;
+
+/*
  * One call's state; the error cleanup callback reads it too.  The figures
  * are those of the test being run.  Its per-op latencies are all kept up
  * to MAX_SAMPLES ops, so percentiles are exact, and beyond that a uniform
@@ -105,7 +170,11 @@ static const ProbeTest probe_tests[] = {
  */
 typedef struct ProbeRun
 {
-	char	   *path;			/* the scratch file */
+	const char *directory;		/* as the caller named it, for messages */
+	char	   *name;			/* the scratch file's name in dirfd */
+	char	   *path;			/* directory/name, for messages */
+	int			dirfd;			/* the directory checked and used, or -1 */
+	int			fds[MAX_SCRATCH_FDS];	/* scratch descriptors, -1 if free */
 	char	   *buf;			/* FILL_CHUNK_SIZE random bytes, I/O-aligned */
 	uint64		limit_ns;		/* length of each test */
 	uint64		rng;			/* splitmix64 state */
@@ -121,11 +190,14 @@ typedef struct ProbeRun
 /*
  * check_seconds
  *		The seconds argument; NULL, NaN and values out of range are refused.
+ *		The value is printed in the shortest form that reads back exactly,
+ *		as float8 output does: the caller sees what was given.
  */
 static double
 check_seconds(FunctionCallInfo fcinfo)
 {
 	double		seconds;
+	char		given[DOUBLE_SHORTEST_DECIMAL_LEN];
 
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
@@ -134,14 +206,138 @@ check_seconds(FunctionCallInfo fcinfo)
 				 errhint("Omit the argument to run each test for 2 seconds.")));
 	seconds = PG_GETARG_FLOAT8(0);
 	if (!(seconds >= MIN_SECONDS && seconds <= MAX_SECONDS))
+	{
+		double_to_shortest_decimal_buf(seconds, given);
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("seconds per test must be between %g and %g",
 						MIN_SECONDS, MAX_SECONDS),
-				 errdetail("The value given was %g.", seconds),
+				 errdetail("The value given was %s.", given),
 				 errhint("Each of the %d tests runs this long, so a call takes about %d times as long.",
 						 NUM_TESTS, NUM_TESTS)));
+	}
 	return seconds;
+}
+
+/*
+ * normalize_path
+ *		path with empty and "." components dropped and ".." applied, from
+ *		the text alone: no symlink is looked at.  *escapes is set when a
+ *		relative path climbs above its start.  "." is what is left of a
+ *		relative path that names its start.
+ */
+static char *
+normalize_path(const char *path, bool *escapes)
+{
+	bool		absolute = is_absolute_path(path);
+	char	   *copy = pstrdup(path);
+	char	  **parts = palloc((strlen(path) / 2 + 2) * sizeof(char *));
+	int			nparts = 0;
+	StringInfoData out;
+
+	*escapes = false;
+	for (char *part = strtok(copy, "/"); part != NULL; part = strtok(NULL, "/"))
+	{
+		if (strcmp(part, ".") == 0)
+			continue;
+		if (strcmp(part, "..") != 0)
+			parts[nparts++] = part;
+		else if (nparts > 0)
+			nparts--;
+		else if (!absolute)
+			*escapes = true;	/* "/.." is "/" */
+	}
+
+	initStringInfo(&out);
+	for (int i = 0; i < nparts; i++)
+		appendStringInfo(&out, "%s%s", (i > 0 || absolute) ? "/" : "", parts[i]);
+	if (out.len == 0)
+		appendStringInfoString(&out, absolute ? "/" : ".");
+	return out.data;
+}
+
+/*
+ * path_below
+ *		path relative to root when path is root or below it ("." for root
+ *		itself), else NULL.  Both are normalized absolute paths.
+ */
+static const char *
+path_below(const char *root, const char *path)
+{
+	size_t		len = strlen(root);
+
+	if (strcmp(root, "/") == 0)
+		return path[1] ? path + 1 : ".";
+	if (strncmp(root, path, len) != 0)
+		return NULL;
+	if (path[len] == '\0')
+		return ".";
+	return path[len] == '/' ? path + len + 1 : NULL;
+}
+
+/*
+ * is_tablespace_temp
+ *		Whether rel is pg_tblspc/OID/PG_<version>_<catversion>/pgsql_tmp.
+ */
+static bool
+is_tablespace_temp(const char *rel)
+{
+	const char *prefix = "pg_tblspc/";
+	size_t		digits;
+
+	if (strncmp(rel, prefix, strlen(prefix)) != 0)
+		return false;
+	rel += strlen(prefix);
+	digits = strspn(rel, "0123456789");
+	return digits > 0 &&
+		strcmp(rel + digits,
+			   "/" TABLESPACE_VERSION_DIRECTORY "/" PG_TEMP_FILES_DIR) == 0;
+}
+
+/*
+ * place_in_data_directory
+ *		Which allowed place rel, a normalized path relative to the data
+ *		directory, names; false for every other directory of the data
+ *		directory.
+ */
+static bool
+place_in_data_directory(const char *rel, ProbeTarget *target)
+{
+	target->walk = rel;
+	if (strcmp(rel, XLOGDIR) == 0)
+		target->place = PROBE_WAL;
+	else if (strcmp(rel, "base/" PG_TEMP_FILES_DIR) == 0)
+		target->place = PROBE_BASE_TEMP;
+	else if (is_tablespace_temp(rel))
+		target->place = PROBE_TABLESPACE_TEMP;
+	else
+		return false;
+	return true;
+}
+
+/* The error for a directory where a stray scratch file would do harm. */
+static void
+refuse_directory(const char *given)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("cannot test directory \"%s\"", given),
+			 errdetail("A scratch file left there by a crash could stop the server or a standby from starting, or be copied by base backups."),
+			 errhint(WHERE_TO_TEST_HINT)));
+}
+
+/*
+ * The error for a path a caller who is not superuser may not use.  It
+ * depends on the text alone, so it tells nothing about what exists.
+ */
+static void
+deny_directory(const char *given)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("permission denied to test directory \"%s\"", given),
+			 errdetail("Only superusers may test a directory outside the data directory."),
+			 errhint(WHERE_TO_TEST_HINT)));
 }
 
 /* realpath() into palloc'd memory; NULL with errno set on failure. */
@@ -159,71 +355,269 @@ resolve_path(const char *path)
 }
 
 /*
- * check_allowed
- *		Keep a caller who is not superuser inside the data directory (as
- *		configured or resolved) or the resolved WAL directory, which is
- *		often a symlink.  path is resolved, or, when it does not resolve,
- *		lexical and then must not climb with "..": the error must not tell
- *		whether a path outside exists.
+ * place_of_resolved
+ *		A superuser's absolute path, resolved: an allowed place of the data
+ *		directory or of a tablespace, a directory outside all of them, or
+ *		refused.  Comparing resolved paths catches a path that reaches the
+ *		data directory, pg_wal or a tablespace through a symlink.
  */
 static void
-check_allowed(const char *given, const char *path)
+place_of_resolved(const char *given, const char *resolved, ProbeTarget *target)
 {
-	const char *roots[3];
+	char	   *wal = resolve_path(psprintf("%s/%s", DataDir, XLOGDIR));
+	char	   *data = resolve_path(DataDir);
+	const char *rel;
+	DIR		   *dir;
+	struct dirent *de;
 
-	if (superuser())
-		return;
-	roots[0] = DataDir;
-	roots[1] = resolve_path(DataDir);
-	roots[2] = resolve_path(psprintf("%s/%s", DataDir, XLOGDIR));
-	for (int i = 0; i < (int) lengthof(roots); i++)
+	if (wal != NULL && strcmp(wal, resolved) == 0)
 	{
-		if (roots[i] != NULL && path_is_prefix_of_path(roots[i], path) &&
-			!path_contains_parent_reference(path))
-			return;
+		target->place = PROBE_WAL;
+		target->walk = XLOGDIR;
+		return;
 	}
-	ereport(ERROR,
-			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-			 errmsg("permission denied to test directory \"%s\"", given),
-			 errdetail("Only superusers may test a directory outside the data directory and the WAL directory.")));
+	if (data != NULL && (rel = path_below(data, resolved)) != NULL)
+	{
+		if (!place_in_data_directory(rel, target))
+			refuse_directory(given);
+		return;
+	}
+	if (wal != NULL && path_below(wal, resolved) != NULL)
+		refuse_directory(given);	/* below the WAL directory */
+
+	/* A tablespace's tree: only its pgsql_tmp, reached through its link. */
+	dir = AllocateDir("pg_tblspc");
+	while ((de = ReadDir(dir, "pg_tblspc")) != NULL)
+	{
+		char	   *link = psprintf("pg_tblspc/%s", de->d_name);
+		char	   *location;
+
+		if (de->d_name[0] == '.')
+			continue;
+		location = resolve_path(psprintf("%s/%s", DataDir, link));
+		if (location == NULL || (rel = path_below(location, resolved)) == NULL)
+			continue;
+		FreeDir(dir);
+		if (!place_in_data_directory(psprintf("%s/%s", link, rel), target) ||
+			target->place != PROBE_TABLESPACE_TEMP)
+			refuse_directory(given);
+		return;
+	}
+	FreeDir(dir);
+
+	target->place = PROBE_OUTSIDE;
+	target->walk = resolved;
 }
 
 /*
- * resolve_directory
- *		The directory to test, absolute, with every symlink and ".."
- *		resolved: NULL means the WAL directory, and a relative path is taken
- *		from the data directory.
+ * choose_target
+ *		Where the scratch file goes: NULL is the WAL directory, a relative
+ *		path is taken from the data directory.  A caller who is not
+ *		superuser is judged on the normalized text alone; a superuser's
+ *		path that leaves the data directory is resolved.
  */
-static char *
-resolve_directory(text *arg)
+static void
+choose_target(const char *given, ProbeTarget *target)
 {
-	char	   *given;
+	bool		escapes;
 	char	   *path;
+	const char *rel;
 	char	   *resolved;
-	int			save_errno;
-	struct stat st;
 
-	given = arg ? text_to_cstring(arg) : psprintf("%s/%s", DataDir, XLOGDIR);
-	if (is_absolute_path(given))
-		path = pstrdup(given);
+	if (given == NULL)
+	{
+		target->place = PROBE_WAL;
+		target->walk = XLOGDIR;
+		return;
+	}
+	path = normalize_path(given, &escapes);
+	if (!is_absolute_path(path) && !escapes)
+		rel = path;
+	else if (!superuser())
+		rel = is_absolute_path(path) ?
+			path_below(normalize_path(DataDir, &escapes), path) : NULL;
 	else
-		path = psprintf("%s/%s", DataDir, given);
-	canonicalize_path(path);
+		rel = NULL;
 
+	if (rel != NULL)
+	{
+		if (!place_in_data_directory(rel, target))
+			refuse_directory(given);
+		return;
+	}
+	if (!superuser())
+		deny_directory(given);
+
+	if (!is_absolute_path(path))
+		path = normalize_path(psprintf("%s/%s", DataDir, given), &escapes);
 	resolved = resolve_path(path);
-	save_errno = errno;
-	check_allowed(given, resolved ? resolved : path);
-	errno = save_errno;
-	if (resolved == NULL || stat(resolved, &st) < 0)
+	if (resolved == NULL)
 		ereport(ERROR,
 				(errcode_for_file_access(),
-				 errmsg("could not stat directory \"%s\": %m", given)));
-	if (!S_ISDIR(st.st_mode))
+				 errmsg("could not open directory \"%s\": %m", given)));
+	place_of_resolved(given, resolved, target);
+}
+
+/* Close a descriptor opened outside fd.c, and give back its slot. */
+static int
+close_external(int fd)
+{
+	int			rc = close(fd);
+
+	ReleaseExternalFD();
+	return rc;
+}
+
+/* openat() a descriptor counted against fd.c's limit. */
+static int
+openat_external(int dirfd, const char *name, int flags, mode_t mode)
+{
+	int			fd;
+	int			save_errno;
+
+	ReserveExternalFD();
+	fd = openat(dirfd, name, flags | O_CLOEXEC, mode);
+	if (fd < 0)
+	{
+		save_errno = errno;
+		ReleaseExternalFD();
+		errno = save_errno;
+	}
+	return fd;
+}
+
+/*
+ * open_step
+ *		Replace run->dirfd by its subdirectory name, created first if
+ *		create.  Symlinks are not followed unless follow: then the
+ *		directory opened is the one checked, whatever is renamed meanwhile.
+ */
+static void
+open_step(ProbeRun *run, const char *name, bool follow, bool create,
+		  bool outside)
+{
+	int			fd;
+
+	if (create && mkdirat(run->dirfd, name, pg_dir_create_mode) < 0 &&
+		errno != EEXIST)
 		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("\"%s\" is not a directory", given),
-				 errhint("Pass a directory: the probe creates its scratch file there.")));
-	return resolved;
+				(errcode_for_file_access(),
+				 errmsg("could not create directory \"%s\": %m", run->directory)));
+	fd = openat_external(run->dirfd, name,
+						 O_RDONLY | O_DIRECTORY | (follow ? 0 : O_NOFOLLOW), 0);
+	if (fd < 0)
+	{
+		bool		not_dir = (errno == ENOTDIR || errno == ELOOP);
+
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not open directory \"%s\": %m", run->directory),
+				 (not_dir && !outside) ?
+				 errdetail("Inside the data directory, the only symbolic links followed are \"pg_wal\" and those in \"pg_tblspc\".") : 0));
+	}
+	close_external(run->dirfd);
+	run->dirfd = fd;
+}
+
+/*
+ * open_directory
+ *		Open the target into run->dirfd: the data directory (or "/") first,
+ *		then one component at a time.  run->dirfd always holds the one
+ *		descriptor open, so the error cleanup closes it.
+ */
+static void
+open_directory(ProbeRun *run, const ProbeTarget *target)
+{
+	bool		outside = (target->place == PROBE_OUTSIDE);
+	char	   *walk = pstrdup(target->walk);
+	char	   *parts[MAXPGPATH];
+	int			nparts = 0;
+
+	for (char *part = strtok(walk, "/"); part != NULL; part = strtok(NULL, "/"))
+	{
+		if (nparts >= (int) lengthof(parts))
+			elog(ERROR, "too many components in path \"%s\"", target->walk);
+		parts[nparts++] = part;
+	}
+
+	run->dirfd = openat_external(AT_FDCWD, outside ? "/" : DataDir,
+								 O_RDONLY | O_DIRECTORY, 0);
+	if (run->dirfd < 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not open directory \"%s\": %m",
+						outside ? "/" : DataDir)));
+	for (int i = 0; i < nparts; i++)
+	{
+		/* pg_wal, and a tablespace's link pg_tblspc/OID: set up by the server */
+		bool		follow = !outside &&
+			((target->place == PROBE_WAL && i == 0) ||
+			 (target->place == PROBE_TABLESPACE_TEMP && i == 1));
+		/* temporary directories are made when first needed, as fd.c does */
+		bool		create = !outside && target->place != PROBE_WAL &&
+			i == nparts - 1;
+
+		open_step(run, parts[i], follow, create, outside);
+	}
+}
+
+/*
+ * scratch_pid
+ *		The pid in a scratch file's name, 0 if name is not one.
+ */
+static pid_t
+scratch_pid(const char *name)
+{
+	const char *digits = name + strlen(SCRATCH_PREFIX);
+	char	   *end;
+	long		pid;
+
+	if (strncmp(name, SCRATCH_PREFIX, strlen(SCRATCH_PREFIX)) != 0 ||
+		!isdigit((unsigned char) digits[0]))
+		return 0;
+	errno = 0;
+	pid = strtol(digits, &end, 10);
+	if (*end != '\0' || errno != 0 || pid > PG_INT32_MAX)
+		return 0;
+	return (pid_t) pid;
+}
+
+/*
+ * remove_stale_scratch
+ *		Remove the scratch files that crashed runs left in the directory:
+ *		those whose process is gone, and one bearing our own pid, which a
+ *		dead process had before us.  Housekeeping only: a failure to read
+ *		the directory is not an error, and the O_EXCL create still protects
+ *		any file left.
+ */
+static void
+remove_stale_scratch(ProbeRun *run)
+{
+	int			fd = openat_external(run->dirfd, ".", O_RDONLY | O_DIRECTORY, 0);
+	DIR		   *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *de;
+
+	if (dir == NULL)
+	{
+		if (fd >= 0)
+			close_external(fd);
+		return;
+	}
+	while ((de = readdir(dir)) != NULL)
+	{
+		pid_t		pid = scratch_pid(de->d_name);
+
+		if (pid <= 0)
+			continue;
+		if (pid != MyProcPid && (kill(pid, 0) == 0 || errno != ESRCH))
+			continue;			/* alive, or not ours to signal */
+		if (unlinkat(run->dirfd, de->d_name, 0) == 0)
+			ereport(LOG,
+					(errmsg("removed file \"%s/%s\" left by a wal_stall_test_fsync() run of process %d",
+							run->directory, de->d_name, (int) pid)));
+	}
+	closedir(dir);
+	ReleaseExternalFD();
 }
 
 /* splitmix64: fast, and good enough for file data and sampling. */
@@ -248,11 +642,44 @@ report_write_error(ProbeRun *run)
 			 errmsg("could not write to file \"%s\": %m", run->path)));
 }
 
-/* Open the scratch file; transaction abort closes what an error leaves. */
+/*
+ * try_open_scratch
+ *		Open the scratch file relative to the checked directory, never
+ *		through a symlink; -1 with errno set on failure.  The descriptor
+ *		is kept in run->fds for the error cleanup to close.
+ */
+static int
+try_open_scratch(ProbeRun *run, int flags)
+{
+	int			slot = 0;
+	int			fd;
+
+	while (run->fds[slot] >= 0)
+		if (++slot >= MAX_SCRATCH_FDS)
+			elog(ERROR, "too many descriptors open on the scratch file");
+	fd = openat_external(run->dirfd, run->name,
+						 (flags & ~PG_O_DIRECT) | O_NOFOLLOW | PG_BINARY |
+						 ((flags & PG_O_DIRECT) ? PROBE_O_DIRECT : 0),
+						 pg_file_create_mode);
+#ifdef PG_O_DIRECT_USE_F_NOCACHE
+	if (fd >= 0 && (flags & PG_O_DIRECT) && fcntl(fd, F_NOCACHE, 1) < 0)
+	{
+		int			save_errno = errno;
+
+		close_external(fd);
+		errno = save_errno;
+		fd = -1;
+	}
+#endif
+	if (fd >= 0)
+		run->fds[slot] = fd;
+	return fd;
+}
+
 static int
 open_scratch(ProbeRun *run, int flags)
 {
-	int			fd = OpenTransientFile(run->path, flags);
+	int			fd = try_open_scratch(run, flags);
 
 	if (fd < 0)
 		ereport(ERROR,
@@ -264,7 +691,10 @@ open_scratch(ProbeRun *run, int flags)
 static void
 close_scratch(ProbeRun *run, int fd)
 {
-	if (CloseTransientFile(fd) != 0)
+	for (int slot = 0; slot < MAX_SCRATCH_FDS; slot++)
+		if (run->fds[slot] == fd)
+			run->fds[slot] = -1;
+	if (close_external(fd) != 0)
 		ereport(ERROR,
 				(errcode_for_file_access(),
 				 errmsg("could not close file \"%s\": %m", run->path)));
@@ -282,17 +712,11 @@ create_scratch(ProbeRun *run)
 {
 	int			fd;
 
-	fd = OpenTransientFile(run->path, O_RDWR | O_CREAT | O_EXCL | PG_BINARY);
+	fd = try_open_scratch(run, O_RDWR | O_CREAT | O_EXCL);
 	if (fd < 0)
-	{
-		int			save_errno = errno;
-
 		ereport(ERROR,
 				(errcode_for_file_access(),
-				 errmsg("could not create file \"%s\": %m", run->path),
-				 save_errno == EEXIST ?
-				 errhint("A server process that crashed left the file behind; remove it.") : 0));
-	}
+				 errmsg("could not create file \"%s\": %m", run->path)));
 	run->created = true;
 
 	for (int done = 0; done < SCRATCH_FILE_SIZE; done += FILL_CHUNK_SIZE)
@@ -316,19 +740,46 @@ create_scratch(ProbeRun *run)
 }
 
 /*
- * remove_scratch
- *		Error and exit cleanup: remove the scratch file if we created it.
+ * release_run
+ *		Close every descriptor and remove the scratch file if we created it.
+ *		Error and exit cleanup, and the end of a successful run: returns the
+ *		errno of a failed removal, 0 if none.
  */
+static int
+release_run(ProbeRun *run)
+{
+	int			unlink_errno = 0;
+
+	for (int slot = 0; slot < MAX_SCRATCH_FDS; slot++)
+	{
+		if (run->fds[slot] >= 0)
+			close_external(run->fds[slot]);
+		run->fds[slot] = -1;
+	}
+	if (run->created && unlinkat(run->dirfd, run->name, 0) < 0 &&
+		errno != ENOENT)
+		unlink_errno = errno;
+	run->created = false;
+	if (run->dirfd >= 0)
+		close_external(run->dirfd);
+	run->dirfd = -1;
+	return unlink_errno;
+}
+
+/* The error cleanup callback: release_run, warning if the file stays. */
 static void
-remove_scratch(int code pg_attribute_unused(), Datum arg)
+cleanup_run(int code pg_attribute_unused(), Datum arg)
 {
 	ProbeRun   *run = (ProbeRun *) DatumGetPointer(arg);
+	int			unlink_errno = release_run(run);
 
-	if (run->created && unlink(run->path) < 0 && errno != ENOENT)
+	if (unlink_errno != 0)
+	{
+		errno = unlink_errno;
 		ereport(WARNING,
 				(errcode_for_file_access(),
 				 errmsg("could not remove file \"%s\": %m", run->path)));
-	run->created = false;
+	}
 }
 
 /*
@@ -395,7 +846,7 @@ write_blocks(ProbeRun *run, int fd, const ProbeTest *test)
 static void
 run_op(ProbeRun *run, const ProbeTest *test, int fd)
 {
-	int			flags = O_RDWR | PG_BINARY;
+	int			flags = O_RDWR;
 
 	if (test->sync == SYNC_WRITE_FSYNC_CLOSE)
 	{
@@ -433,7 +884,7 @@ open_direct(ProbeRun *run, const ProbeTest *test, int flags, int *fd)
 {
 	int			size = test->write_kb * 1024;
 
-	*fd = OpenTransientFile(run->path, flags | PG_O_DIRECT);
+	*fd = try_open_scratch(run, flags | PG_O_DIRECT);
 	if (*fd < 0 && errno != EINVAL)
 		ereport(ERROR,
 				(errcode_for_file_access(),
@@ -461,7 +912,7 @@ open_direct(ProbeRun *run, const ProbeTest *test, int flags, int *fd)
 static bool
 open_for_test(ProbeRun *run, const ProbeTest *test, int *fd)
 {
-	int			flags = O_RDWR | PG_BINARY;
+	int			flags = O_RDWR;
 
 	*fd = -1;
 	switch (test->sync)
@@ -618,43 +1069,54 @@ run_tests(ProbeRun *run, ReturnSetInfo *rsinfo)
  * wal_stall_test_fsync(seconds float8, directory text)
  *		pg_test_fsync's tests on a scratch file in directory (NULL: the WAL
  *		directory), seconds each, one row per test.  Superuser-only unless
- *		granted; a grantee who is not superuser is kept inside the server's
- *		own directories.
+ *		granted; see the file header for the directories allowed.
  */
 Datum
 wal_stall_test_fsync_1_0(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	double		seconds = check_seconds(fcinfo);
-	char	   *directory;
+	char	   *given = PG_ARGISNULL(1) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(1));
+	ProbeTarget target;
 	ProbeRun   *run;
+	int			unlink_errno;
 
-	directory = resolve_directory(PG_ARGISNULL(1) ? NULL : PG_GETARG_TEXT_PP(1));
+	choose_target(given, &target);
 	ws_init_materialized_srf(fcinfo);
 
 	run = palloc0(sizeof(ProbeRun));
-	run->path = psprintf("%s/wal_stall_fsync.%d.tmp", directory, MyProcPid);
+	run->directory = given ? given : XLOGDIR;
+	run->name = psprintf("%s%d", SCRATCH_PREFIX, MyProcPid);
+	run->path = psprintf("%s/%s", run->directory, run->name);
+	run->dirfd = -1;
+	for (int slot = 0; slot < MAX_SCRATCH_FDS; slot++)
+		run->fds[slot] = -1;
 	run->buf = (char *) TYPEALIGN(PG_IO_ALIGN_SIZE,
 								  palloc(FILL_CHUNK_SIZE + PG_IO_ALIGN_SIZE));
 	run->limit_ns = (uint64) (seconds * 1e9);
 	run->rng = ((uint64) MyProcPid << 32) ^ (uint64) GetCurrentTimestamp();
 	run->samples = palloc(MAX_SAMPLES * sizeof(uint64));
 
-	PG_ENSURE_ERROR_CLEANUP(remove_scratch, PointerGetDatum(run));
+	PG_ENSURE_ERROR_CLEANUP(cleanup_run, PointerGetDatum(run));
 	{
+		open_directory(run, &target);
+		remove_stale_scratch(run);
 		create_scratch(run);
 		run_tests(run, rsinfo);
 	}
-	PG_END_ENSURE_ERROR_CLEANUP(remove_scratch, PointerGetDatum(run));
+	PG_END_ENSURE_ERROR_CLEANUP(cleanup_run, PointerGetDatum(run));
 
-	run->created = false;
-	if (unlink(run->path) < 0)
+	unlink_errno = release_run(run);
+	if (unlink_errno != 0)
+	{
+		errno = unlink_errno;
 		ereport(ERROR,
 				(errcode_for_file_access(),
 				 errmsg("could not remove file \"%s\": %m", run->path)));
+	}
 	if (run->direct_refused > 0)
 		ereport(NOTICE,
-				(errmsg("direct I/O was refused in directory \"%s\"", directory),
+				(errmsg("direct I/O was refused in directory \"%s\"", run->directory),
 				 errdetail_plural("%d test that writes with O_DIRECT, as pg_test_fsync does, has no figures.",
 								  "%d tests that write with O_DIRECT, as pg_test_fsync does, have no figures.",
 								  run->direct_refused, run->direct_refused),
