@@ -1,0 +1,200 @@
+/*-------------------------------------------------------------------------
+ *
+ * engine.h
+ *		wal_stall_bench: the engine's internal interfaces (options, target,
+ *		slow disk, runs, pgbench parsing, helpers).  wsb.h holds what the
+ *		engine shares with stats.c and report.c; this file what only the
+ *		engine's files and its unit tests use.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef WSB_ENGINE_H
+#define WSB_ENGINE_H
+
+#include <signal.h>
+#include <sys/types.h>
+#include "wsb.h"
+
+/* exit statuses */
+#define WSB_EXIT_OK			0
+#define WSB_EXIT_FAILURE	1
+#define WSB_EXIT_USAGE		2
+#define WSB_EXIT_INTERRUPTED 130
+
+/* ---------- util.c ---------- */
+
+extern volatile sig_atomic_t wsb_interrupted;	/* SIGINT/SIGTERM seen */
+
+extern void wsb_error(const char *fmt,...) __attribute__((format(printf, 1, 2)));
+extern void wsb_note(const char *fmt,...) __attribute__((format(printf, 1, 2)));
+extern bool wsb_quiet;
+extern void wsb_strlcpy(char *dst, const char *src, size_t size);
+extern char *wsb_trim(char *s);
+extern bool wsb_parse_int(const char *s, int min, int max, int *out);
+extern char *wsb_read_file(const char *path, size_t *len);	/* malloc'd, NUL-ended */
+extern int	wsb_write_file(const char *path, const char *text);
+extern double wsb_now(void);		/* seconds, CLOCK_REALTIME */
+extern void wsb_sleep(double seconds);	/* returns early on interrupt */
+
+/*
+ * Running commands.  as_uid/as_gid: -1 for ourselves, else the child drops
+ * to that user before exec (we are root).  Children get their own process
+ * group, so a Ctrl-C on the terminal reaches only the harness, which then
+ * stops them itself.  cgroup_procs: a cgroup.procs file the child enters
+ * before exec, or NULL.
+ */
+typedef struct WsbCommand
+{
+	char	   *argv[96];
+	int			argc;
+	uid_t		uid;			/* (uid_t) -1: keep */
+	gid_t		gid;
+	const char *stdout_path;	/* NULL: /dev/null */
+	const char *stderr_path;	/* NULL: same as stdout */
+	bool		stdout_append;
+	const char *cgroup_procs;
+} WsbCommand;
+
+extern void wsb_cmd_init(WsbCommand *cmd, uid_t uid, gid_t gid);
+extern void wsb_cmd_add(WsbCommand *cmd, const char *fmt,...) __attribute__((format(printf, 2, 3)));
+extern pid_t wsb_cmd_start(WsbCommand *cmd);	/* -1 on failure */
+extern int	wsb_cmd_wait(pid_t pid);	/* exit status, 128+sig, -1 */
+extern int	wsb_cmd_run(WsbCommand *cmd);	/* start + wait */
+extern int	wsb_cmd_output(WsbCommand *cmd, char *out, size_t outlen);	/* stdout captured */
+extern void wsb_cmd_free(WsbCommand *cmd);
+extern bool wsb_which(const char *prog, char *path, size_t len);
+
+/* Cleanup actions, run in reverse order of registration, each once. */
+typedef void (*WsbCleanupFn) (void *arg);
+extern int	wsb_cleanup_push(const char *what, WsbCleanupFn fn, void *arg);
+extern void wsb_cleanup_done(int handle);	/* already undone by hand */
+extern void wsb_cleanup_run(void);
+
+/* ---------- options.c ---------- */
+
+extern void wsb_options_defaults(WsbOptions *o);
+/* 0 ok, 1 --help printed, -1 usage error (message in err) */
+extern int	wsb_parse_args(int argc, char **argv, const char *presets_dir,
+						   WsbOptions *o, char *err, size_t errlen);
+extern int	wsb_load_preset(const char *name_or_file, const char *presets_dir,
+							WsbOptions *o, bool *set_fields, char *err, size_t errlen);
+extern int	wsb_parse_set(const char *arg, WsbSet *set, char *err, size_t errlen);
+extern int	wsb_make_plan(const WsbOptions *o, WsbPlan *plan, char *err, size_t errlen);
+extern void wsb_plan_free(WsbPlan *plan);
+extern void wsb_usage(FILE *f);
+
+/* ---------- pgbench.c ---------- */
+
+/* Latency histogram: log-scale, WSB_HIST_PER_DECADE buckets per factor of
+ * ten from 1 us to 10^WSB_HIST_DECADES us; a quantile is the bucket's
+ * geometric middle, within +-0.6% of the true value. */
+#define WSB_HIST_PER_DECADE 200
+#define WSB_HIST_DECADES	9
+#define WSB_HIST_BUCKETS	(WSB_HIST_PER_DECADE * WSB_HIST_DECADES + 1)
+
+typedef struct WsbLogStats
+{
+	int64_t		transactions;	/* successful, with a latency */
+	int64_t		failed;			/* lines whose latency is not a number */
+	int64_t		bad_lines;
+	double		latency_sum_us;
+	int64_t		hist[WSB_HIST_BUCKETS];
+	int64_t		first_epoch;	/* -1 before any line */
+	int64_t		last_epoch;
+	int			nseconds;		/* buckets, first_epoch .. last_epoch */
+	int			capacity;
+	WsbPgbenchSecond *seconds;
+	double	   *second_latency_sum_ms;
+} WsbLogStats;
+
+typedef struct WsbLogLine
+{
+	int			client;
+	int64_t		transaction;
+	double		latency_us;		/* < 0: failed/skipped */
+	int			script;
+	int64_t		epoch;
+	int			epoch_us;
+} WsbLogLine;
+
+extern bool wsb_pgbench_parse_line(const char *line, WsbLogLine *out);
+extern void wsb_logstats_init(WsbLogStats *s);
+extern void wsb_logstats_add(WsbLogStats *s, const WsbLogLine *l);
+extern void wsb_logstats_add_text(WsbLogStats *s, const char *line);
+extern int	wsb_logstats_read_file(WsbLogStats *s, const char *path);
+extern double wsb_logstats_quantile_ms(const WsbLogStats *s, double q);
+extern void wsb_logstats_free(WsbLogStats *s);
+extern bool wsb_pgbench_parse_tps(const char *summary, double *tps);
+extern bool wsb_pgbench_parse_progress(const char *line, double *elapsed, double *tps,
+									   double *lat_ms);
+
+/* ---------- slowdisk.c ---------- */
+
+typedef struct WsbSlowDisk
+{
+	bool		active;
+	char		image[1024];	/* the file behind the loop device */
+	char		loopdev[64];
+	char		mountpoint[1024];
+	unsigned	major, minor;
+	char		cgroup[1024];	/* /sys/fs/cgroup/blkio/wal_stall_bench.PID */
+	char		cgroup_procs[1100];
+	char		what[32];		/* "pg_wal" or "data directory" */
+} WsbSlowDisk;
+
+extern int	wsb_slowdisk_check(const WsbOptions *o, char *err, size_t errlen);
+extern int	wsb_slowdisk_setup(WsbSlowDisk *d, const WsbOptions *o, const char *workdir,
+							   uid_t owner, gid_t group, char *err, size_t errlen);
+extern void wsb_slowdisk_describe(const WsbSlowDisk *d, const WsbOptions *o, char *buf, size_t len);
+
+/* ---------- target.c ---------- */
+
+typedef struct pg_conn PGconn;
+
+typedef struct WsbTarget
+{
+	bool		temporary;
+	char		workdir[1024];	/* /tmp/wal_stall_bench.XXXXXX, ours */
+	char		pgdata[1024];
+	char		sockdir[1024];
+	int			port;
+	char		dbname[64];
+	uid_t		uid;			/* the cluster's owner */
+	gid_t		gid;
+	char		owner[64];
+	bool		was_running;	/* --pgdata: running when we came */
+	bool		started;		/* we started it */
+	bool		created_db;
+	char		logfile[1100];
+	PGconn	   *conn;
+	int			server_version;	/* PQserverVersion */
+	bool		wal_stall_loaded;
+	WsbSlowDisk slow;
+	/* GUCs we changed: how to put them back */
+	int			nchanged;
+	char		changed[WSB_MAX_SETS + 8][WSB_NAME_LEN];
+	char	   *orig_auto[WSB_MAX_SETS + 8];	/* raw value in auto.conf or NULL */
+	bool		restart_on_restore;
+	char		journal[1100];	/* OUT/restore.sql */
+	int			cleanup_handle;
+} WsbTarget;
+
+extern int	wsb_target_open(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env,
+							char *err, size_t errlen);
+extern int	wsb_target_validate(WsbTarget *t, const WsbPlan *plan, char *err, size_t errlen);
+extern int	wsb_target_apply(WsbTarget *t, const WsbConfig *c, char *err, size_t errlen);
+extern int	wsb_target_environment(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env);
+extern void wsb_target_close(void *target);	/* restore, stop, remove: idempotent */
+extern int	wsb_sql_rows(PGconn *conn, const char *sql, int nparams, const char *const *params,
+						 WsbRows *out, char *err, size_t errlen);
+extern int	wsb_sql_exec(PGconn *conn, const char *sql, char *err, size_t errlen);
+extern bool wsb_target_wal_stall_loaded(WsbTarget *t);
+extern int	wsb_target_connect(WsbTarget *t, const char *db, char *err, size_t errlen);
+
+/* ---------- run.c ---------- */
+
+extern int	wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan,
+						WsbRun *run, int nruns_total, char *err, size_t errlen);
+extern void wsb_pgbench_command(const WsbTarget *t, const WsbOptions *o, char *buf, size_t len);
+
+#endif							/* WSB_ENGINE_H */

@@ -1,0 +1,306 @@
+/*-------------------------------------------------------------------------
+ *
+ * main.c
+ *		wal_stall_bench: plan, run, judge, report.
+ *
+ * Order of business: parse the flags (usage errors exit 2 before anything
+ * exists); find PostgreSQL's programs through pg_config; check that a slow
+ * disk is possible; open the target (every resource it makes is in the
+ * cleanup list first); check every --set setting and value against the
+ * server; then the runs in interleaved order, each after applying its
+ * configuration; then judge and write results.csv, timeline.csv,
+ * report.html and the verdict table.  SIGINT/SIGTERM set a flag that the
+ * loops check: pgbench is stopped, settings restored, everything removed,
+ * exit status 130.  The cleanups also run from atexit.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine.h"
+
+static WsbTarget target;
+
+static void
+on_signal(int sig)
+{
+	(void) sig;
+	wsb_interrupted = 1;
+}
+
+static int
+finish(int status)
+{
+	wsb_cleanup_run();
+	if (status == WSB_EXIT_INTERRUPTED)
+		wsb_error("interrupted; settings restored and temporary files removed");
+	return status;
+}
+
+/* mkdir -p */
+static int
+make_dirs(const char *path)
+{
+	char		buf[1024];
+
+	wsb_strlcpy(buf, path, sizeof(buf));
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/')
+		{
+			*p = '\0';
+			if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+				return -1;
+			*p = '/';
+		}
+	if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+static void
+remove_empty_out(void *arg)
+{
+	rmdir((const char *) arg);	/* only if nothing was written */
+}
+
+/* bindir from pg_config, and the programs the harness needs in it */
+static int
+find_postgres(WsbOptions *o, char *err, size_t errlen)
+{
+	WsbCommand	c;
+	const char *progs[] = {"pgbench", "pg_ctl", "initdb", NULL};
+
+	if (o->pg_config[0] == '\0' && !wsb_which("pg_config", o->pg_config, sizeof(o->pg_config)))
+	{
+		snprintf(err, errlen, "pg_config not found on PATH (use --pg-config PATH)");
+		return -1;
+	}
+	if (access(o->pg_config, X_OK) != 0)
+	{
+		snprintf(err, errlen, "--pg-config \"%s\": not an executable file", o->pg_config);
+		return -1;
+	}
+	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+	wsb_cmd_add(&c, "%s", o->pg_config);
+	wsb_cmd_add(&c, "--bindir");
+	if (wsb_cmd_output(&c, o->bindir, sizeof(o->bindir)) != 0 || o->bindir[0] != '/')
+	{
+		wsb_cmd_free(&c);
+		snprintf(err, errlen, "\"%s --bindir\" failed", o->pg_config);
+		return -1;
+	}
+	wsb_cmd_free(&c);
+	for (int i = 0; progs[i]; i++)
+	{
+		char		path[1200];
+
+		if (o->pgdata[0] && strcmp(progs[i], "initdb") == 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", o->bindir, progs[i]);
+		if (access(path, X_OK) != 0)
+		{
+			snprintf(err, errlen, "%s not found: no \"%s\" (the bindir of \"%s\")",
+					 progs[i], path, o->pg_config);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void
+presets_dir(const char *argv0, char *dir, size_t len)
+{
+	char		exe[PATH_MAX];
+	ssize_t		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *env = getenv("WSB_PRESETS_DIR");
+
+	if (env && *env)
+	{
+		wsb_strlcpy(dir, env, len);
+		return;
+	}
+	if (n > 0)
+		exe[n] = '\0';
+	else
+		wsb_strlcpy(exe, argv0, sizeof(exe));
+	snprintf(dir, len, "%s/presets", dirname(exe));
+}
+
+int
+main(int argc, char **argv)
+{
+	static WsbOptions opts;
+	static WsbPlan plan;
+	static WsbEnvironment env;
+	WsbRun	   *runs;
+	WsbJudgement *judged;
+	char		err[2048];
+	char		pdir[PATH_MAX];
+	char		path[1200];
+	struct sigaction sa;
+	int			rc,
+				failed = 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	presets_dir(argv[0], pdir, sizeof(pdir));
+	rc = wsb_parse_args(argc, argv, pdir, &opts, err, sizeof(err));
+	if (rc == 1)
+		return WSB_EXIT_OK;
+	if (rc != 0)
+	{
+		wsb_error("%s", err);
+		return WSB_EXIT_USAGE;
+	}
+	wsb_quiet = opts.quiet;
+	if (wsb_make_plan(&opts, &plan, err, sizeof(err)) != 0)
+	{
+		wsb_error("%s", err);
+		return WSB_EXIT_USAGE;
+	}
+	if (find_postgres(&opts, err, sizeof(err)) != 0 ||
+		wsb_slowdisk_check(&opts, err, sizeof(err)) != 0)
+	{
+		wsb_error("%s", err);
+		return WSB_EXIT_FAILURE;
+	}
+	if (opts.script[0])
+	{
+		char		real[PATH_MAX];
+
+		if (realpath(opts.script, real))
+			wsb_strlcpy(opts.script, real, sizeof(opts.script));
+	}
+
+	/* the handler before anything that needs undoing exists */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	atexit(wsb_cleanup_run);
+
+	{
+		time_t		now = time(NULL);
+
+		strftime(env.started, sizeof(env.started), "%Y-%m-%d %H:%M:%S %Z", localtime(&now));
+		if (opts.out[0] == '\0')
+			strftime(opts.out, sizeof(opts.out), "bench-results/%Y%m%d-%H%M%S", localtime(&now));
+	}
+	if (make_dirs(opts.out) != 0)
+	{
+		wsb_error("could not create output directory \"%s\": %s", opts.out, strerror(errno));
+		return WSB_EXIT_FAILURE;
+	}
+	{
+		char		real[PATH_MAX];
+
+		if (realpath(opts.out, real))
+			wsb_strlcpy(opts.out, real, sizeof(opts.out));
+	}
+	wsb_cleanup_push("empty output directory", remove_empty_out, opts.out);
+
+	if (wsb_target_open(&target, &opts, &env, err, sizeof(err)) != 0)
+	{
+		if (wsb_interrupted)
+			return finish(WSB_EXIT_INTERRUPTED);
+		wsb_error("%s", err);
+		return finish(WSB_EXIT_FAILURE);
+	}
+	if (opts.script[0])
+	{
+		char	   *s = wsb_read_file(opts.script, NULL);
+
+		snprintf(path, sizeof(path), "%s/script.sql", target.workdir);
+		if (s == NULL || wsb_write_file(path, s) != 0 || chown(path, target.uid, target.gid) != 0)
+		{
+			free(s);
+			wsb_error("could not copy the script \"%s\"", opts.script);
+			return finish(WSB_EXIT_FAILURE);
+		}
+		free(s);
+	}
+	if (wsb_interrupted)
+		return finish(WSB_EXIT_INTERRUPTED);
+	if (wsb_target_validate(&target, &plan, err, sizeof(err)) != 0)
+	{
+		wsb_error("%s", err);
+		return finish(wsb_interrupted ? WSB_EXIT_INTERRUPTED : WSB_EXIT_FAILURE);
+	}
+	wsb_target_environment(&target, &opts, &env);
+	wsb_pgbench_command(&target, &opts, env.pgbench_command, sizeof(env.pgbench_command));
+	if (wsb_interrupted)
+		return finish(WSB_EXIT_INTERRUPTED);
+
+	runs = calloc(plan.nruns, sizeof(WsbRun));
+	judged = calloc(plan.nconfigs, sizeof(WsbJudgement));
+	for (int i = 0; i < plan.nruns; i++)
+	{
+		WsbRun	   *run = &runs[i];
+
+		run->config = plan.order[i];
+		run->repeat = i / plan.nconfigs + 1;
+		run->order = i + 1;
+		run->collector_cpu_share = -1;
+		if (wsb_target_apply(&target, &plan.configs[run->config], err, sizeof(err)) != 0)
+		{
+			if (wsb_interrupted)
+				return finish(WSB_EXIT_INTERRUPTED);
+			wsb_error("run %d (%s): %s", run->order, plan.configs[run->config].label, err);
+			wsb_strlcpy(run->error, err, sizeof(run->error));
+			failed++;
+			if (failed > plan.nconfigs)
+				break;		/* the server is likely gone */
+			continue;
+		}
+		if (wsb_interrupted)
+			return finish(WSB_EXIT_INTERRUPTED);
+		rc = wsb_run_one(&target, &opts, &plan, run, plan.nruns, err, sizeof(err));
+		if (rc == 1 || wsb_interrupted)
+			return finish(WSB_EXIT_INTERRUPTED);
+		if (rc != 0)
+		{
+			wsb_error("run %d (%s): %s", run->order, plan.configs[run->config].label, err);
+			failed++;
+		}
+	}
+	{
+		time_t		now = time(NULL);
+
+		strftime(env.finished, sizeof(env.finished), "%Y-%m-%d %H:%M:%S %Z", localtime(&now));
+	}
+
+	wsb_judge(&plan, runs, plan.nruns, judged);
+	snprintf(path, sizeof(path), "%s/results.csv", opts.out);
+	if (wsb_write_results_csv(path, &plan, runs, plan.nruns) != 0)
+	{
+		wsb_error("could not write \"%s\"", path);
+		failed++;
+	}
+	snprintf(path, sizeof(path), "%s/timeline.csv", opts.out);
+	if (wsb_write_timeline_csv(path, &plan, runs, plan.nruns) != 0)
+	{
+		wsb_error("could not write \"%s\"", path);
+		failed++;
+	}
+	if (wsb_write_report(opts.out, &opts, &plan, runs, plan.nruns, judged, &env) != 0)
+	{
+		wsb_error("could not write the report in \"%s\"", opts.out);
+		failed++;
+	}
+	wsb_cleanup_run();			/* restore and remove before the verdict */
+	wsb_print_verdict(stdout, &plan, runs, plan.nruns, judged);
+	printf("results in %s\n", opts.out);
+	if (wsb_interrupted)
+		return WSB_EXIT_INTERRUPTED;
+	return failed ? WSB_EXIT_FAILURE : WSB_EXIT_OK;
+}

@@ -1,0 +1,691 @@
+/*-------------------------------------------------------------------------
+ *
+ * options.c
+ *		wal_stall_bench: command-line flags, preset files, and the plan
+ *		(the cartesian product of the --set values, run interleaved).
+ *
+ * A preset is a plain text file of "key = value" lines; '#' starts a
+ * comment.  Keys: set (repeatable, "GUC=V1,V2"), conf (repeatable, a fixed
+ * setting "name = value"), runs, duration, clients, jobs, scale, builtin,
+ * script, pgbench_args, pgbench_init_args, slow_wal, slow_wal_mbps,
+ * slow_disk, description (repeatable, joined).  Flags on the command line
+ * override the preset; a --set on the command line replaces the preset's
+ * --set of the same GUC.
+ *
+ * Values of a --set are separated by commas; a value holding a comma (or
+ * an empty value) is written in single quotes:
+ *		--set "shared_preload_libraries='',wal_stall,'wal_stall,pg_wait_sampling'"
+ *
+ * Nothing here touches a server: these are pure functions, unit tested.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine.h"
+
+/* which fields the command line or the preset gave, by key */
+enum
+{
+	F_RUNS, F_DURATION, F_CLIENTS, F_JOBS, F_SCALE, F_BUILTIN, F_SCRIPT,
+	F_PGBENCH_ARGS, F_INIT_ARGS, F_SLOW_WAL, F_SLOW_WAL_MBPS, F_SLOW_DISK,
+	F_COUNT
+};
+
+void
+wsb_options_defaults(WsbOptions *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->runs = 3;
+	o->duration = 30;
+	o->clients = 4;
+	o->jobs = 2;
+	o->scale = 10;
+	strcpy(o->builtin, "tpcb-like");
+}
+
+void
+wsb_usage(FILE *f)
+{
+	fputs(
+		  "wal_stall_bench compares PostgreSQL configurations with pgbench and wal_stall.\n"
+		  "\n"
+		  "Usage: wal_stall_bench [OPTION]...\n"
+		  "\n"
+		  "What to compare:\n"
+		  "  --set GUC=V1,V2,...   values of a setting; repeatable: every combination is a\n"
+		  "                        configuration, the first (all first values) the baseline;\n"
+		  "                        quote a value holding a comma: --set \"x='a,b',c\"\n"
+		  "  --preset NAME|FILE    read settings and flags from bench/presets/NAME.conf or\n"
+		  "                        FILE; flags given here override the preset's, and a --set\n"
+		  "                        here replaces the preset's --set of the same setting\n"
+		  "  --runs N              runs per configuration (default 3); run order interleaves\n"
+		  "                        the configurations: A B C A B C ...\n"
+		  "  --duration S          seconds per run (default 30)\n"
+		  "\n"
+		  "The load (pgbench):\n"
+		  "  --clients N           pgbench clients (default 4)\n"
+		  "  --jobs N              pgbench threads (default 2, at most --clients)\n"
+		  "  --scale N             pgbench -i scale of the temporary cluster (default 10)\n"
+		  "  --builtin NAME        pgbench built-in script (default tpcb-like)\n"
+		  "  --script FILE         a custom pgbench script instead of --builtin\n"
+		  "  --pgbench-args 'ARGS' more pgbench arguments, split on blanks\n"
+		  "\n"
+		  "Where (a temporary cluster, removed at the end, unless --pgdata):\n"
+		  "  --pgdata DIR          an existing local cluster, stopped or running; settings\n"
+		  "                        change through ALTER SYSTEM and are restored at the end,\n"
+		  "                        also on failure and Ctrl-C; OUT/restore.sql holds the\n"
+		  "                        statements that undo them, should the harness itself die\n"
+		  "                        (run them with psql, then restart the server); the runs\n"
+		  "                        use a database wal_stall_bench, created and dropped\n"
+		  "  --slow-wal IOPS       put pg_wal alone on a loop device whose writes are\n"
+		  "                        throttled to IOPS per second (cgroup v1 blkio); needs\n"
+		  "                        root, the blkio controller and losetup; temporary cluster\n"
+		  "  --slow-wal-mbps MB    also limit that device's writes to MB megabytes/second\n"
+		  "  --slow-disk IOPS      the whole data directory on a throttled loop device\n"
+		  "  --pg-config PATH      pg_config of the PostgreSQL to use (default: on PATH)\n"
+		  "\n"
+		  "Output:\n"
+		  "  --out DIR             results.csv, timeline.csv, report.html, pgbench logs\n"
+		  "                        (default bench-results/DATE-TIME)\n"
+		  "  --quiet               no progress line\n"
+		  "  --help                this text\n"
+		  "\n"
+		  "Exit status: 0 done, 1 a run-time failure, 2 a usage error, 130 interrupted.\n",
+		  f);
+}
+
+static bool
+valid_guc_name(const char *s)
+{
+	if (!isalpha((unsigned char) *s) && *s != '_')
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char) *s) && *s != '_' && *s != '.')
+			return false;
+	return true;
+}
+
+/* "GUC=V1,V2,..." -> set.  0 ok, -1 with a message. */
+int
+wsb_parse_set(const char *arg, WsbSet *set, char *err, size_t errlen)
+{
+	const char *eq = strchr(arg, '=');
+	const char *p;
+	size_t		nl;
+
+	memset(set, 0, sizeof(*set));
+	if (eq == NULL)
+	{
+		snprintf(err, errlen, "--set \"%s\": expected GUC=V1,V2,...", arg);
+		return -1;
+	}
+	nl = eq - arg;
+	while (nl > 0 && isspace((unsigned char) arg[nl - 1]))
+		nl--;
+	if (nl == 0 || nl >= WSB_NAME_LEN)
+	{
+		snprintf(err, errlen, "--set \"%s\": missing or too long setting name", arg);
+		return -1;
+	}
+	memcpy(set->name, arg, nl);
+	set->name[nl] = '\0';
+	if (!valid_guc_name(set->name))
+	{
+		snprintf(err, errlen, "--set \"%s\": \"%s\" is not a setting name", arg, set->name);
+		return -1;
+	}
+	p = eq + 1;
+	while (isspace((unsigned char) *p))
+		p++;
+	if (*p == '\0')
+	{
+		snprintf(err, errlen, "--set \"%s\": no values after '='", arg);
+		return -1;
+	}
+	for (;;)
+	{
+		char		v[WSB_VALUE_LEN];
+		size_t		n = 0;
+		bool		quoted = false;
+
+		while (isspace((unsigned char) *p))
+			p++;
+		if (*p == '\'')
+		{
+			quoted = true;
+			p++;
+			for (;;)
+			{
+				if (*p == '\0')
+				{
+					snprintf(err, errlen, "--set \"%s\": unterminated quote", arg);
+					return -1;
+				}
+				if (*p == '\'' && p[1] == '\'')
+					p++;		/* '' inside quotes is one quote */
+				else if (*p == '\'')
+					break;
+				if (n < sizeof(v) - 1)
+					v[n++] = *p;
+				p++;
+			}
+			p++;
+			while (isspace((unsigned char) *p))
+				p++;
+			if (*p != ',' && *p != '\0')
+			{
+				snprintf(err, errlen, "--set \"%s\": text after a quoted value", arg);
+				return -1;
+			}
+		}
+		else
+		{
+			while (*p && *p != ',')
+			{
+				if (n < sizeof(v) - 1)
+					v[n++] = *p;
+				p++;
+			}
+			while (n > 0 && isspace((unsigned char) v[n - 1]))
+				n--;
+		}
+		v[n] = '\0';
+		if (!quoted && n == 0)
+		{
+			snprintf(err, errlen, "--set \"%s\": empty value (write '' for an empty string)", arg);
+			return -1;
+		}
+		if (set->nvalues >= WSB_MAX_VALUES)
+		{
+			snprintf(err, errlen, "--set \"%s\": more than %d values", arg, WSB_MAX_VALUES);
+			return -1;
+		}
+		strcpy(set->values[set->nvalues++], v);
+		if (*p == '\0')
+			break;
+		p++;					/* the comma */
+	}
+	return 0;
+}
+
+/* Add or replace (same GUC) a set.  0 ok, -1 too many. */
+static int
+put_set(WsbOptions *o, const WsbSet *s, bool replace, char *err, size_t errlen)
+{
+	for (int i = 0; i < o->nsets; i++)
+		if (strcmp(o->sets[i].name, s->name) == 0)
+		{
+			if (!replace)
+			{
+				snprintf(err, errlen, "--set \"%s\" given twice", s->name);
+				return -1;
+			}
+			o->sets[i] = *s;
+			return 0;
+		}
+	if (o->nsets >= WSB_MAX_SETS)
+	{
+		snprintf(err, errlen, "more than %d --set settings", WSB_MAX_SETS);
+		return -1;
+	}
+	o->sets[o->nsets++] = *s;
+	return 0;
+}
+
+/* A numeric or text field by its preset key / flag name (without --). */
+static int
+set_field(WsbOptions *o, const char *key, const char *value, bool *given,
+		  char *err, size_t errlen)
+{
+	struct
+	{
+		const char *key;
+		int			field;
+		int		   *target;
+		int			min,
+					max;
+	}			ints[] = {
+		{"runs", F_RUNS, &o->runs, 1, 1000},
+		{"duration", F_DURATION, &o->duration, 1, 86400},
+		{"clients", F_CLIENTS, &o->clients, 1, 10000},
+		{"jobs", F_JOBS, &o->jobs, 1, 10000},
+		{"scale", F_SCALE, &o->scale, 1, 1000000},
+		{"slow_wal", F_SLOW_WAL, &o->slow_wal_iops, 1, 10000000},
+		{"slow_wal_mbps", F_SLOW_WAL_MBPS, &o->slow_wal_mbps, 1, 100000},
+		{"slow_disk", F_SLOW_DISK, &o->slow_disk_iops, 1, 10000000},
+	};
+
+	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
+		if (strcmp(key, ints[i].key) == 0)
+		{
+			if (!wsb_parse_int(value, ints[i].min, ints[i].max, ints[i].target))
+			{
+				snprintf(err, errlen, "%s: \"%s\" is not an integer from %d to %d",
+						 key, value, ints[i].min, ints[i].max);
+				return -1;
+			}
+			given[ints[i].field] = true;
+			return 0;
+		}
+	if (strcmp(key, "builtin") == 0)
+	{
+		if (*value == '\0' || strlen(value) >= sizeof(o->builtin))
+		{
+			snprintf(err, errlen, "builtin: \"%s\" is not a pgbench built-in script name", value);
+			return -1;
+		}
+		wsb_strlcpy(o->builtin, value, sizeof(o->builtin));
+		o->script[0] = '\0';
+		given[F_BUILTIN] = true;
+		return 0;
+	}
+	if (strcmp(key, "script") == 0)
+	{
+		if (access(value, R_OK) != 0)
+		{
+			snprintf(err, errlen, "script: cannot read \"%s\"", value);
+			return -1;
+		}
+		wsb_strlcpy(o->script, value, sizeof(o->script));
+		o->builtin[0] = '\0';
+		given[F_SCRIPT] = true;
+		return 0;
+	}
+	if (strcmp(key, "pgbench_args") == 0)
+	{
+		wsb_strlcpy(o->pgbench_args, value, sizeof(o->pgbench_args));
+		given[F_PGBENCH_ARGS] = true;
+		return 0;
+	}
+	if (strcmp(key, "pgbench_init_args") == 0)
+	{
+		wsb_strlcpy(o->pgbench_init_args, value, sizeof(o->pgbench_init_args));
+		given[F_INIT_ARGS] = true;
+		return 0;
+	}
+	snprintf(err, errlen, "unknown key \"%s\"", key);
+	return -1;
+}
+
+static void
+append_text(char *buf, size_t size, const char *text, const char *sep)
+{
+	size_t		n = strlen(buf);
+
+	if (n > 0 && sep)
+		snprintf(buf + n, size - n, "%s", sep), n = strlen(buf);
+	snprintf(buf + n, size - n, "%s", text);
+}
+
+/* The file a preset name stands for: a path as given, else DIR/NAME.conf. */
+static void
+preset_path(const char *name, const char *dir, char *path, size_t len)
+{
+	if (strchr(name, '/') || access(name, R_OK) == 0)
+		wsb_strlcpy(path, name, len);
+	else
+		snprintf(path, len, "%s/%s.conf", dir ? dir : ".", name);
+}
+
+int
+wsb_load_preset(const char *name, const char *presets_dir, WsbOptions *o,
+				bool *given, char *err, size_t errlen)
+{
+	char		path[1024];
+	char	   *text,
+			   *line,
+			   *save = NULL;
+	int			lineno = 0;
+	char		msg[512];
+
+	preset_path(name, presets_dir, path, sizeof(path));
+	text = wsb_read_file(path, NULL);
+	if (text == NULL)
+	{
+		char		list[512] = "";
+		DIR		   *d = presets_dir ? opendir(presets_dir) : NULL;
+		struct dirent *e;
+
+		while (d && (e = readdir(d)) != NULL)
+		{
+			size_t		l = strlen(e->d_name);
+
+			if (l > 5 && strcmp(e->d_name + l - 5, ".conf") == 0)
+			{
+				char		n[256];
+
+				snprintf(n, sizeof(n), "%.*s", (int) (l - 5), e->d_name);
+				append_text(list, sizeof(list), n, ", ");
+			}
+		}
+		if (d)
+			closedir(d);
+		snprintf(err, errlen, "unknown preset \"%s\": cannot read \"%s\"%s%s%s", name, path,
+				 *list ? " (presets: " : "", list, *list ? ")" : "");
+		return -1;
+	}
+	wsb_strlcpy(o->preset, name, sizeof(o->preset));
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+	{
+		char	   *hash,
+				   *eq,
+				   *key,
+				   *value;
+
+		lineno++;
+		/* a '#' starts a comment, except inside a quoted value */
+		{
+			bool		inq = false;
+
+			for (hash = line; *hash; hash++)
+			{
+				if (*hash == '\'')
+					inq = !inq;
+				else if (*hash == '#' && !inq)
+				{
+					*hash = '\0';
+					break;
+				}
+			}
+		}
+		key = wsb_trim(line);
+		if (*key == '\0')
+			continue;
+		eq = strchr(key, '=');
+		if (eq == NULL)
+		{
+			snprintf(err, errlen, "%s:%d: expected \"key = value\"", path, lineno);
+			free(text);
+			return -1;
+		}
+		*eq = '\0';
+		key = wsb_trim(key);
+		value = wsb_trim(eq + 1);
+		if (strcmp(key, "set") == 0)
+		{
+			WsbSet		s;
+
+			if (wsb_parse_set(value, &s, msg, sizeof(msg)) != 0 ||
+				put_set(o, &s, false, msg, sizeof(msg)) != 0)
+			{
+				snprintf(err, errlen, "%s:%d: %s", path, lineno, msg);
+				free(text);
+				return -1;
+			}
+		}
+		else if (strcmp(key, "conf") == 0)
+		{
+			char	   *ceq = strchr(value, '=');
+
+			if (ceq == NULL || ceq == value)
+			{
+				snprintf(err, errlen, "%s:%d: conf: expected \"name = value\"", path, lineno);
+				free(text);
+				return -1;
+			}
+			append_text(o->extra_conf, sizeof(o->extra_conf), value, NULL);
+			append_text(o->extra_conf, sizeof(o->extra_conf), "\n", NULL);
+		}
+		else if (strcmp(key, "description") == 0)
+			append_text(o->description, sizeof(o->description), value, " ");
+		else if (set_field(o, key, value, given, msg, sizeof(msg)) != 0)
+		{
+			snprintf(err, errlen, "%s:%d: %s", path, lineno, msg);
+			free(text);
+			return -1;
+		}
+	}
+	free(text);
+	return 0;
+}
+
+/* The flags taking a value, and the preset key each one sets. */
+static const struct
+{
+	const char *flag;
+	const char *key;
+}			value_flags[] = {
+	{"--set", NULL}, {"--preset", NULL}, {"--pgdata", NULL}, {"--out", NULL},
+	{"--pg-config", NULL},
+	{"--runs", "runs"}, {"--duration", "duration"}, {"--clients", "clients"},
+	{"--jobs", "jobs"}, {"--scale", "scale"}, {"--builtin", "builtin"},
+	{"--script", "script"}, {"--pgbench-args", "pgbench_args"},
+	{"--slow-wal", "slow_wal"}, {"--slow-wal-mbps", "slow_wal_mbps"},
+	{"--slow-disk", "slow_disk"},
+};
+
+/*
+ * Parse the command line into o (defaults first, then the preset, then the
+ * flags).  0 ok, 1 --help (printed), -1 usage error with one message in err.
+ */
+int
+wsb_parse_args(int argc, char **argv, const char *presets_dir, WsbOptions *o,
+			   char *err, size_t errlen)
+{
+	bool		given[F_COUNT] = {0};
+	bool		preset_given[F_COUNT] = {0};
+	char		msg[512];
+	char		cli_names[WSB_MAX_SETS + 1][WSB_NAME_LEN];
+	int			ncli = 0;
+
+	wsb_options_defaults(o);
+
+	/* the preset first, whatever its place on the line */
+	for (int pass = 0; pass < 2; pass++)
+	{
+		for (int i = 1; i < argc; i++)
+		{
+			const char *arg = argv[i];
+			const char *value = NULL;
+			const char *flag = arg;
+			char		flagbuf[64];
+			const char *eq;
+			size_t		k;
+
+			if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0 ||
+				strcmp(arg, "-?") == 0)
+			{
+				if (pass == 1)
+				{
+					wsb_usage(stdout);
+					return 1;
+				}
+				continue;
+			}
+			if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0)
+			{
+				o->quiet = true;
+				continue;
+			}
+			eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
+			if (eq && (size_t) (eq - arg) < sizeof(flagbuf))
+			{
+				snprintf(flagbuf, sizeof(flagbuf), "%.*s", (int) (eq - arg), arg);
+				flag = flagbuf;
+				value = eq + 1;
+			}
+			for (k = 0; k < sizeof(value_flags) / sizeof(value_flags[0]); k++)
+				if (strcmp(flag, value_flags[k].flag) == 0)
+					break;
+			if (k == sizeof(value_flags) / sizeof(value_flags[0]))
+			{
+				snprintf(err, errlen, "unknown option \"%s\" (see --help)", arg);
+				return -1;
+			}
+			if (value == NULL)
+			{
+				if (i + 1 >= argc)
+				{
+					snprintf(err, errlen, "option \"%s\" needs a value", flag);
+					return -1;
+				}
+				value = argv[++i];
+			}
+			if (pass == 0)
+			{
+				if (strcmp(flag, "--preset") == 0)
+				{
+					if (o->preset[0])
+					{
+						snprintf(err, errlen, "--preset given twice");
+						return -1;
+					}
+					if (wsb_load_preset(value, presets_dir, o, preset_given, err, errlen) != 0)
+						return -1;
+				}
+				continue;
+			}
+			if (strcmp(flag, "--preset") == 0)
+				continue;
+			if (strcmp(flag, "--set") == 0)
+			{
+				WsbSet		s;
+
+				if (wsb_parse_set(value, &s, err, errlen) != 0)
+					return -1;
+				/* replaces the preset's set of that GUC, not an earlier --set */
+				for (int j = 0; j < ncli; j++)
+					if (strcmp(cli_names[j], s.name) == 0)
+					{
+						snprintf(err, errlen, "--set \"%s\" given twice", s.name);
+						return -1;
+					}
+				if (put_set(o, &s, true, err, errlen) != 0)
+					return -1;
+				strcpy(cli_names[ncli++], s.name);
+				continue;
+			}
+			if (strcmp(flag, "--pgdata") == 0)
+			{
+				if (*value == '\0')
+				{
+					snprintf(err, errlen, "--pgdata: empty directory name");
+					return -1;
+				}
+				wsb_strlcpy(o->pgdata, value, sizeof(o->pgdata));
+				continue;
+			}
+			if (strcmp(flag, "--out") == 0)
+			{
+				if (*value == '\0')
+				{
+					snprintf(err, errlen, "--out: empty directory name");
+					return -1;
+				}
+				wsb_strlcpy(o->out, value, sizeof(o->out));
+				continue;
+			}
+			if (strcmp(flag, "--pg-config") == 0)
+			{
+				wsb_strlcpy(o->pg_config, value, sizeof(o->pg_config));
+				continue;
+			}
+			if (set_field(o, value_flags[k].key, value, given, msg, sizeof(msg)) != 0)
+			{
+				/* "runs: ..." -> "--runs: ..." */
+				snprintf(err, errlen, "%s%s", flag,
+						 msg + strlen(value_flags[k].key));
+				return -1;
+			}
+		}
+	}
+
+	if (given[F_BUILTIN] && given[F_SCRIPT])
+	{
+		snprintf(err, errlen, "--builtin and --script exclude each other");
+		return -1;
+	}
+	if (o->jobs > o->clients)
+	{
+		if (given[F_JOBS])
+		{
+			snprintf(err, errlen, "--jobs (%d) cannot exceed --clients (%d)", o->jobs, o->clients);
+			return -1;
+		}
+		o->jobs = o->clients;
+	}
+	if (o->slow_wal_mbps && !o->slow_wal_iops)
+	{
+		snprintf(err, errlen, "--slow-wal-mbps needs --slow-wal");
+		return -1;
+	}
+	if (o->slow_disk_iops && o->slow_wal_iops)
+	{
+		snprintf(err, errlen, "--slow-wal and --slow-disk exclude each other");
+		return -1;
+	}
+	if (o->pgdata[0] && (o->slow_wal_iops || o->slow_disk_iops))
+	{
+		snprintf(err, errlen, "--slow-wal and --slow-disk work only on the temporary cluster, not with --pgdata (they would move the cluster's files)");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The configurations: the cartesian product of the sets, the last set
+ * varying fastest, so configs[0] takes every set's first value (the
+ * baseline); the run order repeats them all, runs times (A B C A B C).
+ */
+int
+wsb_make_plan(const WsbOptions *o, WsbPlan *plan, char *err, size_t errlen)
+{
+	long		n = 1;
+
+	memset(plan, 0, sizeof(*plan));
+	for (int i = 0; i < o->nsets; i++)
+	{
+		n *= o->sets[i].nvalues;
+		if (n > WSB_MAX_CONFIGS)
+		{
+			snprintf(err, errlen, "the --set values make more than %d configurations", WSB_MAX_CONFIGS);
+			return -1;
+		}
+	}
+	plan->nconfigs = (int) n;
+	for (int c = 0; c < plan->nconfigs; c++)
+	{
+		WsbConfig  *cf = &plan->configs[c];
+		int			rest = c;
+
+		cf->nsettings = o->nsets;
+		for (int i = o->nsets - 1; i >= 0; i--)
+		{
+			int			v = rest % o->sets[i].nvalues;
+
+			rest /= o->sets[i].nvalues;
+			strcpy(cf->names[i], o->sets[i].name);
+			strcpy(cf->values[i], o->sets[i].values[v]);
+		}
+		cf->label[0] = '\0';
+		for (int i = 0; i < o->nsets; i++)
+		{
+			char		item[WSB_NAME_LEN + WSB_VALUE_LEN + 4];
+
+			if (cf->values[i][0] == '\0' || strchr(cf->values[i], ' ') || strchr(cf->values[i], ','))
+				snprintf(item, sizeof(item), "%s='%s'", cf->names[i], cf->values[i]);
+			else
+				snprintf(item, sizeof(item), "%s=%s", cf->names[i], cf->values[i]);
+			append_text(cf->label, sizeof(cf->label), item, " ");
+		}
+		if (cf->label[0] == '\0')
+			strcpy(cf->label, "as configured");
+	}
+	plan->nruns = plan->nconfigs * o->runs;
+	plan->order = malloc(sizeof(int) * plan->nruns);
+	for (int i = 0; i < plan->nruns; i++)
+		plan->order[i] = i % plan->nconfigs;
+	return 0;
+}
+
+void
+wsb_plan_free(WsbPlan *plan)
+{
+	free(plan->order);
+	plan->order = NULL;
+}

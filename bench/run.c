@@ -1,0 +1,400 @@
+/*-------------------------------------------------------------------------
+ *
+ * run.c
+ *		wal_stall_bench: one run.
+ *
+ * Before: CHECKPOINT, pg_stat_reset_shared('wal'), wal_stall_reset().
+ * During: pgbench -T duration with its per-transaction log (-l) and
+ * --progress=1; every second the harness polls wal_stall_history(since)
+ * over libpq and reads pgbench's newest progress line for the live line.
+ * After: pgbench's summary tps; the log parsed into per-second buckets and
+ * a latency histogram (p99); a pause of 1.5 s, since backends publish
+ * their WAL counters at most once a second; then wal_stall_summary,
+ * wal_stall_clog, pg_stat_wal (reset before, so the run's delta) and
+ * wal_stall_status(); the collector's CPU share from /proc/PID/schedstat.
+ * When wal_stall is not loaded (shared_preload_libraries = '' in the
+ * overhead preset) its rows stay empty and the pgbench figures remain.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <errno.h>
+#include <glob.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <libpq-fe.h>
+
+#include "engine.h"
+
+static void
+add_pgbench_args(WsbCommand *c, const WsbTarget *t, const WsbOptions *o, const char *logprefix)
+{
+	const char *user = getenv("PGUSER");
+
+	wsb_cmd_add(c, "%s/pgbench", o->bindir);
+	wsb_cmd_add(c, "-h");
+	wsb_cmd_add(c, "%s", t->sockdir);
+	wsb_cmd_add(c, "-p");
+	wsb_cmd_add(c, "%d", t->port);
+	wsb_cmd_add(c, "-U");
+	wsb_cmd_add(c, "%s", user && *user ? user : t->owner);
+	wsb_cmd_add(c, "-c");
+	wsb_cmd_add(c, "%d", o->clients);
+	wsb_cmd_add(c, "-j");
+	wsb_cmd_add(c, "%d", o->jobs);
+	wsb_cmd_add(c, "-T");
+	wsb_cmd_add(c, "%d", o->duration);
+	wsb_cmd_add(c, "--progress=1");
+	wsb_cmd_add(c, "-l");
+	wsb_cmd_add(c, "--log-prefix=%s", logprefix);
+	if (o->script[0])
+		wsb_cmd_add(c, "--file=%s/script.sql", t->workdir);
+	else
+		wsb_cmd_add(c, "--builtin=%s", o->builtin);
+	if (o->pgbench_args[0])
+	{
+		char		buf[1024];
+		char	   *save = NULL;
+
+		wsb_strlcpy(buf, o->pgbench_args, sizeof(buf));
+		for (char *a = strtok_r(buf, " \t", &save); a; a = strtok_r(NULL, " \t", &save))
+			wsb_cmd_add(c, "%s", a);
+	}
+	wsb_cmd_add(c, "%s", t->dbname);
+}
+
+/* The pgbench command line of a run, for the report. */
+void
+wsb_pgbench_command(const WsbTarget *t, const WsbOptions *o, char *buf, size_t len)
+{
+	WsbCommand	c;
+
+	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+	add_pgbench_args(&c, t, o, "DIR/pgbench_log");
+	buf[0] = '\0';
+	for (int i = 0; i < c.argc; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? " " : "", c.argv[i]);
+	wsb_cmd_free(&c);
+}
+
+static double
+schedstat_ns(int pid)
+{
+	char		path[64];
+	char	   *text;
+	double		ns = -1;
+
+	if (pid <= 0)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
+	text = wsb_read_file(path, NULL);
+	if (text)
+		ns = strtod(text, NULL);
+	free(text);
+	return ns;
+}
+
+/* Append the history rows newer than *since; move *since on. */
+static void
+poll_history(WsbTarget *t, WsbRun *run, char *since, size_t sincelen, WsbRows *newest)
+{
+	WsbRows		r;
+	char		err[256];
+	const char *p[1] = {since};
+
+	if (wsb_sql_rows(t->conn, "SELECT * FROM wal_stall_history($1::timestamptz) ORDER BY sample_time",
+					 1, p, &r, err, sizeof(err)) != 0)
+		return;
+	if (r.nrows > 0)
+	{
+		const char *last = wsb_rows_get(&r, r.nrows - 1, "sample_time");
+
+		if (last)
+			wsb_strlcpy(since, last, sincelen);
+		wsb_rows_append(&run->history, &r);
+		wsb_rows_free(newest);
+		*newest = (WsbRows) {0};
+		/* keep only the newest row for the progress line */
+		{
+			WsbRows		one = r;
+
+			one.cells = &r.cells[r.nrows - 1];
+			one.nrows = 1;
+			wsb_rows_append(newest, &one);
+		}
+	}
+	wsb_rows_free(&r);
+}
+
+/* The newest "progress:" line pgbench wrote to its stderr file. */
+static bool
+read_progress(const char *path, long *offset, double *tps)
+{
+	FILE	   *f = fopen(path, "r");
+	char		line[512];
+	bool		found = false;
+
+	if (f == NULL)
+		return false;
+	if (fseek(f, *offset, SEEK_SET) != 0)
+	{
+		fclose(f);
+		return false;
+	}
+	while (fgets(line, sizeof(line), f))
+	{
+		double		el,
+					tp,
+					lat;
+
+		if (line[strlen(line) - 1] != '\n')
+			break;				/* half-written: read it next time */
+		*offset = ftell(f);
+		if (wsb_pgbench_parse_progress(line, &el, &tp, &lat))
+		{
+			*tps = tp;
+			found = true;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static void
+progress_line(const WsbPlan *plan, const WsbRun *run, int nruns, double elapsed,
+			  int duration, double tps, const WsbRows *newest, bool tty)
+{
+	char		line[1024];
+	const char *classes[][2] = {
+		{"wal_buffer_full_ms", "buffer_full"}, {"wal_flush_ms", "flush"},
+		{"wal_insert_ms", "insert"}, {"clog_ms", "clog"}
+	};
+
+	snprintf(line, sizeof(line), "run %d/%d  %s  %3.0f/%d s  %6.0f tps",
+			 run->order, nruns, plan->configs[run->config].label, elapsed, duration, tps);
+	if (newest->nrows > 0)
+	{
+		strcat(line, "  stall ms");
+		for (int i = 0; i < 4; i++)
+			snprintf(line + strlen(line), sizeof(line) - strlen(line), " %s %.0f",
+					 classes[i][1], wsb_rows_double(newest, 0, classes[i][0], 0));
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), "  ring %.0f%%",
+				 100 * wsb_rows_double(newest, 0, "buffer_fill_max", 0));
+	}
+	if (tty)
+		fprintf(stderr, "\r%s\033[K", line);
+	else
+		fprintf(stderr, "%s\n", line);
+}
+
+static void
+fetch_after(WsbTarget *t, const char *sql, WsbRows *into)
+{
+	char		err[256];
+
+	if (wsb_sql_rows(t->conn, sql, 0, NULL, into, err, sizeof(err)) != 0)
+		memset(into, 0, sizeof(*into));
+}
+
+/*
+ * One run of run->config.  0: measured (run->ok), -1: failed (run->error,
+ * err), 1: interrupted.
+ */
+int
+wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan, WsbRun *run,
+			int nruns, char *err, size_t errlen)
+{
+	char		prefix[1200],
+				outpath[1200],
+				errpath[1200],
+				pattern[1300];
+	char		since[64] = "";
+	char		msg[512];
+	bool		loaded = wsb_target_wal_stall_loaded(t);
+	bool		tty = isatty(2) && !o->quiet;
+	WsbCommand	c;
+	WsbRows		newest = {0};
+	WsbLogStats ls;
+	pid_t		pid;
+	int			rc = -1,
+				status = 0,
+				collector = 0;
+	double		cpu0 = -1,
+				start,
+				last_tick,
+				tps_now = 0;
+	long		erroff = 0;
+	glob_t		g;
+	char	   *text;
+
+	run->ok = false;
+	run->collector_cpu_share = -1;
+	if (wsb_sql_exec(t->conn, "CHECKPOINT", msg, sizeof(msg)) != 0 ||
+		wsb_sql_exec(t->conn, "SELECT pg_stat_reset_shared('wal')", msg, sizeof(msg)) != 0 ||
+		(loaded && wsb_sql_exec(t->conn, "SELECT wal_stall_reset()", msg, sizeof(msg)) != 0))
+	{
+		snprintf(run->error, sizeof(run->error), "before the run: %s", msg);
+		snprintf(err, errlen, "%s", run->error);
+		return -1;
+	}
+	if (loaded)
+	{
+		WsbRows		st;
+
+		fetch_after(t, "SELECT collector_pid FROM wal_stall_status()", &st);
+		collector = (int) wsb_rows_double(&st, 0, "collector_pid", 0);
+		wsb_rows_free(&st);
+		cpu0 = schedstat_ns(collector);
+	}
+	{
+		WsbRows		now;
+
+		fetch_after(t, "SELECT clock_timestamp()::text AS now", &now);
+		wsb_strlcpy(since, wsb_rows_get(&now, 0, "now") ? wsb_rows_get(&now, 0, "now") : "now", sizeof(since));
+		wsb_rows_free(&now);
+	}
+
+	snprintf(prefix, sizeof(prefix), "%s/run_%d", t->workdir, run->order);
+	snprintf(outpath, sizeof(outpath), "%s/run_%d.out", t->workdir, run->order);
+	snprintf(errpath, sizeof(errpath), "%s/run_%d.err", t->workdir, run->order);
+	wsb_cmd_init(&c, t->uid, t->gid);
+	add_pgbench_args(&c, t, o, prefix);
+	c.stdout_path = outpath;
+	c.stderr_path = errpath;
+	run->started_at = time(NULL);
+	start = wsb_now();
+	pid = wsb_cmd_start(&c);
+	wsb_cmd_free(&c);
+	if (pid < 0)
+	{
+		snprintf(run->error, sizeof(run->error), "could not start pgbench: %s", strerror(errno));
+		snprintf(err, errlen, "%s", run->error);
+		return -1;
+	}
+
+	last_tick = start;
+	for (;;)
+	{
+		pid_t		w = waitpid(pid, &status, WNOHANG);
+
+		if (w == pid)
+			break;
+		if (wsb_interrupted)
+		{
+			/* pgbench is in its own process group: stop it ourselves */
+			kill(-pid, SIGTERM);
+			kill(pid, SIGTERM);
+			for (int i = 0; i < 50 && waitpid(pid, &status, WNOHANG) == 0; i++)
+				usleep(100000);
+			kill(-pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			if (tty)
+				fputc('\n', stderr);
+			return 1;
+		}
+		if (wsb_now() - last_tick >= 1.0)
+		{
+			last_tick = wsb_now();
+			if (loaded)
+				poll_history(t, run, since, sizeof(since), &newest);
+			read_progress(errpath, &erroff, &tps_now);
+			if (!o->quiet && tty)
+				progress_line(plan, run, nruns, last_tick - start, o->duration, tps_now, &newest, tty);
+		}
+		usleep(50000);
+	}
+	run->seconds = wsb_now() - start;
+	if (loaded)
+		poll_history(t, run, since, sizeof(since), &newest);
+	wsb_rows_free(&newest);
+	if (tty)
+		fputc('\n', stderr);
+
+	text = wsb_read_file(outpath, NULL);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || text == NULL ||
+		!wsb_pgbench_parse_tps(text, &run->tps))
+	{
+		char	   *e = wsb_read_file(errpath, NULL);
+		char	   *lastline = NULL;
+
+		/* the last line that is not a progress line says why */
+		for (char *p = e ? strtok(e, "\n") : NULL; p; p = strtok(NULL, "\n"))
+			if (strncmp(p, "progress:", 9) != 0)
+				lastline = p;
+		snprintf(run->error, sizeof(run->error), "pgbench failed (%s%d)%s%s",
+				 WIFEXITED(status) ? "exit status " : "signal ",
+				 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+				 lastline ? ": " : "", lastline ? lastline : "");
+		free(e);
+		free(text);
+		snprintf(err, errlen, "%s", run->error);
+		goto after;
+	}
+	/* keep pgbench's own output beside the results */
+	{
+		char		keep[1300];
+
+		snprintf(keep, sizeof(keep), "%s/pgbench_run_%d.txt", o->out, run->order);
+		wsb_write_file(keep, text);
+	}
+	free(text);
+
+	wsb_logstats_init(&ls);
+	snprintf(pattern, sizeof(pattern), "%s.*", prefix);
+	if (glob(pattern, 0, NULL, &g) == 0)
+	{
+		for (size_t i = 0; i < g.gl_pathc; i++)
+		{
+			size_t		l = strlen(g.gl_pathv[i]);
+
+			if (l > 4 && (strcmp(g.gl_pathv[i] + l - 4, ".out") == 0 ||
+						  strcmp(g.gl_pathv[i] + l - 4, ".err") == 0))
+				continue;
+			wsb_logstats_read_file(&ls, g.gl_pathv[i]);
+			unlink(g.gl_pathv[i]);
+		}
+		globfree(&g);
+	}
+	run->transactions = ls.transactions;
+	run->latency_avg_ms = ls.transactions ? ls.latency_sum_us / ls.transactions / 1000.0 : NAN;
+	run->latency_p99_ms = wsb_logstats_quantile_ms(&ls, 0.99);
+	run->nseconds = ls.nseconds;
+	run->per_second = malloc(sizeof(WsbPgbenchSecond) * (ls.nseconds ? ls.nseconds : 1));
+	if (ls.nseconds)
+		memcpy(run->per_second, ls.seconds, sizeof(WsbPgbenchSecond) * ls.nseconds);
+	wsb_logstats_free(&ls);
+	if (run->transactions == 0)
+	{
+		snprintf(run->error, sizeof(run->error), "pgbench's transaction log holds no transactions");
+		snprintf(err, errlen, "%s", run->error);
+		goto after;
+	}
+	run->ok = true;
+	rc = 0;
+
+after:
+	/* backends publish WAL counters at most once a second */
+	wsb_sleep(1.5);
+	if (wsb_interrupted)
+		return 1;
+	fetch_after(t, "SELECT * FROM pg_stat_wal", &run->wal);
+	if (loaded)
+	{
+		double		cpu1 = schedstat_ns(collector);
+
+		fetch_after(t, "SELECT * FROM wal_stall_summary", &run->summary);
+		fetch_after(t, "SELECT * FROM wal_stall_clog", &run->clog);
+		fetch_after(t, "SELECT * FROM wal_stall_status()", &run->status);
+		if (cpu0 >= 0 && cpu1 >= cpu0)
+			run->collector_cpu_share = 100.0 * (cpu1 - cpu0) / 1e9 / (wsb_now() - start);
+	}
+	if (!o->quiet && !tty)
+		fprintf(stderr, "run %d/%d  %s  %.0f tps%s%s\n", run->order, nruns,
+				plan->configs[run->config].label, run->tps,
+				run->ok ? "" : "  FAILED: ", run->ok ? "" : run->error);
+	return rc;
+}

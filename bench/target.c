@@ -1,0 +1,1094 @@
+/*-------------------------------------------------------------------------
+ *
+ * target.c
+ *		wal_stall_bench: the cluster the runs go to, and its settings.
+ *
+ * Temporary cluster (default): initdb as the postgres user in a fresh
+ * /tmp/wal_stall_bench.XXXXXX, reachable only over a Unix socket in that
+ * directory; its postgresql.conf gets one line, include =
+ * 'wal_stall_bench.conf', a file holding the harness's fixed settings
+ * (wal_stall preloaded, track_wal_io_timing = on, the preset's conf lines).
+ * Removed at the end.
+ *
+ * --pgdata: an existing local cluster, running or stopped (then started,
+ * and stopped again at the end).  The runs use a database of their own,
+ * wal_stall_bench, created and dropped by the harness.  Settings change
+ * through ALTER SYSTEM only; before the first change the statements that
+ * undo every change are written to OUT/restore.sql, and at the end (also
+ * on failure and on SIGINT/SIGTERM) they are executed: ALTER SYSTEM RESET
+ * for a setting postgresql.auto.conf did not hold, ALTER SYSTEM SET to the
+ * old text for one it did.
+ *
+ * Either way a change is applied with pg_reload_conf(); pg_file_settings
+ * then says whether a restart is needed ("setting could not be applied",
+ * for a postmaster-context setting), and after it pg_settings must show
+ * the value coming from postgresql.auto.conf, or the run does not start.
+ *
+ *-------------------------------------------------------------------------
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <libpq-fe.h>
+
+#include "engine.h"
+
+static const WsbOptions *topts;
+
+/* ---------- SQL helpers ---------- */
+
+static void
+pq_message(PGresult *res, PGconn *conn, char *err, size_t errlen)
+{
+	const char *m = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+
+	if (m == NULL)
+		m = PQerrorMessage(conn);
+	wsb_strlcpy(err, m, errlen);
+	/* one line */
+	for (char *p = err; *p; p++)
+		if (*p == '\n')
+		{
+			*p = '\0';
+			break;
+		}
+}
+
+int
+wsb_sql_rows(PGconn *conn, const char *sql, int nparams, const char *const *params,
+			 WsbRows *out, char *err, size_t errlen)
+{
+	PGresult   *res = PQexecParams(conn, sql, nparams, NULL, params, NULL, NULL, 0);
+
+	memset(out, 0, sizeof(*out));
+	if (PQresultStatus(res) != PGRES_TUPLES_OK)
+	{
+		pq_message(res, conn, err, errlen);
+		PQclear(res);
+		return -1;
+	}
+	out->ncols = PQnfields(res);
+	out->nrows = PQntuples(res);
+	out->names = calloc(out->ncols ? out->ncols : 1, sizeof(char *));
+	for (int c = 0; c < out->ncols; c++)
+		out->names[c] = strdup(PQfname(res, c));
+	out->cells = calloc(out->nrows ? out->nrows : 1, sizeof(char **));
+	for (int r = 0; r < out->nrows; r++)
+	{
+		out->cells[r] = calloc(out->ncols ? out->ncols : 1, sizeof(char *));
+		for (int c = 0; c < out->ncols; c++)
+			if (!PQgetisnull(res, r, c))
+				out->cells[r][c] = strdup(PQgetvalue(res, r, c));
+	}
+	PQclear(res);
+	return 0;
+}
+
+int
+wsb_sql_exec(PGconn *conn, const char *sql, char *err, size_t errlen)
+{
+	PGresult   *res = PQexec(conn, sql);
+	ExecStatusType st = PQresultStatus(res);
+
+	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
+	{
+		pq_message(res, conn, err, errlen);
+		PQclear(res);
+		return -1;
+	}
+	PQclear(res);
+	return 0;
+}
+
+/* The first cell of a one-value query, or -1. */
+static int
+sql_value(PGconn *conn, const char *sql, const char *param, char *out, size_t len,
+		  char *err, size_t errlen)
+{
+	WsbRows		r;
+	const char *params[1] = {param};
+
+	if (wsb_sql_rows(conn, sql, param ? 1 : 0, params, &r, err, errlen) != 0)
+		return -1;
+	if (r.nrows < 1 || r.ncols < 1)
+	{
+		snprintf(err, errlen, "no rows from: %s", sql);
+		wsb_rows_free(&r);
+		return -1;
+	}
+	wsb_strlcpy(out, r.cells[0][0] ? r.cells[0][0] : "", len);
+	wsb_rows_free(&r);
+	return 0;
+}
+
+int
+wsb_target_connect(WsbTarget *t, const char *db, char *err, size_t errlen)
+{
+	const char *keys[] = {"host", "port", "dbname", "user", "application_name", "connect_timeout", NULL};
+	char		port[16];
+	const char *user = getenv("PGUSER");
+	const char *vals[7];
+
+	if (t->conn)
+		PQfinish(t->conn);
+	snprintf(port, sizeof(port), "%d", t->port);
+	vals[0] = t->sockdir;
+	vals[1] = port;
+	vals[2] = db;
+	vals[3] = user && *user ? user : t->owner;
+	vals[4] = "wal_stall_bench";
+	vals[5] = "10";
+	vals[6] = NULL;
+	t->conn = PQconnectdbParams(keys, vals, 0);
+	if (PQstatus(t->conn) != CONNECTION_OK)
+	{
+		snprintf(err, errlen, "could not connect to the cluster at \"%s\" port %d: %s",
+				 t->sockdir, t->port, PQerrorMessage(t->conn));
+		for (char *p = err; *p; p++)
+			if (*p == '\n')
+				*p = ' ';
+		PQfinish(t->conn);
+		t->conn = NULL;
+		return -1;
+	}
+	PQsetNoticeProcessor(t->conn, NULL, NULL);
+	t->server_version = PQserverVersion(t->conn);
+	return 0;
+}
+
+/* ---------- server control ---------- */
+
+static int
+pg_ctl(WsbTarget *t, const char *action, char *err, size_t errlen)
+{
+	WsbCommand	c;
+	char		out[1100];
+	int			rc;
+
+	snprintf(out, sizeof(out), "%s/pg_ctl.out", t->workdir);
+	wsb_cmd_init(&c, t->uid, t->gid);
+	wsb_cmd_add(&c, "%s/pg_ctl", topts->bindir);
+	wsb_cmd_add(&c, "-D");
+	wsb_cmd_add(&c, "%s", t->pgdata);
+	wsb_cmd_add(&c, "-w");
+	wsb_cmd_add(&c, "-t");
+	wsb_cmd_add(&c, "300");
+	if (strcmp(action, "stop") == 0 || strcmp(action, "restart") == 0)
+	{
+		wsb_cmd_add(&c, "-m");
+		wsb_cmd_add(&c, "fast");
+	}
+	if (strcmp(action, "stop") != 0 && (t->temporary || !t->was_running))
+	{
+		wsb_cmd_add(&c, "-l");
+		wsb_cmd_add(&c, "%s", t->logfile);
+	}
+	wsb_cmd_add(&c, "%s", action);
+	c.stdout_path = out;
+	c.stdout_append = true;
+	if (t->slow.active && strcmp(action, "stop") != 0)
+		c.cgroup_procs = t->slow.cgroup_procs;
+	rc = wsb_cmd_run(&c);
+	wsb_cmd_free(&c);
+	if (rc != 0)
+	{
+		char	   *log = wsb_read_file(t->logfile, NULL);
+		char	   *last = NULL;
+
+		/* the server log's last FATAL/ERROR, if any, says why */
+		for (char *p = log; p && (p = strstr(p, "FATAL:  ")) != NULL; p++)
+			last = p;
+		if (last)
+		{
+			char	   *nl = strchr(last, '\n');
+
+			if (nl)
+				*nl = '\0';
+		}
+		snprintf(err, errlen, "pg_ctl %s failed for \"%s\"%s%s", action, t->pgdata,
+				 last ? ": " : " (see its log)", last ? last : "");
+		free(log);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+server_start(WsbTarget *t, char *err, size_t errlen)
+{
+	if (pg_ctl(t, "start", err, errlen) != 0)
+		return -1;
+	t->started = true;
+	return 0;
+}
+
+static int
+server_restart(WsbTarget *t, char *err, size_t errlen)
+{
+	if (t->conn)
+	{
+		PQfinish(t->conn);
+		t->conn = NULL;
+	}
+	if (t->temporary || t->slow.active)
+	{
+		/* stop + start: the new postmaster must enter the cgroup */
+		if (pg_ctl(t, "stop", err, errlen) != 0)
+			return -1;
+		if (server_start(t, err, errlen) != 0)
+			return -1;
+	}
+	else if (pg_ctl(t, "restart", err, errlen) != 0)
+		return -1;
+	wsb_note("restarted the server");
+	return wsb_target_connect(t, t->dbname, err, errlen);
+}
+
+/* port and socket directory of a running cluster, from postmaster.pid */
+static int
+read_postmaster_pid(WsbTarget *t, char *err, size_t errlen)
+{
+	char		path[1100];
+	char	   *text,
+			   *line,
+			   *save = NULL;
+	int			n = 0;
+
+	snprintf(path, sizeof(path), "%s/postmaster.pid", t->pgdata);
+	text = wsb_read_file(path, NULL);
+	if (text == NULL)
+	{
+		snprintf(err, errlen, "cannot read \"%s\": %s", path, strerror(errno));
+		return -1;
+	}
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+	{
+		n++;
+		if (n == 4)
+			t->port = atoi(line);
+		if (n == 5)
+			wsb_strlcpy(t->sockdir, line, sizeof(t->sockdir));
+	}
+	free(text);
+	if (t->port <= 0 || t->sockdir[0] == '\0')
+	{
+		snprintf(err, errlen, "the cluster at \"%s\" listens on no Unix socket (unix_socket_directories is empty)", t->pgdata);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---------- settings and their restoring ---------- */
+
+/* The raw value text of name in postgresql.auto.conf, malloc'd, or NULL. */
+static char *
+auto_conf_value(const WsbTarget *t, const char *name)
+{
+	char		path[1100];
+	char	   *text,
+			   *line,
+			   *save = NULL,
+			   *found = NULL;
+
+	snprintf(path, sizeof(path), "%s/postgresql.auto.conf", t->pgdata);
+	text = wsb_read_file(path, NULL);
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save))
+	{
+		char	   *p = wsb_trim(line),
+				   *eq;
+		size_t		nl;
+
+		if (*p == '#')
+			continue;
+		eq = strchr(p, '=');
+		if (eq == NULL)
+			continue;
+		nl = eq - p;
+		while (nl > 0 && p[nl - 1] == ' ')
+			nl--;
+		if (strlen(name) == nl && strncasecmp(p, name, nl) == 0)
+		{
+			free(found);
+			found = strdup(wsb_trim(eq + 1));
+		}
+	}
+	free(text);
+	return found;
+}
+
+static int
+write_journal(WsbTarget *t)
+{
+	FILE	   *f;
+
+	if (t->temporary || t->journal[0] == '\0')
+		return 0;
+	f = fopen(t->journal, "w");
+	if (f == NULL)
+		return -1;
+	fprintf(f, "-- wal_stall_bench changed these settings of the cluster at %s\n"
+			"-- with ALTER SYSTEM.  Should the harness die before restoring them, run\n"
+			"--   psql -h %s -p %d -d postgres -f %s\n"
+			"-- then restart the server (pg_ctl restart -D %s) if a setting needs it.\n",
+			t->pgdata, t->sockdir, t->port, t->journal, t->pgdata);
+	for (int i = 0; i < t->nchanged; i++)
+	{
+		if (t->orig_auto[i])
+			fprintf(f, "ALTER SYSTEM SET %s = %s;\n", t->changed[i], t->orig_auto[i]);
+		else
+			fprintf(f, "ALTER SYSTEM RESET %s;\n", t->changed[i]);
+	}
+	if (t->created_db)
+		fprintf(f, "DROP DATABASE IF EXISTS wal_stall_bench;\n");
+	fprintf(f, "SELECT pg_reload_conf();\n");
+	return fclose(f);
+}
+
+/* Note that name is about to change; journal it first. */
+static int
+remember(WsbTarget *t, const char *name, char *err, size_t errlen)
+{
+	for (int i = 0; i < t->nchanged; i++)
+		if (strcasecmp(t->changed[i], name) == 0)
+			return 0;
+	if (t->nchanged >= (int) (sizeof(t->changed) / sizeof(t->changed[0])))
+	{
+		snprintf(err, errlen, "too many settings to change");
+		return -1;
+	}
+	wsb_strlcpy(t->changed[t->nchanged], name, WSB_NAME_LEN);
+	t->orig_auto[t->nchanged] = t->temporary ? NULL : auto_conf_value(t, name);
+	t->nchanged++;
+	if (write_journal(t) != 0)
+	{
+		snprintf(err, errlen, "could not write the restore journal \"%s\": %s", t->journal, strerror(errno));
+		t->nchanged--;
+		return -1;
+	}
+	return 0;
+}
+
+static int
+alter_system(WsbTarget *t, const char *name, const char *value, char *err, size_t errlen)
+{
+	char	   *lit = PQescapeLiteral(t->conn, value, strlen(value));
+	char	   *id = PQescapeIdentifier(t->conn, name, strlen(name));
+	char		sql[WSB_VALUE_LEN * 2 + WSB_NAME_LEN + 64];
+	char		msg[512];
+	int			rc;
+
+	if (lit == NULL || id == NULL)
+	{
+		snprintf(err, errlen, "%s", PQerrorMessage(t->conn));
+		return -1;
+	}
+	snprintf(sql, sizeof(sql), "ALTER SYSTEM SET %s = %s", id, lit);
+	PQfreemem(lit);
+	PQfreemem(id);
+	rc = wsb_sql_exec(t->conn, sql, msg, sizeof(msg));
+	if (rc != 0)
+		snprintf(err, errlen, "cannot set %s to '%s': %s", name, value, msg);
+	return rc;
+}
+
+/* Put the changed settings back as they were in postgresql.auto.conf. */
+static int
+restore_settings(WsbTarget *t, char *err, size_t errlen)
+{
+	int			failed = 0;
+	WsbRows		r;
+
+	for (int i = 0; i < t->nchanged; i++)
+	{
+		char		sql[WSB_VALUE_LEN * 2 + 128];
+		char		msg[512];
+
+		if (t->orig_auto[i])
+			snprintf(sql, sizeof(sql), "ALTER SYSTEM SET \"%s\" = %s", t->changed[i], t->orig_auto[i]);
+		else
+			snprintf(sql, sizeof(sql), "ALTER SYSTEM RESET \"%s\"", t->changed[i]);
+		if (wsb_sql_exec(t->conn, sql, msg, sizeof(msg)) != 0)
+		{
+			snprintf(err, errlen, "could not restore %s: %s", t->changed[i], msg);
+			failed = 1;
+		}
+	}
+	if (failed)
+		return -1;
+	wsb_sql_exec(t->conn, "SELECT pg_reload_conf()", err, errlen);
+	if (t->temporary || !t->was_running)
+		return 0;				/* stopped at the end anyway */
+	/* a postmaster-context setting back to its old value needs a restart */
+	usleep(200000);
+	if (wsb_sql_rows(t->conn,
+					 "SELECT name FROM pg_file_settings WHERE error = 'setting could not be applied'",
+					 0, NULL, &r, err, errlen) == 0)
+	{
+		bool		restart = r.nrows > 0;
+
+		wsb_rows_free(&r);
+		if (restart)
+			return server_restart(t, err, errlen);
+	}
+	return 0;
+}
+
+/*
+ * Change settings: ALTER SYSTEM, reload, restart if pg_file_settings says
+ * a value could not be applied without one, then check that pg_settings
+ * shows every value coming from postgresql.auto.conf.
+ */
+static int
+apply_settings(WsbTarget *t, int n, char names[][WSB_NAME_LEN], char values[][WSB_VALUE_LEN],
+			   char *err, size_t errlen)
+{
+	WsbRows		r;
+	bool		restart = false;
+	char		list[4096] = "{";
+
+	if (n == 0)
+		return 0;
+	for (int i = 0; i < n; i++)
+	{
+		if (remember(t, names[i], err, errlen) != 0 ||
+			alter_system(t, names[i], values[i], err, errlen) != 0)
+			return -1;
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s\"%s\"", i ? "," : "", names[i]);
+	}
+	strcat(list, "}");
+	if (wsb_sql_exec(t->conn, "SELECT pg_reload_conf()", err, errlen) != 0)
+		return -1;
+	{
+		const char *p[1] = {list};
+
+		if (wsb_sql_rows(t->conn,
+						 "SELECT name, error FROM pg_file_settings f "
+						 "WHERE lower(name) = ANY (SELECT lower(x) FROM unnest($1::text[]) x) "
+						 "AND error IS NOT NULL "
+						 "AND seqno = (SELECT max(seqno) FROM pg_file_settings g WHERE g.name = f.name)",
+						 1, p, &r, err, errlen) != 0)
+			return -1;
+	}
+	for (int i = 0; i < r.nrows; i++)
+	{
+		const char *e = wsb_rows_get(&r, i, "error");
+
+		if (strcmp(e, "setting could not be applied") == 0)
+			restart = true;
+		else
+		{
+			snprintf(err, errlen, "setting %s: %s", wsb_rows_get(&r, i, "name"), e);
+			wsb_rows_free(&r);
+			return -1;
+		}
+	}
+	wsb_rows_free(&r);
+	if (restart && server_restart(t, err, errlen) != 0)
+		return -1;
+
+	/* the reload reaches this backend asynchronously: wait for it */
+	for (int attempt = 0;; attempt++)
+	{
+		const char *p[1] = {list};
+		int			bad;
+
+		if (wsb_sql_rows(t->conn,
+						 "SELECT name, setting, sourcefile FROM pg_settings "
+						 "WHERE lower(name) = ANY (SELECT lower(x) FROM unnest($1::text[]) x) "
+						 "AND (pending_restart OR sourcefile IS NULL "
+						 "     OR sourcefile NOT LIKE '%/postgresql.auto.conf')",
+						 1, p, &r, err, errlen) != 0)
+			return -1;
+		bad = r.nrows;
+		if (bad == 0)
+		{
+			wsb_rows_free(&r);
+			return 0;
+		}
+		if (attempt >= 30 || wsb_interrupted)
+		{
+			snprintf(err, errlen, "setting %s did not take effect (it is %s)",
+					 wsb_rows_get(&r, 0, "name"), wsb_rows_get(&r, 0, "setting"));
+			wsb_rows_free(&r);
+			return -1;
+		}
+		wsb_rows_free(&r);
+		usleep(100000);
+	}
+}
+
+int
+wsb_target_apply(WsbTarget *t, const WsbConfig *c, char *err, size_t errlen)
+{
+	char		names[WSB_MAX_SETS][WSB_NAME_LEN];
+	char		values[WSB_MAX_SETS][WSB_VALUE_LEN];
+
+	for (int i = 0; i < c->nsettings; i++)
+	{
+		strcpy(names[i], c->names[i]);
+		strcpy(values[i], c->values[i]);
+	}
+	return apply_settings(t, c->nsettings, names, values, err, errlen);
+}
+
+/*
+ * Check every --set setting and value before any run: the name must be in
+ * pg_settings (custom "prefix.name" settings excepted) and ALTER SYSTEM
+ * must accept each value; the file is put back afterwards.
+ */
+int
+wsb_target_validate(WsbTarget *t, const WsbPlan *plan, char *err, size_t errlen)
+{
+	const WsbOptions *o = topts;
+	char		version[64] = "";
+	char		msg[512];
+
+	sql_value(t->conn, "SHOW server_version", NULL, version, sizeof(version), msg, sizeof(msg));
+	for (int i = 0; i < o->nsets; i++)
+	{
+		const char *p[1] = {o->sets[i].name};
+		WsbRows		r;
+
+		if (wsb_sql_rows(t->conn, "SELECT context FROM pg_settings WHERE lower(name) = lower($1)",
+						 1, p, &r, err, errlen) != 0)
+			return -1;
+		if (r.nrows == 0 && strchr(o->sets[i].name, '.') == NULL)
+		{
+			snprintf(err, errlen, "--set %s: unknown setting \"%s\" (not in pg_settings of PostgreSQL %s)",
+					 o->sets[i].name, o->sets[i].name, version);
+			wsb_rows_free(&r);
+			return -1;
+		}
+		if (r.nrows > 0 && strcmp(r.cells[0][0], "internal") == 0)
+		{
+			snprintf(err, errlen, "--set %s: \"%s\" cannot be changed (an internal setting)",
+					 o->sets[i].name, o->sets[i].name);
+			wsb_rows_free(&r);
+			return -1;
+		}
+		wsb_rows_free(&r);
+		if (remember(t, o->sets[i].name, err, errlen) != 0)
+			return -1;
+		for (int v = 0; v < o->sets[i].nvalues; v++)
+			if (alter_system(t, o->sets[i].name, o->sets[i].values[v], msg, sizeof(msg)) != 0)
+			{
+				snprintf(err, errlen, "--set %s=%s: %s", o->sets[i].name, o->sets[i].values[v],
+						 strchr(msg, ':') ? strchr(msg, ':') + 2 : msg);
+				return -1;
+			}
+	}
+	/* back as before, without a reload: nothing took effect */
+	for (int i = 0; i < t->nchanged; i++)
+	{
+		char		sql[WSB_VALUE_LEN * 2 + 128];
+
+		if (t->orig_auto[i])
+			snprintf(sql, sizeof(sql), "ALTER SYSTEM SET \"%s\" = %s", t->changed[i], t->orig_auto[i]);
+		else if (t->temporary)
+			continue;			/* a later apply sets it anyway */
+		else
+			snprintf(sql, sizeof(sql), "ALTER SYSTEM RESET \"%s\"", t->changed[i]);
+		if (wsb_sql_exec(t->conn, sql, err, errlen) != 0)
+			return -1;
+	}
+	(void) plan;
+	return 0;
+}
+
+/* ---------- opening and closing ---------- */
+
+static int
+rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void) sb;
+	(void) flag;
+	(void) ftw;
+	remove(path);
+	return 0;
+}
+
+static void
+remove_workdir(void *arg)
+{
+	WsbTarget  *t = arg;
+
+	if (t->workdir[0])
+		nftw(t->workdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
+/*
+ * Restore settings, drop our database, stop the server if we started it.
+ * Registered in the cleanup list before the first thing it undoes exists;
+ * runs once, on every exit path.
+ */
+void
+wsb_target_close(void *arg)
+{
+	WsbTarget  *t = arg;
+	char		err[512];
+
+	if (!t->temporary && (t->nchanged > 0 || t->created_db))
+	{
+		if (t->conn == NULL || PQstatus(t->conn) != CONNECTION_OK)
+			wsb_target_connect(t, "postgres", err, sizeof(err));
+		if (t->conn && t->nchanged > 0)
+		{
+			if (restore_settings(t, err, sizeof(err)) != 0)
+				wsb_error("%s; the statements in \"%s\" undo the changes", err, t->journal);
+			else
+				wsb_note("restored the settings of \"%s\"", t->pgdata);
+		}
+		if (t->conn && t->created_db)
+		{
+			if (strcmp(PQdb(t->conn), "postgres") != 0)
+				wsb_target_connect(t, "postgres", err, sizeof(err));
+			if (t->conn && wsb_sql_exec(t->conn, "DROP DATABASE IF EXISTS wal_stall_bench WITH (FORCE)",
+										err, sizeof(err)) != 0)
+				wsb_error("could not drop database wal_stall_bench: %s", err);
+		}
+		if (t->conn && t->journal[0] && PQstatus(t->conn) == CONNECTION_OK)
+			unlink(t->journal);
+	}
+	if (t->conn)
+	{
+		PQfinish(t->conn);
+		t->conn = NULL;
+	}
+	if (t->started && (t->temporary || !t->was_running))
+	{
+		if (pg_ctl(t, "stop", err, sizeof(err)) != 0)
+		{
+			WsbCommand	c;
+
+			wsb_cmd_init(&c, t->uid, t->gid);
+			wsb_cmd_add(&c, "%s/pg_ctl", topts->bindir);
+			wsb_cmd_add(&c, "-D");
+			wsb_cmd_add(&c, "%s", t->pgdata);
+			wsb_cmd_add(&c, "-m");
+			wsb_cmd_add(&c, "immediate");
+			wsb_cmd_add(&c, "-w");
+			wsb_cmd_add(&c, "stop");
+			wsb_cmd_run(&c);
+			wsb_cmd_free(&c);
+		}
+		t->started = false;
+	}
+}
+
+static int
+run_as_owner(WsbTarget *t, const char *what, const char *log, char *err, size_t errlen,
+			 WsbCommand *c)
+{
+	int			rc;
+
+	c->stdout_path = log;
+	c->stdout_append = true;
+	rc = wsb_cmd_run(c);
+	wsb_cmd_free(c);
+	if (rc != 0)
+	{
+		snprintf(err, errlen, "%s failed (exit status %d, see \"%s\")", what, rc, log);
+		return -1;
+	}
+	(void) t;
+	return 0;
+}
+
+static int
+pgbench_init(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
+{
+	WsbCommand	c;
+	char		log[1100];
+	char		port[16];
+
+	snprintf(log, sizeof(log), "%s/pgbench_init.log", t->workdir);
+	snprintf(port, sizeof(port), "%d", t->port);
+	wsb_cmd_init(&c, t->uid, t->gid);
+	wsb_cmd_add(&c, "%s/pgbench", o->bindir);
+	wsb_cmd_add(&c, "-i");
+	wsb_cmd_add(&c, "-q");
+	wsb_cmd_add(&c, "-s");
+	wsb_cmd_add(&c, "%d", o->scale);
+	if (o->pgbench_init_args[0])
+	{
+		char		buf[256];
+		char	   *save = NULL;
+
+		wsb_strlcpy(buf, o->pgbench_init_args, sizeof(buf));
+		for (char *a = strtok_r(buf, " \t", &save); a; a = strtok_r(NULL, " \t", &save))
+			wsb_cmd_add(&c, "%s", a);
+	}
+	wsb_cmd_add(&c, "-h");
+	wsb_cmd_add(&c, "%s", t->sockdir);
+	wsb_cmd_add(&c, "-p");
+	wsb_cmd_add(&c, "%s", port);
+	wsb_cmd_add(&c, "-U");
+	wsb_cmd_add(&c, "%s", getenv("PGUSER") && *getenv("PGUSER") ? getenv("PGUSER") : t->owner);
+	wsb_cmd_add(&c, "%s", t->dbname);
+	wsb_note("pgbench -i -s %d", o->scale);
+	return run_as_owner(t, "pgbench -i", log, err, errlen, &c);
+}
+
+/* The harness's fixed settings: wal_stall loaded, WAL I/O timed, preset. */
+static int
+base_settings(WsbTarget *t, const WsbOptions *o, char names[][WSB_NAME_LEN],
+			  char values[][WSB_VALUE_LEN], char *err, size_t errlen)
+{
+	int			n = 0;
+	char		spl[WSB_VALUE_LEN] = "";
+	char	   *conf = strdup(o->extra_conf),
+			   *line,
+			   *save = NULL;
+
+	if (!t->temporary)
+	{
+		if (sql_value(t->conn, "SELECT current_setting('shared_preload_libraries')", NULL,
+					  spl, sizeof(spl), err, errlen) != 0)
+		{
+			free(conf);
+			return -1;
+		}
+		if (strstr(spl, "wal_stall") == NULL)
+		{
+			strcpy(names[n], "shared_preload_libraries");
+			snprintf(values[n++], WSB_VALUE_LEN, "%s%swal_stall", spl, *spl ? "," : "");
+		}
+		strcpy(names[n], "track_wal_io_timing");
+		strcpy(values[n++], "on");
+	}
+	for (line = strtok_r(conf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+	{
+		char	   *eq = strchr(line, '='),
+				   *v;
+
+		if (eq == NULL || n >= WSB_MAX_SETS)
+			continue;
+		*eq = '\0';
+		v = wsb_trim(eq + 1);
+		if (*v == '\'' && strlen(v) >= 2 && v[strlen(v) - 1] == '\'')
+		{
+			v[strlen(v) - 1] = '\0';
+			v++;
+		}
+		wsb_strlcpy(names[n], wsb_trim(line), WSB_NAME_LEN);
+		wsb_strlcpy(values[n], v, WSB_VALUE_LEN);
+		/* a preset conf line replaces our default of the same name */
+		for (int j = 0; j < n; j++)
+			if (strcasecmp(names[j], names[n]) == 0)
+			{
+				strcpy(values[j], values[n]);
+				n--;
+				break;
+			}
+		n++;
+	}
+	free(conf);
+	return n;
+}
+
+static int
+open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
+{
+	struct passwd *pw;
+	WsbCommand	c;
+	char		path[1200];
+	char		log[1100];
+	FILE	   *f;
+
+	t->temporary = true;
+	if (geteuid() == 0)
+	{
+		pw = getpwnam("postgres");
+		if (pw == NULL)
+		{
+			snprintf(err, errlen, "no user \"postgres\" to run the temporary cluster as (initdb refuses root)");
+			return -1;
+		}
+	}
+	else
+		pw = getpwuid(geteuid());
+	t->uid = pw->pw_uid;
+	t->gid = pw->pw_gid;
+	wsb_strlcpy(t->owner, pw->pw_name, sizeof(t->owner));
+	if (chown(t->workdir, t->uid, t->gid) != 0)
+	{
+		snprintf(err, errlen, "could not chown \"%s\": %s", t->workdir, strerror(errno));
+		return -1;
+	}
+
+	if (wsb_slowdisk_setup(&t->slow, o, t->workdir, t->uid, t->gid, err, errlen) != 0)
+		return -1;
+	/* registered after the slow disk's cleanups, so it runs before them */
+	t->cleanup_handle = wsb_cleanup_push("server", wsb_target_close, t);
+
+	if (t->slow.active && o->slow_disk_iops)
+		snprintf(t->pgdata, sizeof(t->pgdata), "%s/data", t->slow.mountpoint);
+	else
+		snprintf(t->pgdata, sizeof(t->pgdata), "%s/data", t->workdir);
+	wsb_strlcpy(t->sockdir, t->workdir, sizeof(t->sockdir));
+	t->port = 5432;				/* the socket is in our own directory */
+	strcpy(t->dbname, "postgres");
+
+	snprintf(log, sizeof(log), "%s/initdb.log", t->workdir);
+	wsb_cmd_init(&c, t->uid, t->gid);
+	wsb_cmd_add(&c, "%s/initdb", o->bindir);
+	wsb_cmd_add(&c, "-D");
+	wsb_cmd_add(&c, "%s", t->pgdata);
+	wsb_cmd_add(&c, "-A");
+	wsb_cmd_add(&c, "trust");
+	wsb_cmd_add(&c, "-N");		/* the cluster is thrown away */
+	if (t->slow.active && o->slow_wal_iops)
+	{
+		wsb_cmd_add(&c, "-X");
+		wsb_cmd_add(&c, "%s/pg_wal", t->slow.mountpoint);
+	}
+	wsb_note("initdb in %s", t->workdir);
+	if (run_as_owner(t, "initdb", log, err, errlen, &c) != 0)
+		return -1;
+
+	snprintf(path, sizeof(path), "%s/wal_stall_bench.conf", t->pgdata);
+	f = fopen(path, "w");
+	if (f == NULL)
+	{
+		snprintf(err, errlen, "could not write \"%s\": %s", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "# written by wal_stall_bench for this temporary cluster\n"
+			"port = %d\nlisten_addresses = ''\nunix_socket_directories = '%s'\n"
+			"shared_preload_libraries = 'wal_stall'\ntrack_wal_io_timing = on\n"
+			"max_wal_size = 4GB\n%s",
+			t->port, t->sockdir, o->extra_conf);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/postgresql.conf", t->pgdata);
+	f = fopen(path, "a");
+	if (f == NULL)
+	{
+		snprintf(err, errlen, "could not write \"%s\": %s", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "\ninclude = 'wal_stall_bench.conf'\n");
+	fclose(f);
+
+	snprintf(t->logfile, sizeof(t->logfile), "%s/server.log", t->workdir);
+	if (server_start(t, err, errlen) != 0)
+		return -1;
+	if (wsb_target_connect(t, t->dbname, err, errlen) != 0)
+		return -1;
+	if (pgbench_init(t, o, err, errlen) != 0)
+		return -1;
+	if (wsb_sql_exec(t->conn, "CREATE EXTENSION IF NOT EXISTS wal_stall", err, errlen) != 0)
+		return -1;
+	return 0;
+}
+
+static int
+open_existing(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
+{
+	struct stat st;
+	struct passwd *pw;
+	WsbCommand	c;
+	char		names[WSB_MAX_SETS][WSB_NAME_LEN];
+	char		values[WSB_MAX_SETS][WSB_VALUE_LEN];
+	char		v[64];
+	int			n,
+				rc;
+
+	t->temporary = false;
+	stat(t->pgdata, &st);
+	t->uid = st.st_uid;
+	t->gid = st.st_gid;
+	pw = getpwuid(st.st_uid);
+	wsb_strlcpy(t->owner, pw ? pw->pw_name : "postgres", sizeof(t->owner));
+	if (chown(t->workdir, t->uid, t->gid) != 0)
+	{
+		snprintf(err, errlen, "could not chown \"%s\": %s", t->workdir, strerror(errno));
+		return -1;
+	}
+	snprintf(t->logfile, sizeof(t->logfile), "%s/server.log", t->workdir);
+	t->cleanup_handle = wsb_cleanup_push("server", wsb_target_close, t);
+
+	/* pg_ctl status: 0 running, 3 not running */
+	wsb_cmd_init(&c, t->uid, t->gid);
+	wsb_cmd_add(&c, "%s/pg_ctl", o->bindir);
+	wsb_cmd_add(&c, "-D");
+	wsb_cmd_add(&c, "%s", t->pgdata);
+	wsb_cmd_add(&c, "status");
+	rc = wsb_cmd_run(&c);
+	wsb_cmd_free(&c);
+	if (rc != 0 && rc != 3)
+	{
+		snprintf(err, errlen, "pg_ctl status failed for \"%s\" (exit status %d)", t->pgdata, rc);
+		return -1;
+	}
+	t->was_running = rc == 0;
+	if (!t->was_running)
+	{
+		wsb_note("starting the stopped cluster at \"%s\" (stopped again at the end)", t->pgdata);
+		if (server_start(t, err, errlen) != 0)
+			return -1;
+	}
+	if (read_postmaster_pid(t, err, errlen) != 0)
+		return -1;
+	if (wsb_target_connect(t, "postgres", err, errlen) != 0)
+		return -1;
+	if (sql_value(t->conn, "SELECT rolsuper::text FROM pg_roles WHERE rolname = current_user",
+				  NULL, v, sizeof(v), err, errlen) != 0 || strcmp(v, "true") != 0)
+	{
+		snprintf(err, errlen, "user \"%s\" of the cluster at \"%s\" is not a superuser (set PGUSER)",
+				 PQuser(t->conn), t->pgdata);
+		return -1;
+	}
+	snprintf(t->journal, sizeof(t->journal), "%s/restore.sql", o->out);
+
+	/* our own database, so that pgbench -i touches none of the user's tables */
+	if (sql_value(t->conn, "SELECT count(*) FROM pg_database WHERE datname = 'wal_stall_bench'",
+				  NULL, v, sizeof(v), err, errlen) != 0)
+		return -1;
+	if (strcmp(v, "0") == 0)
+	{
+		t->created_db = true;	/* before: the journal then says to drop it */
+		if (write_journal(t) != 0 ||
+			wsb_sql_exec(t->conn, "CREATE DATABASE wal_stall_bench", err, errlen) != 0)
+		{
+			t->created_db = false;
+			return -1;
+		}
+	}
+	strcpy(t->dbname, "wal_stall_bench");
+	if (wsb_target_connect(t, t->dbname, err, errlen) != 0)
+		return -1;
+	if (wsb_sql_exec(t->conn, "CREATE EXTENSION IF NOT EXISTS wal_stall", err, errlen) != 0)
+		return -1;
+
+	n = base_settings(t, o, names, values, err, errlen);
+	if (n < 0 || apply_settings(t, n, names, values, err, errlen) != 0)
+		return -1;
+	return pgbench_init(t, o, err, errlen);
+}
+
+/*
+ * Open the target: checks, then the work directory, then the cluster.
+ * Every resource is in the cleanup list before it is made.
+ */
+int
+wsb_target_open(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env, char *err, size_t errlen)
+{
+	topts = o;
+	memset(t, 0, sizeof(*t));
+	if (o->pgdata[0])
+	{
+		char		pv[1100];
+		struct stat st;
+
+		if (realpath(o->pgdata, t->pgdata) == NULL || stat(t->pgdata, &st) != 0 || !S_ISDIR(st.st_mode))
+		{
+			snprintf(err, errlen, "cannot use --pgdata \"%s\": %s", o->pgdata,
+					 errno ? strerror(errno) : "not a directory");
+			return -1;
+		}
+		snprintf(pv, sizeof(pv), "%s/PG_VERSION", t->pgdata);
+		if (access(pv, R_OK) != 0)
+		{
+			snprintf(err, errlen, "cannot use --pgdata \"%s\": not a PostgreSQL data directory (no PG_VERSION)", o->pgdata);
+			return -1;
+		}
+		if (geteuid() != 0 && geteuid() != st.st_uid)
+		{
+			snprintf(err, errlen, "cannot use --pgdata \"%s\": owned by another user (run as root or as its owner)", o->pgdata);
+			return -1;
+		}
+	}
+
+	strcpy(t->workdir, "/tmp/wal_stall_bench.XXXXXX");
+	if (mkdtemp(t->workdir) == NULL)
+	{
+		snprintf(err, errlen, "could not create a work directory in /tmp: %s", strerror(errno));
+		t->workdir[0] = '\0';
+		return -1;
+	}
+	wsb_cleanup_push("work directory", remove_workdir, t);
+
+	if (o->pgdata[0] ? open_existing(t, o, err, errlen) : open_temporary(t, o, err, errlen))
+		return -1;
+
+	wsb_slowdisk_describe(&t->slow, o, env->wal_device, sizeof(env->wal_device));
+	return 0;
+}
+
+/* Is wal_stall loaded now (shared_preload_libraries may vary by config)? */
+static bool
+loaded_now(WsbTarget *t)
+{
+	char		v[WSB_VALUE_LEN],
+				err[256];
+
+	if (sql_value(t->conn, "SELECT current_setting('shared_preload_libraries')", NULL,
+				  v, sizeof(v), err, sizeof(err)) != 0)
+		return false;
+	return strstr(v, "wal_stall") != NULL;
+}
+
+/* Fill in what the report says about the machine and the server. */
+int
+wsb_target_environment(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env)
+{
+	char		err[512];
+	char		dir[1100];
+	WsbRows		r;
+	char	   *mem = wsb_read_file("/proc/meminfo", NULL);
+	char	   *p;
+
+	(void) o;
+	env->cores = (int) sysconf(_SC_NPROCESSORS_ONLN);
+	if (mem && (p = strstr(mem, "MemTotal:")) != NULL)
+		env->memory_gb = strtod(p + 9, NULL) / 1048576.0;
+	free(mem);
+	sql_value(t->conn, "SELECT version()", NULL, env->pg_version, sizeof(env->pg_version), err, sizeof(err));
+	env->fdatasync_per_sec = -1;
+	if (sql_value(t->conn, "SELECT current_setting('data_directory') || '/pg_wal'", NULL,
+				  dir, sizeof(dir), err, sizeof(err)) == 0)
+	{
+		const char *params[1] = {dir};
+
+		wsb_note("measuring the WAL directory's fdatasync rate (1 s)");
+		if (wsb_sql_rows(t->conn,
+						 "SELECT ops_per_sec FROM wal_stall_test_fsync(1, $1::text) "
+						 "WHERE test = 'one 8kB write' AND method = 'fdatasync'",
+						 1, params, &r, err, sizeof(err)) == 0)
+		{
+			env->fdatasync_per_sec = wsb_rows_double(&r, 0, "ops_per_sec", -1);
+			wsb_rows_free(&r);
+		}
+		else
+			wsb_note("could not measure the fdatasync rate: %s", err);
+	}
+	if (wsb_sql_rows(t->conn,
+					 "SELECT name, setting FROM pg_settings "
+					 "WHERE source NOT IN ('default', 'override') ORDER BY name",
+					 0, NULL, &r, err, sizeof(err)) == 0)
+	{
+		env->settings[0] = '\0';
+		for (int i = 0; i < r.nrows; i++)
+		{
+			size_t		l = strlen(env->settings);
+
+			snprintf(env->settings + l, sizeof(env->settings) - l, "%s = %s\n",
+					 r.cells[i][0], r.cells[i][1] ? r.cells[i][1] : "");
+		}
+		wsb_rows_free(&r);
+	}
+	t->wal_stall_loaded = loaded_now(t);
+	return 0;
+}
+
+bool
+wsb_target_wal_stall_loaded(WsbTarget *t)
+{
+	return loaded_now(t);
+}

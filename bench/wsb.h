@@ -1,0 +1,210 @@
+/*-------------------------------------------------------------------------
+ *
+ * wsb.h
+ *		wal_stall_bench: shared structures and the interfaces between its
+ *		parts.
+ *
+ * The harness runs a plan (configurations x runs, interleaved), measures
+ * each run through pgbench and wal_stall's SQL views, judges the runs of
+ * every configuration against the baseline's, and reports:
+ *
+ *	 options.c	 flags and preset files -> WsbOptions, the plan
+ *	 target.c	 the cluster: temporary or --pgdata, settings, restore
+ *	 slowdisk.c	 loop device + blkio cgroup for --slow-wal / --slow-disk
+ *	 run.c		 one run: checkpoint, resets, pgbench, polling, figures
+ *	 pgbench.c	 parsing pgbench's per-transaction log and its summary
+ *	 stats.c	 medians, Welch's t interval, verdicts
+ *	 report.c	 results.csv, timeline.csv, report.html (gnuplot SVG),
+ *				 the terminal verdict table
+ *	 util.c		 strings, CSV quoting, running commands, files
+ *	 main.c		 the plan-run-judge-report loop, signals
+ *
+ * The harness reads the extension only through its SQL views, like any
+ * user; rows are kept as text, as libpq returns them, with their column
+ * names, so that a column the extension adds flows to timeline.csv
+ * without a change here.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef WSB_H
+#define WSB_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <time.h>
+
+#define WSB_MAX_SETS		16	/* --set flags */
+#define WSB_MAX_VALUES		32	/* values of one --set */
+#define WSB_MAX_CONFIGS		64	/* cartesian product */
+#define WSB_NAME_LEN		64
+#define WSB_VALUE_LEN		256
+
+/* ---------- options and plan (options.c) ---------- */
+
+typedef struct WsbSet
+{
+	char		name[WSB_NAME_LEN];		/* a GUC */
+	int			nvalues;
+	char		values[WSB_MAX_VALUES][WSB_VALUE_LEN];
+} WsbSet;
+
+/* One configuration: a value for every --set GUC. */
+typedef struct WsbConfig
+{
+	int			nsettings;
+	char		names[WSB_MAX_SETS][WSB_NAME_LEN];
+	char		values[WSB_MAX_SETS][WSB_VALUE_LEN];
+	char		label[1024];	/* "wal_buffers=32kB synchronous_commit=off" */
+} WsbConfig;
+
+typedef struct WsbOptions
+{
+	char		pg_config[1024];	/* --pg-config, else pg_config on PATH */
+	char		bindir[1024];		/* from pg_config --bindir */
+	char		preset[1024];		/* --preset NAME|FILE, "" if none */
+	int			nsets;
+	WsbSet		sets[WSB_MAX_SETS];
+	int			runs;				/* --runs, per configuration */
+	int			duration;			/* --duration, seconds per run */
+	int			clients;
+	int			jobs;
+	int			scale;
+	char		builtin[64];		/* --builtin, "" when --script */
+	char		script[1024];		/* --script FILE */
+	char		pgbench_args[1024]; /* --pgbench-args, split on blanks */
+	int			slow_wal_iops;		/* 0: not slowed */
+	int			slow_wal_mbps;
+	int			slow_disk_iops;
+	char		pgdata[1024];		/* --pgdata, "" for a temporary cluster */
+	char		out[1024];			/* --out, default bench-results/DATE-TIME */
+	bool		quiet;
+	bool		validate;			/* --validate (kernel-traced truth) */
+	char		extra_conf[4096];	/* preset's fixed settings, "name = value\n"... */
+	char		description[4096];	/* preset's comment, for the report */
+	char		pgbench_init_args[256]; /* preset's extra pgbench -i arguments */
+} WsbOptions;
+
+typedef struct WsbPlan
+{
+	int			nconfigs;
+	WsbConfig	configs[WSB_MAX_CONFIGS];	/* [0] is the baseline */
+	int			nruns;					/* nconfigs * runs */
+	int		   *order;					/* run i -> configuration index */
+} WsbPlan;
+
+/* ---------- rows as text (util.c) ---------- */
+
+/* A result set kept as libpq gives it: NULL cells are NULL pointers. */
+typedef struct WsbRows
+{
+	int			ncols;
+	char	  **names;
+	int			nrows;
+	char	 ***cells;			/* cells[row][col] */
+} WsbRows;
+
+extern int	wsb_rows_col(const WsbRows *rows, const char *name);	/* -1 if absent */
+extern const char *wsb_rows_get(const WsbRows *rows, int row, const char *name);
+extern double wsb_rows_double(const WsbRows *rows, int row, const char *name, double if_null);
+extern void wsb_rows_append(WsbRows *into, const WsbRows *from);	/* same columns */
+extern void wsb_rows_free(WsbRows *rows);
+
+/* ---------- pgbench (pgbench.c) ---------- */
+
+/* One second of pgbench, from its per-transaction log. */
+typedef struct WsbPgbenchSecond
+{
+	int64_t		epoch;			/* second (Unix time) the transactions ended in */
+	int64_t		transactions;
+	double		latency_avg_ms;
+	double		latency_max_ms;
+} WsbPgbenchSecond;
+
+/* ---------- a run (run.c) ---------- */
+
+typedef struct WsbRun
+{
+	int			config;			/* index into WsbPlan.configs */
+	int			repeat;			/* 1 .. runs */
+	int			order;			/* 1 .. nruns, position in the run order */
+	time_t		started_at;
+	double		seconds;		/* measured length of the pgbench run */
+	double		tps;			/* pgbench's own figure (without connecting) */
+	double		latency_avg_ms;
+	double		latency_p99_ms;	/* from the per-transaction log */
+	int64_t		transactions;
+	int			nseconds;
+	WsbPgbenchSecond *per_second;
+	WsbRows		history;		/* wal_stall_history rows during the run */
+	WsbRows		summary;		/* wal_stall_summary after the run */
+	WsbRows		clog;			/* wal_stall_clog after the run */
+	WsbRows		wal;			/* pg_stat_wal after the run (reset before) */
+	WsbRows		status;			/* wal_stall_status() after the run */
+	double		collector_cpu_share;	/* % of one core, -1 if unknown */
+	bool		ok;				/* false: the run failed, see error */
+	char		error[512];
+} WsbRun;
+
+/* What the report says about the machine and the server. */
+typedef struct WsbEnvironment
+{
+	char		pg_version[256];	/* SELECT version() */
+	int			cores;
+	double		memory_gb;
+	double		fdatasync_per_sec;	/* wal_stall_test_fsync on the WAL dir, -1 */
+	char		wal_device[256];	/* "loop device 7:3, 100 write IOPS" ... */
+	char		pgbench_command[2048];
+	char		settings[8192];		/* every non-default setting, "name = value\n" */
+	char		started[64];
+	char		finished[64];
+} WsbEnvironment;
+
+/* ---------- judging (stats.c) ---------- */
+
+typedef enum WsbVerdict
+{
+	WSB_BASELINE,
+	WSB_FASTER,
+	WSB_SLOWER,
+	WSB_WITHIN_NOISE,
+	WSB_TOO_FEW_RUNS
+} WsbVerdict;
+
+typedef struct WsbJudgement
+{
+	int			config;
+	int			nruns;			/* successful runs */
+	double		median_tps;
+	double		mean_tps;
+	double		change_pct;		/* of the mean vs the baseline's mean */
+	double		ci_low_pct;		/* 95% interval of change_pct, NAN if none */
+	double		ci_high_pct;
+	WsbVerdict	verdict;
+	char		explanation[1024];	/* "wal_buffer_full 43.9 s -> 0.8 s; ..." */
+} WsbJudgement;
+
+extern double wsb_median(const double *x, int n);
+extern double wsb_mean(const double *x, int n);
+extern double wsb_stddev(const double *x, int n);	/* sample, n - 1 */
+extern double wsb_t_quantile(double p, double df);	/* Student's t */
+extern void wsb_welch_interval(const double *base, int nb, const double *x, int nx,
+							   double level, double *low, double *high);
+extern const char *wsb_verdict_name(WsbVerdict v);
+extern void wsb_judge(const WsbPlan *plan, const WsbRun *runs, int nruns,
+					  WsbJudgement *out);	/* out[nconfigs] */
+
+/* ---------- output (report.c) ---------- */
+
+extern void wsb_csv_field(FILE *f, const char *s);	/* RFC 4180 quoting */
+extern int	wsb_write_results_csv(const char *path, const WsbPlan *plan,
+								  const WsbRun *runs, int nruns);
+extern int	wsb_write_timeline_csv(const char *path, const WsbPlan *plan,
+								   const WsbRun *runs, int nruns);
+extern int	wsb_write_report(const char *dir, const WsbOptions *opts,
+							 const WsbPlan *plan, const WsbRun *runs, int nruns,
+							 const WsbJudgement *judged, const WsbEnvironment *env);
+extern void wsb_print_verdict(FILE *f, const WsbPlan *plan, const WsbRun *runs,
+							  int nruns, const WsbJudgement *judged);
+
+#endif							/* WSB_H */
