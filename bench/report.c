@@ -838,14 +838,16 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 	for (int i = 0; i < nruns; i++)
 	{
 		const WsbRun *r = &runs[i];
-		JoinRow    *rows;
-		int			n = join_run(r, &rows);
+		JoinRow    *rows = NULL;
+		int			n = r->ok ? join_run(r, &rows) : 0;
 		FILE	   *d;
 		int			cols[N_STALL_COLUMNS];
 		int			fillc = wsb_rows_col(&r->history, "buffer_fill_max");
 		int			ckc = wsb_rows_col(&r->history, "checkpoint");
 		int64_t		ck_start = -1;
 
+		if (!r->ok)
+			continue;
 		if (n < 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/run_%d.dat", plotdir, r->order);
@@ -913,17 +915,18 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 	{
 		int			npanel_all = 1 + npanels + (fill_present ? 1 : 0);
 		int			height = 80 + 190 * npanel_all;
+		int			nplotted = 0;
 
-		fprintf(gp, "set terminal svg size 900,%d dynamic enhanced font 'sans,10'\n", height);
+		fprintf(gp, "set terminal svg size 1000,%d dynamic enhanced font 'sans,10'\n", height);
 		fputs("set output 'timeline.svg'\n"
 			  "set datafile missing '?'\n"
 			  "set grid ytics lc rgb '#dddddd'\n", gp);
 		fprintf(gp, "set xrange [0:%lld]\n", (long long) max_second + 1);
-		fprintf(gp, "set multiplot layout %d,1 margins screen 0.09,0.75,%.3f,0.98 spacing screen 0,0.025\n",
+		fprintf(gp, "set multiplot layout %d,1 margins screen 0.08,0.70,%.3f,0.98 spacing screen 0,0.025\n",
 				npanel_all, 55.0 / height);
-		fputs("set key outside right top noenhanced title 'configuration'\n"
+		fputs("set key at screen 0.71, screen 0.99 left top Left reverse noenhanced\n"
 			  "set format x ''\n"
-			  "set ylabel 'tps (transactions per second)' noenhanced\n"
+			  "set ylabel 'tps' noenhanced\n"
 			  "set yrange [0:*]\n", gp);
 
 		/* the tps panel */
@@ -934,20 +937,28 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 		{
 			const WsbRun *r = &runs[i];
 
-			fprintf(gp, "  'run_%d.dat' using 1:2 with points pt 7 ps 0.35 lc rgb '%s' ",
+			if (!r->ok)
+				continue;
+			if (nplotted++ > 0)
+				fputs(", \\\n", gp);
+			fprintf(gp, "  'run_%d.dat' using 1:2 with points pt 7 ps 0.5 lc rgb '%s' ",
 					r->order, config_colour(r->config));
 			if (r->config >= 0 && r->config < plan->nconfigs && !titled[r->config])
 			{
+				char		lab[48];
+
+				/* the legend has 30% of the width; the tables show labels whole */
+				snprintf(lab, sizeof(lab), "%s", config_label(plan, r->config));
+				if (strlen(config_label(plan, r->config)) > 40)
+					strcpy(lab + 37, "...");
 				fputs("title ", gp);
-				gp_string(gp, config_label(plan, r->config));
+				gp_string(gp, lab);
 				titled[r->config] = true;
 			}
 			else
 				fputs("notitle", gp);
-			fputs(i < nruns - 1 ? ", \\\n" : "\n", gp);
 		}
-		if (nruns == 0)
-			fputs("  NaN notitle\n", gp);
+		fputs(nplotted ? "\n" : "  NaN notitle\n", gp);
 		fputs("unset key\n", gp);
 
 		for (int p = 0; p < npanels + (fill_present ? 1 : 0); p++)
@@ -963,19 +974,22 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 			if (last)
 				fputs("set format x '%g'\nset xlabel 'seconds since the run started' noenhanced\n", gp);
 			if (p < npanels)
-				fprintf(gp, "set ylabel '%s (ms in that second)' noenhanced\n", name);
+				fprintf(gp, "set ylabel '%s' noenhanced\n", name);
 			else
-				fputs("set ylabel 'WAL ring fill, peak (1 = full)' noenhanced\n"
+				fputs("set ylabel 'buffer_fill_max' noenhanced\n"
 					  "set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb '#555555'\n", gp);
 			fputs("plot \\\n", gp);
+			nplotted = 0;
 			for (int i = 0; i < nruns; i++)
 			{
-				fprintf(gp, "  'run_%d.dat' using 1:%d with points pt 7 ps 0.35 lc rgb '%s' notitle",
+				if (!runs[i].ok)
+					continue;
+				if (nplotted++ > 0)
+					fputs(", \\\n", gp);
+				fprintf(gp, "  'run_%d.dat' using 1:%d with points pt 7 ps 0.5 lc rgb '%s' notitle",
 						runs[i].order, col, config_colour(runs[i].config));
-				fputs(i < nruns - 1 ? ", \\\n" : "\n", gp);
 			}
-			if (nruns == 0)
-				fputs("  NaN notitle\n", gp);
+			fputs(nplotted ? "\n" : "  NaN notitle\n", gp);
 		}
 		fputs("unset multiplot\nset output\n", gp);
 	}
@@ -1585,12 +1599,13 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 		fputs("<figure>\n", f);
 		if (paste_svg(f, path) != 0)
 			fputs("<p class=\"missing\">timeline.svg could not be read</p>\n", f);
-		fputs("<figcaption>Top: transactions completed in each second of every run "
+		fputs("<figcaption>Top: transactions completed in each second of every successful run "
 			  "(pgbench), one colour per configuration, x = seconds since the run started. "
-			  "Beneath, on the same axis, from <code>wal_stall_history</code>: client stall time "
-			  "in each second per class (ms, summed over backends), then the peak WAL ring "
-			  "occupancy in that second (<code>buffer_fill_max</code>; at or above the dashed "
-			  "line at 1 the ring was full and inserters waited).", f);
+			  "Beneath, on the same axis, from <code>wal_stall_history</code> (each panel named "
+			  "by its column): client stall time in each second per class (ms, summed over "
+			  "backends), then the peak WAL ring occupancy in that second "
+			  "(<code>buffer_fill_max</code>; at or above the dashed line at 1 the ring was full "
+			  "and inserters waited).", f);
 		if (extra[0])
 		{
 			fputs(" Classes with no stall in any run are left out: ", f);
