@@ -948,7 +948,7 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 				char		lab[48];
 
 				/* the legend has 30% of the width; the tables show labels whole */
-				snprintf(lab, sizeof(lab), "%s", config_label(plan, r->config));
+				snprintf(lab, sizeof(lab), "%.47s", config_label(plan, r->config));
 				if (strlen(config_label(plan, r->config)) > 40)
 					strcpy(lab + 37, "...");
 				fputs("title ", gp);
@@ -1106,7 +1106,7 @@ write_strip_chart(const char *plotdir, const WsbPlan *plan,
 	{
 		char		lab[64];
 
-		snprintf(lab, sizeof(lab), "%s", plan->configs[c].label);
+		snprintf(lab, sizeof(lab), "%.63s", plan->configs[c].label);
 		if (strlen(plan->configs[c].label) > 60)
 			strcpy(lab + 56, "...");
 		gp_string(gp, lab);
