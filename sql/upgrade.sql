@@ -1,0 +1,182 @@
+--
+-- wal_stall: the upgrade path from 1.0 to 1.1.  The library keeps the 1.0
+-- C entry points, so 1.0's SQL works with it until the update.
+--
+SET client_min_messages = warning;
+DROP EXTENSION IF EXISTS wal_stall;
+RESET client_min_messages;
+\set VERBOSITY default
+\set SHOW_CONTEXT never
+
+SELECT source, target, path FROM pg_extension_update_paths('wal_stall')
+ORDER BY source COLLATE "C", target COLLATE "C";
+
+-- Wait (bounded) until a condition holds.
+CREATE FUNCTION regress_upgrade_poll(condition text, seconds int DEFAULT 30)
+RETURNS bool LANGUAGE plpgsql AS $$
+DECLARE
+    ok bool;
+BEGIN
+    FOR i IN 1 .. seconds * 10 LOOP
+        PERFORM pg_stat_clear_snapshot();
+        EXECUTE 'SELECT ' || condition INTO ok;
+        IF ok THEN
+            RETURN true;
+        END IF;
+        PERFORM pg_sleep(0.1);
+    END LOOP;
+    RETURN false;
+END
+$$;
+
+-- Every member object with what defines it: kind, identity, signature and
+-- result, C symbol and attributes of functions, columns and definition of
+-- views, comments, privileges.
+CREATE FUNCTION regress_members(OUT object text, OUT definition text)
+RETURNS SETOF record LANGUAGE sql AS $$
+    SELECT pg_describe_object(d.classid, d.objid, 0),
+           concat_ws(' | ',
+               'acl ' || coalesce(p.proacl::text, c.relacl::text, '-'),
+               'comment ' || coalesce(obj_description(d.objid, d.classid::regclass::name), '-'),
+               'function ' || pg_get_function_arguments(p.oid) || ' -> '
+                   || pg_get_function_result(p.oid) || ' = ' || p.prosrc
+                   || ' volatile ' || p.provolatile::text || ' parallel ' || p.proparallel::text
+                   || ' strict ' || p.proisstrict::text || ' rows ' || p.prorows::text,
+               'view ' || pg_get_viewdef(c.oid))
+    FROM pg_depend d
+    LEFT JOIN pg_proc p ON d.classid = 'pg_proc'::regclass AND p.oid = d.objid
+    LEFT JOIN pg_class c ON d.classid = 'pg_class'::regclass AND c.oid = d.objid
+    WHERE d.refclassid = 'pg_extension'::regclass
+      AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'wal_stall')
+      AND d.deptype = 'e'
+    UNION ALL
+    SELECT 'column ' || a.attrelid::regclass || '.' || a.attname,
+           format_type(a.atttypid, a.atttypmod) || ' | comment '
+               || coalesce(col_description(a.attrelid, a.attnum), '-')
+    FROM pg_depend d
+    JOIN pg_attribute a ON a.attrelid = d.objid AND a.attnum > 0
+    WHERE d.classid = 'pg_class'::regclass
+      AND d.refclassid = 'pg_extension'::regclass
+      AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'wal_stall')
+      AND d.deptype = 'e'
+$$;
+
+--
+-- 1.0
+--
+CREATE EXTENSION wal_stall VERSION '1.0';
+SELECT extversion FROM pg_extension WHERE extname = 'wal_stall';
+SELECT count(*) AS history_columns,
+       count(*) FILTER (WHERE attname = 'seconds') AS has_seconds
+FROM pg_attribute WHERE attrelid = 'wal_stall_history'::regclass AND attnum > 0;
+SELECT 'in_recovery' = ANY (proargnames) AS status_has_in_recovery, pronargs AS in_args,
+       array_length(proargnames, 1) AS out_columns
+FROM pg_proc WHERE oid = 'wal_stall_status()'::regprocedure;
+-- 1.0's columns, to find them all again after the update
+CREATE TEMP TABLE columns_1_0 AS
+    SELECT 'wal_stall_history' AS object, attname::text AS name,
+           format_type(atttypid, atttypmod) AS type
+    FROM pg_attribute WHERE attrelid = 'wal_stall_history'::regclass AND attnum > 0
+    UNION ALL
+    SELECT 'wal_stall_status()', a.name, format_type(a.type, NULL)
+    FROM pg_proc p, unnest(p.proargnames, p.proallargtypes) AS a(name, type)
+    WHERE p.oid = 'wal_stall_status()'::regprocedure;
+SELECT prosrc FROM pg_proc
+WHERE oid IN ('wal_stall_status()'::regprocedure, 'wal_stall_history(timestamptz)'::regprocedure)
+ORDER BY prosrc COLLATE "C";
+-- the 1.0 functions work with the new library
+SELECT collector_pid > 0 AS collector_runs, ticks > 0 AS ticking,
+       wal_buffers_bytes = 32768 AS ring_is_32kb
+FROM wal_stall_status();
+SELECT (wal_stall_status()).in_recovery;
+SELECT regress_upgrade_poll('(SELECT count(*) > 0 FROM wal_stall_history)') AS history_has_rows;
+SELECT count(*) > 0 AS rows,
+       bool_and(wal_bytes >= 0 AND xids >= 0 AND buffer_fill_max >= buffer_fill_avg
+                AND buffer_fill_avg >= 0 AND waiting_backends >= 0) AS sane
+FROM wal_stall_history;
+SELECT count(*) AS rows FROM wal_stall_history(timestamptz 'infinity');
+SELECT count(*) = 7 AS seven_classes FROM wal_stall_summary;
+
+-- A view of the user's on wal_stall_history stops the update, which then
+-- leaves 1.0 as it was; dropped, the update goes through.
+CREATE VIEW regress_user_view AS SELECT sample_time, wal_bytes FROM wal_stall_history;
+ALTER EXTENSION wal_stall UPDATE TO '1.1';
+SELECT extversion FROM pg_extension WHERE extname = 'wal_stall';
+DROP VIEW regress_user_view;
+
+--
+-- 1.0 -> 1.1
+--
+ALTER EXTENSION wal_stall UPDATE TO '1.1';
+SELECT extversion FROM pg_extension WHERE extname = 'wal_stall';
+-- every 1.0 column is still there with its type; "seconds" (second
+-- column of the history) and "in_recovery" (after 1.0's last column of
+-- the status) are new
+CREATE TEMP TABLE columns_1_1 AS
+    SELECT 'wal_stall_history' AS object, attname::text AS name,
+           format_type(atttypid, atttypmod) AS type, attnum::int AS position
+    FROM pg_attribute WHERE attrelid = 'wal_stall_history'::regclass AND attnum > 0
+    UNION ALL
+    SELECT 'wal_stall_status()', a.name, format_type(a.type, NULL), a.position::int
+    FROM pg_proc p, unnest(p.proargnames, p.proallargtypes) WITH ORDINALITY AS a(name, type, position)
+    WHERE p.oid = 'wal_stall_status()'::regprocedure;
+SELECT object, name, type FROM columns_1_0
+EXCEPT SELECT object, name, type FROM columns_1_1;
+SELECT object, name, type, position FROM columns_1_1
+WHERE (object, name) IN (('wal_stall_history', 'seconds'), ('wal_stall_status()', 'in_recovery'))
+ORDER BY object COLLATE "C";
+SELECT prosrc FROM pg_proc
+WHERE oid IN ('wal_stall_status()'::regprocedure, 'wal_stall_history(timestamptz)'::regprocedure)
+ORDER BY prosrc COLLATE "C";
+-- the new columns work
+SELECT collector_pid > 0 AS collector_runs, in_recovery = pg_is_in_recovery() AS in_recovery_right
+FROM wal_stall_status();
+SELECT regress_upgrade_poll('(SELECT count(*) > 0 FROM wal_stall_history)') AS history_has_rows;
+SELECT count(*) > 0 AS rows,
+       bool_and(seconds > 0) AS seconds_positive,
+       bool_and(wal_bytes >= 0 AND xids >= 0) AS sane
+FROM wal_stall_history;
+SELECT count(*) AS rows FROM wal_stall_history(timestamptz 'infinity');
+
+-- Privileges after the update: pg_monitor reads, PUBLIC does not.
+SELECT has_function_privilege('pg_monitor', 'wal_stall_status()', 'EXECUTE') AS monitor_status,
+       has_function_privilege('pg_monitor', 'wal_stall_history(timestamptz)', 'EXECUTE') AS monitor_history_function,
+       has_table_privilege('pg_monitor', 'wal_stall_history', 'SELECT') AS monitor_history_view,
+       has_function_privilege('public', 'wal_stall_status()', 'EXECUTE') AS public_status,
+       has_function_privilege('public', 'wal_stall_history(timestamptz)', 'EXECUTE') AS public_history_function,
+       has_table_privilege('public', 'wal_stall_history', 'SELECT') AS public_history_view,
+       has_function_privilege('pg_monitor', 'wal_stall_reset()', 'EXECUTE') AS monitor_reset;
+CREATE ROLE regress_upgrade_plain;
+CREATE ROLE regress_upgrade_monitor IN ROLE pg_monitor;
+SET ROLE regress_upgrade_plain;
+SELECT count(*) FROM wal_stall_history;
+SELECT * FROM wal_stall_status();
+SELECT count(*) FROM wal_stall_history(timestamptz 'infinity');
+RESET ROLE;
+SET ROLE regress_upgrade_monitor;
+SELECT count(*) > 0 AS rows FROM wal_stall_history;
+SELECT collector_pid > 0 AS collector_runs FROM wal_stall_status();
+SELECT count(*) AS rows FROM wal_stall_history(timestamptz 'infinity');
+RESET ROLE;
+DROP ROLE regress_upgrade_plain;
+DROP ROLE regress_upgrade_monitor;
+
+-- The updated extension has the same members, defined the same way, as a
+-- fresh install of 1.1.
+CREATE TEMP TABLE updated AS SELECT * FROM regress_members();
+SELECT count(*) AS objects FROM updated WHERE object NOT LIKE 'column %';
+DROP EXTENSION wal_stall;
+CREATE EXTENSION wal_stall;
+SELECT extversion FROM pg_extension WHERE extname = 'wal_stall';
+CREATE TEMP TABLE fresh AS SELECT * FROM regress_members();
+SELECT * FROM (
+    SELECT 'only after update' AS side, * FROM (TABLE updated EXCEPT TABLE fresh) u
+    UNION ALL
+    SELECT 'only fresh', * FROM (TABLE fresh EXCEPT TABLE updated) f) d
+ORDER BY side, object COLLATE "C", definition COLLATE "C";
+SELECT (SELECT count(*) FROM updated) = (SELECT count(*) FROM fresh) AS same_count;
+
+DROP TABLE updated, fresh, columns_1_0, columns_1_1;
+DROP FUNCTION regress_members();
+DROP FUNCTION regress_upgrade_poll(text, int);
+DROP EXTENSION wal_stall;
