@@ -145,6 +145,7 @@ typedef struct WsbSlowDisk
 extern int	wsb_slowdisk_check(const WsbOptions *o, char *err, size_t errlen);
 extern int	wsb_slowdisk_setup(WsbSlowDisk *d, const WsbOptions *o, const char *workdir,
 							   uid_t owner, gid_t group, char *err, size_t errlen);
+extern int	wsb_slowdisk_throttle(WsbSlowDisk *d, const WsbOptions *o, char *err, size_t errlen);
 extern void wsb_slowdisk_describe(const WsbSlowDisk *d, const WsbOptions *o, char *buf, size_t len);
 
 /* ---------- target.c ---------- */

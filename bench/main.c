@@ -106,7 +106,7 @@ find_postgres(WsbOptions *o, char *err, size_t errlen)
 		snprintf(path, sizeof(path), "%s/%s", o->bindir, progs[i]);
 		if (access(path, X_OK) != 0)
 		{
-			snprintf(err, errlen, "%s not found: no \"%s\" (the bindir of \"%s\")",
+			snprintf(err, errlen, "%s not found: no \"%.400s\" (the bindir of \"%.400s\")",
 					 progs[i], path, o->pg_config);
 			return -1;
 		}

@@ -339,7 +339,7 @@ wsb_load_preset(const char *name, const char *presets_dir, WsbOptions *o,
 	char		path[1024];
 	char	   *text,
 			   *line,
-			   *save = NULL;
+			   *next;
 	int			lineno = 0;
 	char		msg[512];
 
@@ -370,13 +370,16 @@ wsb_load_preset(const char *name, const char *presets_dir, WsbOptions *o,
 		return -1;
 	}
 	wsb_strlcpy(o->preset, name, sizeof(o->preset));
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+	for (line = text; line; line = next)
 	{
 		char	   *hash,
 				   *eq,
 				   *key,
 				   *value;
 
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
 		lineno++;
 		/* a '#' starts a comment, except inside a quoted value */
 		{

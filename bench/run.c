@@ -237,7 +237,7 @@ wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan, WsbRun *run,
 		wsb_sql_exec(t->conn, "SELECT pg_stat_reset_shared('wal')", msg, sizeof(msg)) != 0 ||
 		(loaded && wsb_sql_exec(t->conn, "SELECT wal_stall_reset()", msg, sizeof(msg)) != 0))
 	{
-		snprintf(run->error, sizeof(run->error), "before the run: %s", msg);
+		snprintf(run->error, sizeof(run->error), "before the run: %.400s", msg);
 		snprintf(err, errlen, "%s", run->error);
 		return -1;
 	}

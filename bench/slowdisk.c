@@ -266,6 +266,21 @@ wsb_slowdisk_setup(WsbSlowDisk *d, const WsbOptions *o, const char *workdir,
 	}
 	snprintf(d->cgroup_procs, sizeof(d->cgroup_procs), "%s/cgroup.procs", d->cgroup);
 	wsb_cleanup_push("blkio cgroup", undo_cgroup, d);
+	d->active = true;
+	return 0;
+}
+
+/*
+ * Write the limits into the cgroup: after pgbench -i, which need not crawl.
+ * They take effect at once for the processes already in it.
+ */
+int
+wsb_slowdisk_throttle(WsbSlowDisk *d, const WsbOptions *o, char *err, size_t errlen)
+{
+	bool		wal = o->slow_wal_iops > 0;
+
+	if (!d->active)
+		return 0;
 	if (write_limit(d->cgroup, "blkio.throttle.write_iops_device", d->major, d->minor,
 					wal ? o->slow_wal_iops : o->slow_disk_iops, err, errlen) != 0)
 		return -1;
@@ -273,7 +288,6 @@ wsb_slowdisk_setup(WsbSlowDisk *d, const WsbOptions *o, const char *workdir,
 		write_limit(d->cgroup, "blkio.throttle.write_bps_device", d->major, d->minor,
 					(long long) o->slow_wal_mbps * 1024 * 1024, err, errlen) != 0)
 		return -1;
-	d->active = true;
 	return 0;
 }
 

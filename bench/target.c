@@ -415,7 +415,7 @@ restore_settings(WsbTarget *t, char *err, size_t errlen)
 			snprintf(sql, sizeof(sql), "ALTER SYSTEM RESET \"%s\"", t->changed[i]);
 		if (wsb_sql_exec(t->conn, sql, msg, sizeof(msg)) != 0)
 		{
-			snprintf(err, errlen, "could not restore %s: %s", t->changed[i], msg);
+			snprintf(err, errlen, "could not restore %s: %.300s", t->changed[i], msg);
 			failed = 1;
 		}
 	}
@@ -498,11 +498,16 @@ apply_settings(WsbTarget *t, int n, char names[][WSB_NAME_LEN], char values[][WS
 		const char *p[1] = {list};
 		int			bad;
 
+		/*
+		 * pg_file_settings, computed by this backend, marks the file's value
+		 * "applied" when it equals the active one; the last line for a name
+		 * must be ours, in postgresql.auto.conf.
+		 */
 		if (wsb_sql_rows(t->conn,
-						 "SELECT name, setting, sourcefile FROM pg_settings "
+						 "SELECT name, setting, error FROM pg_file_settings f "
 						 "WHERE lower(name) = ANY (SELECT lower(x) FROM unnest($1::text[]) x) "
-						 "AND (pending_restart OR sourcefile IS NULL "
-						 "     OR sourcefile NOT LIKE '%/postgresql.auto.conf')",
+						 "AND seqno = (SELECT max(seqno) FROM pg_file_settings g WHERE g.name = f.name) "
+						 "AND NOT (applied AND sourcefile LIKE '%/postgresql.auto.conf')",
 						 1, p, &r, err, errlen) != 0)
 			return -1;
 		bad = r.nrows;
@@ -513,8 +518,10 @@ apply_settings(WsbTarget *t, int n, char names[][WSB_NAME_LEN], char values[][WS
 		}
 		if (attempt >= 30 || wsb_interrupted)
 		{
-			snprintf(err, errlen, "setting %s did not take effect (it is %s)",
-					 wsb_rows_get(&r, 0, "name"), wsb_rows_get(&r, 0, "setting"));
+			snprintf(err, errlen, "setting %s = '%s' did not take effect%s%s",
+					 wsb_rows_get(&r, 0, "name"), wsb_rows_get(&r, 0, "setting"),
+					 wsb_rows_get(&r, 0, "error") ? ": " : "",
+					 wsb_rows_get(&r, 0, "error") ? wsb_rows_get(&r, 0, "error") : "");
 			wsb_rows_free(&r);
 			return -1;
 		}
@@ -782,7 +789,7 @@ base_settings(WsbTarget *t, const WsbOptions *o, char names[][WSB_NAME_LEN],
 		for (int j = 0; j < n; j++)
 			if (strcasecmp(names[j], names[n]) == 0)
 			{
-				strcpy(values[j], values[n]);
+				memmove(values[j], values[n], WSB_VALUE_LEN);
 				n--;
 				break;
 			}
@@ -828,7 +835,7 @@ open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 	t->cleanup_handle = wsb_cleanup_push("server", wsb_target_close, t);
 
 	if (t->slow.active && o->slow_disk_iops)
-		snprintf(t->pgdata, sizeof(t->pgdata), "%s/data", t->slow.mountpoint);
+		snprintf(t->pgdata, sizeof(t->pgdata), "%.1000s/data", t->slow.mountpoint);
 	else
 		snprintf(t->pgdata, sizeof(t->pgdata), "%s/data", t->workdir);
 	wsb_strlcpy(t->sockdir, t->workdir, sizeof(t->sockdir));
@@ -884,7 +891,8 @@ open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 		return -1;
 	if (wsb_sql_exec(t->conn, "CREATE EXTENSION IF NOT EXISTS wal_stall", err, errlen) != 0)
 		return -1;
-	return 0;
+	/* pgbench -i ran at full speed; from here on the disk is slow */
+	return wsb_slowdisk_throttle(&t->slow, o, err, errlen);
 }
 
 static int
@@ -1056,9 +1064,9 @@ wsb_target_environment(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env)
 	{
 		const char *params[1] = {dir};
 
-		wsb_note("measuring the WAL directory's fdatasync rate (1 s)");
+		wsb_note("measuring the WAL directory's fdatasync rate (wal_stall_test_fsync, 0.5 s a test)");
 		if (wsb_sql_rows(t->conn,
-						 "SELECT ops_per_sec FROM wal_stall_test_fsync(1, $1::text) "
+						 "SELECT ops_per_sec FROM wal_stall_test_fsync(0.5, $1::text) "
 						 "WHERE test = 'one 8kB write' AND method = 'fdatasync'",
 						 1, params, &r, err, sizeof(err)) == 0)
 		{

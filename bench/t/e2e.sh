@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# End-to-end tests of wal_stall_bench: a temporary cluster, an existing
+# cluster (--pgdata) whose settings must come back, also after a SIGINT,
+# bad input, and (when possible here) --slow-wal.  Run as root, after
+# building bench/wal_stall_bench.  Prints TAP lines and "N passed, N failed".
+#
+#   bench/t/e2e.sh            PG_CONFIG=/path/to/pg_config bench/t/e2e.sh
+set -uo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+BENCH=$here/wal_stall_bench
+PG_CONFIG=${PG_CONFIG:-$(command -v pg_config || echo /usr/lib/postgresql/15/bin/pg_config)}
+PGBIN=$("$PG_CONFIG" --bindir)
+
+n=0 passed=0 failed=0
+ok() {	# ok DESCRIPTION COMMAND...: the command's status decides
+	local what=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then
+		echo "ok $n - $what"
+		passed=$((passed + 1))
+	else
+		echo "not ok $n - $what"
+		failed=$((failed + 1))
+	fi
+}
+as_postgres() { runuser -u postgres -- "$@"; }
+
+[ "$(id -u)" = 0 ] || { echo "Bail out! run as root"; exit 1; }
+[ -x "$BENCH" ] || { echo "Bail out! build $BENCH first"; exit 1; }
+
+work=$(mktemp -d /tmp/wsb_e2e.XXXXXX)
+chmod 755 "$work"
+pgdir=$work/pg
+cleanup() {
+	as_postgres "$PGBIN/pg_ctl" -D "$pgdir/data" -m immediate -w stop >/dev/null 2>&1 || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+# What the harness may leave behind: nothing, checked by name.
+leftovers() {
+	{
+		ls -d /tmp/wal_stall_bench.* 2>/dev/null
+		ls -d /sys/fs/cgroup/blkio/wal_stall_bench.* 2>/dev/null
+		losetup -a 2>/dev/null | grep wal_stall_bench
+		findmnt -rn -o TARGET 2>/dev/null | grep wal_stall_bench
+		pgrep -af 'postgres -D /tmp/wal_stall_bench' 
+		pgrep -af 'pgbench .*wal_stall_bench'
+	} 2>/dev/null
+}
+nothing_left() {
+	local l
+	l=$(leftovers)
+	[ -z "$l" ] || { echo "# left behind: $l"; return 1; }
+}
+
+# ---------- 1. temporary cluster: 2 configurations x 2 runs x 3 s ----------
+out1=$work/out1
+"$BENCH" --pg-config "$PG_CONFIG" --set wal_buffers=32kB,1MB --runs 2 --duration 3 \
+	--clients 2 --scale 1 --quiet --out "$out1" >"$work/t1.out" 2>"$work/t1.err"
+rc=$?
+ok "temporary cluster: exit status 0 (got $rc)" [ "$rc" = 0 ]
+[ "$rc" = 0 ] || sed 's/^/# /' "$work/t1.err"
+for f in results.csv timeline.csv report.html; do
+	ok "temporary cluster: $f written" test -s "$out1/$f"
+done
+# parse both CSV files for real; one results row per run, and per run one
+# timeline row per second: pgbench's log buckets the seconds transactions
+# ended in, a 3 s run spans 3 or 4 calendar seconds, of which the first may
+# hold none (connection and vacuum): at least duration - 1
+ok "results.csv parses: 4 runs, each ok with tps > 0" python3 - "$out1/results.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 4, len(rows)
+assert all(r["ok"] == "true" and float(r["tps"]) > 0 for r in rows), rows
+assert sorted(r["configuration"] for r in rows) == ["wal_buffers=1MB"] * 2 + ["wal_buffers=32kB"] * 2
+PY
+ok "timeline.csv parses: >= 2 rows per second-run, 4 runs" python3 - "$out1/timeline.csv" <<'PY'
+import csv, sys, collections
+rows = list(csv.DictReader(open(sys.argv[1])))
+per = collections.Counter(r["order"] for r in rows)
+assert len(per) == 4 and min(per.values()) >= 2, per
+assert "wal_buffer_full_ms" in rows[0] and "tps" in rows[0]
+PY
+ok "report.html holds inline SVG charts" grep -q '<svg' "$out1/report.html"
+ok "verdict table printed" grep -q 'baseline' "$work/t1.out"
+ok "temporary cluster: nothing left behind" nothing_left
+
+# ---------- 2. --pgdata: settings back as before ----------
+mkdir -p "$pgdir"
+chown postgres "$pgdir"
+as_postgres "$PGBIN/initdb" -D "$pgdir/data" -A trust >/dev/null 2>&1
+cat >>"$pgdir/data/postgresql.conf" <<CONF
+port = 5499
+listen_addresses = ''
+unix_socket_directories = '$pgdir'
+CONF
+as_postgres "$PGBIN/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w start >/dev/null
+psql_pg() { as_postgres "$PGBIN/psql" -X -h "$pgdir" -p 5499 -d postgres -At "$@"; }
+# one setting already in postgresql.auto.conf, to be put back as it was
+psql_pg -q -c "ALTER SYSTEM SET wal_buffers = '64kB'" -c "ALTER SYSTEM SET work_mem = '7MB'"
+as_postgres "$PGBIN/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w restart >/dev/null
+snapshot() {
+	psql_pg -c "SELECT name, setting FROM pg_settings ORDER BY name" >"$1.settings"
+	psql_pg -c "SELECT datname FROM pg_database ORDER BY 1" >"$1.dbs"
+	cp "$pgdir/data/postgresql.auto.conf" "$1.auto"
+}
+same_as() {
+	diff -u "$1.settings" "$2.settings" >"$work/diff" && diff -u "$1.auto" "$2.auto" >>"$work/diff" &&
+		diff -u "$1.dbs" "$2.dbs" >>"$work/diff" || { sed 's/^/# /' "$work/diff" | head -20; return 1; }
+}
+snapshot "$work/before"
+
+"$BENCH" --pg-config "$PG_CONFIG" --pgdata "$pgdir/data" --set wal_buffers=32kB,1MB \
+	--set synchronous_commit=off --runs 1 --duration 3 --clients 2 --scale 1 --quiet \
+	--out "$work/out2" >"$work/t2.out" 2>"$work/t2.err"
+rc=$?
+ok "--pgdata running: exit status 0 (got $rc)" [ "$rc" = 0 ]
+[ "$rc" = 0 ] || sed 's/^/# /' "$work/t2.err"
+ok "--pgdata running: 2 results rows" [ "$(($(wc -l <"$work/out2/results.csv") - 1))" = 2 ]
+snapshot "$work/after2"
+ok "--pgdata running: pg_settings, postgresql.auto.conf and databases as before" same_as "$work/before" "$work/after2"
+ok "--pgdata running: restore journal removed after restoring" test ! -e "$work/out2/restore.sql"
+
+# stopped cluster: started for the runs, stopped again
+as_postgres "$PGBIN/pg_ctl" -D "$pgdir/data" -m fast -w stop >/dev/null
+"$BENCH" --pg-config "$PG_CONFIG" --pgdata "$pgdir/data" --set wal_buffers=32kB,1MB \
+	--runs 1 --duration 2 --clients 1 --scale 1 --quiet --out "$work/out3" >"$work/t3.out" 2>"$work/t3.err"
+rc=$?
+ok "--pgdata stopped: exit status 0 (got $rc)" [ "$rc" = 0 ]
+[ "$rc" = 0 ] || sed 's/^/# /' "$work/t3.err"
+as_postgres "$PGBIN/pg_ctl" -D "$pgdir/data" status >/dev/null 2>&1
+ok "--pgdata stopped: stopped again afterwards" [ $? = 3 ]
+as_postgres "$PGBIN/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w start >/dev/null
+snapshot "$work/after3"
+ok "--pgdata stopped: settings as before" same_as "$work/before" "$work/after3"
+
+# SIGINT 2-3 s into a run
+"$BENCH" --pg-config "$PG_CONFIG" --pgdata "$pgdir/data" --set wal_buffers=32kB,1MB \
+	--runs 2 --duration 20 --clients 2 --scale 1 --quiet --out "$work/out4" >"$work/t4.out" 2>"$work/t4.err" &
+bench=$!
+for _ in $(seq 1 600); do
+	pgrep -f "pgbench .*-T 20" >/dev/null && break
+	sleep 0.1
+done
+ok "--pgdata SIGINT: a run started" pgrep -f "pgbench .*-T 20"
+sleep 2.5
+kill -INT "$bench"
+wait "$bench"
+rc=$?
+ok "--pgdata SIGINT: exit status 130 (got $rc)" [ "$rc" = 130 ]
+ok "--pgdata SIGINT: no pgbench left" bash -c '! pgrep -f "pgbench .*-T 20"'
+ok "--pgdata SIGINT: says it was interrupted" grep -q 'interrupted' "$work/t4.err"
+snapshot "$work/after4"
+ok "--pgdata SIGINT: settings as before" same_as "$work/before" "$work/after4"
+as_postgres "$PGBIN/pg_ctl" -D "$pgdir/data" -m fast -w stop >/dev/null
+ok "--pgdata: nothing left behind" nothing_left
+
+# ---------- 3. bad input: one clear message, non-zero status, nothing left ----------
+mkdir -p "$work/fakepg/bin"
+ln -s "$PGBIN/pg_ctl" "$work/fakepg/bin/pg_ctl"
+ln -s "$PGBIN/initdb" "$work/fakepg/bin/initdb"
+printf '#!/bin/sh\n[ "$1" = --bindir ] && echo %s/fakepg/bin\n' "$work" >"$work/fakepg/pg_config"
+chmod 755 "$work/fakepg/pg_config"
+
+bad() {	# bad NAME STATUS PATTERN ARGS...: run as root unless RUNAS is set
+	local name=$1 want=$2 pattern=$3 rc lines
+	shift 3
+	${RUNAS:-} "$BENCH" --quiet --out "$work/bad" "$@" >"$work/bad.out" 2>"$work/bad.err"
+	rc=$?
+	lines=$(wc -l <"$work/bad.err")
+	ok "bad input, $name: exit status $want (got $rc)" [ "$rc" = "$want" ]
+	ok "bad input, $name: one message on stderr" [ "$lines" = 1 ]
+	ok "bad input, $name: message says \"$pattern\"" grep -q -- "$pattern" "$work/bad.err"
+	[ "$lines" = 1 ] && grep -q -- "$pattern" "$work/bad.err" || sed 's/^/# /' "$work/bad.err"
+	ok "bad input, $name: nothing left behind" nothing_left
+}
+bad "unknown flag" 2 'unknown option "--bogus"' --pg-config "$PG_CONFIG" --bogus
+bad "unknown GUC" 1 'unknown setting "no_such_guc"' --pg-config "$PG_CONFIG" --set no_such_guc=1 --runs 1 --duration 1 --scale 1
+bad "bad value" 1 'invalid value for parameter "wal_buffers": "banana"' --pg-config "$PG_CONFIG" --set wal_buffers=banana --runs 1 --duration 1 --scale 1
+bad "--runs 0" 2 '--runs: "0" is not an integer' --pg-config "$PG_CONFIG" --runs 0
+bad "--runs -1" 2 '--runs: "-1" is not an integer' --pg-config "$PG_CONFIG" --runs -1
+bad "--runs x" 2 '--runs: "x" is not an integer' --pg-config "$PG_CONFIG" --runs x
+bad "missing pgbench" 1 'pgbench not found' --pg-config "$work/fakepg/pg_config"
+bad "unreachable cluster" 1 'cannot use --pgdata "/nonexistent"' --pg-config "$PG_CONFIG" --pgdata /nonexistent
+chmod 777 "$work"
+RUNAS="runuser -u postgres --" bad "--slow-wal without root" 1 '--slow-wal needs root' \
+	--pg-config "$PG_CONFIG" --slow-wal 100
+chmod 755 "$work"
+
+# ---------- 4. --slow-wal smoke, where this machine allows it ----------
+if [ -e /sys/fs/cgroup/blkio/blkio.throttle.write_iops_device ] && [ -e /dev/loop-control ] &&
+	command -v losetup >/dev/null; then
+	"$BENCH" --pg-config "$PG_CONFIG" --slow-wal 200 --set wal_buffers=32kB,1MB \
+		--set synchronous_commit=off --runs 1 --duration 3 --clients 2 --scale 1 --quiet \
+		--out "$work/out5" >"$work/t5.out" 2>"$work/t5.err"
+	rc=$?
+	ok "--slow-wal: exit status 0 (got $rc)" [ "$rc" = 0 ]
+	[ "$rc" = 0 ] || sed 's/^/# /' "$work/t5.err"
+	ok "--slow-wal: 2 results rows" [ "$(($(wc -l <"$work/out5/results.csv") - 1))" = 2 ]
+	ok "--slow-wal: loop device, cgroup and mount removed" nothing_left
+else
+	echo "# skipped the --slow-wal smoke: no cgroup v1 blkio or loop devices here"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,404 @@
+/*-------------------------------------------------------------------------
+ *
+ * test_unit_engine.c
+ *		wal_stall_bench unit tests of the engine's pure parts: flags and
+ *		presets (every message), the plan (product order, baseline,
+ *		interleaving), the pgbench log parser and per-second buckets, the
+ *		latency quantile, and pgbench's summary and progress lines.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include "engine.h"
+#include "test_unit.h"
+
+static char tmpdir[] = "/tmp/wsb_unit.XXXXXX";
+
+/* parse a NULL-ended argument list; returns wsb_parse_args' status */
+static int
+parse(WsbOptions *o, char *err, const char *presets, ...)
+{
+	char	   *argv[64];
+	int			argc = 0;
+	va_list		ap;
+	const char *a;
+
+	argv[argc++] = "wal_stall_bench";
+	va_start(ap, presets);
+	while ((a = va_arg(ap, const char *)) != NULL)
+		argv[argc++] = (char *) a;
+	va_end(ap);
+	argv[argc] = NULL;
+	err[0] = '\0';
+	return wsb_parse_args(argc, argv, presets, o, err, 512);
+}
+
+static void
+write_preset(const char *name, const char *text)
+{
+	char		path[256];
+
+	snprintf(path, sizeof(path), "%s/%s.conf", tmpdir, name);
+	wsb_write_file(path, text);
+}
+
+/* err must be exactly want */
+static void
+check_err(int rc, const char *err, const char *want, const char *what)
+{
+	check(rc == -1 && strcmp(err, want) == 0, "%s: \"%s\"%s%s", what, want,
+		  strcmp(err, want) == 0 ? "" : " got: ", strcmp(err, want) == 0 ? "" : err);
+}
+
+static void
+test_set_parsing(void)
+{
+	WsbSet		s;
+	char		err[512];
+
+	check(wsb_parse_set("wal_buffers=32kB,1MB", &s, err, sizeof(err)) == 0 &&
+		  strcmp(s.name, "wal_buffers") == 0 && s.nvalues == 2 &&
+		  strcmp(s.values[0], "32kB") == 0 && strcmp(s.values[1], "1MB") == 0,
+		  "--set splits name and values");
+	check(wsb_parse_set("x = a , b", &s, err, sizeof(err)) == 0 && strcmp(s.name, "x") == 0 &&
+		  strcmp(s.values[0], "a") == 0 && strcmp(s.values[1], "b") == 0,
+		  "--set trims blanks around name and values");
+	check(wsb_parse_set("shared_preload_libraries='',wal_stall,'wal_stall,pg_wait_sampling'", &s,
+						err, sizeof(err)) == 0 && s.nvalues == 3 && s.values[0][0] == '\0' &&
+		  strcmp(s.values[1], "wal_stall") == 0 &&
+		  strcmp(s.values[2], "wal_stall,pg_wait_sampling") == 0,
+		  "--set quoted values: empty, and holding a comma");
+	check(wsb_parse_set("x='it''s'", &s, err, sizeof(err)) == 0 && strcmp(s.values[0], "it's") == 0,
+		  "--set '' inside quotes is one quote");
+	check(wsb_parse_set("pg_wait_sampling.profile_period=1", &s, err, sizeof(err)) == 0,
+		  "--set accepts a custom prefix.name setting");
+	check_err(wsb_parse_set("wal_buffers", &s, err, sizeof(err)), err,
+			  "--set \"wal_buffers\": expected GUC=V1,V2,...", "--set without '='");
+	check_err(wsb_parse_set("wal_buffers=", &s, err, sizeof(err)), err,
+			  "--set \"wal_buffers=\": no values after '='", "--set without values");
+	check_err(wsb_parse_set("=1", &s, err, sizeof(err)), err,
+			  "--set \"=1\": missing or too long setting name", "--set without a name");
+	check_err(wsb_parse_set("1x=1", &s, err, sizeof(err)), err,
+			  "--set \"1x=1\": \"1x\" is not a setting name", "--set with a bad name");
+	check_err(wsb_parse_set("x=1,,2", &s, err, sizeof(err)), err,
+			  "--set \"x=1,,2\": empty value (write '' for an empty string)", "--set with an empty value");
+	check_err(wsb_parse_set("x='a", &s, err, sizeof(err)), err,
+			  "--set \"x='a\": unterminated quote", "--set with an open quote");
+	check_err(wsb_parse_set("x='a'b", &s, err, sizeof(err)), err,
+			  "--set \"x='a'b\": text after a quoted value", "--set with text after a quote");
+	{
+		char		many[512] = "x=0";
+
+		for (int i = 1; i <= WSB_MAX_VALUES; i++)
+			snprintf(many + strlen(many), sizeof(many) - strlen(many), ",%d", i);
+		check_err(wsb_parse_set(many, &s, err, sizeof(err)), err,
+				  strcat(strcat(strcpy((char[600]) {0}, "--set \""), many), "\": more than 32 values"),
+				  "--set with too many values");
+	}
+}
+
+static void
+test_flags(void)
+{
+	WsbOptions	o;
+	char		err[512];
+
+	check(parse(&o, err, tmpdir, NULL) == 0 && o.runs == 3 && o.duration == 30 &&
+		  o.clients == 4 && o.jobs == 2 && o.scale == 10 && strcmp(o.builtin, "tpcb-like") == 0 &&
+		  o.nsets == 0 && !o.quiet && o.pgdata[0] == '\0',
+		  "defaults: 3 runs of 30 s, 4 clients, 2 jobs, scale 10, tpcb-like");
+	check(parse(&o, err, tmpdir, "--runs", "5", "--duration=7", "--clients", "8", "--jobs", "4",
+				"--scale", "2", "--builtin", "simple-update", "--pgbench-args", "-M prepared",
+				"--out", "/tmp/x", "--quiet", "--set", "wal_buffers=1MB,2MB",
+				"--set=synchronous_commit=on,off", NULL) == 0 &&
+		  o.runs == 5 && o.duration == 7 && o.clients == 8 && o.jobs == 4 && o.scale == 2 &&
+		  strcmp(o.builtin, "simple-update") == 0 && strcmp(o.pgbench_args, "-M prepared") == 0 &&
+		  strcmp(o.out, "/tmp/x") == 0 && o.quiet && o.nsets == 2 &&
+		  strcmp(o.sets[1].name, "synchronous_commit") == 0,
+		  "every flag, in both --flag value and --flag=value forms");
+	check(parse(&o, err, tmpdir, "--clients", "1", NULL) == 0 && o.jobs == 1,
+		  "--jobs defaults down to --clients");
+	check_err(parse(&o, err, tmpdir, "--bogus", NULL), err,
+			  "unknown option \"--bogus\" (see --help)", "unknown flag");
+	check_err(parse(&o, err, tmpdir, "-x", NULL), err,
+			  "unknown option \"-x\" (see --help)", "unknown short flag");
+	check_err(parse(&o, err, tmpdir, "--runs", NULL), err,
+			  "option \"--runs\" needs a value", "flag without its value");
+	check_err(parse(&o, err, tmpdir, "--runs", "0", NULL), err,
+			  "--runs: \"0\" is not an integer from 1 to 1000", "--runs 0");
+	check_err(parse(&o, err, tmpdir, "--runs", "-1", NULL), err,
+			  "--runs: \"-1\" is not an integer from 1 to 1000", "--runs -1");
+	check_err(parse(&o, err, tmpdir, "--runs", "x", NULL), err,
+			  "--runs: \"x\" is not an integer from 1 to 1000", "--runs x");
+	check_err(parse(&o, err, tmpdir, "--duration", "3s", NULL), err,
+			  "--duration: \"3s\" is not an integer from 1 to 86400", "--duration 3s");
+	check_err(parse(&o, err, tmpdir, "--clients", "0", NULL), err,
+			  "--clients: \"0\" is not an integer from 1 to 10000", "--clients 0");
+	check_err(parse(&o, err, tmpdir, "--slow-wal", "-5", NULL), err,
+			  "--slow-wal: \"-5\" is not an integer from 1 to 10000000", "--slow-wal -5");
+	check_err(parse(&o, err, tmpdir, "--jobs", "4", "--clients", "2", NULL), err,
+			  "--jobs (4) cannot exceed --clients (2)", "--jobs above --clients");
+	check_err(parse(&o, err, tmpdir, "--builtin", "select-only", "--script", "/dev/null", NULL), err,
+			  "--builtin and --script exclude each other", "--builtin with --script");
+	check_err(parse(&o, err, tmpdir, "--script", "/nonexistent/s.sql", NULL), err,
+			  "--script: cannot read \"/nonexistent/s.sql\"", "--script unreadable");
+	check_err(parse(&o, err, tmpdir, "--slow-wal-mbps", "4", NULL), err,
+			  "--slow-wal-mbps needs --slow-wal", "--slow-wal-mbps alone");
+	check_err(parse(&o, err, tmpdir, "--slow-wal", "100", "--slow-disk", "100", NULL), err,
+			  "--slow-wal and --slow-disk exclude each other", "--slow-wal with --slow-disk");
+	check_err(parse(&o, err, tmpdir, "--slow-wal", "100", "--pgdata", "/x", NULL), err,
+			  "--slow-wal and --slow-disk work only on the temporary cluster, not with --pgdata (they would move the cluster's files)",
+			  "--slow-wal with --pgdata");
+	check_err(parse(&o, err, tmpdir, "--set", "a=1", "--set", "a=2", NULL), err,
+			  "--set \"a\" given twice", "the same --set twice");
+	check_err(parse(&o, err, tmpdir, "--pgdata", "", NULL), err,
+			  "--pgdata: empty directory name", "--pgdata empty");
+}
+
+static void
+test_presets(void)
+{
+	WsbOptions	o;
+	char		err[512];
+	char		want[700];
+	bool		given[32] = {0};
+	DIR		   *d;
+	struct dirent *e;
+	const char *real = access("presets/wal_buffers_small.conf", R_OK) == 0 ? "presets" : "bench/presets";
+
+	write_preset("p1",
+				 "# a comment\n"
+				 "description = first line\n"
+				 "set = wal_buffers=-1,32kB   # trailing comment\n"
+				 "set = synchronous_commit=on,off\n"
+				 "conf = checkpoint_timeout = 30min\n"
+				 "runs = 4\nduration = 9\nclients = 3\n"
+				 "description = second line\n"
+				 "slow_wal = 100\nslow_wal_mbps = 4\n"
+				 "pgbench_init_args = --unlogged-tables\n"
+				 "set = application_name='a#b'\n");
+	check(parse(&o, err, tmpdir, "--preset", "p1", NULL) == 0 && o.nsets == 3 && o.runs == 4 &&
+		  o.duration == 9 && o.clients == 3 && o.jobs == 2 && o.slow_wal_iops == 100 &&
+		  o.slow_wal_mbps == 4 && strcmp(o.extra_conf, "checkpoint_timeout = 30min\n") == 0 &&
+		  strcmp(o.description, "first line second line") == 0 &&
+		  strcmp(o.pgbench_init_args, "--unlogged-tables") == 0 &&
+		  strcmp(o.sets[2].values[0], "a#b") == 0 && strcmp(o.preset, "p1") == 0,
+		  "preset: every key, comments, a '#' inside quotes");
+	check(parse(&o, err, tmpdir, "--runs", "2", "--preset", "p1", "--set", "wal_buffers=1MB",
+				"--set", "fsync=on", NULL) == 0 && o.runs == 2 && o.duration == 9 && o.nsets == 4 &&
+		  strcmp(o.sets[0].name, "wal_buffers") == 0 && o.sets[0].nvalues == 1 &&
+		  strcmp(o.sets[0].values[0], "1MB") == 0 && strcmp(o.sets[3].name, "fsync") == 0,
+		  "flags override the preset, wherever --preset stands; --set replaces the preset's set of that GUC");
+	snprintf(want, sizeof(want), "%s/p1.conf", tmpdir);
+	check(parse(&o, err, "/nonexistent", "--preset", want, NULL) == 0 && o.runs == 4,
+		  "--preset FILE by path");
+
+	write_preset("bad1", "runs = 3\nwhat = 1\n");
+	snprintf(want, sizeof(want), "%s/bad1.conf:2: unknown key \"what\"", tmpdir);
+	check_err(parse(&o, err, tmpdir, "--preset", "bad1", NULL), err, want, "preset unknown key, with file:line");
+	write_preset("bad2", "\n\nruns 3\n");
+	snprintf(want, sizeof(want), "%s/bad2.conf:3: expected \"key = value\"", tmpdir);
+	check_err(parse(&o, err, tmpdir, "--preset", "bad2", NULL), err, want, "preset line without '='");
+	write_preset("bad3", "runs = many\n");
+	snprintf(want, sizeof(want), "%s/bad3.conf:1: runs: \"many\" is not an integer from 1 to 1000", tmpdir);
+	check_err(parse(&o, err, tmpdir, "--preset", "bad3", NULL), err, want, "preset bad number");
+	write_preset("bad4", "set = a=1\nset = a=2\n");
+	snprintf(want, sizeof(want), "%s/bad4.conf:2: --set \"a\" given twice", tmpdir);
+	check_err(parse(&o, err, tmpdir, "--preset", "bad4", NULL), err, want, "preset sets a GUC twice");
+	write_preset("bad5", "set = a\n");
+	snprintf(want, sizeof(want), "%s/bad5.conf:1: --set \"a\": expected GUC=V1,V2,...", tmpdir);
+	check_err(parse(&o, err, tmpdir, "--preset", "bad5", NULL), err, want, "preset bad set");
+	write_preset("bad6", "conf = nothing\n");
+	snprintf(want, sizeof(want), "%s/bad6.conf:1: conf: expected \"name = value\"", tmpdir);
+	check_err(parse(&o, err, tmpdir, "--preset", "bad6", NULL), err, want, "preset bad conf");
+	check(parse(&o, err, tmpdir, "--preset", "nosuch", NULL) == -1 &&
+		  strncmp(err, "unknown preset \"nosuch\": cannot read ", 37) == 0 &&
+		  strstr(err, "(presets: ") && strstr(err, "p1"),
+		  "unknown preset names the presets there: %s", err);
+	check_err(parse(&o, err, tmpdir, "--preset", "p1", "--preset", "p1", NULL), err,
+			  "--preset given twice", "--preset twice");
+
+	/* every shipped preset parses and plans */
+	d = opendir(real);
+	check(d != NULL, "shipped presets directory found (%s)", real);
+	while (d && (e = readdir(d)) != NULL)
+	{
+		size_t		l = strlen(e->d_name);
+		char		name[256];
+		WsbPlan		plan;
+
+		if (l < 6 || strcmp(e->d_name + l - 5, ".conf") != 0)
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int) (l - 5), e->d_name);
+		memset(given, 0, sizeof(given));
+		check(parse(&o, err, real, "--preset", name, NULL) == 0 &&
+			  wsb_make_plan(&o, &plan, err, sizeof(err)) == 0 && plan.nconfigs >= 2 &&
+			  o.description[0] != '\0',
+			  "shipped preset %s parses, has a description and >= 2 configurations %s", name, err);
+		if (o.nsets)
+			wsb_plan_free(&plan);
+	}
+	if (d)
+		closedir(d);
+	check(parse(&o, err, real, "--preset", "wal_buffers_small", NULL) == 0 &&
+		  o.sets[0].nvalues == 4 && strcmp(o.sets[0].values[0], "-1") == 0 &&
+		  o.slow_wal_iops > 0 && strstr(o.extra_conf, "synchronous_commit = off"),
+		  "wal_buffers_small: -1 is the baseline, slow WAL, synchronous_commit = off");
+}
+
+static void
+test_plan(void)
+{
+	WsbOptions	o;
+	WsbPlan		p;
+	char		err[512];
+
+	parse(&o, err, tmpdir, "--set", "a=1,2", "--set", "b=x,y,z", "--runs", "2", NULL);
+	check(wsb_make_plan(&o, &p, err, sizeof(err)) == 0 && p.nconfigs == 6 && p.nruns == 12,
+		  "plan: 2 x 3 values, 2 runs -> 6 configurations, 12 runs");
+	check(strcmp(p.configs[0].label, "a=1 b=x") == 0, "baseline is every first value: %s", p.configs[0].label);
+	check(strcmp(p.configs[1].label, "a=1 b=y") == 0 && strcmp(p.configs[2].label, "a=1 b=z") == 0 &&
+		  strcmp(p.configs[3].label, "a=2 b=x") == 0 && strcmp(p.configs[5].label, "a=2 b=z") == 0,
+		  "product order: the last --set varies fastest");
+	check(p.configs[4].nsettings == 2 && strcmp(p.configs[4].names[1], "b") == 0 &&
+		  strcmp(p.configs[4].values[0], "2") == 0 && strcmp(p.configs[4].values[1], "y") == 0,
+		  "configuration names and values");
+	{
+		bool		ok = true;
+
+		for (int i = 0; i < p.nruns; i++)
+			ok &= p.order[i] == i % 6;
+		for (int i = 1; i < p.nruns; i++)
+			ok &= p.order[i] != p.order[i - 1];
+		check(ok, "run order interleaved A B C .. A B C, never the same configuration back to back");
+	}
+	wsb_plan_free(&p);
+	parse(&o, err, tmpdir, "--set", "shared_preload_libraries='',wal_stall", NULL);
+	wsb_make_plan(&o, &p, err, sizeof(err));
+	check(strcmp(p.configs[0].label, "shared_preload_libraries=''") == 0 &&
+		  strcmp(p.configs[1].label, "shared_preload_libraries=wal_stall") == 0,
+		  "labels quote an empty value");
+	wsb_plan_free(&p);
+	parse(&o, err, tmpdir, "--runs", "3", NULL);
+	check(wsb_make_plan(&o, &p, err, sizeof(err)) == 0 && p.nconfigs == 1 && p.nruns == 3 &&
+		  strcmp(p.configs[0].label, "as configured") == 0, "no --set: one configuration, as configured");
+	wsb_plan_free(&p);
+	parse(&o, err, tmpdir, "--set", "a=1,2,3,4,5,6,7,8", "--set", "b=1,2,3,4,5,6,7,8",
+		  "--set", "c=1,2", NULL);
+	check_err(wsb_make_plan(&o, &p, err, sizeof(err)), err,
+			  "the --set values make more than 64 configurations", "too many configurations");
+}
+
+void
+test_options(void)
+{
+	char		cmd[128];
+
+	if (mkdtemp(tmpdir) == NULL)
+	{
+		check(false, "mkdtemp");
+		return;
+	}
+	test_set_parsing();
+	test_flags();
+	test_presets();
+	test_plan();
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	if (system(cmd) != 0)
+		check(false, "remove %s", tmpdir);
+}
+
+void
+test_pgbench(void)
+{
+	WsbLogLine	l;
+	WsbLogStats s;
+	double		tps,
+				el,
+				lat;
+
+	check(wsb_pgbench_parse_line("3 17 2345 0 1700000000 123456\n", &l) && l.client == 3 &&
+		  l.transaction == 17 && l.latency_us == 2345 && l.script == 0 && l.epoch == 1700000000 &&
+		  l.epoch_us == 123456, "log line: every field");
+	check(wsb_pgbench_parse_line("0 1 800 0 1700000000 5 120", &l) && l.latency_us == 800,
+		  "log line with schedule lag");
+	check(wsb_pgbench_parse_line("0 2 failed 0 1700000001 5", &l) && l.latency_us < 0 &&
+		  l.epoch == 1700000001, "log line of a failed transaction");
+	check(wsb_pgbench_parse_line("0 2 skipped 0 1700000001 5", &l) && l.latency_us < 0,
+		  "log line of a skipped transaction");
+	check(!wsb_pgbench_parse_line("", &l) && !wsb_pgbench_parse_line("progress: 1.0 s", &l) &&
+		  !wsb_pgbench_parse_line("0 1 12 0", &l) && !wsb_pgbench_parse_line("0 1 -5 0 1700000000 1", &l) &&
+		  !wsb_pgbench_parse_line("0 1 5 0 1700000000 1 x", &l) &&
+		  !wsb_pgbench_parse_line("0 1 5 0 1700000000 1000000", &l),
+		  "log parser refuses short, negative, trailing-garbage and out-of-range lines");
+
+	wsb_logstats_init(&s);
+	wsb_logstats_add_text(&s, "0 1 1000 0 100 10");
+	wsb_logstats_add_text(&s, "1 1 3000 0 100 900000");
+	wsb_logstats_add_text(&s, "0 2 2000 0 101 5");
+	wsb_logstats_add_text(&s, "0 3 4000 0 103 5");
+	wsb_logstats_add_text(&s, "0 4 failed 0 103 6");
+	wsb_logstats_add_text(&s, "garbage");
+	check(s.nseconds == 4 && s.first_epoch == 100 && s.last_epoch == 103,
+		  "buckets span the first to the last second, gaps included");
+	check(s.seconds[0].epoch == 100 && s.seconds[0].transactions == 2 &&
+		  fabs(s.seconds[0].latency_avg_ms - 2.0) < 1e-9 && fabs(s.seconds[0].latency_max_ms - 3.0) < 1e-9,
+		  "second 100: 2 transactions, mean 2 ms, max 3 ms");
+	check(s.seconds[2].epoch == 102 && s.seconds[2].transactions == 0 && s.seconds[3].transactions == 1,
+		  "an idle second has zero transactions");
+	check(s.transactions == 4 && s.failed == 1 && s.bad_lines == 1 &&
+		  fabs(s.latency_sum_us - 10000) < 1e-9, "totals: 4 done, 1 failed, 1 bad line");
+	/* a line of an earlier second, as from a second thread's file */
+	wsb_logstats_add_text(&s, "2 1 5000 0 98 1");
+	check(s.nseconds == 6 && s.first_epoch == 98 && s.seconds[0].epoch == 98 &&
+		  s.seconds[0].transactions == 1 && s.seconds[1].transactions == 0 &&
+		  s.seconds[2].epoch == 100 && s.seconds[2].transactions == 2 && s.seconds[5].epoch == 103,
+		  "an earlier second shifts the buckets");
+	wsb_logstats_free(&s);
+
+	/* quantiles: 1..1000 ms, p99 = 990 ms, p50 = 500 ms, within the 0.6% bucket */
+	wsb_logstats_init(&s);
+	for (int i = 1; i <= 1000; i++)
+	{
+		char		line[80];
+
+		snprintf(line, sizeof(line), "0 %d %d 0 %d 0", i, i * 1000, 1000 + i / 100);
+		wsb_logstats_add_text(&s, line);
+	}
+	check(fabs(wsb_logstats_quantile_ms(&s, 0.99) / 990.0 - 1) < 0.006,
+		  "p99 of 1..1000 ms is 990 ms within 0.6%% (got %.3f)", wsb_logstats_quantile_ms(&s, 0.99));
+	check(fabs(wsb_logstats_quantile_ms(&s, 0.5) / 500.0 - 1) < 0.006,
+		  "p50 of 1..1000 ms is 500 ms within 0.6%% (got %.3f)", wsb_logstats_quantile_ms(&s, 0.5));
+	check(fabs(wsb_logstats_quantile_ms(&s, 1.0) / 1000.0 - 1) < 0.006, "p100 is the maximum");
+	check(s.nseconds == 11 && s.seconds[0].transactions == 99 && s.seconds[10].transactions == 1,
+		  "1000 lines bucketed by second");
+	wsb_logstats_free(&s);
+	wsb_logstats_init(&s);
+	check(isnan(wsb_logstats_quantile_ms(&s, 0.99)), "no transactions: p99 is NaN");
+	wsb_logstats_free(&s);
+
+	check(wsb_pgbench_parse_tps(
+								"transaction type: <builtin: TPC-B (sort of)>\n"
+								"scaling factor: 1\n"
+								"latency average = 9.166 ms\n"
+								"initial connection time = 5.012 ms\n"
+								"tps = 217.184065 (without initial connection time)\n", &tps) &&
+		  fabs(tps - 217.184065) < 1e-9, "summary: tps without initial connection time");
+	check(!wsb_pgbench_parse_tps("tps = 217.1 (including connections establishing)\n", &tps) &&
+		  !wsb_pgbench_parse_tps("latency average = 1 ms\n", &tps),
+		  "summary: no tps line, or only the old including-connections figure, is no tps");
+	check(wsb_pgbench_parse_tps("tps = 1.5 (including connections establishing)\n"
+								"tps = 2.5 (without initial connection time)\n", &tps) && tps == 2.5,
+		  "summary: the without-connection figure is picked");
+	check(wsb_pgbench_parse_progress("progress: 5.0 s, 1234.5 tps, lat 3.210 ms stddev 1.100, 0 failed",
+									 &el, &tps, &lat) && el == 5.0 && tps == 1234.5 && fabs(lat - 3.21) < 1e-9,
+		  "progress line: elapsed, tps, latency");
+	check(!wsb_pgbench_parse_progress("pgbench (15.20)", &el, &tps, &lat), "not a progress line");
+}
