@@ -7,6 +7,7 @@ OBJS = \
 	collector.o \
 	counters.o \
 	fsync_probe.o \
+	persist.o \
 	views.o \
 	wal_stall.o
 
@@ -18,13 +19,25 @@ REGRESS = wal_stall fsync_probe bad_input upgrade
 REGRESS_OPTS = --temp-instance=./tmp_check --temp-config=./wal_stall.conf
 TAP_TESTS = 1
 
-# Warning-free under -Wall -Wextra -Werror.  The server headers come in as
-# system headers: their inline functions are not -Wextra clean.
-PG_CPPFLAGS = -isystem $(includedir_server) -Wall -Wextra -Werror
+# Warning-free under -Wall -Wextra; CI adds -Werror (COPT=-Werror), the
+# Makefile does not, so that a newer compiler's new warnings do not stop a
+# user's build.  The server headers come in as system headers: their inline
+# functions are not -Wextra clean.
+PG_CPPFLAGS = -isystem $(includedir_server) -Wall -Wextra
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 # PGXS tracks no header dependencies: every object sees the shared structs.
-$(OBJS): wal_stall.h compat.h
+$(OBJS): wal_stall.h compat.h cadence.h
+
+# The configuration-comparison harness (bench/), built and cleaned with the
+# extension, for the same PostgreSQL.
+all: bench
+bench:
+	$(MAKE) -C bench PG_CONFIG=$(PG_CONFIG)
+clean: clean-bench
+clean-bench:
+	$(MAKE) -C bench clean
+.PHONY: bench clean-bench

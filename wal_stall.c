@@ -33,7 +33,9 @@ PG_MODULE_MAGIC;
 
 /* GUCs */
 double		ws_sample_interval_ms = 1.0;
+double		ws_idle_interval_ms = 20.0;
 int			ws_history_seconds = 3600;
+bool		ws_save = true;
 
 /* Pointers into the shared segment, set in every process by shmem startup. */
 WalStallShared *ws_shared = NULL;
@@ -123,6 +125,15 @@ ws_shmem_startup(void)
 	ws_slots = (WalStallProcSlot *) base;
 	ws_history = (WalStallSecond *)
 		(base + MAXALIGN(mul_size(ws_shared->nslots, sizeof(WalStallProcSlot))));
+
+	/*
+	 * The postmaster reloads what it saved at the last clean shutdown once
+	 * the pointers are set, and saves again when it exits (persist.c).
+	 */
+	if (!found && !IsUnderPostmaster)
+		ws_load_figures();
+	if (!IsUnderPostmaster)
+		on_shmem_exit(ws_shmem_shutdown, (Datum) 0);
 	LWLockRelease(AddinShmemInitLock);
 }
 
@@ -140,7 +151,11 @@ ws_check_loaded(void)
 				 errhint("Add wal_stall to the \"shared_preload_libraries\" setting and restart the server.")));
 }
 
-/* wal_stall.sample_interval (reload) and wal_stall.history_seconds (restart). */
+/*
+ * wal_stall.sample_interval, wal_stall.idle_interval and wal_stall.save
+ * (reload), and
+ * wal_stall.history_seconds (restart).
+ */
 static void
 define_gucs(void)
 {
@@ -153,6 +168,16 @@ define_gucs(void)
 							 GUC_UNIT_MS,
 							 NULL, NULL, NULL);
 
+	DefineCustomRealVariable("wal_stall.idle_interval",
+							 "Longest time between two samples while nothing can stall.",
+							 "While no process waits or works, the collector stretches its interval up to this; "
+							 "set it to wal_stall.sample_interval or below to sample at a constant rate.",
+							 &ws_idle_interval_ms,
+							 20.0, 0.1, 1000.0,
+							 PGC_SIGHUP,
+							 GUC_UNIT_MS,
+							 NULL, NULL, NULL);
+
 	DefineCustomIntVariable("wal_stall.history_seconds",
 							"Number of one-second rows kept in the history ring.",
 							NULL,
@@ -161,6 +186,15 @@ define_gucs(void)
 							PGC_POSTMASTER,
 							GUC_UNIT_S,
 							NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("wal_stall.save",
+							 "Save wal_stall's figures at clean shutdown and reload them at start.",
+							 NULL,
+							 &ws_save,
+							 true,
+							 PGC_SIGHUP,
+							 0,
+							 NULL, NULL, NULL);
 
 	MarkGUCPrefixReserved("wal_stall");
 }

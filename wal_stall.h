@@ -92,6 +92,7 @@ typedef struct WalStallEpisode
 	bool		beyond_insert;	/* saw a WAL-path event other than WALInsert */
 	uint32		samples;
 	uint64		time_ns;		/* sum of the samples' real durations */
+	uint64		first_ns;		/* the first sample's weight (cadence.h) */
 } WalStallEpisode;
 
 /* Per PGPROC slot: what the collector follows for that process. */
@@ -162,6 +163,7 @@ typedef struct WalStallSecond
 	int64		clog_hits;
 	int64		clog_reads;
 	double		waiting_backends;
+	double		mean_interval_ms;	/* real time between two ticks */
 } WalStallSecond;
 
 /*
@@ -180,7 +182,9 @@ typedef struct WalStallShared
 
 	/* the collector watching itself */
 	int			collector_pid;
-	uint64		interval_ns;	/* sample interval the collector uses */
+	uint64		interval_ns;	/* wal_stall.sample_interval in force */
+	uint64		current_interval_ns;	/* longer while the collector rests */
+	uint64		rest_ns;		/* time covered by ticks after a rest */
 	int64		ticks;
 	uint64		tick_cost_ns;	/* sum of work per tick, for the mean */
 	uint64		max_tick_cost_ns;
@@ -220,12 +224,15 @@ extern WalStallShared *ws_shared;
 extern WalStallProcSlot *ws_slots;
 extern WalStallSecond *ws_history;
 extern double ws_sample_interval_ms;
+extern double ws_idle_interval_ms;
 extern int	ws_history_seconds;
+extern bool ws_save;
 extern void ws_check_loaded(void);
 
 /* classify.c */
 extern void ws_classify_init(void);
 extern WalStallEvent ws_classify_event(uint32 wait_event_info);
+extern bool ws_wait_is_idle(uint32 wait_event_info);
 extern const char *ws_class_name(WalStallClass cls);
 extern const char *ws_class_kind(WalStallClass cls);
 extern WalStallGroup ws_stall_group(WalStallEvent event);
@@ -233,6 +240,10 @@ extern WalStallGroup ws_io_group(WalStallEvent event);
 extern WalStallClass ws_episode_class(const WalStallEpisode *episode);
 extern int	ws_hist_bucket(uint64 duration_ns, uint64 base_ns);
 extern void ws_hist_bounds(int bucket, uint64 base_ns, double *lower_ns, double *upper_ns);
+
+/* persist.c */
+extern void ws_load_figures(void);
+extern void ws_shmem_shutdown(int code, Datum arg);
 
 /* counters.c */
 extern void ws_read_counters(WalStallCounters *counters, bool with_stats);
