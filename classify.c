@@ -161,6 +161,23 @@ ws_classify_event(uint32 wait_event_info)
 	return WS_EVENT_NONE;
 }
 
+/*
+ * ws_wait_is_idle
+ *		Is a process in this wait idle, as far as stalls go?  Waiting for a
+ *		client, for work (the Activity events of background processes), for
+ *		a timeout, or in an extension's own wait: nothing it does can stall
+ *		on WAL or CLOG until it wakes up and works again.  0 (no wait) is a
+ *		process on CPU, or an unused PGPROC: the caller tells them apart.
+ */
+bool
+ws_wait_is_idle(uint32 wait_event_info)
+{
+	uint32		wait_class = wait_event_info & WAIT_CLASS_MASK;
+
+	return wait_class == PG_WAIT_ACTIVITY || wait_class == PG_WAIT_CLIENT ||
+		wait_class == PG_WAIT_TIMEOUT || wait_class == PG_WAIT_EXTENSION;
+}
+
 /* The stall tracker's group for an event (WAL write path or CLOG). */
 WalStallGroup
 ws_stall_group(WalStallEvent event)

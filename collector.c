@@ -41,6 +41,7 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
+#include "cadence.h"
 #include "compat.h"
 #include "wal_stall.h"
 
@@ -60,6 +61,7 @@ typedef struct ProcSample
 typedef struct SecondAccum
 {
 	uint64		elapsed_ns;
+	int64		ticks;
 	double		fill_max;
 	double		fill_weighted;	/* sum of occupancy * elapsed_ns */
 	uint64		stall_ns[WS_NUM_STALL_CLASSES];
@@ -75,6 +77,7 @@ static uint64 second_started_ns;	/* monotonic clock at that start */
 static bool timing_was_on;		/* track_wal_io_timing then */
 static uint64 seen_reset_count;
 static bool ring_was_full = false;	/* at the previous tick */
+static WalStallTickSeen seen;	/* what the last tick saw, for the cadence */
 
 /*
  * ws_register_collector
@@ -114,6 +117,12 @@ interval_ns_from_guc(void)
 	return (uint64) (ws_sample_interval_ms * WS_NS_PER_MS);
 }
 
+static uint64
+idle_ns_from_guc(void)
+{
+	return (uint64) (ws_idle_interval_ms * WS_NS_PER_MS);
+}
+
 /*
  * Occupancy, in bytes, at which the ring counts as full.  An inserter blocked
  * on the ring has reserved space in a page whose slot still holds an
@@ -133,12 +142,14 @@ ring_full_mark(void)
 
 /*
  * scan_processes
- *		Copy wait event, pid and kind of every PGPROC slot we follow.
+ *		Copy wait event, pid and kind of every PGPROC slot we follow, and
+ *		note in "seen" whether anything could stall (cadence.h).
  *
  * Reads other processes' PGPROCs without locks: each field is a single
  * aligned word, and a stale value costs at most one sample.  The wait event
  * is read first: a slot whose process is not in a tracked wait and that has
- * no episode open needs nothing else, which keeps the tick cheap with a high
+ * no episode open needs nothing else, unless it is in no wait at all (on
+ * CPU, or unused: the pid tells), which keeps the tick cheap with a high
  * max_connections.  The episode groups are ours (we are their only writer),
  * so reading them without the lock is safe.
  */
@@ -147,31 +158,46 @@ scan_processes(void)
 {
 	int			n = Min(ws_shared->nslots, (int) ProcGlobal->allProcCount);
 
+	seen.tracked_wait = false;
+	seen.episode_open = false;
+	seen.process_busy = false;
 	for (int i = 0; i < n; i++)
 	{
 		PGPROC	   *proc = &ProcGlobal->allProcs[i];
 		ProcSample *s = &samples[i];
 		uint32		info = *((volatile uint32 *) &proc->wait_event_info);
+		bool		open = ws_slots[i].stall.group != WS_GROUP_NONE ||
+			ws_slots[i].io.group != WS_GROUP_NONE;
 		int			pid;
 
 		s->event = ws_classify_event(info);
-		s->skip = (s->event == WS_EVENT_NONE &&
-				   ws_slots[i].stall.group == WS_GROUP_NONE &&
-				   ws_slots[i].io.group == WS_GROUP_NONE);
-		if (s->skip)
+		s->skip = (s->event == WS_EVENT_NONE && !open);
+		if (s->skip && info != 0)
+		{
+			seen.process_busy |= !ws_wait_is_idle(info);
 			continue;
+		}
 
 		pid = *((volatile int *) &proc->pid);
 		if (proc == MyProc || !ws_proc_is_live(proc, pid))
 		{
+			s->skip = !open;
 			s->pid = 0;
 			s->wait_event_info = 0;
 			s->event = WS_EVENT_NONE;
+			seen.episode_open |= open;
+			continue;
+		}
+		if (s->skip)
+		{
+			seen.process_busy = true;	/* alive and on CPU */
 			continue;
 		}
 		s->pid = pid;
 		s->wait_event_info = info;
 		s->serves_queries = ws_proc_serves_queries(proc);
+		seen.tracked_wait |= (s->event != WS_EVENT_NONE);
+		seen.episode_open |= open;
 	}
 	return n;
 }
@@ -185,23 +211,32 @@ close_episode(WalStallEpisode *episode)
 {
 	WalStallClass cls;
 	WalStallClassStats *stats;
+	uint64		duration_ns;
 	int			bucket;
 
 	if (episode->group == WS_GROUP_NONE)
 		return;
+
+	/*
+	 * total_ms takes every sample's real weight; the episode's length, as
+	 * the histogram and max_ms see it, counts its first sample as at most
+	 * one interval: the wait began somewhere within it (cadence.h).
+	 */
+	duration_ns = episode->time_ns - episode->first_ns +
+		ws_histogram_first_sample(episode->first_ns, ws_shared->interval_ns);
 
 	cls = ws_episode_class(episode);
 	stats = &ws_shared->classes[cls];
 	stats->episodes++;
 	stats->samples += episode->samples;
 	stats->total_ns += episode->time_ns;
-	stats->max_ns = Max(stats->max_ns, episode->time_ns);
-	bucket = ws_hist_bucket(episode->time_ns, ws_shared->hist_base_ns);
+	stats->max_ns = Max(stats->max_ns, duration_ns);
+	bucket = ws_hist_bucket(duration_ns, ws_shared->hist_base_ns);
 	stats->hist[bucket]++;
-	stats->hist_ns[bucket] += episode->time_ns;
+	stats->hist_ns[bucket] += duration_ns;
 
 	if (cls == WS_CLASS_WAL_FSYNC)
-		second.fsync_max_ns = Max(second.fsync_max_ns, episode->time_ns);
+		second.fsync_max_ns = Max(second.fsync_max_ns, duration_ns);
 
 	memset(episode, 0, sizeof(*episode));
 }
@@ -223,6 +258,8 @@ follow(WalStallEpisode *episode, WalStallGroup group, WalStallEvent event,
 	if (group == WS_GROUP_NONE)
 		return;
 
+	if (episode->samples == 0)
+		episode->first_ns = elapsed_ns;
 	episode->samples++;
 	episode->time_ns += elapsed_ns;
 	if (ring_full)
@@ -360,7 +397,7 @@ read_ring(bool in_recovery, bool *full_now, double *fill)
  */
 static bool
 collector_tick(uint64 now, uint64 elapsed_ns, uint64 unobserved_ns, bool late,
-			   uint64 last_cost_ns)
+			   bool rested, uint64 interval_ns, uint64 last_cost_ns)
 {
 	bool		in_recovery = RecoveryInProgress();
 	bool		full_now;
@@ -382,6 +419,7 @@ collector_tick(uint64 now, uint64 elapsed_ns, uint64 unobserved_ns, bool late,
 	 */
 	ring_full = full_now || ring_was_full;
 	ring_was_full = full_now;
+	seen.ring_fill = fill;
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
 	was_reset = notice_reset(now);
@@ -393,11 +431,15 @@ collector_tick(uint64 now, uint64 elapsed_ns, uint64 unobserved_ns, bool late,
 	if (late)
 		ws_shared->overruns++;
 	ws_shared->unobserved_ns += unobserved_ns;
+	if (rested)
+		ws_shared->rest_ns += elapsed_ns;
+	ws_shared->current_interval_ns = interval_ns;
 	ws_shared->tick_cost_ns += last_cost_ns;
 	ws_shared->max_tick_cost_ns = Max(ws_shared->max_tick_cost_ns, last_cost_ns);
 	LWLockRelease(ws_shared->lock);
 
 	second.elapsed_ns += elapsed_ns;
+	second.ticks++;
 	if (in_recovery)
 		second.in_recovery = true;
 	else
@@ -464,6 +506,8 @@ close_second(uint64 now)
 	row.clog_hits = delta.clog_hits;
 	row.clog_reads = delta.clog_reads;
 	row.waiting_backends = second.waiting_weighted / elapsed;
+	row.mean_interval_ms = second.ticks > 0 ?
+		second.elapsed_ns / WS_NS_PER_MS / second.ticks : -1;
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
 	/* a reset since the last tick: this second is void, start over */
@@ -539,6 +583,8 @@ collector_start(uint64 now)
 	ws_shared->max_tick_cost_ns = 0;
 	ws_shared->overruns = 0;
 	ws_shared->unobserved_ns = 0;
+	ws_shared->rest_ns = 0;
+	ws_shared->current_interval_ns = ws_shared->interval_ns;
 	for (int i = 0; i < ws_shared->nslots; i++)
 		memset(&ws_slots[i], 0, sizeof(WalStallProcSlot));
 	if (!ws_shared->baseline_valid)
@@ -605,12 +651,16 @@ sleep_until(uint64 deadline)
  *		history row every second.  Deadlines advance by the interval, so a
  *		late tick does not shift the ones after it; more than an interval
  *		behind, the schedule restarts from now and the tick counts as an
- *		overrun.
+ *		overrun.  The interval is wal_stall.sample_interval, stretched up to
+ *		wal_stall.idle_interval while nothing can stall (cadence.h).
  */
 void
 wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 {
-	uint64		interval;
+	uint64		base;			/* wal_stall.sample_interval */
+	uint64		idle;			/* wal_stall.idle_interval */
+	uint64		interval;		/* the one being slept */
+	int			quiet_ticks = 0;
 	uint64		prev;
 	uint64		deadline;
 	uint64		next_second;
@@ -627,7 +677,8 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 	prev = now_ns();
 	collector_start(prev);
 
-	interval = ws_shared->interval_ns;
+	base = interval = ws_shared->interval_ns;
+	idle = idle_ns_from_guc();
 	deadline = prev + interval;
 	next_second = prev + NS_PER_SEC;
 
@@ -636,6 +687,7 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 		uint64		now;
 		uint64		weight;
 		bool		late;
+		bool		rested;
 
 		CHECK_FOR_INTERRUPTS();
 		if (!PostmasterIsAlive())
@@ -643,7 +695,9 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 		if (ConfigReloadPending)
 		{
 			reload_config();
-			interval = ws_shared->interval_ns;
+			base = interval = ws_shared->interval_ns;
+			idle = idle_ns_from_guc();
+			quiet_ticks = 0;
 			deadline = now_ns() + interval;
 		}
 
@@ -652,12 +706,16 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 
 		/* more than a whole interval behind: count it, and catch up */
 		late = now > deadline + interval;
-		deadline = late ? now + interval : deadline + interval;
-
+		rested = interval > base;
 		weight = Min(now - prev, WS_MAX_SAMPLE_WEIGHT * interval);
-		if (collector_tick(now, weight, now - prev - weight, late, last_cost))
+		if (collector_tick(now, weight, now - prev - weight, late, rested,
+						   interval, last_cost))
 			next_second = now + NS_PER_SEC;
 		prev = now;
+
+		interval = ws_next_interval(interval, base, idle,
+									ws_tick_is_quiet(&seen), &quiet_ticks);
+		deadline = late ? now + interval : deadline + interval;
 		last_cost = now_ns() - now;
 
 		/*

@@ -43,13 +43,14 @@ PG_FUNCTION_INFO_V1(wal_stall_history_1_1);
 typedef enum WalStallApi
 {
 	WS_API_1_0,
-	WS_API_1_1					/* history: seconds; status: in_recovery */
+	WS_API_1_1					/* history: seconds, mean_interval_ms; status:
+								 * in_recovery, current_interval_ms, rest_ms */
 } WalStallApi;
 
 #define HISTORY_COLS_1_0	17
-#define HISTORY_COLS_1_1	18
+#define HISTORY_COLS_1_1	19
 #define STATUS_COLS_1_0		10
-#define STATUS_COLS_1_1		11
+#define STATUS_COLS_1_1		13
 
 /* The row type the caller declared must be the one its version has. */
 static void
@@ -406,7 +407,7 @@ wal_stall_current_1_0(PG_FUNCTION_ARGS)
 /*
  * wal_stall_status
  *		The collector's own figures.  Takes our lock shared.  1.0 has no
- *		in_recovery.
+ *		in_recovery, current_interval_ms, rest_ms.
  */
 static Datum
 status_internal(FunctionCallInfo fcinfo, WalStallApi api)
@@ -451,6 +452,11 @@ status_internal(FunctionCallInfo fcinfo, WalStallApi api)
 	{
 		values[i] = BoolGetDatum(copy.in_recovery);
 		nulls[i++] = (copy.collector_pid == 0);
+		if (copy.collector_pid != 0)
+			PUT_FLOAT8(copy.current_interval_ns / WS_NS_PER_MS);
+		else
+			PUT_NULL();
+		PUT_FLOAT8(copy.rest_ns / WS_NS_PER_MS);
 	}
 	Assert(i == tupdesc->natts);
 
@@ -499,7 +505,7 @@ wal_stall_reset_1_0(FunctionCallInfo fcinfo pg_attribute_unused())
 /*
  * put_history_row
  *		One wal_stall_history row; -1 (unknown) becomes NULL.  1.0 has no
- *		"seconds".
+ *		seconds and mean_interval_ms.
  */
 static void
 put_history_row(ReturnSetInfo *rsinfo, const WalStallSecond *row, WalStallApi api)
@@ -528,6 +534,8 @@ put_history_row(ReturnSetInfo *rsinfo, const WalStallSecond *row, WalStallApi ap
 	PUT_INT64(row->clog_hits);
 	PUT_INT64(row->clog_reads);
 	PUT_FLOAT8(row->waiting_backends);
+	if (api >= WS_API_1_1)
+		PUT_FLOAT8(row->mean_interval_ms);
 	Assert(i == rsinfo->setDesc->natts);
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 }

@@ -3,8 +3,9 @@
 -- complain if script is sourced in psql, rather than via ALTER EXTENSION
 \echo Use "ALTER EXTENSION wal_stall UPDATE TO '1.1'" to load this file. \quit
 
--- 1.1: wal_stall_history gains "seconds", the real length of each row;
--- wal_stall_status() gains "in_recovery".  Their row types change, so they
+-- 1.1: wal_stall_history gains "seconds", the real length of each row,
+-- and "mean_interval_ms"; wal_stall_status() gains "in_recovery",
+-- "current_interval_ms" and "rest_ms".  Their row types change, so they
 -- are dropped and created again (a view of yours built on them makes this
 -- fail: drop it first, and create it again after the update).
 
@@ -29,7 +30,9 @@ CREATE FUNCTION @extschema@.wal_stall_status(
     OUT started_at timestamptz,
     OUT reset_at timestamptz,
     OUT unobserved_ms float8,
-    OUT in_recovery boolean)
+    OUT in_recovery boolean,
+    OUT current_interval_ms float8,
+    OUT rest_ms float8)
 RETURNS record
 AS 'MODULE_PATHNAME', 'wal_stall_status_1_1'
 LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
@@ -56,7 +59,8 @@ CREATE FUNCTION @extschema@.wal_stall_history(
     OUT wal_sync_ms float8,
     OUT clog_hits bigint,
     OUT clog_reads bigint,
-    OUT waiting_backends float8)
+    OUT waiting_backends float8,
+    OUT mean_interval_ms float8)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'wal_stall_history_1_1'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL SAFE;

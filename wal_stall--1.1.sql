@@ -91,7 +91,9 @@ CREATE FUNCTION @extschema@.wal_stall_status(
     OUT started_at timestamptz,
     OUT reset_at timestamptz,
     OUT unobserved_ms float8,
-    OUT in_recovery boolean)
+    OUT in_recovery boolean,
+    OUT current_interval_ms float8,
+    OUT rest_ms float8)
 RETURNS record
 AS 'MODULE_PATHNAME', 'wal_stall_status_1_1'
 LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
@@ -118,7 +120,8 @@ CREATE FUNCTION @extschema@.wal_stall_history(
     OUT wal_sync_ms float8,
     OUT clog_hits bigint,
     OUT clog_reads bigint,
-    OUT waiting_backends float8)
+    OUT waiting_backends float8,
+    OUT mean_interval_ms float8)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'wal_stall_history_1_1'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL SAFE;

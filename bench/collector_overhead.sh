@@ -1,70 +1,110 @@
 #!/usr/bin/env bash
-# Cost of the wal_stall collector under pgbench load.
+# Cost of the wal_stall collector, idle and under pgbench load.
 #
-# Alternates runs without wal_stall (baseline) and with it, on one cluster,
-# and reports: the collector's CPU share of one core (its on-CPU time from
+# Reports the collector's CPU share of one core (its on-CPU time from
 # /proc/PID/schedstat, exact, unlike the tick-sampled times of
-# /proc/PID/stat), its mean tick cost (wal_stall_status), tps with / tps
-# without, and the floor: what a bare loop that only sleeps and wakes at the
-# same interval costs on this machine, measured during the same run.
+# /proc/PID/stat) and its mean tick cost (wal_stall_status), beside the
+# floor: what a bare loop that only sleeps and wakes at the same interval
+# costs on this machine, measured at the same time.
 #
-#   bench/collector_overhead.sh [CLIENTS] [SECONDS] [ROUNDS] [INTERVAL_MS]
-# Defaults: 50 clients, 30 s, 2 rounds, 1 ms.  Run as root.
+# - idle: no load, with resting on (wal_stall.idle_interval, default 20 ms)
+#   and off (idle_interval = sample_interval); floors at 1 ms and 20 ms.
+# - under load, for each client count: runs without wal_stall (baseline) and
+#   with it alternate on one cluster; tps with / without.
+#
+#   bench/collector_overhead.sh [CLIENTS...] [-s SECONDS] [-r ROUNDS]
+# Defaults: clients 1 and 50, 30 s, 2 rounds, 1 ms interval.  Run as root.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/cluster.sh"
 
-clients=${1:-50}
-seconds=${2:-30}
-rounds=${3:-2}
-interval=${4:-1}
+seconds=30
+rounds=2
+clients=()
+while [ $# -gt 0 ]; do
+	case $1 in
+		-s) seconds=$2; shift 2 ;;
+		-r) rounds=$2; shift 2 ;;
+		*) clients+=("$1"); shift ;;
+	esac
+done
+[ ${#clients[@]} -gt 0 ] || clients=(1 50)
+maxc=0
+for c in "${clients[@]}"; do [ "$c" -gt "$maxc" ] && maxc=$c; done
+
 cluster_scratch overhead 5481
-cluster_conf "$dir" "max_connections = $((clients + 20))" "shared_buffers = 256MB" \
-	"wal_stall.sample_interval = $interval"
+cluster_conf "$dir" "max_connections = $((maxc + 20))" "shared_buffers = 256MB" \
+	"include_if_exists = 'overhead.conf'"
 cluster_start "$dir"
 cluster_pgbench "$dir" -i -q -s 20 >/dev/null 2>&1
-
 cc -O2 -o "$dir/wakeup_floor" "$here/wakeup_floor.c"
-printf '%-6s %-5s %10s %12s %14s %10s %14s\n' round mode tps cpu_share_% mean_tick_us overruns floor_share_%
+
+# Settings for the next start: $1 = preload (yes/no), $2 = idle_interval.
+set_mode() {
+	if [ "$1" = yes ]; then
+		printf "shared_preload_libraries = 'wal_stall'\nwal_stall.idle_interval = '%s'\n" "$2" \
+			>"$dir/data/overhead.conf"
+	else
+		: >"$dir/data/overhead.conf"
+	fi
+	chown postgres "$dir/data/overhead.conf"
+	cluster_restart "$dir"
+	if [ "$1" = yes ]; then
+		cluster_psql "$dir" -q -c 'SET client_min_messages = warning' -c 'CREATE EXTENSION IF NOT EXISTS wal_stall'
+		sleep 1
+	fi
+}
+
+# CPU share of PID over a command's run, in % of one core; prints the share.
+# The command's output goes to $dir/out.
+share_during() {
+	local pid=$1 t0 t1 start end
+	shift
+	t0=$(proc_cpu_ns "$pid")
+	start=$(date +%s.%N)
+	"$@" >"$dir/out" 2>&1
+	end=$(date +%s.%N)
+	t1=$(proc_cpu_ns "$pid")
+	awk -v a="$t0" -v b="$t1" -v s="$start" -v e="$end" 'BEGIN {printf "%.3f", (b - a) / 1e9 / (e - s) * 100}'
+}
+
+tick_cost() {
+	cluster_psql "$dir" -At -c 'SELECT round(mean_tick_us::numeric, 2) FROM wal_stall_status()'
+}
+
+printf '%-6s %-16s %10s %12s %13s %14s\n' round load tps cpu_share_% mean_tick_us floor_share_%
 for r in $(seq 1 "$rounds"); do
-	for mode in off on; do
-		if [ "$mode" = on ]; then
-			sed -i "/^shared_preload_libraries/d" "$dir/data/postgresql.conf"
-			cluster_conf "$dir" "shared_preload_libraries = 'wal_stall'"
-		else
-			sed -i "/^shared_preload_libraries/d" "$dir/data/postgresql.conf"
-		fi
-		cluster_restart "$dir"
-		if [ "$mode" = on ]; then
-			cluster_psql "$dir" -q -c 'CREATE EXTENSION IF NOT EXISTS wal_stall'
-			sleep 1
-			pid=$(cluster_collector_pid "$dir")
-			cluster_psql "$dir" -q -c 'SELECT wal_stall_reset()' >/dev/null
-			t0=$(proc_cpu_ns "$pid")
-		fi
-		start=$(date +%s.%N)
-		[ "$mode" = on ] && "$dir/wakeup_floor" "$(awk -v i="$interval" 'BEGIN {print int(i * 1000)}')" \
-			"$seconds" >"$dir/floor" &
-		tps=$(cluster_pgbench "$dir" -c "$clients" -j 2 -T "$seconds" 2>&1 |
-			awk '/^tps/ {print $3; exit}')
+	for idle in 20ms 1ms; do
+		set_mode yes "$idle"
+		pid=$(cluster_collector_pid "$dir")
+		us=$(awk -v i="$idle" 'BEGIN {print int(i) * 1000}')
+		"$dir/wakeup_floor" "$us" "$seconds" >"$dir/floor" &
+		share=$(share_during "$pid" sleep "$seconds")
 		wait
-		end=$(date +%s.%N)
-		if [ "$mode" = on ]; then
-			t1=$(proc_cpu_ns "$pid")
-			share=$(awk -v a="$t0" -v b="$t1" -v s="$start" -v e="$end" \
-				'BEGIN {print (b - a) / 1e9 / (e - s) * 100}')
-			floor=$(awk '{print $1}' "$dir/floor")
-			read -r tick over < <(cluster_psql "$dir" -At -F ' ' -c \
-				'SELECT round(mean_tick_us::numeric, 2), overruns FROM wal_stall_status()')
-			printf '%-6s %-5s %10.1f %12.2f %14s %10s %14s\n' "$r" on "$tps" "$share" "$tick" "$over" "$floor"
-			echo "$tps" >>"$dir/on"
-		else
-			printf '%-6s %-5s %10.1f %12s %14s %10s %14s\n' "$r" off "$tps" - - - -
-			echo "$tps" >>"$dir/off"
-		fi
+		label="idle, rest ${idle}"
+		[ "$idle" = 1ms ] && label="idle, no rest"
+		printf '%-6s %-16s %10s %12s %13s %14s\n' "$r" "$label" - "$share" "$(tick_cost)" \
+			"$(awk '{print $1}' "$dir/floor")"
+	done
+	for c in "${clients[@]}"; do
+		set_mode no -
+		tps=$(cluster_pgbench "$dir" -c "$c" -j 2 -T "$seconds" 2>&1 | awk '/^tps/ {print $3; exit}')
+		printf '%-6s %-16s %10.1f %12s %13s %14s\n' "$r" "$c clients, off" "$tps" - - -
+		echo "$c $tps" >>"$dir/off"
+		set_mode yes 20ms
+		pid=$(cluster_collector_pid "$dir")
+		"$dir/wakeup_floor" 1000 "$seconds" >"$dir/floor" &
+		share=$(share_during "$pid" cluster_pgbench "$dir" -c "$c" -j 2 -T "$seconds")
+		wait
+		tps=$(awk '/^tps/ {print $3; exit}' "$dir/out")
+		printf '%-6s %-16s %10.1f %12s %13s %14s\n' "$r" "$c clients, on" "$tps" "$share" \
+			"$(tick_cost)" "$(awk '{print $1}' "$dir/floor")"
+		echo "$c $tps" >>"$dir/on"
 	done
 done
-on=$(awk '{s += $1} END {print s / NR}' "$dir/on")
-off=$(awk '{s += $1} END {print s / NR}' "$dir/off")
-printf 'tps with / without wal_stall: %.3f (mean of %d rounds each)\n' \
-	"$(awk -v a="$on" -v b="$off" 'BEGIN {print a / b}')" "$rounds"
+for c in "${clients[@]}"; do
+	on=$(awk -v c="$c" '$1 == c {s += $2; n++} END {print s / n}' "$dir/on")
+	off=$(awk -v c="$c" '$1 == c {s += $2; n++} END {print s / n}' "$dir/off")
+	printf '%s clients: tps with / without wal_stall: %.3f (mean of %d rounds each)\n' \
+		"$c" "$(awk -v a="$on" -v b="$off" 'BEGIN {print a / b}')" "$rounds"
+done

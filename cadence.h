@@ -1,0 +1,104 @@
+/*-------------------------------------------------------------------------
+ *
+ * cadence.h
+ *		When the collector may rest: the choice of the next sampling
+ *		interval, as a pure function of what the last tick saw.
+ *
+ * A 1 ms sampler that wakes a thousand times a second costs a busy VM
+ * about 1% of a core in wake-ups alone, even on an idle server.  Nothing
+ * can stall while no process waits on anything wal_stall tracks, no episode
+ * is open, no process is busy (running or in any wait but the idle ones)
+ * and the WAL ring is far from full: then the collector stretches its
+ * interval, doubling it after a quiet spell, up to wal_stall.idle_interval.
+ * The first tick that sees anything else drops straight back to
+ * wal_stall.sample_interval.
+ *
+ * Totals stay unbiased at any interval, because every sample weighs the
+ * real time since the previous tick.  What resting changes is the timing
+ * of the first sample of an episode that begins while the collector rests:
+ * it is caught up to one idle interval late, and its weight covers the
+ * whole rest.  The episode's duration, as it enters the histogram and
+ * max_ms, counts that first sample as one base interval instead (see
+ * ws_histogram_first_sample()); total_ms keeps the real weight.
+ *
+ * No PostgreSQL header is needed here: test/unit/ tests it apart from a
+ * server.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef WAL_STALL_CADENCE_H
+#define WAL_STALL_CADENCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Quiet ticks in a row before the interval starts to stretch. */
+#define WS_QUIET_TICKS_BEFORE_REST	10
+
+/* Ring occupancy from which the collector never rests. */
+#define WS_REST_MAX_RING_FILL		0.5
+
+/* What one tick saw that decides whether the collector may rest. */
+typedef struct WalStallTickSeen
+{
+	bool		tracked_wait;	/* a process in a tracked wait event */
+	bool		episode_open;	/* an episode still followed */
+	bool		process_busy;	/* a process on CPU or in a non-idle wait */
+	double		ring_fill;		/* occupancy of the WAL ring, < 0 unknown */
+} WalStallTickSeen;
+
+/* Does what the tick saw allow resting? */
+static inline bool
+ws_tick_is_quiet(const WalStallTickSeen *seen)
+{
+	return !seen->tracked_wait && !seen->episode_open && !seen->process_busy &&
+		seen->ring_fill < WS_REST_MAX_RING_FILL;
+}
+
+/*
+ * ws_next_interval
+ *		The interval to sleep before the next tick, in ns.
+ *
+ * base_ns is wal_stall.sample_interval, idle_ns wal_stall.idle_interval
+ * (resting is off when it is not above base_ns).  *quiet_ticks counts the
+ * quiet ticks in a row and is updated.  A busy tick returns base_ns at
+ * once; after WS_QUIET_TICKS_BEFORE_REST quiet ones the interval doubles
+ * at every further quiet tick, up to idle_ns.
+ */
+static inline uint64_t
+ws_next_interval(uint64_t current_ns, uint64_t base_ns, uint64_t idle_ns,
+				 bool quiet, int *quiet_ticks)
+{
+	uint64_t	next;
+
+	if (!quiet || idle_ns <= base_ns)
+	{
+		*quiet_ticks = 0;
+		return base_ns;
+	}
+	if (*quiet_ticks < WS_QUIET_TICKS_BEFORE_REST)
+	{
+		(*quiet_ticks)++;
+		return current_ns < base_ns ? base_ns : current_ns;
+	}
+	next = current_ns * 2;
+	if (next < base_ns)
+		next = base_ns;
+	return next > idle_ns ? idle_ns : next;
+}
+
+/*
+ * ws_histogram_first_sample
+ *		How much of an episode's first sample counts towards its duration
+ *		in the histogram and max_ms: the real weight, but no more than one
+ *		base interval.  Caught after a rest, the wait began anywhere within
+ *		it, and counting the whole rest would turn a short wait into a long
+ *		episode.
+ */
+static inline uint64_t
+ws_histogram_first_sample(uint64_t weight_ns, uint64_t base_ns)
+{
+	return weight_ns < base_ns ? weight_ns : base_ns;
+}
+
+#endif							/* WAL_STALL_CADENCE_H */

@@ -1,0 +1,90 @@
+# The collector rests while nothing can stall and comes back to its full
+# rate at once when something could.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use IPC::Run;
+use Time::HiRes qw(usleep time);
+
+my $node = PostgreSQL::Test::Cluster->new('cadence');
+$node->init;
+$node->append_conf('postgresql.conf', qq{
+shared_preload_libraries = 'wal_stall'
+autovacuum = off
+synchronous_commit = off
+wal_buffers = 32kB
+});
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION wal_stall');
+$node->command_ok(
+	[ 'pgbench', '-i', '-q', '-s', '2', '-h', $node->host, '-p', $node->port, 'postgres' ],
+	'pgbench -i');
+
+# Tick rate over a few seconds, measured with no session open (a psql
+# session is itself a process on CPU while it runs our query).
+sub ticks_per_second
+{
+	my ($seconds) = @_;
+	my $t0 = $node->safe_psql('postgres', 'SELECT ticks FROM wal_stall_status()');
+	my $s0 = time;
+	sleep $seconds;
+	my $t1 = $node->safe_psql('postgres', 'SELECT ticks FROM wal_stall_status()');
+	return ($t1 - $t0) / (time - $s0);
+}
+
+sleep 3;
+my $idle_rate = ticks_per_second(8);
+cmp_ok($idle_rate, '<=', 60, sprintf('idle server: %.1f ticks/s (at most ~50 at 20 ms)', $idle_rate));
+cmp_ok($idle_rate, '>=', 20, 'and the collector still ticks');
+my ($interval, $rest) = split /\|/, $node->safe_psql('postgres',
+	'SELECT current_interval_ms, rest_ms FROM wal_stall_status()');
+cmp_ok($rest, '>', 3000, "time spent resting is reported ($rest ms)");
+
+# A statement working on CPU: back to 1 ms within one idle tick.  (A
+# backend in pg_sleep() waits on a timeout, which cannot stall: it does
+# not count.)
+my $worker = $node->background_psql('postgres');
+$worker->query_until(qr/started/,
+	"\\echo started\nSELECT count(*) FROM generate_series(1, 40000000);\n");
+ok( $node->poll_query_until('postgres',
+		q{SELECT current_interval_ms = 1 FROM wal_stall_status()}),
+	'a backend on CPU brings the interval back to 1 ms');
+my $busy_rate = ticks_per_second(1);
+cmp_ok($busy_rate, '>=', 300, sprintf('and the tick rate back up (%.0f ticks/s)', $busy_rate));
+$worker->quit;
+
+# Under load, the collector does not rest: the history's mean interval
+# stays at the sample interval in every second of a pgbench run.
+my $t_start = $node->safe_psql('postgres', 'SELECT now()');
+my $rest_before = $node->safe_psql('postgres', 'SELECT rest_ms FROM wal_stall_status()');
+my ($out, $err);
+IPC::Run::run(
+	[ 'pgbench', '-n', '-c', '4', '-j', '2', '-T', '4',
+	  '-h', $node->host, '-p', $node->port, 'postgres' ],
+	'>', \$out, '2>', \$err) or die "pgbench failed: $err";
+my $t_end = $node->safe_psql('postgres', 'SELECT now()');
+my $rest_after = $node->safe_psql('postgres', 'SELECT rest_ms FROM wal_stall_status()');
+my ($rows, $with_interval) = split /\|/, $node->safe_psql('postgres', qq{
+	SELECT count(*), count(*) FILTER (WHERE mean_interval_ms >= 1) FROM wal_stall_history
+	WHERE sample_time > timestamptz '$t_start' + interval '1 s'
+	  AND sample_time < timestamptz '$t_end'});
+cmp_ok($rows, '>=', 2, "history rows inside the run ($rows)");
+is($with_interval, $rows, 'every row gives its mean interval');
+cmp_ok($rest_after - $rest_before, '<', 4000 * 0.05 + 1000,
+	'little resting during a 4 s run (only around its edges)');
+my $episodes = $node->safe_psql('postgres',
+	q{SELECT episodes FROM wal_stall_summary WHERE class = 'wal_buffer_full'});
+cmp_ok($episodes, '>', 0, "wrap-around episodes still seen ($episodes)");
+
+# Resting off: idle_interval = sample_interval keeps the full rate.
+$node->append_conf('postgresql.conf', "wal_stall.idle_interval = 1\n");
+$node->reload;
+$node->poll_query_until('postgres', q{SELECT current_setting('wal_stall.idle_interval') = '1ms'});
+sleep 2;
+my $flat_rate = ticks_per_second(2);
+cmp_ok($flat_rate, '>=', 300, sprintf('resting off: %.0f ticks/s on an idle server', $flat_rate));
+
+$node->stop;
+done_testing();
