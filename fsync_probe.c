@@ -322,7 +322,7 @@ refuse_directory(const char *given)
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("cannot test directory \"%s\"", given),
-			 errdetail("A scratch file left there by a crash could stop the server or a standby from starting, or be copied by base backups."),
+			 errdetail("Inside the data directory only the WAL directory and the temporary-file directories may be tested: a scratch file left elsewhere by a crash could stop the server or a standby from starting, or be copied by base backups."),
 			 errhint(WHERE_TO_TEST_HINT)));
 }
 

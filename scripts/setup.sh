@@ -4,7 +4,8 @@
 set -euo pipefail
 
 PACKAGES="postgresql-15 postgresql-server-dev-15 libpq-dev postgresql-15-pgtap
-libtap-parser-sourcehandler-pgtap-perl libipc-run-perl make gcc"
+libtap-parser-sourcehandler-pgtap-perl libipc-run-perl make gcc gnuplot-nox
+e2fsprogs util-linux"
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "setup.sh: run as root (it installs packages with apt-get)" >&2
@@ -27,6 +28,7 @@ fi
 # own temporary clusters and need none.
 top=$(cd "$(dirname "$0")/.." && pwd)
 export PATH=/usr/lib/postgresql/15/bin:$PATH
-make -C "$top" -s PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config >/dev/null
+# COPT=-Werror: the project's own builds fail on any warning; a user's need not.
+make -C "$top" -s PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config COPT=-Werror >/dev/null
 make -C "$top" -s PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config install >/dev/null
-echo "setup.sh: wal_stall built and installed for PostgreSQL 15"
+echo "setup.sh: wal_stall and bench/wal_stall_bench built, wal_stall installed for PostgreSQL 15"

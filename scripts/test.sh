@@ -55,6 +55,18 @@ status=$?
 grep -E '^(not ok|ok) |^#|^test/' "$logs/pgtap.log" | grep -vE '^ok ' | sed 's/^/  /' | head -40
 count_tap "$logs/pgtap.log" $status
 
+echo "== unit: the collector's cadence (test/unit)"
+cc -O2 -Wall -Wextra -Werror -o "$work/test/unit/test_cadence" "$work/test/unit/test_cadence.c" &&
+	"$work/test/unit/test_cadence" >"$logs/unit.log" 2>&1
+count_tap "$logs/unit.log" $?
+
+echo "== unit: the bench harness (bench/test_unit)"
+make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" test_unit >"$logs/bench_unit.log" 2>&1 &&
+	"$work/bench/test_unit" >>"$logs/bench_unit.log" 2>&1
+status=$?
+grep -E '^not ok' "$logs/bench_unit.log" | sed 's/^/  /'
+count_tap "$logs/bench_unit.log" $status
+
 echo "== Perl TAP"
 as_pg make -C "$work" -s PG_CONFIG=$PGCONFIG installcheck REGRESS= PROVE_FLAGS=-v >"$logs/tap.log" 2>&1
 status=$?
@@ -65,6 +77,13 @@ if [ "$status" -ne 0 ]; then
 		[ -f "$f" ] && { echo "--- $f"; tail -30 "$f"; }
 	done
 fi
+
+echo "== bench end to end (bench/t/e2e.sh, as root)"
+make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" wal_stall_bench >"$logs/e2e.log" 2>&1 &&
+	PG_CONFIG=$PGCONFIG bash "$work/bench/t/e2e.sh" >>"$logs/e2e.log" 2>&1
+status=$?
+grep -E '^(not ok|ok) ' "$logs/e2e.log" | grep -v '^ok' | sed 's/^/  /'
+count_tap "$logs/e2e.log" $status
 
 if [ "$failed" -eq 0 ]; then
 	rm -rf "$work"
