@@ -78,6 +78,8 @@ static bool timing_was_on;		/* track_wal_io_timing then */
 static uint64 seen_reset_count;
 static bool ring_was_full = false;	/* at the previous tick */
 static WalStallTickSeen seen;	/* what the last tick saw, for the cadence */
+static XLogRecPtr ckpt_started_redo = InvalidXLogRecPtr;	/* at the last second */
+static XLogRecPtr ckpt_done_redo = InvalidXLogRecPtr;
 
 /*
  * ws_register_collector
@@ -471,6 +473,50 @@ ongoing_fsync_max_ns(int n)
 }
 
 /*
+ * checkpoint_in_second
+ *		What the checkpointer did since the last second: a checkpoint
+ *		started (the latest redo pointer moved), ended (pg_control's moved),
+ *		or is running (the two differ).  A checkpoint that starts and ends
+ *		within one second shows as done.  Both pointers move at the very
+ *		moment, so this has no lag beyond the second's own length.
+ */
+static WalStallCheckpoint
+checkpoint_in_second(void)
+{
+	XLogRecPtr	started;
+	XLogRecPtr	done;
+	WalStallCheckpoint state;
+
+	if (!ws_checkpoint_positions(&started, &done))
+		return WS_CKPT_NONE;	/* pg_control caught mid-write: next time */
+	if (XLogRecPtrIsInvalid(ckpt_done_redo))
+		state = started != done ? WS_CKPT_RUNNING : WS_CKPT_NONE;
+	else if (done != ckpt_done_redo)
+		state = WS_CKPT_DONE;
+	else if (started != ckpt_started_redo)
+		state = WS_CKPT_START;
+	else
+		state = started != done ? WS_CKPT_RUNNING : WS_CKPT_NONE;
+	ckpt_started_redo = started;
+	ckpt_done_redo = done;
+	return state;
+}
+
+/*
+ * The kind of checkpoint core counted in this second's statistics: timed,
+ * requested (a CHECKPOINT command, WAL volume, a base backup), both, or -1
+ * when core's counts are not known.
+ */
+static int8
+checkpoint_kind(const WalStallCounters *delta)
+{
+	if (delta->ckpt_timed < 0 || delta->ckpt_requested < 0)
+		return -1;
+	return (delta->ckpt_timed > 0 ? WS_CKPT_KIND_TIME : 0) |
+		(delta->ckpt_requested > 0 ? WS_CKPT_KIND_REQUESTED : 0);
+}
+
+/*
  * close_second
  *		Turn the second's accumulators and the core counters' deltas into a
  *		history row that ends now.
@@ -508,6 +554,9 @@ close_second(uint64 now)
 	row.waiting_backends = second.waiting_weighted / elapsed;
 	row.mean_interval_ms = second.ticks > 0 ?
 		second.elapsed_ns / WS_NS_PER_MS / second.ticks : -1;
+	row.wal_fpi = delta.wal_fpi;
+	row.checkpoint = checkpoint_in_second();
+	row.checkpoint_kind = checkpoint_kind(&delta);
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
 	/* a reset since the last tick: this second is void, start over */
@@ -710,7 +759,11 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 		weight = Min(now - prev, WS_MAX_SAMPLE_WEIGHT * interval);
 		if (collector_tick(now, weight, now - prev - weight, late, rested,
 						   interval, last_cost))
+		{
+			/* the row after a reset covers what happened from the reset on */
 			next_second = now + NS_PER_SEC;
+			(void) checkpoint_in_second();
+		}
 		prev = now;
 
 		interval = ws_next_interval(interval, base, idle,

@@ -184,6 +184,7 @@ ws_proc_serves_queries(PGPROC *proc)
 typedef struct WsWalCounters
 {
 	TimestampTz reset_at;		/* core's stats_reset of these counters, 0 */
+	int64		fpi;			/* full-page images */
 	int64		buffers_full;
 	int64		write;
 	int64		sync;
@@ -195,6 +196,7 @@ static inline void
 ws_fetch_wal_counters(WsWalCounters *out)
 {
 	out->reset_at = 0;
+	out->fpi = -1;
 	out->buffers_full = -1;
 	out->write = -1;
 	out->sync = -1;
@@ -212,6 +214,7 @@ ws_fetch_wal_counters(WsWalCounters *out)
 
 		/* a reset of either view voids the deltas */
 		out->reset_at = Max(wal->stat_reset_timestamp, io->stat_reset_timestamp);
+		out->fpi = wal->wal_counters.wal_fpi;
 		out->buffers_full = wal->wal_counters.wal_buffers_full;
 		for (int b = 0; b < BACKEND_NUM_TYPES; b++)
 		{
@@ -231,12 +234,56 @@ ws_fetch_wal_counters(WsWalCounters *out)
 		PgStat_WalStats *wal = pgstat_fetch_stat_wal();
 
 		out->reset_at = wal->stat_reset_timestamp;
+		out->fpi = wal->wal_fpi;
 		out->buffers_full = wal->wal_buffers_full;
 		out->write = wal->wal_write;
 		out->sync = wal->wal_sync;
 		/* core keeps these in microseconds */
 		out->write_time_ms = wal->wal_write_time / 1000.0;
 		out->sync_time_ms = wal->wal_sync_time / 1000.0;
+	}
+#endif
+}
+
+/*
+ * Checkpoints counted by core, by what asked for them: pg_stat_bgwriter's
+ * checkpoints_timed and checkpoints_req (13-16), pg_stat_checkpointer's
+ * num_timed and num_requested (17+).  A checkpoint forced by WAL volume
+ * (max_wal_size) counts as requested.  The checkpointer publishes them
+ * after the checkpoint, or for a spread one also while it runs.  Reset
+ * with pg_stat_reset_shared('bgwriter') before 17, 'checkpointer' after.
+ * Before 15 the collector reads no statistics (WS_COLLECTOR_READS_STATS),
+ * so they are left unknown there.
+ */
+typedef struct WsCheckpointCounts
+{
+	TimestampTz reset_at;
+	int64		timed;
+	int64		requested;
+} WsCheckpointCounts;
+
+static inline void
+ws_fetch_checkpoint_counts(WsCheckpointCounts *out)
+{
+	out->reset_at = 0;
+	out->timed = -1;
+	out->requested = -1;
+#if PG_VERSION_NUM >= 170000
+	{
+		PgStat_CheckpointerStats *ckpt = pgstat_fetch_stat_checkpointer();
+
+		out->reset_at = ckpt->stat_reset_timestamp;
+		out->timed = ckpt->num_timed;
+		out->requested = ckpt->num_requested;
+	}
+#elif PG_VERSION_NUM >= 150000
+	{
+		PgStat_CheckpointerStats *ckpt = pgstat_fetch_stat_checkpointer();
+
+		/* the bgwriter's reset time covers both: they are reset together */
+		out->reset_at = pgstat_fetch_stat_bgwriter()->stat_reset_timestamp;
+		out->timed = ckpt->timed_checkpoints;
+		out->requested = ckpt->requested_checkpoints;
 	}
 #endif
 }

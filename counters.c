@@ -15,7 +15,10 @@
 #include "access/transam.h"
 #include "access/xact.h"
 #include "access/xlog.h"
+#include "common/controldata_utils.h"
+#include "miscadmin.h"
 #include "pgstat.h"
+#include "storage/lwlock.h"
 
 #include "compat.h"
 #include "wal_stall.h"
@@ -33,6 +36,10 @@ ws_counters_unknown(WalStallCounters *counters)
 	counters->wal_reset_at = 0;
 	counters->clog_reset_at = 0;
 	counters->slru_reset_at = 0;
+	counters->ckpt_reset_at = 0;
+	counters->wal_fpi = -1;
+	counters->ckpt_timed = -1;
+	counters->ckpt_requested = -1;
 	counters->wal_buffers_full = -1;
 	counters->wal_write = -1;
 	counters->wal_sync = -1;
@@ -75,6 +82,7 @@ void
 ws_read_counters(WalStallCounters *counters, bool with_stats)
 {
 	WsWalCounters wal;
+	WsCheckpointCounts ckpt;
 	PgStat_SLRUStats *slrus;
 	PgStat_SLRUStats *clog;
 
@@ -91,11 +99,17 @@ ws_read_counters(WalStallCounters *counters, bool with_stats)
 
 	ws_fetch_wal_counters(&wal);
 	counters->wal_reset_at = wal.reset_at;
+	counters->wal_fpi = wal.fpi;
 	counters->wal_buffers_full = wal.buffers_full;
 	counters->wal_write = wal.write;
 	counters->wal_sync = wal.sync;
 	counters->wal_write_time_ms = wal.write_time_ms;
 	counters->wal_sync_time_ms = wal.sync_time_ms;
+
+	ws_fetch_checkpoint_counts(&ckpt);
+	counters->ckpt_reset_at = ckpt.reset_at;
+	counters->ckpt_timed = ckpt.timed;
+	counters->ckpt_requested = ckpt.requested;
 
 	if (clog_slru_index < 0)
 		clog_slru_index = pgstat_get_slru_index(WS_CLOG_SLRU_NAME);
@@ -156,11 +170,16 @@ ws_counters_delta(const WalStallCounters *now, const WalStallCounters *before,
 	bool		wal = now->wal_reset_at == before->wal_reset_at;
 	bool		clog = now->clog_reset_at == before->clog_reset_at;
 	bool		slru = now->slru_reset_at == before->slru_reset_at;
+	bool		ckpt = now->ckpt_reset_at == before->ckpt_reset_at;
 
 	memset(delta, 0, sizeof(*delta));
 	delta->wal_reset_at = now->wal_reset_at;
 	delta->clog_reset_at = now->clog_reset_at;
 	delta->slru_reset_at = now->slru_reset_at;
+	delta->ckpt_reset_at = now->ckpt_reset_at;
+	delta->wal_fpi = count_delta(now->wal_fpi, before->wal_fpi, wal);
+	delta->ckpt_timed = count_delta(now->ckpt_timed, before->ckpt_timed, ckpt);
+	delta->ckpt_requested = count_delta(now->ckpt_requested, before->ckpt_requested, ckpt);
 	delta->wal_buffers_full = count_delta(now->wal_buffers_full, before->wal_buffers_full, wal);
 	delta->wal_write = count_delta(now->wal_write, before->wal_write, wal);
 	delta->wal_sync = count_delta(now->wal_sync, before->wal_sync, wal);
@@ -173,6 +192,31 @@ ws_counters_delta(const WalStallCounters *now, const WalStallCounters *before,
 	delta->clog_flushes = count_delta(now->clog_flushes, before->clog_flushes, clog);
 	delta->slru_reads = count_delta(now->slru_reads, before->slru_reads, slru);
 	delta->slru_written = count_delta(now->slru_written, before->slru_written, slru);
+}
+
+/*
+ * ws_checkpoint_positions
+ *		The redo pointer of the latest checkpoint (or restartpoint) begun,
+ *		which moves when one starts, and the one pg_control records, which
+ *		moves when one completes: while they differ, a checkpoint is running.
+ *		pg_control is read under ControlFileLock, shared, as
+ *		pg_control_checkpoint() does; a file whose checksum does not match
+ *		(caught mid-write) gives false, and the caller skips the second.
+ *		Called once a second by the collector, never per tick.
+ */
+bool
+ws_checkpoint_positions(XLogRecPtr *started_redo, XLogRecPtr *done_redo)
+{
+	ControlFileData *control;
+	bool		crc_ok;
+
+	*started_redo = GetRedoRecPtr();
+	LWLockAcquire(ControlFileLock, LW_SHARED);
+	control = get_controlfile(DataDir, &crc_ok);
+	LWLockRelease(ControlFileLock);
+	*done_redo = control->checkPointCopy.redo;
+	pfree(control);
+	return crc_ok;
 }
 
 /* Size of the WAL buffer ring in bytes. */

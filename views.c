@@ -48,7 +48,7 @@ typedef enum WalStallApi
 } WalStallApi;
 
 #define HISTORY_COLS_1_0	17
-#define HISTORY_COLS_1_1	19
+#define HISTORY_COLS_1_1	22
 #define STATUS_COLS_1_0		10
 #define STATUS_COLS_1_1		13
 
@@ -502,6 +502,33 @@ wal_stall_reset_1_0(FunctionCallInfo fcinfo pg_attribute_unused())
 	PG_RETURN_VOID();
 }
 
+static const char *const checkpoint_names[] = {NULL, "start", "running", "done"};
+
+/* The checkpoint and checkpoint_kind columns of a history row. */
+static void
+put_checkpoint(Datum *values, bool *nulls, int *i, const WalStallSecond *row)
+{
+	const char *state = checkpoint_names[row->checkpoint];
+	const char *kind = NULL;
+
+	switch (row->checkpoint_kind)
+	{
+		case WS_CKPT_KIND_TIME:
+			kind = "time";
+			break;
+		case WS_CKPT_KIND_REQUESTED:
+			kind = "requested";
+			break;
+		case WS_CKPT_KIND_TIME | WS_CKPT_KIND_REQUESTED:
+			kind = "time,requested";
+			break;
+	}
+	values[*i] = state ? CStringGetTextDatum(state) : (Datum) 0;
+	nulls[(*i)++] = (state == NULL);
+	values[*i] = kind ? CStringGetTextDatum(kind) : (Datum) 0;
+	nulls[(*i)++] = (kind == NULL);
+}
+
 /*
  * put_history_row
  *		One wal_stall_history row; -1 (unknown) becomes NULL.  1.0 has no
@@ -535,7 +562,11 @@ put_history_row(ReturnSetInfo *rsinfo, const WalStallSecond *row, WalStallApi ap
 	PUT_INT64(row->clog_reads);
 	PUT_FLOAT8(row->waiting_backends);
 	if (api >= WS_API_1_1)
+	{
 		PUT_FLOAT8(row->mean_interval_ms);
+		PUT_INT64(row->wal_fpi);
+		put_checkpoint(values, nulls, &i, row);
+	}
 	Assert(i == rsinfo->setDesc->natts);
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 }

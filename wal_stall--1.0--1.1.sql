@@ -4,7 +4,8 @@
 \echo Use "ALTER EXTENSION wal_stall UPDATE TO '1.1'" to load this file. \quit
 
 -- 1.1: wal_stall_history gains "seconds", the real length of each row,
--- and "mean_interval_ms"; wal_stall_status() gains "in_recovery",
+-- "mean_interval_ms", "wal_fpi", "checkpoint" and "checkpoint_kind";
+-- wal_stall_status() gains "in_recovery",
 -- "current_interval_ms" and "rest_ms".  Their row types change, so they
 -- are dropped and created again (a view of yours built on them makes this
 -- fail: drop it first, and create it again after the update).
@@ -60,7 +61,10 @@ CREATE FUNCTION @extschema@.wal_stall_history(
     OUT clog_hits bigint,
     OUT clog_reads bigint,
     OUT waiting_backends float8,
-    OUT mean_interval_ms float8)
+    OUT mean_interval_ms float8,
+    OUT wal_fpi bigint,
+    OUT checkpoint text,
+    OUT checkpoint_kind text)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'wal_stall_history_1_1'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL SAFE;
@@ -70,6 +74,8 @@ CREATE VIEW @extschema@.wal_stall_history AS
 
 COMMENT ON COLUMN @extschema@.wal_stall_history.seconds IS
     'Real length of the row: above 1 after a gap in sampling, below 1 for the first row after a reset; divide counts by it for rates';
+COMMENT ON COLUMN @extschema@.wal_stall_history.checkpoint IS
+    'start, running or done: what the checkpointer did in that second, from the redo pointers of the latest checkpoint begun and of pg_control';
 
 REVOKE ALL ON FUNCTION @extschema@.wal_stall_status() FROM PUBLIC;
 REVOKE ALL ON FUNCTION @extschema@.wal_stall_history(timestamptz) FROM PUBLIC;

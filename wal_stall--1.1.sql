@@ -121,7 +121,10 @@ CREATE FUNCTION @extschema@.wal_stall_history(
     OUT clog_hits bigint,
     OUT clog_reads bigint,
     OUT waiting_backends float8,
-    OUT mean_interval_ms float8)
+    OUT mean_interval_ms float8,
+    OUT wal_fpi bigint,
+    OUT checkpoint text,
+    OUT checkpoint_kind text)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'wal_stall_history_1_1'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL SAFE;
@@ -131,6 +134,8 @@ CREATE VIEW @extschema@.wal_stall_history AS
 
 COMMENT ON COLUMN @extschema@.wal_stall_history.seconds IS
     'Real length of the row: above 1 after a gap in sampling, below 1 for the first row after a reset; divide counts by it for rates';
+COMMENT ON COLUMN @extschema@.wal_stall_history.checkpoint IS
+    'start, running or done: what the checkpointer did in that second, from the redo pointers of the latest checkpoint begun and of pg_control';
 
 --
 -- The CLOG: buffers, exact SLRU counters, sampled lock and I/O waits.

@@ -127,6 +127,10 @@ typedef struct WalStallCounters
 	TimestampTz wal_reset_at;	/* pg_stat_wal (and pg_stat_io's on 18) */
 	TimestampTz clog_reset_at;	/* the CLOG row of pg_stat_slru */
 	TimestampTz slru_reset_at;	/* the latest of all pg_stat_slru rows */
+	TimestampTz ckpt_reset_at;	/* checkpoint counts (compat.h) */
+	int64		wal_fpi;
+	int64		ckpt_timed;
+	int64		ckpt_requested;
 	int64		wal_buffers_full;
 	int64		wal_write;
 	int64		wal_sync;
@@ -142,6 +146,22 @@ typedef struct WalStallCounters
 	uint64		next_xid;		/* full transaction id counter */
 	XLogRecPtr	insert_lsn;		/* the replay position during recovery */
 } WalStallCounters;
+
+/*
+ * What the checkpointer did in a second, from the redo pointer of the
+ * latest checkpoint started (moves at its start) and the redo pointer in
+ * pg_control (moves at its end).
+ */
+typedef enum WalStallCheckpoint
+{
+	WS_CKPT_NONE = 0,
+	WS_CKPT_START,				/* began in this second, still running */
+	WS_CKPT_RUNNING,			/* began before, still running */
+	WS_CKPT_DONE				/* ended in this second */
+} WalStallCheckpoint;
+
+#define WS_CKPT_KIND_TIME		0x01	/* core counted a timed checkpoint */
+#define WS_CKPT_KIND_REQUESTED	0x02	/* ... a requested one (WAL, CHECKPOINT) */
 
 /* One second of history. */
 typedef struct WalStallSecond
@@ -164,6 +184,9 @@ typedef struct WalStallSecond
 	int64		clog_reads;
 	double		waiting_backends;
 	double		mean_interval_ms;	/* real time between two ticks */
+	int64		wal_fpi;
+	uint8		checkpoint;		/* WalStallCheckpoint */
+	int8		checkpoint_kind;	/* WS_CKPT_KIND_* bits, -1 unknown */
 } WalStallSecond;
 
 /*
@@ -252,6 +275,7 @@ extern void ws_counters_delta(const WalStallCounters *now,
 							  const WalStallCounters *before,
 							  WalStallCounters *delta);
 extern XLogRecPtr ws_wal_position(bool in_recovery);
+extern bool ws_checkpoint_positions(XLogRecPtr *started_redo, XLogRecPtr *done_redo);
 extern double ws_ring_occupancy(XLogRecPtr insert, XLogRecPtr write);
 extern uint64 ws_ring_bytes(void);
 
