@@ -175,7 +175,10 @@ typedef struct WsbTarget
 	int			nchanged;
 	char		changed[WSB_MAX_SETS + 8][WSB_NAME_LEN];
 	char	   *orig_auto[WSB_MAX_SETS + 8];	/* raw value in auto.conf or NULL */
-	bool		restart_on_restore;
+	/* postgresql.auto.conf as found, in order, to restore its order too */
+	int			nauto;
+	char	   *auto_names[64];
+	char	   *auto_values[64];
 	char		journal[1100];	/* OUT/restore.sql */
 	int			cleanup_handle;
 } WsbTarget;

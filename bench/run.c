@@ -108,7 +108,14 @@ poll_history(WsbTarget *t, WsbRun *run, char *since, size_t sincelen, WsbRows *n
 
 	if (wsb_sql_rows(t->conn, "SELECT * FROM wal_stall_history($1::timestamptz) ORDER BY sample_time",
 					 1, p, &r, err, sizeof(err)) != 0)
+	{
+		if (!run->error[0])		/* said once per run; the run goes on */
+		{
+			wsb_note("run %d: wal_stall_history: %s", run->order, err);
+			snprintf(run->error, sizeof(run->error), "wal_stall_history: %.400s", err);
+		}
 		return;
+	}
 	if (r.nrows > 0)
 	{
 		const char *last = wsb_rows_get(&r, r.nrows - 1, "sample_time");

@@ -322,6 +322,60 @@ auto_conf_value(const WsbTarget *t, const char *name)
 	return found;
 }
 
+/* Remember every entry of postgresql.auto.conf, in order, before any change. */
+static void
+read_auto_conf(WsbTarget *t)
+{
+	char		path[1100];
+	char	   *text,
+			   *line,
+			   *save = NULL;
+
+	snprintf(path, sizeof(path), "%s/postgresql.auto.conf", t->pgdata);
+	text = wsb_read_file(path, NULL);
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save))
+	{
+		char	   *p = wsb_trim(line),
+				   *eq;
+
+		if (*p == '#' || (eq = strchr(p, '=')) == NULL || t->nauto >= 64)
+			continue;
+		*eq = '\0';
+		t->auto_names[t->nauto] = strdup(wsb_trim(p));
+		t->auto_values[t->nauto] = strdup(wsb_trim(eq + 1));
+		t->nauto++;
+	}
+	free(text);
+}
+
+/*
+ * The statements that put postgresql.auto.conf back: RESET what was not
+ * there, then SET again, in their old order, every old entry from the
+ * first one we changed on (ALTER SYSTEM SET moves an entry to the end of
+ * the file, so this restores the order as well as the values).
+ */
+static int
+restore_statements(const WsbTarget *t, char stmts[][WSB_VALUE_LEN * 2 + 128], int max)
+{
+	int			n = 0,
+				first = -1;
+
+	for (int i = 0; i < t->nchanged && n < max; i++)
+		if (t->orig_auto[i] == NULL)
+			snprintf(stmts[n++], WSB_VALUE_LEN * 2 + 128, "ALTER SYSTEM RESET \"%s\"", t->changed[i]);
+	for (int a = 0; a < t->nauto && first < 0; a++)
+		for (int i = 0; i < t->nchanged; i++)
+			if (strcasecmp(t->auto_names[a], t->changed[i]) == 0)
+			{
+				first = a;
+				break;
+			}
+	for (int a = first < 0 ? t->nauto : first; a < t->nauto && n < max; a++)
+		snprintf(stmts[n++], WSB_VALUE_LEN * 2 + 128, "ALTER SYSTEM SET \"%s\" = %s",
+				 t->auto_names[a], t->auto_values[a]);
+	return n;
+}
+
 static int
 write_journal(WsbTarget *t)
 {
@@ -337,12 +391,12 @@ write_journal(WsbTarget *t)
 			"--   psql -h %s -p %d -d postgres -f %s\n"
 			"-- then restart the server (pg_ctl restart -D %s) if a setting needs it.\n",
 			t->pgdata, t->sockdir, t->port, t->journal, t->pgdata);
-	for (int i = 0; i < t->nchanged; i++)
 	{
-		if (t->orig_auto[i])
-			fprintf(f, "ALTER SYSTEM SET %s = %s;\n", t->changed[i], t->orig_auto[i]);
-		else
-			fprintf(f, "ALTER SYSTEM RESET %s;\n", t->changed[i]);
+		static char stmts[WSB_MAX_SETS + 8 + 64][WSB_VALUE_LEN * 2 + 128];
+		int			n = restore_statements(t, stmts, (int) (sizeof(stmts) / sizeof(stmts[0])));
+
+		for (int i = 0; i < n; i++)
+			fprintf(f, "%s;\n", stmts[i]);
 	}
 	if (t->created_db)
 		fprintf(f, "DROP DATABASE IF EXISTS wal_stall_bench;\n");
@@ -404,18 +458,16 @@ restore_settings(WsbTarget *t, char *err, size_t errlen)
 	int			failed = 0;
 	WsbRows		r;
 
-	for (int i = 0; i < t->nchanged; i++)
+	static char stmts[WSB_MAX_SETS + 8 + 64][WSB_VALUE_LEN * 2 + 128];
+	int			n = restore_statements(t, stmts, (int) (sizeof(stmts) / sizeof(stmts[0])));
+
+	for (int i = 0; i < n; i++)
 	{
-		char		sql[WSB_VALUE_LEN * 2 + 128];
 		char		msg[512];
 
-		if (t->orig_auto[i])
-			snprintf(sql, sizeof(sql), "ALTER SYSTEM SET \"%s\" = %s", t->changed[i], t->orig_auto[i]);
-		else
-			snprintf(sql, sizeof(sql), "ALTER SYSTEM RESET \"%s\"", t->changed[i]);
-		if (wsb_sql_exec(t->conn, sql, msg, sizeof(msg)) != 0)
+		if (wsb_sql_exec(t->conn, stmts[i], msg, sizeof(msg)) != 0)
 		{
-			snprintf(err, errlen, "could not restore %s: %.300s", t->changed[i], msg);
+			snprintf(err, errlen, "could not restore: %.200s: %.250s", stmts[i], msg);
 			failed = 1;
 		}
 	}
@@ -943,6 +995,7 @@ open_existing(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 	}
 	if (read_postmaster_pid(t, err, errlen) != 0)
 		return -1;
+	read_auto_conf(t);
 	if (wsb_target_connect(t, "postgres", err, errlen) != 0)
 		return -1;
 	if (sql_value(t->conn, "SELECT rolsuper::text FROM pg_roles WHERE rolname = current_user",

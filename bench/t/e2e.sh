@@ -45,18 +45,22 @@ leftovers() {
 		ls -d /sys/fs/cgroup/blkio/wal_stall_bench.* 2>/dev/null
 		losetup -a 2>/dev/null | grep wal_stall_bench
 		findmnt -rn -o TARGET 2>/dev/null | grep wal_stall_bench
-		pgrep -af 'postgres -D /tmp/wal_stall_bench' 
-		pgrep -af 'pgbench .*wal_stall_bench'
+		pgrep -af "^$PGBIN/postgres -D /tmp/wal_stall_bench"
+		pgrep -af "^$PGBIN/pgbench .*wal_stall_bench"
 	} 2>/dev/null
 }
+# Compared with what was there before the test, so that another harness
+# running on this machine at the same time is not blamed on this one.
+mark() { leftovers | sort >"$work/leftovers.before"; }
 nothing_left() {
 	local l
-	l=$(leftovers)
+	l=$(leftovers | sort | comm -13 "$work/leftovers.before" -)
 	[ -z "$l" ] || { echo "# left behind: $l"; return 1; }
 }
 
 # ---------- 1. temporary cluster: 2 configurations x 2 runs x 3 s ----------
 out1=$work/out1
+mark
 "$BENCH" --pg-config "$PG_CONFIG" --set wal_buffers=32kB,1MB --runs 2 --duration 3 \
 	--clients 2 --scale 1 --quiet --out "$out1" >"$work/t1.out" 2>"$work/t1.err"
 rc=$?
@@ -88,6 +92,7 @@ ok "verdict table printed" grep -q 'baseline' "$work/t1.out"
 ok "temporary cluster: nothing left behind" nothing_left
 
 # ---------- 2. --pgdata: settings back as before ----------
+mark
 mkdir -p "$pgdir"
 chown postgres "$pgdir"
 as_postgres "$PGBIN/initdb" -D "$pgdir/data" -A trust >/dev/null 2>&1
@@ -137,20 +142,21 @@ snapshot "$work/after3"
 ok "--pgdata stopped: settings as before" same_as "$work/before" "$work/after3"
 
 # SIGINT 2-3 s into a run
+pgbench_running() { pgrep -f "^$PGBIN/pgbench .*-T 20" >/dev/null; }
 "$BENCH" --pg-config "$PG_CONFIG" --pgdata "$pgdir/data" --set wal_buffers=32kB,1MB \
 	--runs 2 --duration 20 --clients 2 --scale 1 --quiet --out "$work/out4" >"$work/t4.out" 2>"$work/t4.err" &
 bench=$!
 for _ in $(seq 1 600); do
-	pgrep -f "pgbench .*-T 20" >/dev/null && break
+	pgbench_running && break
 	sleep 0.1
 done
-ok "--pgdata SIGINT: a run started" pgrep -f "pgbench .*-T 20"
+ok "--pgdata SIGINT: a run started" pgbench_running
 sleep 2.5
 kill -INT "$bench"
 wait "$bench"
 rc=$?
 ok "--pgdata SIGINT: exit status 130 (got $rc)" [ "$rc" = 130 ]
-ok "--pgdata SIGINT: no pgbench left" bash -c '! pgrep -f "pgbench .*-T 20"'
+ok "--pgdata SIGINT: no pgbench left" eval '! pgbench_running'
 ok "--pgdata SIGINT: says it was interrupted" grep -q 'interrupted' "$work/t4.err"
 snapshot "$work/after4"
 ok "--pgdata SIGINT: settings as before" same_as "$work/before" "$work/after4"
@@ -167,6 +173,7 @@ chmod 755 "$work/fakepg/pg_config"
 bad() {	# bad NAME STATUS PATTERN ARGS...: run as root unless RUNAS is set
 	local name=$1 want=$2 pattern=$3 rc lines
 	shift 3
+	mark
 	${RUNAS:-} "$BENCH" --quiet --out "$work/bad" "$@" >"$work/bad.out" 2>"$work/bad.err"
 	rc=$?
 	lines=$(wc -l <"$work/bad.err")
@@ -192,6 +199,7 @@ chmod 755 "$work"
 # ---------- 4. --slow-wal smoke, where this machine allows it ----------
 if [ -e /sys/fs/cgroup/blkio/blkio.throttle.write_iops_device ] && [ -e /dev/loop-control ] &&
 	command -v losetup >/dev/null; then
+	mark
 	"$BENCH" --pg-config "$PG_CONFIG" --slow-wal 200 --set wal_buffers=32kB,1MB \
 		--set synchronous_commit=off --runs 1 --duration 3 --clients 2 --scale 1 --quiet \
 		--out "$work/out5" >"$work/t5.out" 2>"$work/t5.err"
