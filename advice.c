@@ -1,0 +1,404 @@
+/*-------------------------------------------------------------------------
+ *
+ * advice.c
+ *		The rules of wal_stall_advice(), a pure function of the figures
+ *		(advice.h).  Each rule states its evidence in numbers; too little
+ *		evidence gives one row that says so, and no rule ever suggests a
+ *		smaller setting.
+ *
+ * No PostgreSQL header on purpose: the rules are unit-tested apart from a
+ * server (test/unit/test_advice.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "advice.h"
+
+#define MB		(1024.0 * 1024.0)
+
+/* The smallest power of two that is at least bytes. */
+int64_t
+ws_round_up_pow2(int64_t bytes)
+{
+	int64_t		p = 1;
+
+	while (p < bytes && p < (INT64_C(1) << 62))
+		p <<= 1;
+	return p;
+}
+
+/* Bytes in PostgreSQL's style: the largest unit that divides them exactly. */
+void
+ws_format_bytes(int64_t bytes, char *buf, int len)
+{
+	if (bytes % (INT64_C(1) << 30) == 0 && bytes > 0)
+		snprintf(buf, len, "%lldGB", (long long) (bytes >> 30));
+	else if (bytes % (INT64_C(1) << 20) == 0 && bytes > 0)
+		snprintf(buf, len, "%lldMB", (long long) (bytes >> 20));
+	else if (bytes % 1024 == 0)
+		snprintf(buf, len, "%lldkB", (long long) (bytes >> 10));
+	else
+		snprintf(buf, len, "%lldB", (long long) bytes);
+}
+
+static WalStallAdviceRow *
+add_row(WalStallAdviceRow *rows, int *n, int max_rows, const char *setting,
+		const char *confidence)
+{
+	WalStallAdviceRow *row;
+
+	if (*n >= max_rows)
+		return NULL;
+	row = &rows[(*n)++];
+	memset(row, 0, sizeof(*row));
+	snprintf(row->setting, sizeof(row->setting), "%s", setting);
+	snprintf(row->confidence, sizeof(row->confidence), "%s", confidence);
+	return row;
+}
+
+/* Share of client time lost to wrap-around, in %; -1 when unknown. */
+static double
+wrap_share_pct(const WalStallAdviceInput *in)
+{
+	if (in->client_seconds <= 0)
+		return -1;
+	return 100.0 * in->wrap_ms / 1000.0 / in->client_seconds;
+}
+
+/* The tail latency of one write+fsync cycle, ms; 0 when nothing measured. */
+static double
+tail_flush_ms(const WalStallAdviceInput *in)
+{
+	double		ms = 0;
+
+	if (!isnan(in->write_p99_ms))
+		ms += in->write_p99_ms;
+	if (!isnan(in->fsync_p99_ms))
+		ms += in->fsync_p99_ms;
+	return ms;
+}
+
+/*
+ * wal_buffers: the ring must hold the WAL written at the peak rate while one
+ * write+fsync cycle at its tail latency is under way, with headroom; rounded
+ * up to a power of two, at least twice the current ring when it did fill
+ * (the per-second peak understates bursts inside a second), capped at the
+ * setting's maximum.  "keep" when the ring never filled.
+ */
+static void
+advise_wal_buffers(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, int max)
+{
+	WalStallAdviceRow *row;
+	char		cur[32];
+	char		sug[32];
+	char		need_s[32];
+	double		tail = tail_flush_ms(in);
+	double		need = in->peak_wal_bytes_per_sec * tail / 1000.0;
+	double		share = wrap_share_pct(in);
+	int64_t		target;
+	int64_t		cap;
+	const char *confidence;
+
+	ws_format_bytes(in->wal_buffers_bytes, cur, sizeof(cur));
+	if (in->seconds_ring_full == 0 && in->wrap_ms <= 0)
+	{
+		row = add_row(rows, n, max, "wal_buffers", in->seconds >= 300 ? "high" : "medium");
+		if (row == NULL)
+			return;
+		snprintf(row->current, sizeof(row->current), "%s", cur);
+		snprintf(row->suggested, sizeof(row->suggested), "%s", cur);
+		snprintf(row->evidence, sizeof(row->evidence),
+				 "keep: the ring never filled in %.0f s of history (peak WAL %.1f MB/s, %s ring)",
+				 in->seconds, in->peak_wal_bytes_per_sec / MB, cur);
+		return;
+	}
+
+	target = ws_round_up_pow2((int64_t) ceil(need * WS_ADVICE_RING_HEADROOM));
+	if (target < 2 * in->wal_buffers_bytes)
+		target = 2 * in->wal_buffers_bytes;
+	cap = ws_round_up_pow2(in->wal_buffers_max_bytes + 1) / 2;	/* largest power of two allowed */
+	if (target > cap)
+		target = cap;
+
+	if (in->rows > 0 && in->seconds_ring_full * 10 >= in->rows && share >= 1.0)
+		confidence = "high";
+	else if (in->seconds_ring_full >= 3)
+		confidence = "medium";
+	else
+		confidence = "low";
+	row = add_row(rows, n, max, "wal_buffers", confidence);
+	if (row == NULL)
+		return;
+	snprintf(row->current, sizeof(row->current), "%s", cur);
+	ws_format_bytes(target, sug, sizeof(sug));
+	snprintf(need_s, sizeof(need_s), "%.1f MB", need / MB);
+	if (target <= in->wal_buffers_bytes)
+	{
+		snprintf(row->suggested, sizeof(row->suggested), "%s", cur);
+		snprintf(row->evidence, sizeof(row->evidence),
+				 "ring full in %d of %.0f s, but %s is already the largest power of two wal_buffers allows; "
+				 "the WAL device is what can change (see the storage row)",
+				 in->seconds_ring_full, in->seconds, cur);
+		return;
+	}
+	snprintf(row->suggested, sizeof(row->suggested), "%s", sug);
+	if (tail > 0)
+		snprintf(row->evidence, sizeof(row->evidence),
+				 "ring full in %d of %.0f s; clients lost %.1f s to wrap-around (%.1f%% of client time); "
+				 "peak WAL %.1f MB/s; p99 WAL write+fsync %.1f ms: %.1f MB/s x %.1f ms = %s, "
+				 "so wal_buffers %s holds the peak with %.0fx that headroom or more",
+				 in->seconds_ring_full, in->seconds, in->wrap_ms / 1000.0, share < 0 ? 0 : share,
+				 in->peak_wal_bytes_per_sec / MB, tail, in->peak_wal_bytes_per_sec / MB, tail,
+				 need_s, sug, WS_ADVICE_RING_HEADROOM);
+	else
+		snprintf(row->evidence, sizeof(row->evidence),
+				 "ring full in %d of %.0f s; clients lost %.1f s to wrap-around (%.1f%% of client time); "
+				 "peak WAL %.1f MB/s; no WAL write or fsync was sampled, so the need is unknown: "
+				 "twice the ring is the smallest step that can tell",
+				 in->seconds_ring_full, in->seconds, in->wrap_ms / 1000.0, share < 0 ? 0 : share,
+				 in->peak_wal_bytes_per_sec / MB);
+}
+
+/*
+ * wal_writer_delay: the ring frees when the WAL is written, which between
+ * commits that flush is the WAL writer's job, once every wal_writer_delay.
+ * When most wrap-around time passed while the WAL writer slept, and the
+ * ring fills at the peak rate faster than twice per delay, a delay of half
+ * the fill time lets the writer empty it before it fills.
+ * (wal_writer_flush_after decides when the writer also fsyncs; the ring
+ * frees on the write alone, so it is not suggested.)
+ */
+static void
+advise_wal_writer(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, int max)
+{
+	WalStallAdviceRow *row;
+	double		asleep_share;
+	double		fill_ms;
+	int			suggested;
+
+	if (in->wrap_ms <= 0 || in->peak_wal_bytes_per_sec <= 0)
+		return;
+	asleep_share = in->wrap_ms_writer_asleep / in->wrap_ms;
+	fill_ms = in->wal_buffers_bytes / in->peak_wal_bytes_per_sec * 1000.0;
+	if (asleep_share < 0.5 || fill_ms / 2 >= in->wal_writer_delay_ms)
+		return;
+	suggested = (int) floor(fill_ms / 2);
+	if (suggested < 1)
+		suggested = 1;
+	if (suggested >= in->wal_writer_delay_ms)
+		return;
+	row = add_row(rows, n, max, "wal_writer_delay", asleep_share >= 0.8 ? "medium" : "low");
+	if (row == NULL)
+		return;
+	snprintf(row->current, sizeof(row->current), "%dms", in->wal_writer_delay_ms);
+	snprintf(row->suggested, sizeof(row->suggested), "%dms", suggested);
+	snprintf(row->evidence, sizeof(row->evidence),
+			 "%.0f%% of the %.1f s of wrap-around stalls came while the WAL writer slept; at the peak "
+			 "%.1f MB/s the ring fills in %.1f ms, less than the %d ms the writer sleeps: waking every "
+			 "%d ms it writes the ring out before it fills (a larger wal_buffers does the same without "
+			 "the wake-ups)",
+			 100.0 * asleep_share, in->wrap_ms / 1000.0, in->peak_wal_bytes_per_sec / MB, fill_ms,
+			 in->wal_writer_delay_ms, suggested);
+}
+
+/*
+ * max_wal_size / checkpoint_timeout: after a checkpoint begins, the first
+ * change of every page writes a full-page image, and the WAL rate peaks.
+ * When wrap-around stalls cluster in the WS_ADVICE_CKPT_WINDOW seconds after
+ * checkpoints (at least twice the rate elsewhere, and most of the time) and
+ * checkpoints come more often than every 5 minutes, spacing them out
+ * halves the bursts.
+ */
+static void
+advise_checkpoints(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, int max)
+{
+	WalStallAdviceRow *row;
+	double		rate_after,
+				rate_else,
+				interval;
+	double		seconds_else = in->seconds - in->seconds_after_ckpt;
+	bool		timed;
+
+	if (in->checkpoints < 1 || in->wrap_ms <= 0 || in->seconds_after_ckpt <= 0 || seconds_else <= 0)
+		return;
+	rate_after = in->wrap_ms_after_ckpt / in->seconds_after_ckpt;
+	rate_else = (in->wrap_ms - in->wrap_ms_after_ckpt) / seconds_else;
+	interval = in->seconds / in->checkpoints;
+	if (rate_after < 2 * rate_else || in->wrap_ms_after_ckpt < 0.5 * in->wrap_ms || interval >= 300)
+		return;
+	timed = in->checkpoints_timed * 2 > in->checkpoints;
+	row = add_row(rows, n, max, timed ? "checkpoint_timeout" : "max_wal_size", "medium");
+	if (row == NULL)
+		return;
+	if (timed)
+	{
+		snprintf(row->current, sizeof(row->current), "%ds", in->checkpoint_timeout_s);
+		snprintf(row->suggested, sizeof(row->suggested), "%ds", 2 * in->checkpoint_timeout_s);
+	}
+	else
+	{
+		snprintf(row->current, sizeof(row->current), "%dMB", in->max_wal_size_mb);
+		snprintf(row->suggested, sizeof(row->suggested), "%dMB", 2 * in->max_wal_size_mb);
+	}
+	snprintf(row->evidence, sizeof(row->evidence),
+			 "%d checkpoints in %.0f s (one every %.0f s, %s); %.0f%% of the wrap-around time came in "
+			 "the %d s after one began (%.1f ms per second there, %.1f elsewhere): full-page images "
+			 "after each checkpoint fill the ring; checkpoints half as often halve those bursts",
+			 in->checkpoints, in->seconds, interval, timed ? "mostly timed" : "mostly requested or WAL-driven",
+			 100.0 * in->wrap_ms_after_ckpt / in->wrap_ms, WS_ADVICE_CKPT_WINDOW,
+			 rate_after, rate_else);
+}
+
+/*
+ * CLOG buffers: misses (pages read back into the SLRU) with a hit ratio
+ * under 99% ask for more buffers.  On 17+ transaction_buffers sets them; on
+ * 13-16 only shared_buffers does (512 pages per CLOG buffer, 128 at most),
+ * which changes much else: the row says so.
+ */
+static void
+advise_clog(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, int max)
+{
+	WalStallAdviceRow *row;
+	double		ratio;
+	int			want;
+	bool		settable = in->server_version >= 170000;
+	const char *confidence;
+
+	if (in->clog_hits < 0 || in->clog_reads < 0 || in->clog_hits + in->clog_reads == 0)
+		return;
+	ratio = (double) in->clog_hits / (in->clog_hits + in->clog_reads);
+	if (ratio >= 0.99 || in->clog_reads < 10)
+	{
+		row = add_row(rows, n, max, settable ? "transaction_buffers" : "CLOG buffers (shared_buffers)", "medium");
+		if (row == NULL)
+			return;
+		snprintf(row->current, sizeof(row->current), "%d buffers", in->clog_buffers);
+		snprintf(row->suggested, sizeof(row->suggested), "%d buffers", in->clog_buffers);
+		snprintf(row->evidence, sizeof(row->evidence),
+				 "keep: CLOG hit ratio %.2f%% (%lld reads in %.0f s), lock waits %.1f ms",
+				 100.0 * ratio, (long long) in->clog_reads, in->seconds, in->clog_lock_ms);
+		return;
+	}
+	confidence = (ratio < 0.9 && in->clog_reads >= 1000) ? "high" : "medium";
+	want = in->clog_buffers * 2;
+	if (settable)
+		want = ((want + 15) / 16) * 16;
+	if (want > in->clog_buffers_max)
+		want = in->clog_buffers_max;
+	row = add_row(rows, n, max, settable ? "transaction_buffers" : "shared_buffers", confidence);
+	if (row == NULL)
+		return;
+	if (want <= in->clog_buffers)
+	{
+		snprintf(row->current, sizeof(row->current), "%d buffers", in->clog_buffers);
+		snprintf(row->evidence, sizeof(row->evidence),
+				 "CLOG hit ratio %.2f%% (%lld reads in %.0f s), lock waits %.1f ms, but %d CLOG buffers "
+				 "is the most this version allows%s",
+				 100.0 * ratio, (long long) in->clog_reads, in->seconds, in->clog_lock_ms,
+				 in->clog_buffers, settable ? "" : " (17 makes it a setting, transaction_buffers)");
+		return;
+	}
+	if (settable)
+	{
+		snprintf(row->current, sizeof(row->current), "%d", in->clog_buffers);
+		snprintf(row->suggested, sizeof(row->suggested), "%d", want);
+		snprintf(row->evidence, sizeof(row->evidence),
+				 "CLOG hit ratio %.2f%% (%lld reads in %.0f s), lock waits %.1f ms: twice the CLOG buffers "
+				 "keeps twice the range of transaction statuses in memory",
+				 100.0 * ratio, (long long) in->clog_reads, in->seconds, in->clog_lock_ms);
+	}
+	else
+	{
+		int64_t		need_kb = (int64_t) want * 512 * 8;
+
+		if (need_kb < in->shared_buffers_kb)
+			need_kb = in->shared_buffers_kb;
+		snprintf(row->current, sizeof(row->current), "%lldMB (%d CLOG buffers)",
+				 (long long) (in->shared_buffers_kb / 1024), in->clog_buffers);
+		snprintf(row->suggested, sizeof(row->suggested), "%lldMB (%d CLOG buffers)",
+				 (long long) (need_kb / 1024), want);
+		snprintf(row->evidence, sizeof(row->evidence),
+				 "CLOG hit ratio %.2f%% (%lld reads in %.0f s), lock waits %.1f ms; before 17 the CLOG has "
+				 "shared_buffers / 512 pages of buffers (128 at most), so shared_buffers is the only lever, "
+				 "and it changes much more than the CLOG: weigh that",
+				 100.0 * ratio, (long long) in->clog_reads, in->seconds, in->clog_lock_ms);
+	}
+}
+
+/*
+ * Storage: when WAL fsyncs take at least half as long as the client
+ * stalls on the WAL path and their p99 is 5 ms or more, the device is the
+ * bottleneck.  What it would need: a write+fsync of the ring's worth of WAL
+ * within the time the ring takes to fill at the peak rate, with headroom.
+ */
+static void
+advise_storage(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, int max)
+{
+	WalStallAdviceRow *row;
+	double		stall = in->wrap_ms + in->flush_ms;
+	double		fill_ms;
+	char		cur[32];
+
+	if (isnan(in->fsync_p99_ms) || in->fsync_episodes == 0 || stall <= 0 ||
+		in->fsync_ms < 0.5 * stall || in->fsync_p99_ms < 5.0)
+		return;
+	row = add_row(rows, n, max, "storage (WAL device)", "medium");
+	if (row == NULL)
+		return;
+	snprintf(row->current, sizeof(row->current), "fsync p99 %.1f ms", in->fsync_p99_ms);
+	ws_format_bytes(in->wal_buffers_bytes, cur, sizeof(cur));
+	if (in->peak_wal_bytes_per_sec > 0)
+	{
+		fill_ms = in->wal_buffers_bytes / in->peak_wal_bytes_per_sec * 1000.0;
+		snprintf(row->suggested, sizeof(row->suggested), "fsync p99 under %.1f ms",
+				 fill_ms / WS_ADVICE_RING_HEADROOM);
+		snprintf(row->evidence, sizeof(row->evidence),
+				 "WAL fsyncs took %.1f s, against %.1f s of client stalls on the WAL path; fsync p99 %.1f ms; "
+				 "at the peak %.1f MB/s the %s ring fills in %.1f ms, so a device that syncs within half that "
+				 "keeps up: measure it with SELECT * FROM wal_stall_test_fsync()",
+				 in->fsync_ms / 1000.0, stall / 1000.0, in->fsync_p99_ms,
+				 in->peak_wal_bytes_per_sec / MB, cur, fill_ms);
+	}
+	else
+		snprintf(row->evidence, sizeof(row->evidence),
+				 "WAL fsyncs took %.1f s, against %.1f s of client stalls on the WAL path; fsync p99 %.1f ms: "
+				 "measure the device with SELECT * FROM wal_stall_test_fsync()",
+				 in->fsync_ms / 1000.0, stall / 1000.0, in->fsync_p99_ms);
+}
+
+/*
+ * ws_advise
+ *		Fill rows with advice from the figures; returns how many.  With too
+ *		little evidence, one row that says so and nothing else.
+ */
+int
+ws_advise(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int max_rows)
+{
+	int			n = 0;
+	WalStallAdviceRow *row;
+
+	if (in->seconds < WS_ADVICE_MIN_SECONDS || (in->xids == 0 && in->wal_bytes == 0))
+	{
+		row = add_row(rows, &n, max_rows, "(none)", "none");
+		if (row == NULL)
+			return n;
+		if (in->seconds < WS_ADVICE_MIN_SECONDS)
+			snprintf(row->evidence, sizeof(row->evidence),
+					 "too little evidence: %.0f s of history since the last reset, at least %d s are needed",
+					 in->seconds, WS_ADVICE_MIN_SECONDS);
+		else
+			snprintf(row->evidence, sizeof(row->evidence),
+					 "no load: no transaction and no WAL in %.0f s of history since the last reset",
+					 in->seconds);
+		return n;
+	}
+	advise_wal_buffers(in, rows, &n, max_rows);
+	advise_wal_writer(in, rows, &n, max_rows);
+	advise_checkpoints(in, rows, &n, max_rows);
+	advise_clog(in, rows, &n, max_rows);
+	advise_storage(in, rows, &n, max_rows);
+	return n;
+}

@@ -1,0 +1,351 @@
+/*
+ * Unit tests of wal_stall_advice()'s rules (advice.c) on crafted figures:
+ * every rule where it fires and where it must not, thin evidence, caps and
+ * rounding.  Prints TAP lines and "N passed, N failed".
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../advice.h"
+
+static int	passed;
+static int	failed;
+
+static void
+check(bool ok, const char *fmt,...)
+{
+	va_list		ap;
+
+	printf("%s %d - ", ok ? "ok" : "not ok", passed + failed + 1);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	if (ok)
+		passed++;
+	else
+		failed++;
+}
+
+/* A 10-minute history of a loaded server whose 32kB ring never filled. */
+static WalStallAdviceInput
+quiet_server(void)
+{
+	WalStallAdviceInput in;
+
+	memset(&in, 0, sizeof(in));
+	in.server_version = 150000;
+	in.seconds = 600;
+	in.rows = 600;
+	in.xids = 600000;
+	in.wal_bytes = (int64_t) 600 * 5 * 1024 * 1024;
+	in.peak_wal_bytes_per_sec = 8.0 * 1024 * 1024;
+	in.client_seconds = 4 * 600;
+	in.write_p99_ms = 1.0;
+	in.fsync_p99_ms = 2.0;
+	in.fsync_ms = 1000;
+	in.fsync_episodes = 100;
+	in.clog_hits = -1;
+	in.clog_reads = -1;
+	in.clog_buffers = 32;
+	in.clog_buffers_max = 128;
+	in.wal_buffers_bytes = 32 * 1024;
+	in.wal_buffers_max_bytes = (int64_t) (2147483647 / 8192) * 8192;
+	in.wal_block_size = 8192;
+	in.wal_writer_delay_ms = 200;
+	in.max_wal_size_mb = 1024;
+	in.checkpoint_timeout_s = 300;
+	in.shared_buffers_kb = 128 * 1024;
+	return in;
+}
+
+static const WalStallAdviceRow *
+find(const WalStallAdviceRow *rows, int n, const char *setting)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(rows[i].setting, setting) == 0)
+			return &rows[i];
+	return NULL;
+}
+
+static void
+test_helpers(void)
+{
+	char		buf[32];
+
+	check(ws_round_up_pow2(1) == 1 && ws_round_up_pow2(3) == 4 && ws_round_up_pow2(4096) == 4096 &&
+		  ws_round_up_pow2(4097) == 8192, "round up to powers of two");
+	ws_format_bytes(32768, buf, sizeof(buf));
+	check(strcmp(buf, "32kB") == 0, "32768 bytes read 32kB (%s)", buf);
+	ws_format_bytes(16 * 1024 * 1024, buf, sizeof(buf));
+	check(strcmp(buf, "16MB") == 0, "16MB (%s)", buf);
+	ws_format_bytes((int64_t) 1 << 30, buf, sizeof(buf));
+	check(strcmp(buf, "1GB") == 0, "1GB (%s)", buf);
+}
+
+static void
+test_thin_evidence(void)
+{
+	WalStallAdviceRow rows[WS_ADVICE_MAX_ROWS];
+	WalStallAdviceInput in = quiet_server();
+	int			n;
+
+	in.seconds = 59;
+	in.seconds_ring_full = 50;
+	in.wrap_ms = 40000;
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	check(n == 1 && strcmp(rows[0].confidence, "none") == 0 &&
+		  strstr(rows[0].evidence, "59 s of history") != NULL,
+		  "59 s of history: one row saying so, no guess (%s)", rows[0].evidence);
+	check(rows[0].suggested[0] == '\0' && rows[0].current[0] == '\0', "and nothing suggested");
+
+	in = quiet_server();
+	in.xids = 0;
+	in.wal_bytes = 0;
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	check(n == 1 && strstr(rows[0].evidence, "no load") != NULL, "no load: one row saying so");
+}
+
+static void
+test_wal_buffers(void)
+{
+	WalStallAdviceRow rows[WS_ADVICE_MAX_ROWS];
+	WalStallAdviceInput in = quiet_server();
+	const WalStallAdviceRow *r;
+	int			n;
+
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	r = find(rows, n, "wal_buffers");
+	check(r && strcmp(r->suggested, "32kB") == 0 && strncmp(r->evidence, "keep", 4) == 0,
+		  "the ring never filled: keep 32kB");
+
+	/* the seeds' case: ring full in 214 of 600 s, 38 MB/s, p99 41 ms */
+	in.seconds_ring_full = 214;
+	in.wrap_ms = 41200;
+	in.client_seconds = 600;
+	in.peak_wal_bytes_per_sec = 38.0 * 1024 * 1024;
+	in.write_p99_ms = 1.0;
+	in.fsync_p99_ms = 40.0;
+	in.wal_buffers_bytes = 16 * 1024 * 1024;
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	r = find(rows, n, "wal_buffers");
+	/* 38 MB/s x 41 ms = 1.56 MB, x2 = 3.1 MB -> 4MB; but at least 2 x 16MB */
+	check(r && strcmp(r->suggested, "32MB") == 0,
+		  "a filling 16MB ring whose need is below it: at least twice it, 32MB (%s)",
+		  r ? r->suggested : "none");
+	check(r && strcmp(r->confidence, "high") == 0, "ring full in a third of the seconds, 6.9%% of client time: high");
+	check(r && strstr(r->evidence, "ring full in 214 of 600 s") && strstr(r->evidence, "6.9% of client time") &&
+		  strstr(r->evidence, "38.0 MB/s x 41.0 ms = 1.6 MB"), "the evidence states the numbers: %s", r ? r->evidence : "");
+
+	in.wal_buffers_bytes = 32 * 1024;
+	in.peak_wal_bytes_per_sec = 100.0 * 1024 * 1024;
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	r = find(rows, n, "wal_buffers");
+	/* 100 MB/s x 41 ms = 4.1 MB, x2 = 8.2 MB -> 16MB */
+	check(r && strcmp(r->suggested, "16MB") == 0, "100 MB/s x 41 ms x 2 rounds up to 16MB (%s)",
+		  r ? r->suggested : "none");
+
+	in.peak_wal_bytes_per_sec = 1e12;
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	r = find(rows, n, "wal_buffers");
+	check(r && strcmp(r->suggested, "1GB") == 0, "capped at the largest power of two allowed, 1GB (%s)",
+		  r ? r->suggested : "none");
+
+	in.wal_buffers_bytes = (int64_t) 1 << 30;
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	r = find(rows, n, "wal_buffers");
+	check(r && strcmp(r->suggested, "1GB") == 0 && strstr(r->evidence, "largest power of two"),
+		  "already at the cap: keep it and say why");
+
+	in = quiet_server();
+	in.seconds_ring_full = 1;
+	in.wrap_ms = 3;
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	r = find(rows, n, "wal_buffers");
+	check(r && strcmp(r->confidence, "low") == 0 && strcmp(r->suggested, "64kB") == 0,
+		  "one full second: twice the ring, low confidence (%s, %s)", r ? r->suggested : "", r ? r->confidence : "");
+
+	in.write_p99_ms = NAN;
+	in.fsync_p99_ms = NAN;
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	r = find(rows, n, "wal_buffers");
+	check(r && strstr(r->evidence, "need is unknown"), "no I/O sampled: the need is said to be unknown");
+
+	{
+		int			doubled = 0;
+		int			sizes = 0;
+
+		for (int64_t cur = 32 * 1024; cur <= ((int64_t) 512 << 20); cur *= 2, sizes++)
+		{
+			char		want[32];
+
+			in = quiet_server();
+			in.wal_buffers_bytes = cur;
+			in.seconds_ring_full = 100;
+			in.wrap_ms = 10000;
+			in.peak_wal_bytes_per_sec = 1.0;	/* a need far below any ring */
+			n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+			r = find(rows, n, "wal_buffers");
+			ws_format_bytes(cur * 2, want, sizeof(want));
+			doubled += (r && strcmp(r->suggested, want) == 0);
+		}
+		check(doubled == sizes, "every filling ring from 32kB to 512MB: twice its size (%d of %d)",
+			  doubled, sizes);
+	}
+	in = quiet_server();
+	in.seconds_ring_full = 100;
+	in.wrap_ms = 10000;
+	in.peak_wal_bytes_per_sec = 1.0;
+	in.wal_buffers_bytes = 4 * 1024 * 1024;
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	r = find(rows, n, "wal_buffers");
+	check(r && strcmp(r->suggested, "8MB") == 0, "never lower than the current ring, even when the need is tiny (%s)",
+		  r ? r->suggested : "none");
+}
+
+static void
+test_wal_writer(void)
+{
+	WalStallAdviceRow rows[WS_ADVICE_MAX_ROWS];
+	WalStallAdviceInput in = quiet_server();
+	const WalStallAdviceRow *r;
+	int			n;
+
+	in.seconds_ring_full = 100;
+	in.wrap_ms = 10000;
+	in.wrap_ms_writer_asleep = 9000;
+	in.wal_buffers_bytes = 1024 * 1024;
+	in.peak_wal_bytes_per_sec = 40.0 * 1024 * 1024;	/* fills 1MB in 25 ms */
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	r = find(rows, n, "wal_writer_delay");
+	check(r && strcmp(r->current, "200ms") == 0 && strcmp(r->suggested, "12ms") == 0,
+		  "90%% of the wrap-around while the writer slept, ring fills in 25 ms: wal_writer_delay 12ms (%s)",
+		  r ? r->suggested : "none");
+
+	in.wrap_ms_writer_asleep = 2000;
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	check(find(rows, n, "wal_writer_delay") == NULL, "20%% while it slept: no wal_writer_delay row");
+
+	in.wrap_ms_writer_asleep = 9000;
+	in.wal_writer_delay_ms = 10;
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	check(find(rows, n, "wal_writer_delay") == NULL,
+		  "the writer already wakes faster than half the fill time: no row");
+}
+
+static void
+test_checkpoints(void)
+{
+	WalStallAdviceRow rows[WS_ADVICE_MAX_ROWS];
+	WalStallAdviceInput in = quiet_server();
+	const WalStallAdviceRow *r;
+	int			n;
+
+	in.seconds_ring_full = 100;
+	in.wrap_ms = 10000;
+	in.checkpoints = 5;			/* every 120 s */
+	in.checkpoints_timed = 0;
+	in.seconds_after_ckpt = 150;
+	in.wrap_ms_after_ckpt = 8000;
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	r = find(rows, n, "max_wal_size");
+	check(r && strcmp(r->suggested, "2048MB") == 0,
+		  "80%% of wrap-around in post-checkpoint windows, WAL-driven checkpoints every 120 s: max_wal_size 2048MB");
+	in.checkpoints_timed = 5;
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	r = find(rows, n, "checkpoint_timeout");
+	check(r && strcmp(r->suggested, "600s") == 0, "timed ones: checkpoint_timeout 600s");
+	in.checkpoints = 1;			/* one in 600 s: not often */
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	check(find(rows, n, "checkpoint_timeout") == NULL && find(rows, n, "max_wal_size") == NULL,
+		  "a checkpoint every 600 s is not often: no row");
+	in.checkpoints = 5;
+	in.wrap_ms_after_ckpt = 2500;	/* 16.7 ms/s after, 16.4 elsewhere */
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	check(find(rows, n, "checkpoint_timeout") == NULL, "stalls spread evenly: no row");
+}
+
+static void
+test_clog(void)
+{
+	WalStallAdviceRow rows[WS_ADVICE_MAX_ROWS];
+	WalStallAdviceInput in = quiet_server();
+	const WalStallAdviceRow *r;
+	int			n;
+
+	in.clog_hits = 999900;
+	in.clog_reads = 100;
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	r = find(rows, n, "CLOG buffers (shared_buffers)");
+	check(r && strncmp(r->evidence, "keep", 4) == 0, "99.99%% hits: keep (%s)", r ? r->evidence : "none");
+
+	in.clog_hits = 5000;
+	in.clog_reads = 5000;
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	r = find(rows, n, "shared_buffers");
+	check(r && strcmp(r->suggested, "256MB (64 CLOG buffers)") == 0 && strcmp(r->confidence, "high") == 0,
+		  "15, 50%% hits, 32 buffers at 128MB: shared_buffers 256MB for 64 (%s)", r ? r->suggested : "none");
+	check(r && strstr(r->evidence, "only lever"), "and it says shared_buffers is the only lever before 17");
+
+	in.clog_buffers = 128;
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	r = find(rows, n, "shared_buffers");
+	check(r && r->suggested[0] == '\0' && strstr(r->evidence, "most this version allows"),
+		  "15 at 128 buffers: nothing to suggest, says why");
+
+	in.server_version = 170000;
+	in.clog_buffers = 40;
+	in.clog_buffers_max = 131072;
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	r = find(rows, n, "transaction_buffers");
+	check(r && strcmp(r->suggested, "80") == 0, "17: transaction_buffers 80, a multiple of 16 (%s)",
+		  r ? r->suggested : "none");
+	in.clog_buffers = 50;
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	r = find(rows, n, "transaction_buffers");
+	check(r && strcmp(r->suggested, "112") == 0, "17: 2 x 50 rounds up to 112 (%s)", r ? r->suggested : "none");
+}
+
+static void
+test_storage(void)
+{
+	WalStallAdviceRow rows[WS_ADVICE_MAX_ROWS];
+	WalStallAdviceInput in = quiet_server();
+	const WalStallAdviceRow *r;
+	int			n;
+
+	in.seconds_ring_full = 100;
+	in.wrap_ms = 10000;
+	in.flush_ms = 2000;
+	in.fsync_ms = 9000;
+	in.fsync_p99_ms = 25.0;
+	in.wal_buffers_bytes = 1024 * 1024;
+	in.peak_wal_bytes_per_sec = 10.0 * 1024 * 1024;	/* fills in 100 ms */
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	r = find(rows, n, "storage (WAL device)");
+	check(r && strcmp(r->suggested, "fsync p99 under 50.0 ms") == 0 && strstr(r->evidence, "wal_stall_test_fsync"),
+		  "fsync dominates: a storage row pointing at wal_stall_test_fsync() (%s)", r ? r->suggested : "none");
+	in.fsync_p99_ms = 2.0;
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	check(find(rows, n, "storage (WAL device)") == NULL, "fast fsyncs: no storage row");
+	in.fsync_p99_ms = 25.0;
+	in.fsync_ms = 1000;
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	check(find(rows, n, "storage (WAL device)") == NULL, "fsyncs a small part of the stalls: no storage row");
+}
+
+int
+main(void)
+{
+	test_helpers();
+	test_thin_evidence();
+	test_wal_buffers();
+	test_wal_writer();
+	test_checkpoints();
+	test_clog();
+	test_storage();
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed > 0;
+}
