@@ -428,22 +428,73 @@ remember(WsbTarget *t, const char *name, char *err, size_t errlen)
 	return 0;
 }
 
-static int
-alter_system(WsbTarget *t, const char *name, const char *value, char *err, size_t errlen)
+/*
+ * The settings whose list elements PostgreSQL quotes (GUC_LIST_QUOTE): a
+ * single literal 'a,b' would become the one element "a,b", and '' the one
+ * element "", so their elements go to ALTER SYSTEM one literal each, and
+ * an empty list (which ALTER SYSTEM cannot write before PostgreSQL 17) is
+ * an ALTER SYSTEM RESET, checked afterwards to have left the list empty.
+ */
+static bool
+is_quoted_list(const char *name)
 {
-	char	   *lit = PQescapeLiteral(t->conn, value, strlen(value));
+	const char *lists[] = {"shared_preload_libraries", "session_preload_libraries",
+		"local_preload_libraries", "search_path", "temp_tablespaces", NULL};
+
+	for (int i = 0; lists[i]; i++)
+		if (strcasecmp(name, lists[i]) == 0)
+			return true;
+	return false;
+}
+
+/* ALTER SYSTEM for one setting; *reset tells an empty list was RESET. */
+static int
+alter_system(WsbTarget *t, const char *name, const char *value, bool *reset,
+			 char *err, size_t errlen)
+{
 	char	   *id = PQescapeIdentifier(t->conn, name, strlen(name));
-	char		sql[WSB_VALUE_LEN * 2 + WSB_NAME_LEN + 64];
+	char		sql[WSB_VALUE_LEN * 4 + WSB_NAME_LEN + 64];
 	char		msg[512];
 	int			rc;
 
-	if (lit == NULL || id == NULL)
+	*reset = false;
+	if (id == NULL)
 	{
 		snprintf(err, errlen, "%s", PQerrorMessage(t->conn));
 		return -1;
 	}
-	snprintf(sql, sizeof(sql), "ALTER SYSTEM SET %s = %s", id, lit);
-	PQfreemem(lit);
+	if (is_quoted_list(name))
+	{
+		char		buf[WSB_VALUE_LEN];
+		char	   *save = NULL;
+		int			n = 0;
+
+		snprintf(sql, sizeof(sql), "ALTER SYSTEM SET %s = ", id);
+		wsb_strlcpy(buf, value, sizeof(buf));
+		for (char *e = strtok_r(buf, ",", &save); e; e = strtok_r(NULL, ",", &save))
+		{
+			char	   *el = wsb_trim(e);
+			char	   *lit;
+
+			if (*el == '\0')
+				continue;
+			lit = PQescapeLiteral(t->conn, el, strlen(el));
+			snprintf(sql + strlen(sql), sizeof(sql) - strlen(sql), "%s%s", n++ ? ", " : "", lit);
+			PQfreemem(lit);
+		}
+		if (n == 0)
+		{
+			snprintf(sql, sizeof(sql), "ALTER SYSTEM RESET %s", id);
+			*reset = true;
+		}
+	}
+	else
+	{
+		char	   *lit = PQescapeLiteral(t->conn, value, strlen(value));
+
+		snprintf(sql, sizeof(sql), "ALTER SYSTEM SET %s = %s", id, lit);
+		PQfreemem(lit);
+	}
 	PQfreemem(id);
 	rc = wsb_sql_exec(t->conn, sql, msg, sizeof(msg));
 	if (rc != 0)
@@ -491,10 +542,28 @@ restore_settings(WsbTarget *t, char *err, size_t errlen)
 	return 0;
 }
 
+/* "{"a","b"}" for the names whose reset[] is want */
+static void
+name_array(int n, char names[][WSB_NAME_LEN], const bool *reset, bool want, char *buf, size_t len)
+{
+	int			k = 0;
+
+	wsb_strlcpy(buf, "{", len);
+	for (int i = 0; i < n; i++)
+		if (reset[i] == want)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s\"%s\"", k++ ? "," : "", names[i]);
+	strncat(buf, "}", len - strlen(buf) - 1);
+}
+
 /*
- * Change settings: ALTER SYSTEM, reload, restart if pg_file_settings says
- * a value could not be applied without one, then check that pg_settings
- * shows every value coming from postgresql.auto.conf.
+ * Change settings: ALTER SYSTEM, reload and wait until this backend has
+ * read the files again (pg_conf_load_time moves), restart if a value
+ * cannot be applied without one (pg_file_settings says so for a changed
+ * postmaster-context setting, pg_settings.pending_restart for a reset
+ * one), then check that every value took effect: pg_file_settings, which
+ * this backend computes, marks a file's value "applied" when it equals the
+ * active one, and the last line for the name must be ours, in
+ * postgresql.auto.conf; a reset list must now be empty.
  */
 static int
 apply_settings(WsbTarget *t, int n, char names[][WSB_NAME_LEN], char values[][WSB_VALUE_LEN],
@@ -502,31 +571,44 @@ apply_settings(WsbTarget *t, int n, char names[][WSB_NAME_LEN], char values[][WS
 {
 	WsbRows		r;
 	bool		restart = false;
-	char		list[4096] = "{";
+	bool		reset[WSB_MAX_SETS + 8];
+	char		set_list[4096],
+				reset_list[4096];
+	char		loaded0[64],
+				loaded[64];
+	const char *p[1];
 
 	if (n == 0)
 		return 0;
+	if (sql_value(t->conn, "SELECT pg_conf_load_time()::text", NULL, loaded0, sizeof(loaded0),
+				  err, errlen) != 0)
+		return -1;
 	for (int i = 0; i < n; i++)
-	{
 		if (remember(t, names[i], err, errlen) != 0 ||
-			alter_system(t, names[i], values[i], err, errlen) != 0)
+			alter_system(t, names[i], values[i], &reset[i], err, errlen) != 0)
 			return -1;
-		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s\"%s\"", i ? "," : "", names[i]);
-	}
-	strcat(list, "}");
+	name_array(n, names, reset, false, set_list, sizeof(set_list));
+	name_array(n, names, reset, true, reset_list, sizeof(reset_list));
 	if (wsb_sql_exec(t->conn, "SELECT pg_reload_conf()", err, errlen) != 0)
 		return -1;
+	for (int i = 0; i < 100; i++)
 	{
-		const char *p[1] = {list};
-
-		if (wsb_sql_rows(t->conn,
-						 "SELECT name, error FROM pg_file_settings f "
-						 "WHERE lower(name) = ANY (SELECT lower(x) FROM unnest($1::text[]) x) "
-						 "AND error IS NOT NULL "
-						 "AND seqno = (SELECT max(seqno) FROM pg_file_settings g WHERE g.name = f.name)",
-						 1, p, &r, err, errlen) != 0)
+		if (sql_value(t->conn, "SELECT pg_conf_load_time()::text", NULL, loaded, sizeof(loaded),
+					  err, errlen) != 0)
 			return -1;
+		if (strcmp(loaded, loaded0) != 0 || wsb_interrupted)
+			break;
+		usleep(50000);
 	}
+
+	p[0] = set_list;
+	if (wsb_sql_rows(t->conn,
+					 "SELECT name, error FROM pg_file_settings f "
+					 "WHERE lower(name) = ANY (SELECT lower(x) FROM unnest($1::text[]) x) "
+					 "AND error IS NOT NULL "
+					 "AND seqno = (SELECT max(seqno) FROM pg_file_settings g WHERE g.name = f.name)",
+					 1, p, &r, err, errlen) != 0)
+		return -1;
 	for (int i = 0; i < r.nrows; i++)
 	{
 		const char *e = wsb_rows_get(&r, i, "error");
@@ -541,45 +623,49 @@ apply_settings(WsbTarget *t, int n, char names[][WSB_NAME_LEN], char values[][WS
 		}
 	}
 	wsb_rows_free(&r);
+	p[0] = reset_list;
+	if (wsb_sql_rows(t->conn, "SELECT name FROM pg_settings WHERE pending_restart "
+					 "AND lower(name) = ANY (SELECT lower(x) FROM unnest($1::text[]) x)",
+					 1, p, &r, err, errlen) != 0)
+		return -1;
+	restart |= r.nrows > 0;
+	wsb_rows_free(&r);
 	if (restart && server_restart(t, err, errlen) != 0)
 		return -1;
 
-	/* the reload reaches this backend asynchronously: wait for it */
-	for (int attempt = 0;; attempt++)
+	p[0] = set_list;
+	if (wsb_sql_rows(t->conn,
+					 "SELECT name, setting, error FROM pg_file_settings f "
+					 "WHERE lower(name) = ANY (SELECT lower(x) FROM unnest($1::text[]) x) "
+					 "AND seqno = (SELECT max(seqno) FROM pg_file_settings g WHERE g.name = f.name) "
+					 "AND NOT (applied AND sourcefile LIKE '%/postgresql.auto.conf')",
+					 1, p, &r, err, errlen) != 0)
+		return -1;
+	if (r.nrows > 0)
 	{
-		const char *p[1] = {list};
-		int			bad;
-
-		/*
-		 * pg_file_settings, computed by this backend, marks the file's value
-		 * "applied" when it equals the active one; the last line for a name
-		 * must be ours, in postgresql.auto.conf.
-		 */
-		if (wsb_sql_rows(t->conn,
-						 "SELECT name, setting, error FROM pg_file_settings f "
-						 "WHERE lower(name) = ANY (SELECT lower(x) FROM unnest($1::text[]) x) "
-						 "AND seqno = (SELECT max(seqno) FROM pg_file_settings g WHERE g.name = f.name) "
-						 "AND NOT (applied AND sourcefile LIKE '%/postgresql.auto.conf')",
-						 1, p, &r, err, errlen) != 0)
-			return -1;
-		bad = r.nrows;
-		if (bad == 0)
-		{
-			wsb_rows_free(&r);
-			return 0;
-		}
-		if (attempt >= 30 || wsb_interrupted)
-		{
-			snprintf(err, errlen, "setting %s = '%s' did not take effect%s%s",
-					 wsb_rows_get(&r, 0, "name"), wsb_rows_get(&r, 0, "setting"),
-					 wsb_rows_get(&r, 0, "error") ? ": " : "",
-					 wsb_rows_get(&r, 0, "error") ? wsb_rows_get(&r, 0, "error") : "");
-			wsb_rows_free(&r);
-			return -1;
-		}
+		snprintf(err, errlen, "setting %s = '%s' did not take effect%s%s",
+				 wsb_rows_get(&r, 0, "name"), wsb_rows_get(&r, 0, "setting"),
+				 wsb_rows_get(&r, 0, "error") ? ": " : "",
+				 wsb_rows_get(&r, 0, "error") ? wsb_rows_get(&r, 0, "error") : "");
 		wsb_rows_free(&r);
-		usleep(100000);
+		return -1;
 	}
+	wsb_rows_free(&r);
+	p[0] = reset_list;
+	if (wsb_sql_rows(t->conn, "SELECT name, setting FROM pg_settings WHERE setting <> '' "
+					 "AND lower(name) = ANY (SELECT lower(x) FROM unnest($1::text[]) x)",
+					 1, p, &r, err, errlen) != 0)
+		return -1;
+	if (r.nrows > 0)
+	{
+		snprintf(err, errlen, "cannot make %s empty: ALTER SYSTEM RESET leaves it '%s' from the "
+				 "configuration files (PostgreSQL before 17 cannot write an empty list with ALTER SYSTEM)",
+				 wsb_rows_get(&r, 0, "name"), wsb_rows_get(&r, 0, "setting"));
+		wsb_rows_free(&r);
+		return -1;
+	}
+	wsb_rows_free(&r);
+	return 0;
 }
 
 int
@@ -605,6 +691,7 @@ int
 wsb_target_validate(WsbTarget *t, const WsbPlan *plan, char *err, size_t errlen)
 {
 	const WsbOptions *o = topts;
+	bool		reset;
 	char		version[64] = "";
 	char		msg[512];
 
@@ -635,7 +722,7 @@ wsb_target_validate(WsbTarget *t, const WsbPlan *plan, char *err, size_t errlen)
 		if (remember(t, o->sets[i].name, err, errlen) != 0)
 			return -1;
 		for (int v = 0; v < o->sets[i].nvalues; v++)
-			if (alter_system(t, o->sets[i].name, o->sets[i].values[v], msg, sizeof(msg)) != 0)
+			if (alter_system(t, o->sets[i].name, o->sets[i].values[v], &reset, msg, sizeof(msg)) != 0)
 			{
 				snprintf(err, errlen, "--set %s=%s: %s", o->sets[i].name, o->sets[i].values[v],
 						 strchr(msg, ':') ? strchr(msg, ':') + 2 : msg);
@@ -918,11 +1005,18 @@ open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 		snprintf(err, errlen, "could not write \"%s\": %s", path, strerror(errno));
 		return -1;
 	}
-	fprintf(f, "# written by wal_stall_bench for this temporary cluster\n"
-			"port = %d\nlisten_addresses = ''\nunix_socket_directories = '%s'\n"
-			"shared_preload_libraries = 'wal_stall'\ntrack_wal_io_timing = on\n"
-			"max_wal_size = 4GB\n%s",
-			t->port, t->sockdir, o->extra_conf);
+	{
+		bool		varied = false;
+
+		/* a --set of it decides alone, so that '' can mean empty */
+		for (int i = 0; i < o->nsets; i++)
+			varied |= strcasecmp(o->sets[i].name, "shared_preload_libraries") == 0;
+		fprintf(f, "# written by wal_stall_bench for this temporary cluster\n"
+				"port = %d\nlisten_addresses = ''\nunix_socket_directories = '%s'\n"
+				"%strack_wal_io_timing = on\nmax_wal_size = 4GB\n%s",
+				t->port, t->sockdir,
+				varied ? "" : "shared_preload_libraries = 'wal_stall'\n", o->extra_conf);
+	}
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/postgresql.conf", t->pgdata);
 	f = fopen(path, "a");
@@ -1117,9 +1211,9 @@ wsb_target_environment(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env)
 	{
 		const char *params[1] = {dir};
 
-		wsb_note("measuring the WAL directory's fdatasync rate (wal_stall_test_fsync, 0.5 s a test)");
+		wsb_note("measuring the WAL directory's fdatasync rate (wal_stall_test_fsync, 0.25 s a test)");
 		if (wsb_sql_rows(t->conn,
-						 "SELECT ops_per_sec FROM wal_stall_test_fsync(0.5, $1::text) "
+						 "SELECT ops_per_sec FROM wal_stall_test_fsync(0.25, $1::text) "
 						 "WHERE test = 'one 8kB write' AND method = 'fdatasync'",
 						 1, params, &r, err, sizeof(err)) == 0)
 		{
