@@ -181,6 +181,7 @@ typedef struct WsbTarget
 	char	   *auto_values[64];
 	char		journal[1100];	/* OUT/restore.sql */
 	int			cleanup_handle;
+	const WsbOptions *opts;
 } WsbTarget;
 
 extern int	wsb_target_open(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env,
@@ -193,6 +194,17 @@ extern int	wsb_sql_rows(PGconn *conn, const char *sql, int nparams, const char *
 						 WsbRows *out, char *err, size_t errlen);
 extern int	wsb_sql_exec(PGconn *conn, const char *sql, char *err, size_t errlen);
 extern bool wsb_target_wal_stall_loaded(WsbTarget *t);
+extern int	wsb_target_restart(WsbTarget *t, char *err, size_t errlen);
+extern int	wsb_sql_value(PGconn *conn, const char *sql, const char *param, char *out, size_t len,
+						  char *err, size_t errlen);
+
+/* ---------- settings.c ---------- */
+
+extern void wsb_settings_read_auto_conf(WsbTarget *t);
+extern int	wsb_settings_journal(WsbTarget *t);
+extern int	wsb_settings_restore(WsbTarget *t, char *err, size_t errlen);
+extern int	wsb_settings_apply(WsbTarget *t, int n, char names[][WSB_NAME_LEN],
+							   char values[][WSB_VALUE_LEN], char *err, size_t errlen);
 extern int	wsb_target_connect(WsbTarget *t, const char *db, char *err, size_t errlen);
 
 /* ---------- run.c ---------- */

@@ -9,7 +9,8 @@
  * every configuration against the baseline's, and reports:
  *
  *	 options.c	 flags and preset files -> WsbOptions, the plan
- *	 target.c	 the cluster: temporary or --pgdata, settings, restore
+ *	 target.c	 the cluster: temporary or --pgdata
+ *	 settings.c	 settings through ALTER SYSTEM, checked, and restored
  *	 slowdisk.c	 loop device + blkio cgroup for --slow-wal / --slow-disk
  *	 run.c		 one run: checkpoint, resets, pgbench, polling, figures
  *	 pgbench.c	 parsing pgbench's per-transaction log and its summary
