@@ -181,8 +181,12 @@ progress_line(const WsbPlan *plan, const WsbRun *run, int nruns, double elapsed,
 		{"wal_insert_ms", "insert"}, {"clog_ms", "clog"}
 	};
 
-	snprintf(line, sizeof(line), "run %d/%d  %s  %3.0f/%d s  %6.0f tps",
-			 run->order, nruns, plan->configs[run->config].label, elapsed, duration, tps);
+	if (isnan(tps))				/* pgbench's first progress line comes at 1 s */
+		snprintf(line, sizeof(line), "run %d/%d  %s  %3.0f/%d s       - tps",
+				 run->order, nruns, plan->configs[run->config].label, elapsed, duration);
+	else
+		snprintf(line, sizeof(line), "run %d/%d  %s  %3.0f/%d s  %6.0f tps",
+				 run->order, nruns, plan->configs[run->config].label, elapsed, duration, tps);
 	if (newest->nrows > 0)
 	{
 		strcat(line, "  stall ms");
@@ -233,7 +237,7 @@ wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan, WsbRun *run,
 	double		cpu0 = -1,
 				start,
 				last_tick,
-				tps_now = 0;
+				tps_now = NAN;
 	long		erroff = 0;
 	glob_t		g;
 	char	   *text;
