@@ -332,9 +332,9 @@ wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan, WsbRun *run,
 		char	   *e = wsb_read_file(errpath, NULL);
 		char	   *lastline = NULL;
 
-		/* the last line that is not a progress line says why */
+		/* the last line that is neither progress nor a hint says why */
 		for (char *p = e ? strtok(e, "\n") : NULL; p; p = strtok(NULL, "\n"))
-			if (strncmp(p, "progress:", 9) != 0)
+			if (strncmp(p, "progress:", 9) != 0 && strncmp(p, "pgbench: hint:", 14) != 0)
 				lastline = p;
 		snprintf(run->error, sizeof(run->error), "pgbench failed (%s%d)%s%s",
 				 WIFEXITED(status) ? "exit status " : "signal ",
