@@ -178,6 +178,31 @@ ws_wait_is_idle(uint32 wait_event_info)
 		wait_class == PG_WAIT_TIMEOUT || wait_class == PG_WAIT_EXTENSION;
 }
 
+/*
+ * ws_walwriter_sleep_event
+ *		The wait_event_info of the WAL writer sleeping between rounds
+ *		(Activity WalWriterMain), found by name once; 0 if not found.
+ */
+uint32
+ws_walwriter_sleep_event(void)
+{
+	static uint32 info = 0;
+	static bool looked = false;
+
+	if (!looked)
+	{
+		for (uint32 id = 0; id < MAX_EVENT_ID && info == 0; id++)
+		{
+			const char *name = pgstat_get_wait_event(PG_WAIT_ACTIVITY | id);
+
+			if (name != NULL && pg_strcasecmp(name, "WalWriterMain") == 0)
+				info = PG_WAIT_ACTIVITY | id;
+		}
+		looked = true;
+	}
+	return info;
+}
+
 /* The stall tracker's group for an event (WAL write path or CLOG). */
 WalStallGroup
 ws_stall_group(WalStallEvent event)
@@ -287,4 +312,45 @@ ws_hist_bounds(int bucket, uint64 base_ns, double *lower_ns, double *upper_ns)
 
 	*upper_ns = ldexp((double) base_ns, bucket) + half;
 	*lower_ns = (bucket == 0) ? 0.0 : ldexp((double) base_ns, bucket - 1) + half;
+}
+
+/*
+ * ws_histogram_percentile
+ *		Estimate a percentile of episode length, in ms, from the histogram.
+ *
+ * Inside the bucket that holds it, episodes are taken as spread evenly over
+ * the widest range around the bucket's mean that stays within the bucket:
+ * one-sample episodes all sit near one interval, and spreading them over
+ * the whole bucket would report half an interval for a single 1 ms episode.
+ * Never above the longest episode seen.  Buckets are powers of two, and so
+ * is the worst-case precision.
+ */
+double
+ws_histogram_percentile(const WalStallClassStats *stats, uint64 base_ns, double fraction)
+{
+	double		target = fraction * stats->episodes;
+	double		cumulative = 0;
+
+	for (int k = 0; k < WS_HIST_BUCKETS; k++)
+	{
+		double		lower,
+					upper,
+					mean,
+					half_width,
+					value;
+
+		if (stats->hist[k] == 0 || cumulative + stats->hist[k] < target)
+		{
+			cumulative += stats->hist[k];
+			continue;
+		}
+		ws_hist_bounds(k, base_ns, &lower, &upper);
+		upper = Min(upper, (double) stats->max_ns);
+		mean = (double) stats->hist_ns[k] / stats->hist[k];
+		half_width = Max(0.0, Min(mean - lower, upper - mean));
+		value = (mean - half_width) +
+			2 * half_width * (target - cumulative) / stats->hist[k];
+		return Min(value, (double) stats->max_ns) / WS_NS_PER_MS;
+	}
+	return stats->max_ns / WS_NS_PER_MS;
 }

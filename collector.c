@@ -55,6 +55,7 @@ typedef struct ProcSample
 	uint32		wait_event_info;
 	WalStallEvent event;
 	bool		serves_queries;
+	WalStallStatement statement;	/* read only while in a tracked wait */
 } ProcSample;
 
 /* What the ticks of the current second add up to, for its history row. */
@@ -67,6 +68,7 @@ typedef struct SecondAccum
 	uint64		stall_ns[WS_NUM_STALL_CLASSES];
 	uint64		fsync_max_ns;
 	double		waiting_weighted;	/* sum of waiting processes * elapsed_ns */
+	double		active_weighted;	/* sum of active processes * elapsed_ns */
 	bool		in_recovery;	/* at some tick of the second */
 } SecondAccum;
 
@@ -78,6 +80,9 @@ static bool timing_was_on;		/* track_wal_io_timing then */
 static uint64 seen_reset_count;
 static bool ring_was_full = false;	/* at the previous tick */
 static WalStallTickSeen seen;	/* what the last tick saw, for the cadence */
+static int	active_clients;		/* processes serving queries at work, this tick */
+static bool writer_asleep;		/* the WAL writer slept at this tick */
+static uint32 writer_sleep_event;	/* its wait event then */
 static XLogRecPtr ckpt_started_redo = InvalidXLogRecPtr;	/* at the last second */
 static XLogRecPtr ckpt_done_redo = InvalidXLogRecPtr;
 
@@ -163,6 +168,8 @@ scan_processes(void)
 	seen.tracked_wait = false;
 	seen.episode_open = false;
 	seen.process_busy = false;
+	active_clients = 0;
+	writer_asleep = false;
 	for (int i = 0; i < n; i++)
 	{
 		PGPROC	   *proc = &ProcGlobal->allProcs[i];
@@ -176,7 +183,13 @@ scan_processes(void)
 		s->skip = (s->event == WS_EVENT_NONE && !open);
 		if (s->skip && info != 0)
 		{
-			seen.process_busy |= !ws_wait_is_idle(info);
+			if (!ws_wait_is_idle(info))
+			{
+				seen.process_busy = true;
+				active_clients += ws_proc_serves_queries(proc);
+			}
+			else if (info == writer_sleep_event)
+				writer_asleep = true;
 			continue;
 		}
 
@@ -193,11 +206,16 @@ scan_processes(void)
 		if (s->skip)
 		{
 			seen.process_busy = true;	/* alive and on CPU */
+			active_clients += ws_proc_serves_queries(proc);
 			continue;
 		}
 		s->pid = pid;
 		s->wait_event_info = info;
 		s->serves_queries = ws_proc_serves_queries(proc);
+		active_clients += s->serves_queries;
+		/* an episode can start only in a tracked wait */
+		if (s->event != WS_EVENT_NONE)
+			ws_queries_read_statement(proc, &s->statement);
 		seen.tracked_wait |= (s->event != WS_EVENT_NONE);
 		seen.episode_open |= open;
 	}
@@ -206,7 +224,8 @@ scan_processes(void)
 
 /*
  * close_episode
- *		Count a finished episode in its class.  Needs our lock exclusively.
+ *		Count a finished episode in its class, and for the statement its
+ *		process ran when it began.  Needs our lock exclusively.
  */
 static void
 close_episode(WalStallEpisode *episode)
@@ -236,6 +255,8 @@ close_episode(WalStallEpisode *episode)
 	bucket = ws_hist_bucket(duration_ns, ws_shared->hist_base_ns);
 	stats->hist[bucket]++;
 	stats->hist_ns[bucket] += duration_ns;
+	ws_queries_charge(&episode->statement, cls, episode->samples,
+					  episode->time_ns, duration_ns, ws_shared->hist_base_ns);
 
 	if (cls == WS_CLASS_WAL_FSYNC)
 		second.fsync_max_ns = Max(second.fsync_max_ns, duration_ns);
@@ -246,11 +267,13 @@ close_episode(WalStallEpisode *episode)
 /*
  * follow
  *		Extend an episode by one sample, or close it and start another when
- *		the process moved to another group (or stopped waiting).
+ *		the process moved to another group (or stopped waiting).  An
+ *		episode belongs to the statement seen at its first sample: the
+ *		statement may end before the episode does.
  */
 static void
 follow(WalStallEpisode *episode, WalStallGroup group, WalStallEvent event,
-	   bool ring_full, uint64 elapsed_ns)
+	   const WalStallStatement *statement, bool ring_full, uint64 elapsed_ns)
 {
 	if (episode->group != group)
 	{
@@ -261,7 +284,10 @@ follow(WalStallEpisode *episode, WalStallGroup group, WalStallEvent event,
 		return;
 
 	if (episode->samples == 0)
+	{
 		episode->first_ns = elapsed_ns;
+		episode->statement = *statement;
+	}
 	episode->samples++;
 	episode->time_ns += elapsed_ns;
 	if (ring_full)
@@ -317,12 +343,17 @@ apply_samples(int n, bool ring_full, uint64 elapsed_ns)
 		}
 		slot->wait_event_info = (event == WS_EVENT_NONE) ? 0 : s->wait_event_info;
 		stall_group = s->serves_queries ? ws_stall_group(event) : WS_GROUP_NONE;
-		follow(&slot->stall, stall_group, event, ring_full, elapsed_ns);
-		follow(&slot->io, ws_io_group(event), event, ring_full, elapsed_ns);
+		follow(&slot->stall, stall_group, event, &s->statement, ring_full, elapsed_ns);
+		follow(&slot->io, ws_io_group(event), event, &s->statement, ring_full, elapsed_ns);
 
 		if (stall_group != WS_GROUP_NONE)
 		{
-			second.stall_ns[sample_stall_class(event, ring_full)] += elapsed_ns;
+			WalStallClass cls = sample_stall_class(event, ring_full);
+
+			second.stall_ns[cls] += elapsed_ns;
+			/* for wal_stall_advice(): did the WAL writer sleep through it? */
+			if (cls == WS_CLASS_WAL_BUFFER_FULL && writer_asleep)
+				ws_shared->wrap_writer_asleep_ns += elapsed_ns;
 			waiting++;
 		}
 	}
@@ -450,6 +481,7 @@ collector_tick(uint64 now, uint64 elapsed_ns, uint64 unobserved_ns, bool late,
 		second.fill_weighted += fill * elapsed_ns;
 	}
 	second.waiting_weighted += (double) waiting * elapsed_ns;
+	second.active_weighted += (double) active_clients * elapsed_ns;
 	return was_reset;
 }
 
@@ -552,6 +584,7 @@ close_second(uint64 now)
 	row.clog_hits = delta.clog_hits;
 	row.clog_reads = delta.clog_reads;
 	row.waiting_backends = second.waiting_weighted / elapsed;
+	row.active_backends = second.active_weighted / elapsed;
 	row.mean_interval_ms = second.ticks > 0 ?
 		second.elapsed_ns / WS_NS_PER_MS / second.ticks : -1;
 	row.wal_fpi = delta.wal_fpi;
@@ -595,8 +628,10 @@ ws_reset_locked(const WalStallCounters *baseline)
 		memset(&ws_slots[i].io, 0, sizeof(WalStallEpisode));
 	}
 	memset(ws_shared->classes, 0, sizeof(ws_shared->classes));
+	ws_queries_reset_locked();
 	ws_shared->reset_ticks = 0;
 	ws_shared->reset_elapsed_ns = 0;
+	ws_shared->wrap_writer_asleep_ns = 0;
 	ws_shared->history_next = 0;
 	ws_shared->history_rows = 0;
 	ws_shared->reset_at = GetCurrentTimestamp();
@@ -620,6 +655,7 @@ collector_start(uint64 now)
 	samples = MemoryContextAllocZero(TopMemoryContext,
 									 sizeof(ProcSample) * ws_shared->nslots);
 	ws_classify_init();
+	writer_sleep_event = ws_walwriter_sleep_event();
 	ws_read_counters(&counters, WS_COLLECTOR_READS_STATS);
 	start_second(now, &counters);
 

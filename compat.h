@@ -165,9 +165,12 @@ ws_proc_serves_queries(PGPROC *proc)
 		(int) (((MaxTransactionId / 2) + (BLCKSZ * 4 - 1)) / (BLCKSZ * 4)))
 #define ws_clog_buffers() \
 	((int) Min(Max(16, transaction_buffers), WS_CLOG_MAX_ALLOWED_BUFFERS))
+#define ws_clog_buffers_max() ((int) WS_CLOG_MAX_ALLOWED_BUFFERS)
 #else
 #include "access/clog.h"
 #define ws_clog_buffers() ((int) CLOGShmemBuffers())
+/* CLOGShmemBuffers()'s own cap, reached from 512MB of shared_buffers */
+#define ws_clog_buffers_max() 128
 #endif
 
 /*
@@ -324,6 +327,42 @@ ws_fetch_checkpoint_counts(WsCheckpointCounts *out)
 /* fdatasync(): 16 assumes it everywhere; configure probed for it before. */
 #if PG_VERSION_NUM >= 160000 || defined(HAVE_FDATASYNC)
 #define WS_HAVE_FDATASYNC 1
+#endif
+
+/*
+ * Executor and utility hook arguments: ExecutorRun lost execute_once in 18;
+ * ProcessUtility gained readOnlyTree in 14.  Parameter lists and the
+ * matching argument lists, for hooks that pass them on.
+ */
+#if PG_VERSION_NUM >= 180000
+#define WS_EXECUTOR_RUN_PARAMS \
+	QueryDesc *queryDesc, ScanDirection direction, uint64 count
+#define WS_EXECUTOR_RUN_ARGS queryDesc, direction, count
+#else
+#define WS_EXECUTOR_RUN_PARAMS \
+	QueryDesc *queryDesc, ScanDirection direction, uint64 count, bool execute_once
+#define WS_EXECUTOR_RUN_ARGS queryDesc, direction, count, execute_once
+#endif
+
+#if PG_VERSION_NUM >= 140000
+#define WS_PROCESS_UTILITY_PARAMS \
+	PlannedStmt *pstmt, const char *queryString, bool readOnlyTree, \
+	ProcessUtilityContext context, ParamListInfo params, \
+	QueryEnvironment *queryEnv, DestReceiver *dest, QueryCompletion *qc
+#define WS_PROCESS_UTILITY_ARGS \
+	pstmt, queryString, readOnlyTree, context, params, queryEnv, dest, qc
+#else
+#define WS_PROCESS_UTILITY_PARAMS \
+	PlannedStmt *pstmt, const char *queryString, \
+	ProcessUtilityContext context, ParamListInfo params, \
+	QueryEnvironment *queryEnv, DestReceiver *dest, QueryCompletion *qc
+#define WS_PROCESS_UTILITY_ARGS \
+	pstmt, queryString, context, params, queryEnv, dest, qc
+#endif
+
+/* The pg_read_all_stats role: DEFAULT_ROLE_READ_ALL_STATS before 14. */
+#if PG_VERSION_NUM < 140000
+#define ROLE_PG_READ_ALL_STATS DEFAULT_ROLE_READ_ALL_STATS
 #endif
 
 #endif							/* WAL_STALL_COMPAT_H */

@@ -14,8 +14,8 @@
  * shared memory: at start before any child is forked, at shutdown after the
  * last one has exited.  So neither takes our lock.
  *
- * The file is a header, the figures, the history rows oldest first, and a
- * CRC-32C of all that.  Anything unexpected in it (another format, another
+ * The file is a header, the figures, the history rows oldest first, the
+ * wal_stall_queries entries, and a CRC-32C of all that.  Anything unexpected in it (another format, another
  * server version or build, a short file, a bad checksum) gives one WARNING
  * and the file is removed; the server always starts.
  *
@@ -41,10 +41,11 @@
 /*
  * Bump the version whenever what is saved changes in a way the sizes in the
  * header may not show: fields reordered or retyped in WalStallSavedFigures,
- * WalStallCounters, WalStallClassStats or WalStallSecond.
+ * WalStallCounters, WalStallClassStats, WalStallSecond or WalStallQueryStats.
+ * Version 2 added the wal_stall_queries entries.
  */
 #define WS_STAT_MAGIC			0x57534631	/* "WSF1" */
-#define WS_STAT_FORMAT_VERSION	1
+#define WS_STAT_FORMAT_VERSION	2
 
 /*
  * The file's header.  Every size that shapes the payload is in it, so that
@@ -61,6 +62,8 @@ typedef struct WalStallFileHeader
 	uint32		hist_buckets;	/* WS_HIST_BUCKETS */
 	uint32		second_size;	/* sizeof(WalStallSecond) */
 	uint32		nhistory;		/* history rows after the figures */
+	uint32		query_stats_size;	/* sizeof(WalStallQueryStats) */
+	uint32		nqueries;		/* wal_stall_queries entries after the rows */
 } WalStallFileHeader;
 
 /*
@@ -76,6 +79,7 @@ typedef struct WalStallSavedFigures
 	uint64		reset_elapsed_ns;
 	bool		baseline_valid;
 	bool		timing_off_seen;
+	uint64		wrap_writer_asleep_ns;
 	WalStallCounters baseline;
 	WalStallClassStats classes[WS_NUM_CLASSES];
 } WalStallSavedFigures;
@@ -170,6 +174,8 @@ write_figures(void)
 	header.hist_buckets = WS_HIST_BUCKETS;
 	header.second_size = sizeof(WalStallSecond);
 	header.nhistory = nhistory;
+	header.query_stats_size = sizeof(WalStallQueryStats);
+	header.nqueries = ws_queries_count();
 
 	/* zeroed first, so that padding bytes are not left undefined */
 	memset(&figures, 0, sizeof(figures));
@@ -179,6 +185,7 @@ write_figures(void)
 	figures.reset_elapsed_ns = ws_shared->reset_elapsed_ns;
 	figures.baseline_valid = ws_shared->baseline_valid;
 	figures.timing_off_seen = ws_shared->timing_off_seen;
+	figures.wrap_writer_asleep_ns = ws_shared->wrap_writer_asleep_ns;
 	figures.baseline = ws_shared->baseline;
 	memcpy(figures.classes, ws_shared->classes, sizeof(figures.classes));
 
@@ -194,6 +201,11 @@ write_figures(void)
 	{
 		if (!write_chunk(file, &ws_history[(first + i) % size],
 						 sizeof(WalStallSecond), &crc))
+			goto error;
+	}
+	for (uint32 i = 0; i < header.nqueries; i++)
+	{
+		if (!write_chunk(file, ws_queries_entry(i), sizeof(WalStallQueryStats), &crc))
 			goto error;
 	}
 	FIN_CRC32C(crc);
@@ -242,7 +254,8 @@ check_header(const WalStallFileHeader *header)
 		header->class_stats_size != sizeof(WalStallClassStats) ||
 		header->nclasses != WS_NUM_CLASSES ||
 		header->hist_buckets != WS_HIST_BUCKETS ||
-		header->second_size != sizeof(WalStallSecond))
+		header->second_size != sizeof(WalStallSecond) ||
+		header->query_stats_size != sizeof(WalStallQueryStats))
 		return psprintf("The file was written by a build of wal_stall with other structures.");
 	return NULL;
 }
@@ -252,10 +265,12 @@ check_header(const WalStallFileHeader *header)
  *		Read and check the whole file into figures and the history ring.
  *		Returns NULL on success, else what was wrong.  Rows go straight to
  *		ws_history[0 .. *nrows - 1], the newest that fit, oldest first; on
- *		failure the caller zeroes them again.
+ *		failure the caller zeroes them again.  wal_stall_queries entries go
+ *		straight into its table, as many as wal_stall.max_queries takes now;
+ *		*nqueries is how many were in the file.
  */
 static char *
-read_figures(FILE *file, WalStallSavedFigures *figures, int *nrows)
+read_figures(FILE *file, WalStallSavedFigures *figures, int *nrows, uint32 *nqueries)
 {
 	WalStallFileHeader header;
 	WalStallSecond skipped;
@@ -265,6 +280,7 @@ read_figures(FILE *file, WalStallSavedFigures *figures, int *nrows)
 	uint32		nskip;
 
 	*nrows = 0;
+	*nqueries = 0;
 	INIT_CRC32C(crc);
 	if (!read_chunk(file, &header, sizeof(header), &crc))
 		return psprintf("The file is shorter than its header.");
@@ -286,6 +302,16 @@ read_figures(FILE *file, WalStallSavedFigures *figures, int *nrows)
 		if (i >= nskip)
 			*nrows = i - nskip + 1;
 	}
+	for (uint32 i = 0; i < header.nqueries; i++)
+	{
+		WalStallQueryStats entry;
+
+		if (!read_chunk(file, &entry, sizeof(entry), &crc))
+			return psprintf("The file ends after %u of its %u statement entries.",
+							i, header.nqueries);
+		(void) ws_queries_restore(&entry);
+	}
+	*nqueries = header.nqueries;
 	FIN_CRC32C(crc);
 
 	if (fread(&stored_crc, 1, sizeof(stored_crc), file) != sizeof(stored_crc))
@@ -315,6 +341,7 @@ ws_load_figures(void)
 	FILE	   *file;
 	char	   *problem;
 	int			nrows;
+	uint32		nqueries;
 
 	shmem_initialized = true;
 
@@ -358,7 +385,7 @@ ws_load_figures(void)
 		return;
 	}
 
-	problem = read_figures(file, &figures, &nrows);
+	problem = read_figures(file, &figures, &nrows, &nqueries);
 	if (problem == NULL && ferror(file))
 		problem = psprintf("The file could not be read.");
 	FreeFile(file);
@@ -372,6 +399,7 @@ ws_load_figures(void)
 	if (problem != NULL)
 	{
 		memset(ws_history, 0, mul_size(nrows, sizeof(WalStallSecond)));
+		ws_queries_reset_locked();
 		ereport(WARNING,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("could not load wal_stall figures from \"%s\"",
@@ -387,6 +415,7 @@ ws_load_figures(void)
 	ws_shared->reset_elapsed_ns = figures.reset_elapsed_ns;
 	ws_shared->baseline_valid = figures.baseline_valid;
 	ws_shared->timing_off_seen = figures.timing_off_seen;
+	ws_shared->wrap_writer_asleep_ns = figures.wrap_writer_asleep_ns;
 	ws_shared->baseline = figures.baseline;
 	memcpy(ws_shared->classes, figures.classes, sizeof(figures.classes));
 	ws_shared->history_rows = nrows;
@@ -395,7 +424,10 @@ ws_load_figures(void)
 
 	ereport(LOG,
 			(errmsg("wal_stall: loaded figures saved at clean shutdown (since %s)",
-					timestamptz_to_str(figures.reset_at))));
+					timestamptz_to_str(figures.reset_at)),
+			 ws_queries_count() < (int) nqueries ?
+			 errdetail("%d of the %u saved statement entries fit in \"wal_stall.max_queries\".",
+					   ws_queries_count(), nqueries) : 0));
 }
 
 /*

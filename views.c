@@ -22,9 +22,13 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "storage/lwlock.h"
+#include "postmaster/bgwriter.h"
+#include "postmaster/walwriter.h"
 #include "utils/builtins.h"
+#include "utils/float.h"
 #include "utils/timestamp.h"
 
+#include "advice.h"
 #include "compat.h"
 #include "wal_stall.h"
 
@@ -38,19 +42,21 @@ PG_FUNCTION_INFO_V1(wal_stall_history_1_0);
 PG_FUNCTION_INFO_V1(wal_stall_clog_1_0);
 PG_FUNCTION_INFO_V1(wal_stall_status_1_1);
 PG_FUNCTION_INFO_V1(wal_stall_history_1_1);
+PG_FUNCTION_INFO_V1(wal_stall_advice_1_1);
 
 /* Versions of the SQL API whose C entry points differ. */
 typedef enum WalStallApi
 {
 	WS_API_1_0,
 	WS_API_1_1					/* history: seconds, mean_interval_ms; status:
-								 * in_recovery, current_interval_ms, rest_ms */
+								 * in_recovery, current_interval_ms, rest_ms,
+								 * query_evictions */
 } WalStallApi;
 
 #define HISTORY_COLS_1_0	17
-#define HISTORY_COLS_1_1	22
+#define HISTORY_COLS_1_1	23
 #define STATUS_COLS_1_0		10
-#define STATUS_COLS_1_1		13
+#define STATUS_COLS_1_1		14
 
 /* The row type the caller declared must be the one its version has. */
 static void
@@ -125,47 +131,6 @@ copy_stats(StatsCopy *copy)
 
 	if (copy->resolution_ns == 0)
 		copy->resolution_ns = (uint64) (ws_sample_interval_ms * WS_NS_PER_MS);
-}
-
-/*
- * histogram_percentile
- *		Estimate a percentile of episode length, in ms, from the histogram.
- *
- * Inside the bucket that holds it, episodes are taken as spread evenly over
- * the widest range around the bucket's mean that stays within the bucket:
- * one-sample episodes all sit near one interval, and spreading them over
- * the whole bucket would report half an interval for a single 1 ms episode.
- * Never above the longest episode seen.  Buckets are powers of two, and so
- * is the worst-case precision.
- */
-static double
-histogram_percentile(const WalStallClassStats *stats, uint64 base_ns, double fraction)
-{
-	double		target = fraction * stats->episodes;
-	double		cumulative = 0;
-
-	for (int k = 0; k < WS_HIST_BUCKETS; k++)
-	{
-		double		lower,
-					upper,
-					mean,
-					half_width,
-					value;
-
-		if (stats->hist[k] == 0 || cumulative + stats->hist[k] < target)
-		{
-			cumulative += stats->hist[k];
-			continue;
-		}
-		ws_hist_bounds(k, base_ns, &lower, &upper);
-		upper = Min(upper, (double) stats->max_ns);
-		mean = (double) stats->hist_ns[k] / stats->hist[k];
-		half_width = Max(0.0, Min(mean - lower, upper - mean));
-		value = (mean - half_width) +
-			2 * half_width * (target - cumulative) / stats->hist[k];
-		return Min(value, (double) stats->max_ns) / WS_NS_PER_MS;
-	}
-	return stats->max_ns / WS_NS_PER_MS;
 }
 
 /*
@@ -264,9 +229,9 @@ wal_stall_summary_1_0(PG_FUNCTION_ARGS)
 			else
 			{
 				PUT_FLOAT8(s->total_ns / WS_NS_PER_MS / s->episodes);
-				PUT_FLOAT8(histogram_percentile(s, copy.hist_base_ns, 0.50));
-				PUT_FLOAT8(histogram_percentile(s, copy.hist_base_ns, 0.95));
-				PUT_FLOAT8(histogram_percentile(s, copy.hist_base_ns, 0.99));
+				PUT_FLOAT8(ws_histogram_percentile(s, copy.hist_base_ns, 0.50));
+				PUT_FLOAT8(ws_histogram_percentile(s, copy.hist_base_ns, 0.95));
+				PUT_FLOAT8(ws_histogram_percentile(s, copy.hist_base_ns, 0.99));
 				PUT_FLOAT8(s->max_ns / WS_NS_PER_MS);
 			}
 		}
@@ -407,7 +372,7 @@ wal_stall_current_1_0(PG_FUNCTION_ARGS)
 /*
  * wal_stall_status
  *		The collector's own figures.  Takes our lock shared.  1.0 has no
- *		in_recovery, current_interval_ms, rest_ms.
+ *		in_recovery, current_interval_ms, rest_ms, query_evictions.
  */
 static Datum
 status_internal(FunctionCallInfo fcinfo, WalStallApi api)
@@ -457,6 +422,7 @@ status_internal(FunctionCallInfo fcinfo, WalStallApi api)
 		else
 			PUT_NULL();
 		PUT_FLOAT8(copy.rest_ns / WS_NS_PER_MS);
+		PUT_INT64(copy.query_evictions);
 	}
 	Assert(i == tupdesc->natts);
 
@@ -563,6 +529,7 @@ put_history_row(ReturnSetInfo *rsinfo, const WalStallSecond *row, WalStallApi ap
 	PUT_FLOAT8(row->waiting_backends);
 	if (api >= WS_API_1_1)
 	{
+		PUT_FLOAT8(row->active_backends);
 		PUT_FLOAT8(row->mean_interval_ms);
 		PUT_INT64(row->wal_fpi);
 		put_checkpoint(values, nulls, &i, row);
@@ -678,7 +645,7 @@ wal_stall_clog_1_0(PG_FUNCTION_ARGS)
 		PUT_INT64(lock->episodes);
 		PUT_FLOAT8(lock->total_ns / WS_NS_PER_MS);
 		if (lock->episodes > 0)
-			PUT_FLOAT8(histogram_percentile(lock, copy.hist_base_ns, 0.99));
+			PUT_FLOAT8(ws_histogram_percentile(lock, copy.hist_base_ns, 0.99));
 		else
 			PUT_NULL();
 		PUT_FLOAT8(copy.classes[WS_CLASS_SLRU_IO].total_ns / WS_NS_PER_MS);
@@ -693,4 +660,151 @@ wal_stall_clog_1_0(PG_FUNCTION_ARGS)
 	Assert(i == CLOG_COLS);
 
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/*
+ * history_since_reset
+ *		Copy the history ring, oldest row first.  Takes our lock shared.
+ */
+static WalStallSecond *
+history_since_reset(int *count)
+{
+	int			size = ws_shared->history_size;
+	WalStallSecond *rows = palloc0(sizeof(WalStallSecond) * Max(size, 1));
+	int			first;
+
+	LWLockAcquire(ws_shared->lock, LW_SHARED);
+	*count = (int) Min(ws_shared->history_rows, (int64) size);
+	first = (*count < size) ? 0 : ws_shared->history_next;
+	for (int i = 0; i < *count; i++)
+		rows[i] = ws_history[(first + i) % size];
+	LWLockRelease(ws_shared->lock);
+	return rows;
+}
+
+/*
+ * advice_from_history
+ *		The history's part of the advice's figures: seconds covered, WAL,
+ *		peak rate, seconds with a full ring, client time, and wrap-around
+ *		time in the seconds after each checkpoint began.
+ */
+static void
+advice_from_history(const WalStallSecond *rows, int count, WalStallAdviceInput *in)
+{
+	double		full_mark = 1.0 - (double) XLOG_BLCKSZ / Max(ws_ring_bytes(), XLOG_BLCKSZ);
+	TimestampTz window_end = 0;
+	uint8		previous = WS_CKPT_NONE;
+
+	in->rows = count;
+	for (int i = 0; i < count; i++)
+	{
+		const WalStallSecond *r = &rows[i];
+		TimestampTz began = r->sample_time - (TimestampTz) (r->seconds * USECS_PER_SEC);
+
+		in->seconds += r->seconds;
+		in->xids += r->xids;
+		in->wal_bytes += r->wal_bytes;
+		if (r->seconds >= 0.5)
+			in->peak_wal_bytes_per_sec = Max(in->peak_wal_bytes_per_sec,
+											 r->wal_bytes / r->seconds);
+		if (r->buffer_fill_max >= full_mark)
+			in->seconds_ring_full++;
+		in->client_seconds += r->active_backends * r->seconds;
+
+		/* a checkpoint began in this row: its burst window opens */
+		if (r->checkpoint == WS_CKPT_START ||
+			(r->checkpoint == WS_CKPT_DONE && previous == WS_CKPT_NONE))
+			window_end = began + (TimestampTz) WS_ADVICE_CKPT_WINDOW * USECS_PER_SEC;
+		if (r->checkpoint == WS_CKPT_DONE)
+			in->checkpoints++;
+		if (r->checkpoint_kind > 0 && (r->checkpoint_kind & WS_CKPT_KIND_TIME))
+			in->checkpoints_timed++;
+		if (began < window_end)
+		{
+			in->seconds_after_ckpt += r->seconds;
+			in->wrap_ms_after_ckpt += r->stall_ms[WS_CLASS_WAL_BUFFER_FULL];
+		}
+		previous = r->checkpoint;
+	}
+}
+
+/* p99 of a class in ms, NAN when it has no episode. */
+static double
+class_p99_ms(const StatsCopy *copy, WalStallClass cls)
+{
+	const WalStallClassStats *s = &copy->classes[cls];
+
+	if (s->episodes == 0)
+		return get_float8_nan();
+	return ws_histogram_percentile(s, copy->hist_base_ns, 0.99);
+}
+
+/*
+ * wal_stall_advice
+ *		Settings to change, with the measured evidence (advice.c has the
+ *		rules and their reasoning).
+ */
+Datum
+wal_stall_advice_1_1(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	StatsCopy	copy;
+	WalStallCounters now;
+	WalStallCounters delta;
+	WalStallAdviceInput in;
+	WalStallAdviceRow rows[WS_ADVICE_MAX_ROWS];
+	WalStallSecond *history;
+	int			count;
+	int			n;
+	uint64		asleep_ns;
+
+	copy_stats(&copy);
+	ws_init_materialized_srf(fcinfo);
+	ws_read_counters(&now, true);
+	ws_counters_delta(&now, &copy.baseline, &delta);
+	history = history_since_reset(&count);
+	LWLockAcquire(ws_shared->lock, LW_SHARED);
+	asleep_ns = ws_shared->wrap_writer_asleep_ns;
+	LWLockRelease(ws_shared->lock);
+
+	memset(&in, 0, sizeof(in));
+	in.server_version = PG_VERSION_NUM;
+	advice_from_history(history, count, &in);
+	in.wrap_ms = copy.classes[WS_CLASS_WAL_BUFFER_FULL].total_ns / WS_NS_PER_MS;
+	in.flush_ms = copy.classes[WS_CLASS_WAL_FLUSH].total_ns / WS_NS_PER_MS;
+	in.wrap_ms_writer_asleep = asleep_ns / WS_NS_PER_MS;
+	in.write_p99_ms = class_p99_ms(&copy, WS_CLASS_WAL_WRITE);
+	in.fsync_p99_ms = class_p99_ms(&copy, WS_CLASS_WAL_FSYNC);
+	in.fsync_ms = copy.classes[WS_CLASS_WAL_FSYNC].total_ns / WS_NS_PER_MS;
+	in.fsync_episodes = copy.classes[WS_CLASS_WAL_FSYNC].episodes;
+	in.clog_hits = delta.clog_hits;
+	in.clog_reads = delta.clog_reads;
+	in.clog_lock_ms = copy.classes[WS_CLASS_CLOG].total_ns / WS_NS_PER_MS;
+	in.clog_buffers = ws_clog_buffers();
+	in.clog_buffers_max = ws_clog_buffers_max();
+	in.wal_buffers_bytes = (int64) ws_ring_bytes();
+	in.wal_buffers_max_bytes = (int64) (INT_MAX / XLOG_BLCKSZ) * XLOG_BLCKSZ;
+	in.wal_block_size = XLOG_BLCKSZ;
+	in.wal_writer_delay_ms = WalWriterDelay;
+	in.max_wal_size_mb = max_wal_size_mb;
+	in.checkpoint_timeout_s = CheckPointTimeout;
+	in.shared_buffers_kb = (int64) NBuffers * (BLCKSZ / 1024);
+
+	n = ws_advise(&in, rows, lengthof(rows));
+	for (int r = 0; r < n; r++)
+	{
+		Datum		values[5];
+		bool		nulls[5] = {false, false, false, false, false};
+
+		values[0] = CStringGetTextDatum(rows[r].setting);
+		values[1] = CStringGetTextDatum(rows[r].current);
+		nulls[1] = (rows[r].current[0] == '\0');
+		values[2] = CStringGetTextDatum(rows[r].suggested);
+		nulls[2] = (rows[r].suggested[0] == '\0');
+		values[3] = CStringGetTextDatum(rows[r].confidence);
+		values[4] = CStringGetTextDatum(rows[r].evidence);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	pfree(history);
+	return (Datum) 0;
 }

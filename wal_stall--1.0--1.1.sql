@@ -6,9 +6,10 @@
 -- 1.1: wal_stall_history gains "seconds", the real length of each row,
 -- "mean_interval_ms", "wal_fpi", "checkpoint" and "checkpoint_kind";
 -- wal_stall_status() gains "in_recovery",
--- "current_interval_ms" and "rest_ms".  Their row types change, so they
--- are dropped and created again (a view of yours built on them makes this
+-- "current_interval_ms", "rest_ms" and "query_evictions".  Their row types
+-- change, so they are dropped and created again (a view of yours built on them makes this
 -- fail: drop it first, and create it again after the update).
+-- New in 1.1: wal_stall_queries, stall time per statement.
 
 ALTER EXTENSION wal_stall DROP VIEW @extschema@.wal_stall_history;
 ALTER EXTENSION wal_stall DROP FUNCTION @extschema@.wal_stall_history(timestamptz);
@@ -33,7 +34,8 @@ CREATE FUNCTION @extschema@.wal_stall_status(
     OUT unobserved_ms float8,
     OUT in_recovery boolean,
     OUT current_interval_ms float8,
-    OUT rest_ms float8)
+    OUT rest_ms float8,
+    OUT query_evictions bigint)
 RETURNS record
 AS 'MODULE_PATHNAME', 'wal_stall_status_1_1'
 LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
@@ -61,6 +63,7 @@ CREATE FUNCTION @extschema@.wal_stall_history(
     OUT clog_hits bigint,
     OUT clog_reads bigint,
     OUT waiting_backends float8,
+    OUT active_backends float8,
     OUT mean_interval_ms float8,
     OUT wal_fpi bigint,
     OUT checkpoint text,
@@ -83,3 +86,49 @@ REVOKE ALL ON @extschema@.wal_stall_history FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION @extschema@.wal_stall_status() TO pg_monitor;
 GRANT EXECUTE ON FUNCTION @extschema@.wal_stall_history(timestamptz) TO pg_monitor;
 GRANT SELECT ON @extschema@.wal_stall_history TO pg_monitor;
+
+--
+-- Stall time per statement and class, joinable with pg_stat_statements on
+-- (userid, dbid, queryid).  queryid is NULL for episodes outside any
+-- statement, and for other users' statements unless the reader has the
+-- privileges of pg_read_all_stats.
+--
+CREATE FUNCTION @extschema@.wal_stall_queries(
+    OUT userid oid,
+    OUT dbid oid,
+    OUT queryid bigint,
+    OUT class text,
+    OUT episodes bigint,
+    OUT total_ms float8,
+    OUT max_ms float8,
+    OUT p99_ms float8)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'wal_stall_queries_1_1'
+LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
+
+CREATE VIEW @extschema@.wal_stall_queries AS
+    SELECT * FROM @extschema@.wal_stall_queries();
+
+COMMENT ON VIEW @extschema@.wal_stall_queries IS
+    'Sampled stall time per (user, database, statement, class) since the last reset; join pg_stat_statements on (userid, dbid, queryid)';
+
+REVOKE ALL ON FUNCTION @extschema@.wal_stall_queries() FROM PUBLIC;
+REVOKE ALL ON @extschema@.wal_stall_queries FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION @extschema@.wal_stall_queries() TO pg_monitor;
+GRANT SELECT ON @extschema@.wal_stall_queries TO pg_monitor;
+
+--
+-- Settings to change, with the measured evidence (new in 1.1).
+--
+CREATE FUNCTION @extschema@.wal_stall_advice(
+    OUT setting text,
+    OUT current text,
+    OUT suggested text,
+    OUT confidence text,
+    OUT evidence text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'wal_stall_advice_1_1'
+LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
+
+REVOKE ALL ON FUNCTION @extschema@.wal_stall_advice() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION @extschema@.wal_stall_advice() TO pg_monitor;

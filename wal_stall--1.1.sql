@@ -93,7 +93,8 @@ CREATE FUNCTION @extschema@.wal_stall_status(
     OUT unobserved_ms float8,
     OUT in_recovery boolean,
     OUT current_interval_ms float8,
-    OUT rest_ms float8)
+    OUT rest_ms float8,
+    OUT query_evictions bigint)
 RETURNS record
 AS 'MODULE_PATHNAME', 'wal_stall_status_1_1'
 LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
@@ -121,6 +122,7 @@ CREATE FUNCTION @extschema@.wal_stall_history(
     OUT clog_hits bigint,
     OUT clog_reads bigint,
     OUT waiting_backends float8,
+    OUT active_backends float8,
     OUT mean_interval_ms float8,
     OUT wal_fpi bigint,
     OUT checkpoint text,
@@ -161,6 +163,31 @@ CREATE VIEW @extschema@.wal_stall_clog AS
     SELECT * FROM @extschema@.wal_stall_clog();
 
 --
+-- Stall time per statement and class, joinable with pg_stat_statements on
+-- (userid, dbid, queryid).  queryid is NULL for episodes outside any
+-- statement, and for other users' statements unless the reader has the
+-- privileges of pg_read_all_stats.
+--
+CREATE FUNCTION @extschema@.wal_stall_queries(
+    OUT userid oid,
+    OUT dbid oid,
+    OUT queryid bigint,
+    OUT class text,
+    OUT episodes bigint,
+    OUT total_ms float8,
+    OUT max_ms float8,
+    OUT p99_ms float8)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'wal_stall_queries_1_1'
+LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
+
+CREATE VIEW @extschema@.wal_stall_queries AS
+    SELECT * FROM @extschema@.wal_stall_queries();
+
+COMMENT ON VIEW @extschema@.wal_stall_queries IS
+    'Sampled stall time per (user, database, statement, class) since the last reset; join pg_stat_statements on (userid, dbid, queryid)';
+
+--
 -- Reset every figure (superuser unless granted).
 --
 CREATE FUNCTION @extschema@.wal_stall_reset()
@@ -190,6 +217,11 @@ GRANT EXECUTE ON FUNCTION @extschema@.wal_stall_clog() TO pg_monitor;
 GRANT SELECT ON @extschema@.wal_stall_summary, @extschema@.wal_stall_histogram,
     @extschema@.wal_stall_current, @extschema@.wal_stall_history, @extschema@.wal_stall_clog TO pg_monitor;
 
+REVOKE ALL ON FUNCTION @extschema@.wal_stall_queries() FROM PUBLIC;
+REVOKE ALL ON @extschema@.wal_stall_queries FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION @extschema@.wal_stall_queries() TO pg_monitor;
+GRANT SELECT ON @extschema@.wal_stall_queries TO pg_monitor;
+
 -- In-server fsync probe
 --
 -- pg_test_fsync's tests, run by the server on a scratch file in its WAL
@@ -215,3 +247,19 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE
 ROWS 18;
 
 REVOKE ALL ON FUNCTION @extschema@.wal_stall_test_fsync(float8, text) FROM PUBLIC;
+
+--
+-- Settings to change, with the measured evidence (new in 1.1).
+--
+CREATE FUNCTION @extschema@.wal_stall_advice(
+    OUT setting text,
+    OUT current text,
+    OUT suggested text,
+    OUT confidence text,
+    OUT evidence text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'wal_stall_advice_1_1'
+LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
+
+REVOKE ALL ON FUNCTION @extschema@.wal_stall_advice() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION @extschema@.wal_stall_advice() TO pg_monitor;

@@ -77,11 +77,18 @@ shared_size(void)
 	return size;
 }
 
+/* Bytes of shared memory in all: ours, and the statement table's (queries.c). */
+static Size
+total_shared_size(void)
+{
+	return add_size(shared_size(), ws_queries_shmem_size(slot_count()));
+}
+
 /* Ask for our shared memory and our one LWLock. */
 static void
 request_shared_memory(void)
 {
-	RequestAddinShmemSpace(shared_size());
+	RequestAddinShmemSpace(total_shared_size());
 	RequestNamedLWLockTranche("wal_stall", 1);
 }
 
@@ -125,6 +132,7 @@ ws_shmem_startup(void)
 	ws_slots = (WalStallProcSlot *) base;
 	ws_history = (WalStallSecond *)
 		(base + MAXALIGN(mul_size(ws_shared->nslots, sizeof(WalStallProcSlot))));
+	ws_queries_shmem_init(ws_shared->nslots);
 
 	/*
 	 * The postmaster reloads what it saved at the last clean shutdown once
@@ -154,7 +162,7 @@ ws_check_loaded(void)
 /*
  * wal_stall.sample_interval, wal_stall.idle_interval and wal_stall.save
  * (reload), and
- * wal_stall.history_seconds (restart).
+ * wal_stall.history_seconds and wal_stall.max_queries (restart).
  */
 static void
 define_gucs(void)
@@ -185,6 +193,15 @@ define_gucs(void)
 							3600, 2, 86400,
 							PGC_POSTMASTER,
 							GUC_UNIT_S,
+							NULL, NULL, NULL);
+
+	DefineCustomIntVariable("wal_stall.max_queries",
+							"Number of (statement, stall class) entries wal_stall_queries keeps.",
+							"When they are all taken, the entry stalled least recently (approximately) makes room.",
+							&ws_max_queries,
+							5000, 100, 1000000,
+							PGC_POSTMASTER,
+							0,
 							NULL, NULL, NULL);
 
 	DefineCustomBoolVariable("wal_stall.save",
@@ -226,5 +243,9 @@ _PG_init(void)
 
 	/* pg_upgrade's server must not run extra processes */
 	if (!IsBinaryUpgrade)
+	{
 		ws_register_collector();
+		/* statements publish their query id for the collector (queries.c) */
+		ws_queries_install_hooks();
+	}
 }

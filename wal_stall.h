@@ -16,6 +16,7 @@
 #include "access/xlogdefs.h"
 #include "datatype/timestamp.h"
 #include "storage/lwlock.h"
+#include "storage/proc.h"
 
 /*
  * Stall classes, in the order the views list them.  The first four are
@@ -85,6 +86,17 @@ typedef enum WalStallGroup
  */
 #define WS_MAX_SAMPLE_WEIGHT	10
 
+/*
+ * The statement a process runs, as the collector read it (queries.c):
+ * queryid 0 when none; then userid and dbid are the process's own.
+ */
+typedef struct WalStallStatement
+{
+	uint64		queryid;
+	Oid			userid;
+	Oid			dbid;
+} WalStallStatement;
+
 typedef struct WalStallEpisode
 {
 	uint8		group;			/* WalStallGroup, NONE when idle */
@@ -93,6 +105,7 @@ typedef struct WalStallEpisode
 	uint32		samples;
 	uint64		time_ns;		/* sum of the samples' real durations */
 	uint64		first_ns;		/* the first sample's weight (cadence.h) */
+	WalStallStatement statement;	/* at the first sample: charged with it */
 } WalStallEpisode;
 
 /* Per PGPROC slot: what the collector follows for that process. */
@@ -113,6 +126,15 @@ typedef struct WalStallClassStats
 	int64		hist[WS_HIST_BUCKETS];
 	uint64		hist_ns[WS_HIST_BUCKETS];	/* summed durations per bucket */
 } WalStallClassStats;
+
+/* The figures of one class for one statement (wal_stall_queries). */
+typedef struct WalStallQueryStats
+{
+	WalStallStatement statement;
+	int32		cls;			/* WalStallClass */
+	uint64		last_charge;	/* recency: the table's charge count then */
+	WalStallClassStats stats;
+} WalStallQueryStats;
 
 /*
  * Core counters read once a second (and at reset): pg_stat_wal, the CLOG row
@@ -184,6 +206,7 @@ typedef struct WalStallSecond
 	int64		clog_reads;
 	double		waiting_backends;
 	double		mean_interval_ms;	/* real time between two ticks */
+	double		active_backends;	/* mean processes serving queries at work */
 	int64		wal_fpi;
 	uint8		checkpoint;		/* WalStallCheckpoint */
 	int8		checkpoint_kind;	/* WS_CKPT_KIND_* bits, -1 unknown */
@@ -219,12 +242,15 @@ typedef struct WalStallShared
 	bool		in_recovery;	/* the server is a standby (or recovering) */
 	bool		timing_off_seen;	/* track_wal_io_timing was off at some
 									 * second since the reset */
+	uint64		wrap_writer_asleep_ns;	/* wal_buffer_full time sampled while
+										 * the WAL writer slept, since reset */
 	uint64		hist_base_ns;	/* histogram bucket 0 upper bound */
 
 	/* accumulated since reset */
 	int64		reset_ticks;	/* ticks since reset, and */
 	uint64		reset_elapsed_ns;	/* their summed weights: the resolution */
 	WalStallClassStats classes[WS_NUM_CLASSES];
+	int64		query_evictions;	/* wal_stall_queries entries evicted */
 	WalStallCounters baseline;	/* core counters at reset */
 	bool		baseline_valid;
 
@@ -256,6 +282,7 @@ extern void ws_check_loaded(void);
 extern void ws_classify_init(void);
 extern WalStallEvent ws_classify_event(uint32 wait_event_info);
 extern bool ws_wait_is_idle(uint32 wait_event_info);
+extern uint32 ws_walwriter_sleep_event(void);
 extern const char *ws_class_name(WalStallClass cls);
 extern const char *ws_class_kind(WalStallClass cls);
 extern WalStallGroup ws_stall_group(WalStallEvent event);
@@ -263,6 +290,8 @@ extern WalStallGroup ws_io_group(WalStallEvent event);
 extern WalStallClass ws_episode_class(const WalStallEpisode *episode);
 extern int	ws_hist_bucket(uint64 duration_ns, uint64 base_ns);
 extern void ws_hist_bounds(int bucket, uint64 base_ns, double *lower_ns, double *upper_ns);
+extern double ws_histogram_percentile(const WalStallClassStats *stats, uint64 base_ns,
+									  double fraction);
 
 /* persist.c */
 extern void ws_load_figures(void);
@@ -278,6 +307,20 @@ extern XLogRecPtr ws_wal_position(bool in_recovery);
 extern bool ws_checkpoint_positions(XLogRecPtr *started_redo, XLogRecPtr *done_redo);
 extern double ws_ring_occupancy(XLogRecPtr insert, XLogRecPtr write);
 extern uint64 ws_ring_bytes(void);
+
+/* queries.c */
+extern int	ws_max_queries;
+extern Size ws_queries_shmem_size(int nslots);
+extern void ws_queries_shmem_init(int nslots);
+extern void ws_queries_install_hooks(void);
+extern void ws_queries_read_statement(PGPROC *proc, WalStallStatement *out);
+extern void ws_queries_charge(const WalStallStatement *st, WalStallClass cls,
+							  int64 samples, uint64 time_ns, uint64 duration_ns,
+							  uint64 hist_base_ns);
+extern void ws_queries_reset_locked(void);
+extern int	ws_queries_count(void);
+extern const WalStallQueryStats *ws_queries_entry(int i);
+extern bool ws_queries_restore(const WalStallQueryStats *saved);
 
 /* collector.c */
 extern void ws_register_collector(void);
