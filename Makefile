@@ -3,11 +3,13 @@
 MODULE_big = wal_stall
 OBJS = \
 	$(WIN32RES) \
+	advice.o \
 	classify.o \
 	collector.o \
 	counters.o \
 	fsync_probe.o \
 	persist.o \
+	queries.o \
 	views.o \
 	wal_stall.o
 
@@ -29,8 +31,14 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
+# Settings the temporary instance gets only where they exist:
+# track_wal_io_timing from 14 (13 refuses to start with it).
+ifeq ($(shell test $(VERSION_NUM) -ge 140000 && echo y),y)
+REGRESS_OPTS += --temp-config=./wal_stall_pg14.conf
+endif
+
 # PGXS tracks no header dependencies: every object sees the shared structs.
-$(OBJS): wal_stall.h compat.h cadence.h
+$(OBJS): wal_stall.h compat.h cadence.h advice.h
 
 # The configuration-comparison harness (bench/), built and cleaned with the
 # extension, for the same PostgreSQL.
