@@ -1,10 +1,11 @@
-# wal_stall_clog: effective CLOG buffers per shared_buffers, and CLOG misses
-# that match pg_stat_slru exactly.
+# wal_stall_clog: effective CLOG buffers per shared_buffers (13-16) or
+# transaction_buffers (17+), and CLOG misses that match pg_stat_slru exactly.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use List::Util qw(min max);
 
 my $node = PostgreSQL::Test::Cluster->new('clog');
 $node->init;
@@ -15,19 +16,36 @@ shared_buffers = 16MB
 });
 $node->start;
 $node->safe_psql('postgres', 'CREATE EXTENSION wal_stall');
+my $v17 = $node->pg_version >= 17;
 
-# Min(128, Max(4, NBuffers / 512)) on 13-16: 16MB = 2048 buffers -> 4.
+# The CLOG row of pg_stat_slru is "Xact" before 17, "transaction" from 17.
+my $slru = $v17 ? 'transaction' : 'Xact';
+
+# CLOG buffers for shared_buffers of $mb MB (8kB pages): before 17
+# Min(128, Max(4, NBuffers / 512)); from 17, with transaction_buffers = 0,
+# SimpleLruAutotuneBuffers(512, 1024): NBuffers / 512 rounded down to a
+# multiple of the 16-buffer bank, at least one bank, at most 1024.
+sub clog_buffers
+{
+	my ($mb) = @_;
+	my $per = $mb * 128 / 512;
+	return $v17 ? min(1024, max(16, $per - $per % 16)) : min(128, max(4, $per));
+}
+my $want = clog_buffers(16);
 is($node->safe_psql('postgres', 'SELECT buffers FROM wal_stall_clog'),
-	'4', 'shared_buffers = 16MB: 4 CLOG buffers');
+	$want, "shared_buffers = 16MB: $want CLOG buffers");
 
-# Committed transactions over many CLOG pages (32,768 XIDs each): one
-# subtransaction per inserted row gives every row its own XID.
+# Committed transactions over more CLOG pages (32,768 XIDs each) than there
+# are CLOG buffers, plus two: one subtransaction per inserted row gives
+# every row its own XID.
+my $pages = $want + 2;
+my $rows = $pages * 32768;
 my $xid0 = $node->safe_psql('postgres', 'SELECT pg_snapshot_xmax(pg_current_snapshot())');
-$node->safe_psql('postgres', q{
+$node->safe_psql('postgres', qq{
 	CREATE TABLE clog_rows (id int);
-	DO $$
+	DO \$\$
 	BEGIN
-		FOR i IN 1 .. 200000 LOOP
+		FOR i IN 1 .. $rows LOOP
 			BEGIN
 				INSERT INTO clog_rows VALUES (i);
 			EXCEPTION WHEN others THEN
@@ -35,29 +53,30 @@ $node->safe_psql('postgres', q{
 			END;
 		END LOOP;
 	END
-	$$;
+	\$\$;
 });
 my $xid1 = $node->safe_psql('postgres', 'SELECT pg_snapshot_xmax(pg_current_snapshot())');
-cmp_ok(($xid1 - $xid0) / 32768, '>=', 5, 'the rows span more than five CLOG pages');
+cmp_ok(($xid1 - $xid0) / 32768, '>=', $want + 1,
+	"the rows span more CLOG pages than the $want buffers");
 
 # Reading rows whose hint bits are unset looks up each XID in the CLOG; with
-# four buffers the older pages have to be read back in.
+# fewer buffers than pages the older pages have to be read back in.
 # Sessions publish their counters when they exit: wait until only ours is
 # left, so that nothing lands between the reset and the baseline read.
 $node->poll_query_until('postgres',
 	"SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'client backend'");
 my $before = $node->safe_psql('postgres',
-	"SELECT wal_stall_reset(); SELECT blks_read FROM pg_stat_slru WHERE name = 'Xact'");
+	"SELECT wal_stall_reset(); SELECT blks_read FROM pg_stat_slru WHERE name = '$slru'");
 $before =~ s/\s+//g;	# the reset's empty result line comes first
-$node->safe_psql('postgres',
-	'SELECT count(*) FROM clog_rows; SELECT pg_stat_force_next_flush()');
+# the session publishes its counters when it exits (15+ also when forced)
+$node->safe_psql('postgres', 'SELECT count(*) FROM clog_rows');
 $node->poll_query_until('postgres',
-	"SELECT blks_read > $before FROM pg_stat_slru WHERE name = 'Xact'")
+	"SELECT blks_read > $before FROM pg_stat_slru WHERE name = '$slru'")
   or diag('pg_stat_slru saw no CLOG read');
 my ($reads, $slru_delta, $hits, $ratio_ok) = split /\|/, $node->safe_psql('postgres', qq{
 	SELECT c.reads, s.blks_read - $before, c.hits,
 	       c.hit_ratio = c.hits::float8 / (c.hits + c.reads)
-	FROM wal_stall_clog c, pg_stat_slru s WHERE s.name = 'Xact'});
+	FROM wal_stall_clog c, pg_stat_slru s WHERE s.name = '$slru'});
 cmp_ok($reads, '>', 0, "CLOG misses counted ($reads)");
 is($reads, $slru_delta, 'reads equal the pg_stat_slru delta over the same interval');
 cmp_ok($hits, '>', 0, 'CLOG hits counted');
@@ -70,11 +89,22 @@ my ($episodes_ok, $since_ok) = split /\|/, $node->safe_psql('postgres', q{
 is($episodes_ok, 't', 'lock figures are those of the clog stall class');
 is($since_ok, 't', 'since is the last reset');
 
-# A second setting: 64MB = 8192 buffers -> 16.
-$node->append_conf('postgresql.conf', "shared_buffers = 64MB\n");
+# A second setting: 128MB = 16384 buffers -> 32 on every version.
+$node->append_conf('postgresql.conf', "shared_buffers = 128MB\n");
 $node->restart;
+$want = clog_buffers(128);
+is($want, 32, 'both formulas give 32 buffers for 128MB');
 is($node->safe_psql('postgres', 'SELECT buffers FROM wal_stall_clog'),
-	'16', 'shared_buffers = 64MB: 16 CLOG buffers');
+	$want, "shared_buffers = 128MB: $want CLOG buffers");
+
+# From 17 transaction_buffers sets it outright.
+if ($v17)
+{
+	$node->append_conf('postgresql.conf', "transaction_buffers = 48\n");
+	$node->restart;
+	is($node->safe_psql('postgres', 'SELECT buffers FROM wal_stall_clog'),
+		'48', 'transaction_buffers = 48: 48 CLOG buffers');
+}
 
 $node->stop;
 done_testing();

@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
 # Start a throw-away cluster with wal_stall preloaded, run every pgTAP file
-# in this folder with pg_prove, stop the cluster.  Run as the postgres user.
+# in this folder with pg_prove, stop the cluster.  Run as the postgres user
+# (or root), with PG_CONFIG naming the installation (default: pg_config on
+# the PATH); pgTAP must be installed there.
+#
+# Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -uo pipefail
-export PATH=/usr/lib/postgresql/15/bin:$PATH
 here=$(cd "$(dirname "$0")" && pwd)
-dir=$(mktemp -d /tmp/wal_stall_pgtap.XXXXXX)
-port=$((20000 + RANDOM % 10000))
+PG_CONFIG=${PG_CONFIG:-pg_config}
+PGBIN=$("$PG_CONFIG" --bindir) || exit 1
+export PATH=$PGBIN:$PATH
+# shellcheck source=../../bench/cluster.sh
+. "$here/../../bench/cluster.sh"
 
-initdb -D "$dir/data" -A trust >/dev/null
-cat >>"$dir/data/postgresql.conf" <<CONF
-shared_preload_libraries = 'wal_stall'
-port = $port
-listen_addresses = ''
-unix_socket_directories = '$dir'
-CONF
-pg_ctl -D "$dir/data" -l "$dir/log" -w start >/dev/null || { cat "$dir/log"; exit 1; }
-trap 'pg_ctl -D "$dir/data" -m fast stop >/dev/null; rm -rf "$dir"' EXIT
-
-psql -X -q -h "$dir" -p "$port" -d postgres -c 'CREATE EXTENSION pgtap' -c 'CREATE EXTENSION wal_stall'
-pg_prove -v -h "$dir" -p "$port" -d postgres "$here"/*.sql
+# the exit trap (stop, remove) is set before initdb
+cluster_scratch pgtap $((20000 + RANDOM % 10000))
+cluster_conf "$dir" "shared_preload_libraries = 'wal_stall'"
+cluster_start "$dir" || exit 1
+cluster_psql "$dir" -q -c 'CREATE EXTENSION pgtap' -c 'CREATE EXTENSION wal_stall' || exit 1
+pg_prove -v -h "$dir" -p "$(cat "$dir/port")" -d postgres "$here"/*.sql
