@@ -593,22 +593,45 @@ html_printf(FILE *f, const char *fmt,...)
 	html_escape(f, buf);
 }
 
-/* A gnuplot single-quoted string: no escapes but '' for a quote; line
- * breaks become blanks. */
+/*
+ * A string in a gnuplot script, double-quoted.  Not single-quoted: gnuplot
+ * 5.4 mis-scans two doubled quotes in a row ('a''''' ends after the first
+ * pair, "unexpected or unrecognized token"), so a label such as
+ * shared_preload_libraries='' cannot be written that way.  Inside double
+ * quotes a backslash and a double quote are escaped, a backquote is
+ * written as \140 (gnuplot substitutes `command` even inside double
+ * quotes, but not an escape), line breaks and other control characters
+ * become blanks.  Every text is drawn noenhanced, so it shows as typed.
+ */
 static void
 gp_string(FILE *f, const char *s)
 {
-	fputc('\'', f);
+	fputc('"', f);
 	for (; s && *s; s++)
 	{
-		if (*s == '\'')
-			fputs("''", f);
-		else if (*s == '\n' || *s == '\r')
+		unsigned char ch = (unsigned char) *s;
+
+		if (ch == '"' || ch == '\\')
+		{
+			fputc('\\', f);
+			fputc(ch, f);
+		}
+		else if (ch == '`')
+			fputs("\\140", f);
+		else if (ch < 0x20 || ch == 0x7f)
 			fputc(' ', f);
 		else
-			fputc(*s, f);
+			fputc(ch, f);
 	}
-	fputc('\'', f);
+	fputc('"', f);
+}
+
+/* A text in a comment line of a gnuplot data file: one line, always. */
+static void
+gp_comment(FILE *f, const char *s)
+{
+	for (; s && *s; s++)
+		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
 }
 
 static void
@@ -749,15 +772,24 @@ paste_svg(FILE *f, const char *path)
 	return 0;
 }
 
-/* true when the run's history has a column and any non-zero value in it */
+/*
+ * true when a successful run's history has the column with a non-zero
+ * value in it; *present: a successful run's history has the column;
+ * *defined: some value in it is not NULL.  Failed runs are not drawn, so
+ * they do not count: a panel whose every point is undefined stops gnuplot
+ * ("all points y value undefined").
+ */
 static bool
 history_has_values(const WsbRun *runs, int nruns, const char *col,
-				   bool *present)
+				   bool *present, bool *defined)
 {
+	bool		nonzero = false;
+
 	*present = false;
+	*defined = false;
 	for (int i = 0; i < nruns; i++)
 	{
-		int			c = wsb_rows_col(&runs[i].history, col);
+		int			c = runs[i].ok ? wsb_rows_col(&runs[i].history, col) : -1;
 
 		if (c < 0)
 			continue;
@@ -766,11 +798,13 @@ history_has_values(const WsbRun *runs, int nruns, const char *col,
 		{
 			const char *v = runs[i].history.cells[r][c];
 
+			if (v != NULL)
+				*defined = true;
 			if (v != NULL && strtod(v, NULL) != 0)
-				return true;
+				nonzero = true;
 		}
 	}
-	return false;
+	return nonzero;
 }
 
 /* A checkpoint is under way in a second whose `checkpoint` column says
@@ -799,6 +833,7 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 	const char *panels[N_STALL_COLUMNS + 1];
 	int			npanels = 0;
 	bool		fill_present,
+				fill_column,
 				ckpt_present = false;
 	int64_t		max_second = 1;
 	int			nobj = 0;
@@ -809,9 +844,10 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 	caption_extra[0] = '\0';
 	for (int k = 0; k < N_STALL_COLUMNS; k++)
 	{
-		bool		present;
+		bool		present,
+					defined;
 
-		if (history_has_values(runs, nruns, stall_columns[k], &present))
+		if (history_has_values(runs, nruns, stall_columns[k], &present, &defined))
 			panels[npanels++] = stall_columns[k];
 		else if (present)
 		{
@@ -821,7 +857,7 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 					 used ? ", " : "", stall_columns[k]);
 		}
 	}
-	history_has_values(runs, nruns, "buffer_fill_max", &fill_present);
+	history_has_values(runs, nruns, "buffer_fill_max", &fill_column, &fill_present);
 	for (int i = 0; i < nruns; i++)
 		if (wsb_rows_col(&runs[i].history, "checkpoint") >= 0)
 			ckpt_present = true;
@@ -859,8 +895,9 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 			free(titled);
 			return -1;
 		}
-		fprintf(d, "# run %d (order %d) of %s\n# second tps", r->repeat, r->order,
-				config_label(plan, r->config));
+		fprintf(d, "# run %d (order %d) of ", r->repeat, r->order);
+		gp_comment(d, config_label(plan, r->config));
+		fputs("\n# second tps", d);
 		for (int k = 0; k < N_STALL_COLUMNS; k++)
 		{
 			cols[k] = wsb_rows_col(&r->history, stall_columns[k]);
@@ -926,7 +963,7 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 				npanel_all, 55.0 / height);
 		fputs("set key at screen 0.71, screen 0.99 left top Left reverse noenhanced\n"
 			  "set format x ''\n"
-			  "set ylabel 'tps' noenhanced\n"
+			  "set ylabel \"tps\" noenhanced\n"
 			  "set yrange [0:*]\n", gp);
 
 		/* the tps panel */
@@ -973,11 +1010,11 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 						col = 3 + k;
 			if (last)
 				fputs("set format x '%g'\nset xlabel 'seconds since the run started' noenhanced\n", gp);
-			if (p < npanels)
-				fprintf(gp, "set ylabel '%s' noenhanced\n", name);
-			else
-				fputs("set ylabel 'buffer_fill_max' noenhanced\n"
-					  "set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb '#555555'\n", gp);
+			fputs("set ylabel ", gp);
+			gp_string(gp, name);
+			fputs(" noenhanced\n", gp);
+			if (p >= npanels)
+				fputs("set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb '#555555'\n", gp);
 			fputs("plot \\\n", gp);
 			nplotted = 0;
 			for (int i = 0; i < nruns; i++)
@@ -1520,7 +1557,9 @@ make_dir(const char *path)
 /*
  * report.html in dir.  Returns 0; -1 when a chart could not be drawn (the
  * HTML is written anyway and says why; the reason is also printed on
- * stderr) or the file could not be written.
+ * stderr) or the file could not be written.  When every run failed there
+ * is nothing to chart: the report says so, without charts, and that is
+ * not an error of the report.
  */
 int
 wsb_write_report(const char *dir, const WsbOptions *opts,
@@ -1537,8 +1576,15 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 	int			rc = 0;
 	int			nfailed = 0;
 
+	for (int i = 0; i < nruns; i++)
+		if (!runs[i].ok)
+			nfailed++;
 	snprintf(plotdir, sizeof(plotdir), "%s/plots", dir);
-	if (find_gnuplot(why, sizeof(why)))
+	/* nothing to draw: gnuplot would stop on "all points undefined" */
+	if (nfailed == nruns)
+		snprintf(why, sizeof(why), "%s", nruns ? "every run failed, so there is nothing to draw; "
+				 "the run order below says why each failed" : "there were no runs");
+	else if (find_gnuplot(why, sizeof(why)))
 	{
 		if (make_dir(plotdir) != 0)
 			snprintf(why, sizeof(why), "could not create directory \"%s\": %s", plotdir, strerror(errno));
@@ -1557,9 +1603,6 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 	f = fopen(path, "w");
 	if (f == NULL)
 		return -1;
-	for (int i = 0; i < nruns; i++)
-		if (!runs[i].ok)
-			nfailed++;
 
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 			"<title>wal_stall_bench report</title>\n<style>%s</style></head><body>\n", report_css);
@@ -1584,7 +1627,8 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 		fputs("\n", f);
 	if (!charts)
 	{
-		fputs("<p class=\"missing\"><strong>Charts are missing:</strong> ", f);
+		fputs(nfailed == nruns ? "<p class=\"missing\"><strong>No charts:</strong> "
+			  : "<p class=\"missing\"><strong>Charts are missing:</strong> ", f);
 		html_escape(f, why);
 		fputs("</p>\n", f);
 	}
@@ -1651,7 +1695,7 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 		rc = -1;
 	if (fclose(f) != 0)
 		rc = -1;
-	if (!charts)
+	if (!charts && nfailed < nruns)
 	{
 		fprintf(stderr, "wal_stall_bench: report.html has no charts: %s\n", why);
 		rc = -1;

@@ -753,12 +753,135 @@ test_report(void)
 	}
 }
 
+/*
+ * Labels gnuplot must take as typed: a single-quoted empty value (the
+ * overhead preset's shared_preload_libraries=''; gnuplot 5.4 stops on
+ * 'a''''' with "unexpected token"), and a double quote, a backslash and a
+ * backquote, which gnuplot would run as a command in double quotes.
+ */
+static void
+test_report_labels(void)
+{
+	static const char *const labels[] = {"shared_preload_libraries=''",
+	"x='a''b' \"q\" \\ `touch /tmp/wsb_test_pwned`"};
+	static const char *const values[] = {"''", "wal_stall"};
+	WsbPlan		plan;
+	WsbRun		runs[4];
+	WsbJudgement j[2];
+	char		dir[] = "/tmp/wsb_test_labels_XXXXXX";
+	char		path[512];
+	char	   *html = NULL;
+	int			rc = -2;
+	int			nsvg = 0;
+
+	init_plan(&plan, 2, labels, "shared_preload_libraries", values);
+	memset(runs, 0, sizeof(runs));
+	for (int i = 0; i < 4; i++)
+	{
+		WsbRun	   *r = &runs[i];
+
+		r->config = i % 2;
+		r->repeat = i / 2 + 1;
+		r->order = i + 1;
+		r->started_at = 1764496800 + i * 10;
+		r->seconds = 3;
+		r->tps = 500 + 10 * i;
+		r->transactions = 1500;
+		r->ok = true;
+		r->collector_cpu_share = -1;
+		r->nseconds = 3;
+		r->per_second = calloc(3, sizeof(WsbPgbenchSecond));
+		for (int s = 0; s < 3; s++)
+		{
+			r->per_second[s].epoch = r->started_at + s;
+			r->per_second[s].transactions = 500;
+		}
+	}
+	unlink("/tmp/wsb_test_pwned");
+	wsb_judge(&plan, runs, 4, j);
+	if (mkdtemp(dir) != NULL)
+	{
+		rc = wsb_write_report(dir, NULL, &plan, runs, 4, j, NULL);
+		snprintf(path, sizeof(path), "%s/report.html", dir);
+		html = read_path(path);
+	}
+	if (html == NULL)
+		html = strdup("");
+	for (const char *p = html; (p = strstr(p, "<svg")) != NULL; p++)
+		nsvg++;
+	check(rc == 0 && nsvg == 2, "labels with quotes, a backslash and a backquote: both charts drawn (rc %d, %d <svg)",
+		  rc, nsvg);
+	check(strstr(html, "shared_preload_libraries=&#39;&#39;") != NULL,
+		  "the quoted label appears in the tables, escaped");
+	check(strstr(html, "`touch /tmp/wsb_test_pwned`") != NULL && access("/tmp/wsb_test_pwned", F_OK) != 0,
+		  "a backquoted label is drawn as typed, not run by gnuplot");
+	{
+		char	   *gp;
+
+		snprintf(path, sizeof(path), "%s/plots/strip.gp", dir);
+		gp = read_path(path);
+		check(gp && strstr(gp, "\"x='a''b' \\\"q\\\" \\\\ \\140touch /tmp/wsb_test_pwned\\140\""),
+			  "gnuplot strings: double-quoted, \\\" \\\\ and \\140 escaped");
+		free(gp);
+	}
+	free(html);
+	free_runs(runs, 4);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	if (system(path) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+}
+
+/* Every run failed: no data to chart, and still a report with verdicts. */
+static void
+test_report_all_failed(void)
+{
+	WsbPlan		plan;
+	WsbRun		runs[15];
+	WsbJudgement j[5];
+	WsbEnvironment env;
+	WsbOptions	opts;
+	int			n = make_crafted_runs(&plan, runs, "wal_buffers=-1");
+	char		dir[] = "/tmp/wsb_test_failed_XXXXXX";
+	char		path[512];
+	char	   *html = NULL;
+	int			rc = -2;
+
+	for (int i = 0; i < n; i++)
+	{
+		runs[i].ok = false;
+		snprintf(runs[i].error, sizeof(runs[i].error), "pgbench failed (exit status 1): connection refused");
+	}
+	wsb_judge(&plan, runs, n, j);
+	fill_environment(&env, &opts);
+	if (mkdtemp(dir) != NULL)
+	{
+		rc = wsb_write_report(dir, &opts, &plan, runs, n, j, &env);
+		snprintf(path, sizeof(path), "%s/report.html", dir);
+		html = read_path(path);
+	}
+	check(rc == 0 && html != NULL, "every run failed: report.html written, rc 0 (rc %d)", rc);
+	if (html == NULL)
+		html = strdup("");
+	check(strstr(html, "<th>verdict</th>") && strstr(html, ">too few runs</td>") &&
+		  strstr(html, "connection refused"),
+		  "every run failed: the verdict table and each run's error are there");
+	check(strstr(html, "<svg") == NULL && strstr(html, "every run failed, so there is nothing to draw"),
+		  "every run failed: no charts, and the report says why");
+	free(html);
+	free_runs(runs, n);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	if (system(path) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+}
+
 int
 main(void)
 {
 	test_stats();
 	test_csv();
 	test_report();
+	test_report_labels();
+	test_report_all_failed();
 	test_options();
 	test_pgbench();
 	printf("%d passed, %d failed\n", n_passed, n_failed);
