@@ -1,550 +1,28 @@
 /*-------------------------------------------------------------------------
  *
  * report.c
- *		wal_stall_bench: results.csv, timeline.csv, report.html and the
- *		terminal verdict table.
+ *		wal_stall_bench: report.html and the terminal verdict table.
  *
- * results.csv has one row per run, timeline.csv one row per second per
- * run; both are written in run order and quoted per RFC 4180, so any CSV
- * reader takes them.  timeline.csv carries every column of
- * wal_stall_history by name, whatever the extension's version returns.
+ * report.html is one self-contained file: inline CSS, and the charts
+ * chart.c has gnuplot draw, pasted in as inline SVG.  Without gnuplot the
+ * HTML is still written, says which charts are missing and why, and
+ * wsb_write_report returns -1.  The CSV files are csv.c's.
  *
- * report.html is one self-contained file: inline CSS, and charts drawn by
- * gnuplot's svg terminal and pasted in as inline SVG.  gnuplot's inputs
- * (one data file per run, the scripts) are kept in DIR/plots/ so that a
- * chart can be redrawn or restyled by hand: `cd DIR/plots && gnuplot
- * timeline.gp`.  Without gnuplot the HTML is still written, says which
- * charts are missing and why, and wsb_write_report returns -1.
- *
- * Everything put into the HTML goes through html_escape(); everything put
- * into a gnuplot script as text goes through gp_string() and is drawn
- * noenhanced, so a configuration label is shown as typed.
+ * Everything put into the HTML goes through html_escape().
  *
  *-------------------------------------------------------------------------
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <strings.h>
 
-#include "wsb.h"
-
-/* wal_stall_summary's classes, in the view's order */
-static const char *const all_classes[] = {
-	"wal_buffer_full", "wal_flush", "wal_insert", "clog",
-	"wal_write", "wal_fsync", "slru_io"
-};
-#define N_CLASSES (int) (sizeof(all_classes) / sizeof(all_classes[0]))
-
-/* wal_stall_history's per-second stall columns, charted under the tps */
-static const char *const stall_columns[] = {
-	"wal_buffer_full_ms", "wal_flush_ms", "wal_insert_ms", "clog_ms"
-};
-#define N_STALL_COLUMNS (int) (sizeof(stall_columns) / sizeof(stall_columns[0]))
-
-/* one colour per configuration, cycled past ten */
-static const char *const palette[] = {
-	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
-	"#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"
-};
-#define N_PALETTE (int) (sizeof(palette) / sizeof(palette[0]))
-
-static const char *
-config_colour(int c)
-{
-	return palette[c % N_PALETTE];
-}
+#include "report_internal.h"
 
 /* ---------------------------------------------------------------------
- * CSV
- * --------------------------------------------------------------------- */
-
-/*
- * Write one CSV field per RFC 4180: quoted when it holds a comma, a double
- * quote, CR or LF, or starts or ends with a blank (which some readers
- * trim), with quotes doubled inside.  NULL is the empty field.
- */
-void
-wsb_csv_field(FILE *f, const char *s)
-{
-	size_t		len;
-	bool		quote;
-
-	if (s == NULL)
-		return;
-	len = strlen(s);
-	quote = strpbrk(s, ",\"\r\n") != NULL ||
-		(len > 0 && (s[0] == ' ' || s[0] == '\t' ||
-					 s[len - 1] == ' ' || s[len - 1] == '\t'));
-	if (!quote)
-	{
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++)
-	{
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-/* A number as a CSV field; NAN (unknown) is the empty field. */
-static void
-csv_number(FILE *f, const char *fmt, double v)
-{
-	if (!isnan(v) && !isinf(v))
-		fprintf(f, fmt, v);
-}
-
-/* A column of the summary row of one class; NAN when absent or NULL. */
-static double
-summary_value(const WsbRun *run, const char *class, const char *column)
-{
-	const WsbRows *s = &run->summary;
-
-	for (int r = 0; r < s->nrows; r++)
-	{
-		const char *cl = wsb_rows_get(s, r, "class");
-
-		if (cl != NULL && strcmp(cl, class) == 0)
-			return wsb_rows_double(s, r, column, NAN);
-	}
-	return NAN;
-}
-
-/* A column of the first row of a one-row result; NAN when absent. */
-static double
-first_row_value(const WsbRows *rows, const char *column)
-{
-	if (rows->nrows < 1 || wsb_rows_col(rows, column) < 0)
-		return NAN;
-	return wsb_rows_double(rows, 0, column, NAN);
-}
-
-static void
-iso8601_utc(time_t t, char *buf, size_t len)
-{
-	struct tm	tm;
-
-	if (t <= 0 || gmtime_r(&t, &tm) == NULL)
-	{
-		buf[0] = '\0';
-		return;
-	}
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-static int
-cmp_run_order(const void *a, const void *b)
-{
-	const WsbRun *x = *(const WsbRun *const *) a;
-	const WsbRun *y = *(const WsbRun *const *) b;
-
-	return (x->order > y->order) - (x->order < y->order);
-}
-
-/* The runs sorted by their position in the run order (caller frees). */
-static const WsbRun **
-runs_in_order(const WsbRun *runs, int nruns)
-{
-	const WsbRun **v = malloc(sizeof(*v) * (nruns > 0 ? nruns : 1));
-
-	if (v == NULL)
-		return NULL;
-	for (int i = 0; i < nruns; i++)
-		v[i] = &runs[i];
-	qsort(v, nruns, sizeof(*v), cmp_run_order);
-	return v;
-}
-
-static const char *
-config_label(const WsbPlan *plan, int c)
-{
-	if (c < 0 || c >= plan->nconfigs)
-		return "?";
-	return plan->configs[c].label;
-}
-
-/*
- * results.csv: a header, then one row per run in run order.  Returns 0, or
- * -1 with errno set when the file cannot be written.
- */
-int
-wsb_write_results_csv(const char *path, const WsbPlan *plan,
-					  const WsbRun *runs, int nruns)
-{
-	FILE	   *f = fopen(path, "w");
-	const WsbRun **ord;
-	const WsbConfig *c0 = plan->nconfigs > 0 ? &plan->configs[0] : NULL;
-	int			nsettings = c0 ? c0->nsettings : 0;
-
-	if (f == NULL)
-		return -1;
-	ord = runs_in_order(runs, nruns);
-	if (ord == NULL)
-	{
-		fclose(f);
-		return -1;
-	}
-
-	fputs("configuration", f);
-	for (int s = 0; s < nsettings; s++)
-	{
-		fputc(',', f);
-		wsb_csv_field(f, c0->names[s]);
-	}
-	fputs(",run,order,started_at,seconds,tps,latency_avg_ms,latency_p99_ms,transactions", f);
-	for (int k = 0; k < N_CLASSES; k++)
-		fprintf(f, ",%s_total_ms,%s_episodes", all_classes[k], all_classes[k]);
-	fputs(",wal_buffers_full,wal_fsync_p99_ms,clog_hit_ratio,collector_cpu_share_pct,ok,error\n", f);
-
-	for (int i = 0; i < nruns; i++)
-	{
-		const WsbRun *r = ord[i];
-		const WsbConfig *cf = (r->config >= 0 && r->config < plan->nconfigs)
-			? &plan->configs[r->config] : NULL;
-		char		ts[64];
-
-		wsb_csv_field(f, config_label(plan, r->config));
-		for (int s = 0; s < nsettings; s++)
-		{
-			fputc(',', f);
-			/* configurations share the --set list; match by name anyway */
-			if (cf != NULL)
-				for (int t = 0; t < cf->nsettings; t++)
-					if (strcmp(cf->names[t], c0->names[s]) == 0)
-					{
-						wsb_csv_field(f, cf->values[t]);
-						break;
-					}
-		}
-		iso8601_utc(r->started_at, ts, sizeof(ts));
-		fprintf(f, ",%d,%d,%s,", r->repeat, r->order, ts);
-		csv_number(f, "%.3f", r->seconds);
-		fputc(',', f);
-		csv_number(f, "%.3f", r->tps);
-		fputc(',', f);
-		csv_number(f, "%.3f", r->latency_avg_ms);
-		fputc(',', f);
-		csv_number(f, "%.3f", r->latency_p99_ms);
-		fprintf(f, ",%lld", (long long) r->transactions);
-		for (int k = 0; k < N_CLASSES; k++)
-		{
-			fputc(',', f);
-			csv_number(f, "%.3f", summary_value(r, all_classes[k], "total_ms"));
-			fputc(',', f);
-			csv_number(f, "%.0f", summary_value(r, all_classes[k], "episodes"));
-		}
-		fputc(',', f);
-		csv_number(f, "%.0f", first_row_value(&r->wal, "wal_buffers_full"));
-		fputc(',', f);
-		csv_number(f, "%.3f", summary_value(r, "wal_fsync", "p99_ms"));
-		fputc(',', f);
-		csv_number(f, "%.6f", first_row_value(&r->clog, "hit_ratio"));
-		fputc(',', f);
-		csv_number(f, "%.3f", r->collector_cpu_share >= 0 ? r->collector_cpu_share : NAN);
-		fprintf(f, ",%s,", r->ok ? "true" : "false");
-		wsb_csv_field(f, r->error);
-		fputc('\n', f);
-	}
-	free(ord);
-	if (ferror(f))
-	{
-		fclose(f);
-		errno = EIO;
-		return -1;
-	}
-	return fclose(f) == 0 ? 0 : -1;
-}
-
-/* ---------------------------------------------------------------------
- * The per-second join of pgbench and wal_stall_history
- * --------------------------------------------------------------------- */
-
-/* days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant) */
-static int64_t
-days_from_civil(int64_t y, int m, int d)
-{
-	int64_t		era,
-				yoe,
-				doy,
-				doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-/*
- * Unix time of a timestamptz as PostgreSQL prints it with DateStyle ISO:
- * "2026-11-30 10:01:02.123456+00", "... +05:30", "...-08", "...T...Z".
- * false when the text is not such a timestamp.
- */
-static bool
-parse_timestamptz(const char *s, double *out)
-{
-	char	   *end;
-	long		y,
-				mo,
-				d,
-				h,
-				mi;
-	double		sec,
-				off = 0;
-
-	if (s == NULL)
-		return false;
-	y = strtol(s, &end, 10);
-	if (*end != '-')
-		return false;
-	mo = strtol(end + 1, &end, 10);
-	if (*end != '-')
-		return false;
-	d = strtol(end + 1, &end, 10);
-	if (*end != ' ' && *end != 'T')
-		return false;
-	h = strtol(end + 1, &end, 10);
-	if (*end != ':')
-		return false;
-	mi = strtol(end + 1, &end, 10);
-	if (*end != ':')
-		return false;
-	sec = strtod(end + 1, &end);
-	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 24 ||
-		mi < 0 || mi > 59 || sec < 0 || sec >= 61)
-		return false;
-	if (*end == '+' || *end == '-')
-	{
-		int			sign = *end == '-' ? -1 : 1;
-		const char *p = end + 1;
-		long		oh = 0,
-					om = 0,
-					os = 0;
-
-		if (p[0] < '0' || p[0] > '9' || p[1] < '0' || p[1] > '9')
-			return false;
-		oh = (p[0] - '0') * 10 + (p[1] - '0');
-		p += 2;
-		if (*p == ':')
-			p++;
-		if (p[0] >= '0' && p[0] <= '9' && p[1] >= '0' && p[1] <= '9')
-		{
-			om = (p[0] - '0') * 10 + (p[1] - '0');
-			p += 2;
-			if (*p == ':')
-				p++;
-			if (p[0] >= '0' && p[0] <= '9' && p[1] >= '0' && p[1] <= '9')
-				os = (p[0] - '0') * 10 + (p[1] - '0');
-		}
-		off = sign * (oh * 3600.0 + om * 60.0 + os);
-	}
-	else if (*end != 'Z' && *end != '\0')
-		return false;
-	*out = (double) days_from_civil(y, (int) mo, (int) d) * 86400.0 +
-		h * 3600.0 + mi * 60.0 + sec - off;
-	return true;
-}
-
-/* One second of a run: the pgbench second and/or the history row in it. */
-typedef struct JoinRow
-{
-	int64_t		epoch;
-	int			pg;				/* index into per_second, -1 if none */
-	int			hist;			/* history row, -1 if none */
-} JoinRow;
-
-static int
-cmp_join_row(const void *a, const void *b)
-{
-	const JoinRow *x = a;
-	const JoinRow *y = b;
-
-	if (x->epoch != y->epoch)
-		return (x->epoch > y->epoch) - (x->epoch < y->epoch);
-	return (x->hist > y->hist) - (x->hist < y->hist);
-}
-
-/*
- * Join a run's pgbench seconds and history rows by second.  A pgbench
- * second e counts transactions that ended in [e, e + 1); a history row
- * covers the second that ends at its sample_time T, (T - 1, T], which
- * overlaps most with pgbench's second round(T - 1): that is its key.  The
- * collector's ticks jitter, so two rows can round to one second; the later
- * one then takes the next second (the rows are ordered).  Seconds present
- * on only one side are kept.  Returns the number of rows (*out is
- * malloc'd), sorted by second; -1 when out of memory.
- */
-static int
-join_run(const WsbRun *run, JoinRow **out)
-{
-	int			cap = run->nseconds + run->history.nrows;
-	JoinRow    *rows = malloc(sizeof(JoinRow) * (cap > 0 ? cap : 1));
-	int			n = 0;
-	int64_t		prev_key = INT64_MIN;
-	int			tcol = wsb_rows_col(&run->history, "sample_time");
-
-	*out = rows;
-	if (rows == NULL)
-		return -1;
-	for (int i = 0; i < run->nseconds; i++)
-	{
-		rows[n].epoch = run->per_second[i].epoch;
-		rows[n].pg = i;
-		rows[n].hist = -1;
-		n++;
-	}
-	qsort(rows, n, sizeof(JoinRow), cmp_join_row);
-
-	for (int h = 0; tcol >= 0 && h < run->history.nrows; h++)
-	{
-		double		t;
-		int64_t		key;
-		int			lo = 0,
-					hi = run->nseconds - 1;
-		bool		matched = false;
-
-		if (!parse_timestamptz(run->history.cells[h][tcol], &t))
-			continue;
-		key = (int64_t) llround(t - 1.0);
-		if (key <= prev_key)
-			key = prev_key + 1;
-		prev_key = key;
-		/* binary search among the pgbench rows (the first nseconds) */
-		while (lo <= hi)
-		{
-			int			mid = (lo + hi) / 2;
-
-			if (rows[mid].epoch == key)
-			{
-				if (rows[mid].hist < 0)
-				{
-					rows[mid].hist = h;
-					matched = true;
-				}
-				break;
-			}
-			if (rows[mid].epoch < key)
-				lo = mid + 1;
-			else
-				hi = mid - 1;
-		}
-		if (!matched)
-		{
-			rows[n].epoch = key;
-			rows[n].pg = -1;
-			rows[n].hist = h;
-			n++;
-		}
-	}
-	qsort(rows, n, sizeof(JoinRow), cmp_join_row);
-	return n;
-}
-
-/* The history columns of the first run that has any (NULL if none). */
-static const WsbRows *
-history_layout(const WsbRun *runs, int nruns)
-{
-	for (int i = 0; i < nruns; i++)
-		if (runs[i].history.ncols > 0)
-			return &runs[i].history;
-	return NULL;
-}
-
-/*
- * timeline.csv: one row per second per run, in run order: configuration,
- * run, order, second (1 = the run's first second on either side), epoch,
- * tps, latency_avg_ms, latency_max_ms, then every column of
- * wal_stall_history, named and ordered as in the first run with history.
- */
-int
-wsb_write_timeline_csv(const char *path, const WsbPlan *plan,
-					   const WsbRun *runs, int nruns)
-{
-	FILE	   *f = fopen(path, "w");
-	const WsbRun **ord;
-	const WsbRows *layout = history_layout(runs, nruns);
-	int			nh = layout ? layout->ncols : 0;
-	int			rc = 0;
-
-	if (f == NULL)
-		return -1;
-	ord = runs_in_order(runs, nruns);
-	if (ord == NULL)
-	{
-		fclose(f);
-		return -1;
-	}
-	fputs("configuration,run,order,second,epoch,tps,latency_avg_ms,latency_max_ms", f);
-	for (int c = 0; c < nh; c++)
-	{
-		fputc(',', f);
-		wsb_csv_field(f, layout->names[c]);
-	}
-	fputc('\n', f);
-
-	for (int i = 0; i < nruns && rc == 0; i++)
-	{
-		const WsbRun *r = ord[i];
-		JoinRow    *rows;
-		int			n = join_run(r, &rows);
-		int			colmap[1024];
-
-		if (n < 0)
-		{
-			rc = -1;
-			break;
-		}
-		for (int c = 0; c < nh && c < 1024; c++)
-			colmap[c] = wsb_rows_col(&r->history, layout->names[c]);
-		for (int k = 0; k < n; k++)
-		{
-			wsb_csv_field(f, config_label(plan, r->config));
-			fprintf(f, ",%d,%d,%lld,%lld,", r->repeat, r->order,
-					(long long) (rows[k].epoch - rows[0].epoch + 1),
-					(long long) rows[k].epoch);
-			if (rows[k].pg >= 0)
-			{
-				const WsbPgbenchSecond *s = &r->per_second[rows[k].pg];
-
-				fprintf(f, "%lld,", (long long) s->transactions);
-				csv_number(f, "%.3f", s->latency_avg_ms);
-				fputc(',', f);
-				csv_number(f, "%.3f", s->latency_max_ms);
-			}
-			else
-				fputs(",,", f);
-			for (int c = 0; c < nh && c < 1024; c++)
-			{
-				fputc(',', f);
-				if (rows[k].hist >= 0 && colmap[c] >= 0)
-					wsb_csv_field(f, r->history.cells[rows[k].hist][colmap[c]]);
-			}
-			fputc('\n', f);
-		}
-		free(rows);
-	}
-	free(ord);
-	if (ferror(f))
-		rc = -1;
-	if (fclose(f) != 0)
-		rc = -1;
-	return rc;
-}
-
-/* ---------------------------------------------------------------------
- * HTML and gnuplot
+ * HTML
  * --------------------------------------------------------------------- */
 
 static void
@@ -591,582 +69,6 @@ html_printf(FILE *f, const char *fmt,...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	html_escape(f, buf);
-}
-
-/*
- * A string in a gnuplot script, double-quoted.  Not single-quoted: gnuplot
- * 5.4 mis-scans two doubled quotes in a row ('a''''' ends after the first
- * pair, "unexpected or unrecognized token"), so a label such as
- * shared_preload_libraries='' cannot be written that way.  Inside double
- * quotes a backslash and a double quote are escaped, a backquote is
- * written as \140 (gnuplot substitutes `command` even inside double
- * quotes, but not an escape), line breaks and other control characters
- * become blanks.  Every text is drawn noenhanced, so it shows as typed.
- */
-static void
-gp_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++)
-	{
-		unsigned char ch = (unsigned char) *s;
-
-		if (ch == '"' || ch == '\\')
-		{
-			fputc('\\', f);
-			fputc(ch, f);
-		}
-		else if (ch == '`')
-			fputs("\\140", f);
-		else if (ch < 0x20 || ch == 0x7f)
-			fputc(' ', f);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
-/* A text in a comment line of a gnuplot data file: one line, always. */
-static void
-gp_comment(FILE *f, const char *s)
-{
-	for (; s && *s; s++)
-		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
-}
-
-static void
-gp_number(FILE *f, double v)
-{
-	if (isnan(v) || isinf(v))
-		fputs("?", f);
-	else
-		fprintf(f, "%.6g", v);
-}
-
-/* gnuplot on PATH?  Fills why when not. */
-static bool
-find_gnuplot(char *why, size_t len)
-{
-	const char *path = getenv("PATH");
-	char		buf[4096];
-
-	if (path == NULL || *path == '\0')
-	{
-		snprintf(why, len, "PATH is empty, so gnuplot cannot be found (install gnuplot-nox)");
-		return false;
-	}
-	while (*path)
-	{
-		const char *colon = strchr(path, ':');
-		size_t		n = colon ? (size_t) (colon - path) : strlen(path);
-
-		snprintf(buf, sizeof(buf), "%.*s/gnuplot", (int) n, n ? path : ".");
-		if (access(buf, X_OK) == 0)
-			return true;
-		path += n;
-		if (*path == ':')
-			path++;
-	}
-	snprintf(why, len, "gnuplot was not found on PATH; install it (apt-get install gnuplot-nox) and rerun");
-	return false;
-}
-
-/* Run `gnuplot script` in dir, its messages into script.log.  0 on
- * success; else why says what went wrong. */
-static int
-run_gnuplot(const char *dir, const char *script, char *why, size_t len)
-{
-	pid_t		pid;
-	int			status;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-	{
-		snprintf(why, len, "could not start gnuplot: %s", strerror(errno));
-		return -1;
-	}
-	if (pid == 0)
-	{
-		char		logname[256];
-		int			fd;
-
-		if (chdir(dir) != 0)
-			_exit(126);
-		snprintf(logname, sizeof(logname), "%s.log", script);
-		fd = open(logname, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd >= 0)
-		{
-			dup2(fd, 1);
-			dup2(fd, 2);
-			close(fd);
-		}
-		execlp("gnuplot", "gnuplot", script, (char *) NULL);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-		{
-			snprintf(why, len, "could not wait for gnuplot: %s", strerror(errno));
-			return -1;
-		}
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-	{
-		char		logpath[2048];
-		char		line[512] = "";
-		FILE	   *lf;
-
-		snprintf(logpath, sizeof(logpath), "%s/%s.log", dir, script);
-		lf = fopen(logpath, "r");
-		if (lf != NULL)
-		{
-			char		l[512];
-
-			/* the last non-empty line carries gnuplot's error */
-			while (fgets(l, sizeof(l), lf))
-				if (strspn(l, " \t\r\n") != strlen(l))
-					snprintf(line, sizeof(line), "%s", l);
-			fclose(lf);
-			line[strcspn(line, "\r\n")] = '\0';
-		}
-		snprintf(why, len, "gnuplot failed on %s/%s (exit %d)%s%s",
-				 dir, script, WIFEXITED(status) ? WEXITSTATUS(status) : -1,
-				 line[0] ? ": " : "", line);
-		return -1;
-	}
-	return 0;
-}
-
-/* Paste an SVG file into the HTML, from "<svg" on (gnuplot writes an XML
- * prologue and DOCTYPE first, which do not belong inside HTML). */
-static int
-paste_svg(FILE *f, const char *path)
-{
-	FILE	   *in = fopen(path, "r");
-	char	   *buf;
-	long		len;
-	char	   *start;
-
-	if (in == NULL)
-		return -1;
-	fseek(in, 0, SEEK_END);
-	len = ftell(in);
-	fseek(in, 0, SEEK_SET);
-	buf = malloc(len + 1);
-	if (buf == NULL || fread(buf, 1, len, in) != (size_t) len)
-	{
-		free(buf);
-		fclose(in);
-		return -1;
-	}
-	fclose(in);
-	buf[len] = '\0';
-	start = strstr(buf, "<svg");
-	if (start == NULL)
-	{
-		free(buf);
-		return -1;
-	}
-	fputs(start, f);
-	free(buf);
-	return 0;
-}
-
-/*
- * true when a successful run's history has the column with a non-zero
- * value in it; *present: a successful run's history has the column;
- * *defined: some value in it is not NULL.  Failed runs are not drawn, so
- * they do not count: a panel whose every point is undefined stops gnuplot
- * ("all points y value undefined").
- */
-static bool
-history_has_values(const WsbRun *runs, int nruns, const char *col,
-				   bool *present, bool *defined)
-{
-	bool		nonzero = false;
-
-	*present = false;
-	*defined = false;
-	for (int i = 0; i < nruns; i++)
-	{
-		int			c = runs[i].ok ? wsb_rows_col(&runs[i].history, col) : -1;
-
-		if (c < 0)
-			continue;
-		*present = true;
-		for (int r = 0; r < runs[i].history.nrows; r++)
-		{
-			const char *v = runs[i].history.cells[r][c];
-
-			if (v != NULL)
-				*defined = true;
-			if (v != NULL && strtod(v, NULL) != 0)
-				nonzero = true;
-		}
-	}
-	return nonzero;
-}
-
-/* A checkpoint is under way in a second whose `checkpoint` column says
- * start, running or done (done: it ended in that second). */
-static bool
-checkpoint_active(const char *v)
-{
-	return v != NULL && (strcmp(v, "start") == 0 ||
-						 strcmp(v, "running") == 0 ||
-						 strcmp(v, "done") == 0);
-}
-
-/*
- * Chart (1): per-second tps of every run, coloured by configuration, and
- * beneath it on the same x axis the stall ms per second of each class and
- * the WAL ring's peak fill.  Writes run_<order>.dat and timeline.gp into
- * plotdir; caption receives what was left out.
- */
-static int
-write_timeline_chart(const char *plotdir, const WsbPlan *plan,
-					 const WsbRun *runs, int nruns,
-					 char *caption_extra, size_t caplen)
-{
-	char		path[1200];
-	FILE	   *gp;
-	const char *panels[N_STALL_COLUMNS + 1];
-	int			npanels = 0;
-	bool		fill_present,
-				fill_column,
-				ckpt_present = false;
-	int64_t		max_second = 1;
-	int			nobj = 0;
-	bool	   *titled = calloc(plan->nconfigs > 0 ? plan->nconfigs : 1, sizeof(bool));
-
-	if (titled == NULL)
-		return -1;
-	caption_extra[0] = '\0';
-	for (int k = 0; k < N_STALL_COLUMNS; k++)
-	{
-		bool		present,
-					defined;
-
-		if (history_has_values(runs, nruns, stall_columns[k], &present, &defined))
-			panels[npanels++] = stall_columns[k];
-		else if (present)
-		{
-			size_t		used = strlen(caption_extra);
-
-			snprintf(caption_extra + used, caplen - used, "%s%s",
-					 used ? ", " : "", stall_columns[k]);
-		}
-	}
-	history_has_values(runs, nruns, "buffer_fill_max", &fill_column, &fill_present);
-	for (int i = 0; i < nruns; i++)
-		if (wsb_rows_col(&runs[i].history, "checkpoint") >= 0)
-			ckpt_present = true;
-
-	snprintf(path, sizeof(path), "%s/timeline.gp", plotdir);
-	gp = fopen(path, "w");
-	if (gp == NULL)
-	{
-		free(titled);
-		return -1;
-	}
-
-	/* data: one file per run; columns second tps <stall columns> fill */
-	for (int i = 0; i < nruns; i++)
-	{
-		const WsbRun *r = &runs[i];
-		JoinRow    *rows = NULL;
-		int			n = r->ok ? join_run(r, &rows) : 0;
-		FILE	   *d;
-		int			cols[N_STALL_COLUMNS];
-		int			fillc = wsb_rows_col(&r->history, "buffer_fill_max");
-		int			ckc = wsb_rows_col(&r->history, "checkpoint");
-		int64_t		ck_start = -1;
-
-		if (!r->ok)
-			continue;
-		if (n < 0)
-			continue;
-		snprintf(path, sizeof(path), "%s/run_%d.dat", plotdir, r->order);
-		d = fopen(path, "w");
-		if (d == NULL)
-		{
-			free(rows);
-			fclose(gp);
-			free(titled);
-			return -1;
-		}
-		fprintf(d, "# run %d (order %d) of ", r->repeat, r->order);
-		gp_comment(d, config_label(plan, r->config));
-		fputs("\n# second tps", d);
-		for (int k = 0; k < N_STALL_COLUMNS; k++)
-		{
-			cols[k] = wsb_rows_col(&r->history, stall_columns[k]);
-			fprintf(d, " %s", stall_columns[k]);
-		}
-		fputs(" buffer_fill_max\n", d);
-		for (int k = 0; k < n; k++)
-		{
-			int64_t		sec = rows[k].epoch - rows[0].epoch + 1;
-			const char *ck = NULL;
-
-			if (sec > max_second)
-				max_second = sec;
-			fprintf(d, "%lld ", (long long) sec);
-			if (rows[k].pg >= 0)
-				fprintf(d, "%lld", (long long) r->per_second[rows[k].pg].transactions);
-			else
-				fputs("?", d);
-			for (int c = 0; c < N_STALL_COLUMNS; c++)
-			{
-				fputc(' ', d);
-				gp_number(d, rows[k].hist >= 0 && cols[c] >= 0
-						  ? wsb_rows_double(&r->history, rows[k].hist, stall_columns[c], NAN)
-						  : NAN);
-			}
-			fputc(' ', d);
-			gp_number(d, rows[k].hist >= 0 && fillc >= 0
-					  ? wsb_rows_double(&r->history, rows[k].hist, "buffer_fill_max", NAN)
-					  : NAN);
-			fputc('\n', d);
-
-			/* checkpoint shading: contiguous seconds under way */
-			if (ckc >= 0 && rows[k].hist >= 0)
-				ck = r->history.cells[rows[k].hist][ckc];
-			if (checkpoint_active(ck) && ck_start < 0)
-				ck_start = sec;
-			if (ck_start >= 0 && (!checkpoint_active(ck) || k == n - 1 ||
-								  (ck != NULL && strcmp(ck, "done") == 0)))
-			{
-				int64_t		ck_end = checkpoint_active(ck) ? sec : sec - 1;
-
-				fprintf(gp, "set object %d rect from %.1f, graph 0 to %.1f, graph 1 "
-						"behind fillcolor rgb '#808080' fillstyle transparent solid 0.12 noborder\n",
-						++nobj, ck_start - 0.5, ck_end + 0.5);
-				ck_start = -1;
-			}
-		}
-		fclose(d);
-		free(rows);
-	}
-
-	{
-		int			npanel_all = 1 + npanels + (fill_present ? 1 : 0);
-		int			height = 80 + 190 * npanel_all;
-		int			nplotted = 0;
-
-		fprintf(gp, "set terminal svg size 1000,%d dynamic enhanced font 'sans,10'\n", height);
-		fputs("set output 'timeline.svg'\n"
-			  "set datafile missing '?'\n"
-			  "set grid ytics lc rgb '#dddddd'\n", gp);
-		fprintf(gp, "set xrange [0:%lld]\n", (long long) max_second + 1);
-		fprintf(gp, "set multiplot layout %d,1 margins screen 0.08,0.70,%.3f,0.98 spacing screen 0,0.025\n",
-				npanel_all, 55.0 / height);
-		fputs("set key at screen 0.71, screen 0.99 left top Left reverse noenhanced\n"
-			  "set format x ''\n"
-			  "set ylabel \"tps\" noenhanced\n"
-			  "set yrange [0:*]\n", gp);
-
-		/* the tps panel */
-		for (int c = 0; c < plan->nconfigs; c++)
-			titled[c] = false;
-		fputs("plot \\\n", gp);
-		for (int i = 0; i < nruns; i++)
-		{
-			const WsbRun *r = &runs[i];
-
-			if (!r->ok)
-				continue;
-			if (nplotted++ > 0)
-				fputs(", \\\n", gp);
-			fprintf(gp, "  'run_%d.dat' using 1:2 with points pt 7 ps 0.5 lc rgb '%s' ",
-					r->order, config_colour(r->config));
-			if (r->config >= 0 && r->config < plan->nconfigs && !titled[r->config])
-			{
-				char		lab[48];
-
-				/* the legend has 30% of the width; the tables show labels whole */
-				snprintf(lab, sizeof(lab), "%.47s", config_label(plan, r->config));
-				if (strlen(config_label(plan, r->config)) > 40)
-					strcpy(lab + 37, "...");
-				fputs("title ", gp);
-				gp_string(gp, lab);
-				titled[r->config] = true;
-			}
-			else
-				fputs("notitle", gp);
-		}
-		fputs(nplotted ? "\n" : "  NaN notitle\n", gp);
-		fputs("unset key\n", gp);
-
-		for (int p = 0; p < npanels + (fill_present ? 1 : 0); p++)
-		{
-			bool		last = p == npanels + (fill_present ? 1 : 0) - 1;
-			int			col = 7;	/* buffer_fill_max */
-			const char *name = p < npanels ? panels[p] : "buffer_fill_max";
-
-			if (p < npanels)
-				for (int k = 0; k < N_STALL_COLUMNS; k++)
-					if (strcmp(stall_columns[k], panels[p]) == 0)
-						col = 3 + k;
-			if (last)
-				fputs("set format x '%g'\nset xlabel 'seconds since the run started' noenhanced\n", gp);
-			fputs("set ylabel ", gp);
-			gp_string(gp, name);
-			fputs(" noenhanced\n", gp);
-			if (p >= npanels)
-				fputs("set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb '#555555'\n", gp);
-			fputs("plot \\\n", gp);
-			nplotted = 0;
-			for (int i = 0; i < nruns; i++)
-			{
-				if (!runs[i].ok)
-					continue;
-				if (nplotted++ > 0)
-					fputs(", \\\n", gp);
-				fprintf(gp, "  'run_%d.dat' using 1:%d with points pt 7 ps 0.5 lc rgb '%s' notitle",
-						runs[i].order, col, config_colour(runs[i].config));
-			}
-			fputs(nplotted ? "\n" : "  NaN notitle\n", gp);
-		}
-		fputs("unset multiplot\nset output\n", gp);
-	}
-	fclose(gp);
-	free(titled);
-	if (ckpt_present)
-	{
-		size_t		used = strlen(caption_extra);
-
-		snprintf(caption_extra + used, caplen - used, "|ckpt");
-	}
-	return 0;
-}
-
-/* mean and 95% interval of the mean of configuration c's successful runs */
-static int
-config_tps_values(const WsbRun *runs, int nruns, int c, double *v)
-{
-	int			n = 0;
-
-	for (int i = 0; i < nruns; i++)
-		if (runs[i].config == c && runs[i].ok)
-			v[n++] = runs[i].tps;
-	return n;
-}
-
-/* Chart (2): strip chart of run tps per configuration, mean with 95% CI. */
-static int
-write_strip_chart(const char *plotdir, const WsbPlan *plan,
-				  const WsbRun *runs, int nruns)
-{
-	char		path[1200];
-	FILE	   *gp,
-			   *d;
-	double	   *v = malloc(sizeof(double) * (nruns > 0 ? nruns : 1));
-	size_t		maxlabel = 0;
-	int			maxrepeat = 1;
-
-	if (v == NULL)
-		return -1;
-	snprintf(path, sizeof(path), "%s/strip.dat", plotdir);
-	d = fopen(path, "w");
-	if (d == NULL)
-	{
-		free(v);
-		return -1;
-	}
-	for (int i = 0; i < nruns; i++)
-		if (runs[i].repeat > maxrepeat)
-			maxrepeat = runs[i].repeat;
-	/* one block per configuration (index c): x tps, jittered by repeat */
-	for (int c = 0; c < plan->nconfigs; c++)
-	{
-		fprintf(d, "# %d\n", c);
-		for (int i = 0; i < nruns; i++)
-			if (runs[i].config == c && runs[i].ok)
-				fprintf(d, "%.4f %.6g\n",
-						c + 1 + (maxrepeat > 1 ? 0.3 * ((runs[i].repeat - 1.0) / (maxrepeat - 1) - 0.5) : 0),
-						runs[i].tps);
-		fputs("\n\n", d);
-	}
-	fclose(d);
-
-	snprintf(path, sizeof(path), "%s/means.dat", plotdir);
-	d = fopen(path, "w");
-	if (d == NULL)
-	{
-		free(v);
-		return -1;
-	}
-	fputs("# configuration mean low high (95% interval of the mean, Student's t)\n", d);
-	for (int c = 0; c < plan->nconfigs; c++)
-	{
-		int			n = config_tps_values(runs, nruns, c, v);
-		double		m = wsb_mean(v, n);
-		double		half = n >= 2 ? wsb_t_quantile(0.975, n - 1) * wsb_stddev(v, n) / sqrt(n) : NAN;
-
-		if (n == 0)
-			continue;
-		fprintf(d, "%d ", c + 1);
-		gp_number(d, m);
-		fputc(' ', d);
-		gp_number(d, isnan(half) ? m : m - half);
-		fputc(' ', d);
-		gp_number(d, isnan(half) ? m : m + half);
-		fputc('\n', d);
-	}
-	fclose(d);
-
-	for (int c = 0; c < plan->nconfigs; c++)
-		if (strlen(plan->configs[c].label) > maxlabel)
-			maxlabel = strlen(plan->configs[c].label);
-	if (maxlabel > 60)
-		maxlabel = 60;
-
-	snprintf(path, sizeof(path), "%s/strip.gp", plotdir);
-	gp = fopen(path, "w");
-	if (gp == NULL)
-	{
-		free(v);
-		return -1;
-	}
-	fprintf(gp, "set terminal svg size 900,%d dynamic enhanced font 'sans,10'\n",
-			380 + (int) maxlabel * 4);
-	fputs("set output 'strip.svg'\n"
-		  "set datafile missing '?'\n"
-		  "set grid ytics lc rgb '#dddddd'\n"
-		  "set ylabel 'tps of the run' noenhanced\n"
-		  "set key outside right top noenhanced\n", gp);
-	fprintf(gp, "set xrange [0.5:%d.5]\n", plan->nconfigs);
-	fprintf(gp, "set bmargin %d\n", 3 + (int) maxlabel / 3);
-	fputs("set xtics rotate by -25 left noenhanced (", gp);
-	for (int c = 0; c < plan->nconfigs; c++)
-	{
-		char		lab[64];
-
-		snprintf(lab, sizeof(lab), "%.63s", plan->configs[c].label);
-		if (strlen(plan->configs[c].label) > 60)
-			strcpy(lab + 56, "...");
-		gp_string(gp, lab);
-		fprintf(gp, " %d%s", c + 1, c < plan->nconfigs - 1 ? ", " : "");
-	}
-	fputs(")\n", gp);
-	{
-		int			nb = config_tps_values(runs, nruns, 0, v);
-
-		if (nb > 0)
-			fprintf(gp, "set arrow 1 from graph 0, first %.6g to graph 1, first %.6g nohead dt 2 lc rgb '#555555'\n",
-					wsb_mean(v, nb), wsb_mean(v, nb));
-	}
-	fputs("plot \\\n", gp);
-	for (int c = 0; c < plan->nconfigs; c++)
-		fprintf(gp, "  'strip.dat' index %d using 1:2 with points pt 7 ps 0.7 lc rgb '%s' notitle, \\\n",
-				c, config_colour(c));
-	fputs("  'means.dat' using ($1+0.25):2:3:4 with yerrorbars pt 5 ps 0.8 lc rgb '#000000' "
-		  "title 'mean, 95% interval'\n"
-		  "set output\n", gp);
-	fclose(gp);
-	free(v);
-	return 0;
 }
 
 static void
@@ -1220,16 +122,16 @@ config_median(const WsbRun *runs, int nruns, int c,
 static double
 get_summary(const WsbRun *r, const char *class, const char *col)
 {
-	return summary_value(r, class, col);
+	return wsb_summary_value(r, class, col);
 }
 
 static double
 get_rows(const WsbRun *r, const char *which, const char *col)
 {
 	if (strcmp(which, "wal") == 0)
-		return first_row_value(&r->wal, col);
+		return wsb_first_row_value(&r->wal, col);
 	if (strcmp(which, "clog") == 0)
-		return first_row_value(&r->clog, col);
+		return wsb_first_row_value(&r->clog, col);
 	if (strcmp(which, "cpu") == 0)
 		return r->collector_cpu_share >= 0 ? r->collector_cpu_share : NAN;
 	return NAN;
@@ -1320,7 +222,7 @@ static void
 write_verdict_html(FILE *f, const WsbPlan *plan, const WsbRun *runs,
 				   int nruns, const WsbJudgement *judged)
 {
-	const WsbRun **ord = runs_in_order(runs, nruns);
+	const WsbRun **ord = wsb_runs_in_order(runs, nruns);
 
 	fputs("<p>Test: <strong>Welch's t-test on run means, 95% two-sided interval of the "
 		  "difference, as % of the baseline mean</strong>. Each run's tps is one "
@@ -1339,7 +241,7 @@ write_verdict_html(FILE *f, const WsbPlan *plan, const WsbRun *runs,
 		bool		first = true;
 
 		fprintf(f, "<tr><td><span class=\"swatch\" style=\"background:%s\"></span>",
-				config_colour(c));
+				wsb_config_colour(c));
 		html_escape(f, plan->configs[c].label);
 		fputs("</td><td>", f);
 		for (int i = 0; ord && i < nruns; i++)
@@ -1387,23 +289,23 @@ write_summary_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 		  "<th>p99_ms</th><th>max_ms</th></tr>\n", f);
 	for (int c = 0; c < plan->nconfigs; c++)
 	{
-		for (int k = 0; k < N_CLASSES; k++)
+		for (int k = 0; k < WSB_N_CLASSES; k++)
 		{
 			fputs("<tr>", f);
 			if (k == 0)
 			{
 				fprintf(f, "<td rowspan=\"%d\"><span class=\"swatch\" style=\"background:%s\"></span>",
-						N_CLASSES, config_colour(c));
+						WSB_N_CLASSES, wsb_config_colour(c));
 				html_escape(f, plan->configs[c].label);
 				fputs("</td>", f);
 			}
 			fputs("<td>", f);
-			html_escape(f, all_classes[k]);
+			html_escape(f, wsb_classes[k]);
 			fputs("</td>", f);
-			html_cell_number(f, "%.1f", config_median(runs, nruns, c, get_summary, all_classes[k], "total_ms"));
-			html_cell_number(f, "%.0f", config_median(runs, nruns, c, get_summary, all_classes[k], "episodes"));
-			html_cell_number(f, "%.2f", config_median(runs, nruns, c, get_summary, all_classes[k], "p99_ms"));
-			html_cell_number(f, "%.1f", config_median(runs, nruns, c, get_summary, all_classes[k], "max_ms"));
+			html_cell_number(f, "%.1f", config_median(runs, nruns, c, get_summary, wsb_classes[k], "total_ms"));
+			html_cell_number(f, "%.0f", config_median(runs, nruns, c, get_summary, wsb_classes[k], "episodes"));
+			html_cell_number(f, "%.2f", config_median(runs, nruns, c, get_summary, wsb_classes[k], "p99_ms"));
+			html_cell_number(f, "%.1f", config_median(runs, nruns, c, get_summary, wsb_classes[k], "max_ms"));
 			fputs("</tr>\n", f);
 		}
 	}
@@ -1522,7 +424,7 @@ write_environment_html(FILE *f, const WsbOptions *opts, const WsbPlan *plan,
 static void
 write_order_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 {
-	const WsbRun **ord = runs_in_order(runs, nruns);
+	const WsbRun **ord = wsb_runs_in_order(runs, nruns);
 
 	fputs("<p>Runs are interleaved (A B C A B C ...) so that drift of the machine hits every "
 		  "configuration alike.</p>\n<table><tr><th>order</th><th>configuration</th><th>run</th>"
@@ -1532,9 +434,9 @@ write_order_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 		const WsbRun *r = ord[i];
 		char		ts[64];
 
-		iso8601_utc(r->started_at, ts, sizeof(ts));
+		wsb_iso8601_utc(r->started_at, ts, sizeof(ts));
 		fprintf(f, "<tr%s><td class=\"n\">%d</td><td>", r->ok ? "" : " class=\"failed\"", r->order);
-		html_escape(f, config_label(plan, r->config));
+		html_escape(f, wsb_config_label(plan, r->config));
 		fprintf(f, "</td><td class=\"n\">%d</td><td>%s</td>", r->repeat, ts);
 		html_cell_number(f, "%.1f", r->seconds);
 		html_cell_number(f, "%.1f", r->tps);
@@ -1544,14 +446,6 @@ write_order_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 	}
 	fputs("</table>\n", f);
 	free(ord);
-}
-
-static int
-make_dir(const char *path)
-{
-	if (mkdir(path, 0755) == 0 || errno == EEXIST)
-		return 0;
-	return -1;
 }
 
 /*
@@ -1571,7 +465,7 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 				why[2048] = "",
 				extra[512] = "";
 	bool		charts = false;
-	bool		ckpt;
+	bool		ckpt = false;
 	FILE	   *f;
 	int			rc = 0;
 	int			nfailed = 0;
@@ -1584,20 +478,9 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 	if (nfailed == nruns)
 		snprintf(why, sizeof(why), "%s", nruns ? "every run failed, so there is nothing to draw; "
 				 "the run order below says why each failed" : "there were no runs");
-	else if (find_gnuplot(why, sizeof(why)))
-	{
-		if (make_dir(plotdir) != 0)
-			snprintf(why, sizeof(why), "could not create directory \"%s\": %s", plotdir, strerror(errno));
-		else if (write_timeline_chart(plotdir, plan, runs, nruns, extra, sizeof(extra)) != 0 ||
-				 write_strip_chart(plotdir, plan, runs, nruns) != 0)
-			snprintf(why, sizeof(why), "could not write the chart data in \"%s\": %s", plotdir, strerror(errno));
-		else if (run_gnuplot(plotdir, "timeline.gp", why, sizeof(why)) == 0 &&
-				 run_gnuplot(plotdir, "strip.gp", why, sizeof(why)) == 0)
-			charts = true;
-	}
-	ckpt = strstr(extra, "|ckpt") != NULL;
-	if (ckpt)
-		*strstr(extra, "|ckpt") = '\0';
+	else if (wsb_draw_charts(plotdir, plan, runs, nruns, extra, sizeof(extra), &ckpt,
+							 why, sizeof(why)) == 0)
+		charts = true;
 
 	snprintf(path, sizeof(path), "%s/report.html", dir);
 	f = fopen(path, "w");
@@ -1641,7 +524,7 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 	if (charts)
 	{
 		fputs("<figure>\n", f);
-		if (paste_svg(f, path) != 0)
+		if (wsb_paste_svg(f, path) != 0)
 			fputs("<p class=\"missing\">timeline.svg could not be read</p>\n", f);
 		fputs("<figcaption>Top: transactions completed in each second of every successful run "
 			  "(pgbench), one colour per configuration, x = seconds since the run started. "
@@ -1670,7 +553,7 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 	if (charts)
 	{
 		fputs("<figure>\n", f);
-		if (paste_svg(f, path) != 0)
+		if (wsb_paste_svg(f, path) != 0)
 			fputs("<p class=\"missing\">strip.svg could not be read</p>\n", f);
 		fputs("<figcaption>Each dot is one successful run's tps (pgbench's figure, "
 			  "without connection time), spread sideways by run number; black: the mean of "
@@ -1749,7 +632,7 @@ void
 wsb_print_verdict(FILE *f, const WsbPlan *plan, const WsbRun *runs,
 				  int nruns, const WsbJudgement *judged)
 {
-	const WsbRun **ord = runs_in_order(runs, nruns);
+	const WsbRun **ord = wsb_runs_in_order(runs, nruns);
 	int			nc = plan->nconfigs;
 	char	  (*tpsl)[512] = calloc(nc > 0 ? nc : 1, 512);
 	char		med[WSB_MAX_CONFIGS][32],
@@ -1862,3 +745,4 @@ wsb_print_verdict(FILE *f, const WsbPlan *plan, const WsbRun *runs,
 	free(ord);
 	free(tpsl);
 }
+

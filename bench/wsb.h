@@ -15,8 +15,9 @@
  *	 run.c		 one run: checkpoint, resets, pgbench, polling, figures
  *	 pgbench.c	 parsing pgbench's per-transaction log and its summary
  *	 stats.c	 medians, Welch's t interval, verdicts
- *	 report.c	 results.csv, timeline.csv, report.html (gnuplot SVG),
- *				 the terminal verdict table
+ *	 csv.c		 results.csv, timeline.csv, reading a run's figures
+ *	 chart.c	 the report's charts (gnuplot SVG)
+ *	 report.c	 report.html, the terminal verdict table
  *	 util.c		 strings, CSV quoting, running commands, files
  *	 main.c		 the plan-run-judge-report loop, signals
  *
@@ -122,6 +123,45 @@ typedef struct WsbPgbenchSecond
 	double		latency_max_ms;
 } WsbPgbenchSecond;
 
+/* ---------- --validate (validate.c) ---------- */
+
+/*
+ * What the tracer (bpftrace on the server's USDT probes and uprobes) saw in
+ * one run, beside wal_stall's sampled figures.  Times in ms, NAN where not
+ * known.  "client": processes pg_stat_activity showed as a client backend
+ * or parallel worker during the run (what wal_stall's stall kind counts).
+ */
+typedef struct WsbValidation
+{
+	bool		requested;		/* --validate was given */
+	bool		traced;			/* this run ran under the tracer */
+	bool		ok;				/* the tracer's sums are complete */
+	bool		io_traced;		/* libc's write/fsync entry points were traced */
+	char		error[256];		/* why not ok */
+	int			client_pids;
+	int			other_pids;		/* WAL writer, checkpointer, ... */
+	int			unclassified_pids;	/* never seen in pg_stat_activity */
+	double		client_lock_wait_ms;	/* WALWrite/WALBufMapping/WALInsert waits */
+	double		client_flush_ms;	/* inside XLogFlush */
+	double		client_dirty_write_ms;	/* wrap-around writes */
+	double		client_traced_ms;	/* the three, without overlap */
+	double		client_sampled_ms;	/* wal_buffer_full + wal_flush + wal_insert */
+	double		ratio;			/* sampled / traced */
+	int64_t		dirty_writes;	/* wrap-around writes, every process */
+	int64_t		client_dirty_writes;
+	double		other_wal_path_ms;	/* the same figure for the other processes */
+	double		unclassified_ms;
+	double		wal_write_ms;	/* every process: write() in the WAL write path */
+	int64_t		wal_writes;
+	double		wal_fsync_ms;	/* every process: fsync()/fdatasync() there */
+	int64_t		wal_fsyncs;
+	/* the figures they are compared with, copied from the run's rows */
+	double		sampled_wal_write_ms;	/* wal_stall_summary total_ms */
+	double		sampled_wal_fsync_ms;
+	int64_t		wal_buffers_full;	/* pg_stat_wal, -1 unknown */
+	int64_t		exact_count;	/* wal_stall_summary wal_buffer_full, -1 */
+} WsbValidation;
+
 /* ---------- a run (run.c) ---------- */
 
 typedef struct WsbRun
@@ -143,6 +183,7 @@ typedef struct WsbRun
 	WsbRows		wal;			/* pg_stat_wal after the run (reset before) */
 	WsbRows		status;			/* wal_stall_status() after the run */
 	double		collector_cpu_share;	/* % of one core, -1 if unknown */
+	WsbValidation validation;	/* --validate */
 	bool		ok;				/* false: the run failed, see error */
 	char		error[512];
 } WsbRun;
@@ -195,7 +236,7 @@ extern const char *wsb_verdict_name(WsbVerdict v);
 extern void wsb_judge(const WsbPlan *plan, const WsbRun *runs, int nruns,
 					  WsbJudgement *out);	/* out[nconfigs] */
 
-/* ---------- output (report.c) ---------- */
+/* ---------- output (csv.c, report.c) ---------- */
 
 extern void wsb_csv_field(FILE *f, const char *s);	/* RFC 4180 quoting */
 extern int	wsb_write_results_csv(const char *path, const WsbPlan *plan,
