@@ -10,8 +10,11 @@
  * After: pgbench's summary tps; the log parsed into per-second buckets and
  * a latency histogram (p99); a pause of 1.5 s, since backends publish
  * their WAL counters at most once a second; then wal_stall_summary,
- * wal_stall_clog, pg_stat_wal (reset before, so the run's delta) and
- * wal_stall_status(); the collector's CPU share from /proc/PID/schedstat.
+ * wal_stall_clog, pg_stat_wal (reset before, so the run's delta),
+ * wal_stall_status() and wal_stall_advice(); with pg_stat_statements
+ * preloaded (and reset before the run too), the five statements with the
+ * most stall time in wal_stall_queries, with their text; the collector's
+ * CPU share from /proc/PID/schedstat.
  * When wal_stall is not loaded (shared_preload_libraries = '' in the
  * overhead preset) its rows stay empty and the pgbench figures remain.
  *
@@ -212,6 +215,79 @@ fetch_after(WsbTarget *t, const char *sql, WsbRows *into)
 }
 
 /*
+ * Can the run read pg_stat_statements?  It must be preloaded (the
+ * configuration decides shared_preload_libraries) and the extension must
+ * exist in the harness's database.  There the harness creates it when the
+ * database is its own (the temporary cluster's, or wal_stall_bench when it
+ * created it for --pgdata, dropped at the end); in a wal_stall_bench
+ * database it found, only an extension already there is used.  false with
+ * why otherwise.
+ */
+static bool
+statements_ready(WsbTarget *t, char *why, size_t whylen)
+{
+	char		v[WSB_VALUE_LEN],
+				err[256];
+
+	if (wsb_sql_value(t->conn, "SELECT current_setting('shared_preload_libraries')", NULL,
+					  v, sizeof(v), err, sizeof(err)) != 0)
+	{
+		snprintf(why, whylen, "could not read shared_preload_libraries: %.200s", err);
+		return false;
+	}
+	if (strstr(v, "pg_stat_statements") == NULL)
+	{
+		snprintf(why, whylen, "pg_stat_statements is not in shared_preload_libraries");
+		return false;
+	}
+	if ((t->temporary || t->created_db) &&
+		wsb_sql_exec(t->conn, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements", err, sizeof(err)) != 0)
+	{
+		snprintf(why, whylen, "could not create extension pg_stat_statements: %.200s", err);
+		return false;
+	}
+	if (wsb_sql_value(t->conn, "SELECT count(*) FROM pg_extension WHERE extname = 'pg_stat_statements'",
+					  NULL, v, sizeof(v), err, sizeof(err)) != 0 || strcmp(v, "0") == 0)
+	{
+		snprintf(why, whylen, "extension pg_stat_statements does not exist in database \"%s\"",
+				 t->dbname);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The five statements with the most client stall time, with their text.
+ * pg_stat_statements keeps a top-level and a nested entry per statement
+ * from 1.9 (PostgreSQL 14) on; wal_stall_queries charges top-level
+ * statements, so the join takes the top-level one where the column exists.
+ */
+static void
+fetch_statements(WsbTarget *t, WsbRun *run)
+{
+	char		sql[1200],
+				v[16] = "0",
+				err[256];
+
+	wsb_sql_value(t->conn, "SELECT count(*) FROM pg_attribute "
+				  "WHERE attrelid = 'pg_stat_statements'::regclass AND attname = 'toplevel'",
+				  NULL, v, sizeof(v), err, sizeof(err));
+	snprintf(sql, sizeof(sql),
+			 "SELECT q.queryid, left(s.query, 200) AS query, sum(q.total_ms) AS stall_ms, "
+			 "string_agg(q.class || ' ' || round(q.total_ms::numeric, 1), ', ' ORDER BY q.total_ms DESC) AS by_class "
+			 "FROM wal_stall_queries q LEFT JOIN pg_stat_statements s "
+			 "ON s.userid = q.userid AND s.dbid = q.dbid AND s.queryid = q.queryid%s "
+			 "WHERE q.class IN ('wal_buffer_full', 'wal_flush', 'wal_insert', 'clog') "
+			 "GROUP BY q.queryid, s.query ORDER BY stall_ms DESC LIMIT 5",
+			 strcmp(v, "0") != 0 ? " AND s.toplevel" : "");
+	if (wsb_sql_rows(t->conn, sql, 0, NULL, &run->statements, err, sizeof(err)) != 0)
+	{
+		memset(&run->statements, 0, sizeof(run->statements));
+		snprintf(run->statements_why, sizeof(run->statements_why), "%.250s", err);
+	}
+}
+
+/*
  * One run of run->config.  0: measured (run->ok), -1: failed (run->error,
  * err), 1: interrupted.
  */
@@ -226,6 +302,7 @@ wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan, WsbRun *run,
 	char		since[64] = "";
 	char		msg[512];
 	bool		loaded = wsb_target_wal_stall_loaded(t);
+	bool		statements = false;
 	bool		tty = isatty(2) && !o->quiet;
 	WsbCommand	c;
 	WsbRows		newest = {0};
@@ -244,9 +321,14 @@ wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan, WsbRun *run,
 
 	run->ok = false;
 	run->collector_cpu_share = -1;
+	if (!loaded)
+		snprintf(run->statements_why, sizeof(run->statements_why), "wal_stall is not loaded");
+	else
+		statements = statements_ready(t, run->statements_why, sizeof(run->statements_why));
 	if (wsb_sql_exec(t->conn, "CHECKPOINT", msg, sizeof(msg)) != 0 ||
 		wsb_sql_exec(t->conn, "SELECT pg_stat_reset_shared('wal')", msg, sizeof(msg)) != 0 ||
-		(loaded && wsb_sql_exec(t->conn, "SELECT wal_stall_reset()", msg, sizeof(msg)) != 0))
+		(loaded && wsb_sql_exec(t->conn, "SELECT wal_stall_reset()", msg, sizeof(msg)) != 0) ||
+		(statements && wsb_sql_exec(t->conn, "SELECT pg_stat_statements_reset()", msg, sizeof(msg)) != 0))
 	{
 		snprintf(run->error, sizeof(run->error), "before the run: %.400s", msg);
 		snprintf(err, errlen, "%s", run->error);
@@ -400,6 +482,9 @@ after:
 		fetch_after(t, "SELECT * FROM wal_stall_summary", &run->summary);
 		fetch_after(t, "SELECT * FROM wal_stall_clog", &run->clog);
 		fetch_after(t, "SELECT * FROM wal_stall_status()", &run->status);
+		fetch_after(t, "SELECT * FROM wal_stall_advice()", &run->advice);
+		if (statements)
+			fetch_statements(t, run);
 		if (cpu0 >= 0 && cpu1 >= cpu0)
 			run->collector_cpu_share = 100.0 * (cpu1 - cpu0) / 1e9 / (wsb_now() - start);
 	}

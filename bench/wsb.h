@@ -182,6 +182,10 @@ typedef struct WsbRun
 	WsbRows		clog;			/* wal_stall_clog after the run */
 	WsbRows		wal;			/* pg_stat_wal after the run (reset before) */
 	WsbRows		status;			/* wal_stall_status() after the run */
+	WsbRows		advice;			/* wal_stall_advice() after the run */
+	WsbRows		statements;		/* the 5 statements with the most stall time
+								 * (wal_stall_queries + pg_stat_statements) */
+	char		statements_why[256];	/* why statements was not read, "" if it was */
 	double		collector_cpu_share;	/* % of one core, -1 if unknown */
 	WsbValidation validation;	/* --validate */
 	bool		ok;				/* false: the run failed, see error */
