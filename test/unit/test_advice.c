@@ -4,30 +4,12 @@
  * rounding.  Prints TAP lines and "N passed, N failed".
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../../advice.h"
+#include "tap.h"
 
-static int	passed;
-static int	failed;
-
-static void
-check(bool ok, const char *fmt,...)
-{
-	va_list		ap;
-
-	printf("%s %d - ", ok ? "ok" : "not ok", passed + failed + 1);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
 
 /* A 10-minute history of a loaded server whose 32kB ring never filled. */
 static WalStallAdviceInput
@@ -346,6 +328,5 @@ main(void)
 	test_checkpoints();
 	test_clog();
 	test_storage();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed > 0;
+	return tap_finish();
 }

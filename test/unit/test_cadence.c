@@ -3,31 +3,12 @@
  * the choice of the next interval is a pure function of what a tick saw.
  * Prints TAP lines and "N passed, N failed".
  */
-#include <stdarg.h>
 #include <stdio.h>
 
 #include "../../cadence.h"
+#include "tap.h"
 
 #define MS	UINT64_C(1000000)
-
-static int	passed;
-static int	failed;
-
-static void
-check(bool ok, const char *fmt,...)
-{
-	va_list		ap;
-
-	printf("%s %d - ", ok ? "ok" : "not ok", passed + failed + 1);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
 
 static WalStallTickSeen
 quiet_tick(void)
@@ -135,6 +116,5 @@ main(void)
 	test_stretch();
 	test_disabled();
 	test_first_sample();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed > 0;
+	return tap_finish();
 }
