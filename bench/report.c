@@ -344,6 +344,205 @@ write_summary_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 	fputs("</table>\n", f);
 }
 
+/* The last successful run of configuration c in run order, NULL if none. */
+static const WsbRun *
+last_ok_run(const WsbRun *runs, int nruns, int c)
+{
+	const WsbRun *last = NULL;
+
+	for (int i = 0; i < nruns; i++)
+		if (runs[i].config == c && runs[i].ok &&
+			(last == NULL || runs[i].order > last->order))
+			last = &runs[i];
+	return last;
+}
+
+/* The first cell of a configuration's rows: colour swatch and label. */
+static void
+config_cell(FILE *f, const WsbPlan *plan, int c, int rowspan)
+{
+	fprintf(f, "<td rowspan=\"%d\"><span class=\"swatch\" style=\"background:%s\"></span>",
+			rowspan > 0 ? rowspan : 1, wsb_config_colour(c));
+	html_escape(f, wsb_config_label(plan, c));
+	fputs("</td>", f);
+}
+
+/* A row's text cell, escaped; NULL as a dash. */
+static void
+html_cell_text(FILE *f, const char *s, bool code)
+{
+	fputs(code ? "<td><code>" : "<td>", f);
+	if (s == NULL)
+		fputs("&ndash;", f);
+	else
+		html_escape(f, s);
+	fputs(code ? "</code></td>" : "</td>", f);
+}
+
+#define TOO_LITTLE_EVIDENCE "too little evidence"
+
+/*
+ * Advice: wal_stall_advice() read after the last successful run of each
+ * configuration, over the figures since the reset before that run.
+ */
+static void
+write_advice_html(FILE *f, const WsbOptions *opts, const WsbPlan *plan,
+				  const WsbRun *runs, int nruns)
+{
+	static const char *const cols[] = {"setting", "current", "suggested", "confidence", "evidence"};
+	bool		too_short = false;
+
+	for (int c = 0; c < plan->nconfigs; c++)
+	{
+		const WsbRun *r = last_ok_run(runs, nruns, c);
+
+		for (int k = 0; r && k < r->advice.nrows; k++)
+		{
+			const char *e = wsb_rows_get(&r->advice, k, "evidence");
+
+			if (e && strncmp(e, TOO_LITTLE_EVIDENCE, strlen(TOO_LITTLE_EVIDENCE)) == 0)
+				too_short = true;
+		}
+	}
+	fputs("<p>What <code>wal_stall_advice()</code> suggested after the last successful run of "
+		  "each configuration, from the figures since the reset the harness does before every "
+		  "run: which settings to change, each with its evidence in numbers (see the "
+		  "extension's README, &ldquo;Advice&rdquo;).</p>\n", f);
+	if (too_short)
+	{
+		fputs("<p class=\"warn\">The advice needs 60 s of history since the reset, and ", f);
+		if (opts != NULL)
+			html_printf(f, "these runs lasted %d s, ", opts->duration);
+		else
+			fputs("these runs were shorter, ", f);
+		fputs("so it says &ldquo;too little evidence&rdquo; and suggests nothing. "
+			  "Run with <code>--duration 60</code> or more for advice.</p>\n", f);
+	}
+	fputs("<table><tr><th>configuration</th><th>setting</th><th>current</th><th>suggested</th>"
+		  "<th>confidence</th><th>evidence</th></tr>\n", f);
+	for (int c = 0; c < plan->nconfigs; c++)
+	{
+		const WsbRun *r = last_ok_run(runs, nruns, c);
+		int			n = r ? r->advice.nrows : 0;
+
+		fputs("<tr>", f);
+		config_cell(f, plan, c, n);
+		if (n == 0)
+		{
+			fputs("<td colspan=\"5\">", f);
+			if (r == NULL)
+				fputs("no successful run", f);
+			else if (strcmp(r->statements_why, "wal_stall is not loaded") == 0)
+				fputs("wal_stall is not loaded in this configuration", f);
+			else
+				fputs("not read: <code>wal_stall_advice()</code> failed (it needs the "
+					  "extension's version 1.1)", f);
+			fputs("</td></tr>\n", f);
+			continue;
+		}
+		for (int k = 0; k < n; k++)
+		{
+			if (k > 0)
+				fputs("<tr>", f);
+			for (int col = 0; col < 5; col++)
+				html_cell_text(f, wsb_rows_get(&r->advice, k, cols[col]), false);
+			fputs("</tr>\n", f);
+		}
+	}
+	fputs("</table>\n", f);
+}
+
+/*
+ * Statements with the most stall time: wal_stall_queries joined with
+ * pg_stat_statements after the last successful run of each configuration.
+ */
+static void
+write_statements_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
+{
+	bool		any = false,
+				unloaded = false;
+
+	for (int c = 0; c < plan->nconfigs; c++)
+	{
+		const WsbRun *r = last_ok_run(runs, nruns, c);
+
+		if (r && r->statements.ncols > 0)
+			any = true;
+		if (r && strstr(r->statements_why, "not in shared_preload_libraries"))
+			unloaded = true;
+	}
+	fputs("<p>After the last successful run of each configuration: the 5 statements whose "
+		  "clients waited longest in the stall classes (<code>wal_buffer_full</code>, "
+		  "<code>wal_flush</code>, <code>wal_insert</code>, <code>clog</code>) in "
+		  "<code>wal_stall_queries</code>, summed, with the split by class, and the text "
+		  "<code>pg_stat_statements</code> keeps for the query id (first 200 characters). "
+		  "Both are reset before every run. A statement without text had no "
+		  "<code>pg_stat_statements</code> entry; the row without a query id holds the "
+		  "episodes outside any statement.</p>\n", f);
+	if (unloaded)
+		fputs("<p class=\"warn\">To list the statements, preload <code>pg_stat_statements</code> "
+			  "with wal_stall: a preset line <code>conf = shared_preload_libraries = "
+			  "'wal_stall,pg_stat_statements'</code> (with <code>--pgdata</code> it replaces the "
+			  "cluster's list for the runs; the old value is restored at the end), or, when the "
+			  "configurations vary <code>shared_preload_libraries</code>, add it to each value: "
+			  "<code>--set \"shared_preload_libraries='wal_stall,pg_stat_statements'\"</code>. "
+			  "The harness creates the extension in its own database.</p>\n", f);
+	if (!any)
+	{
+		for (int c = 0; c < plan->nconfigs; c++)
+		{
+			const WsbRun *r = last_ok_run(runs, nruns, c);
+
+			if (r && r->statements_why[0] && !unloaded)
+			{
+				fputs("<p>Not read: ", f);
+				html_escape(f, r->statements_why);
+				fputs(".</p>\n", f);
+				break;
+			}
+		}
+		return;
+	}
+	fputs("<table><tr><th>configuration</th><th>queryid</th><th>stall ms</th>"
+		  "<th>by class (ms)</th><th>query</th></tr>\n", f);
+	for (int c = 0; c < plan->nconfigs; c++)
+	{
+		const WsbRun *r = last_ok_run(runs, nruns, c);
+		int			n = r ? r->statements.nrows : 0;
+
+		fputs("<tr>", f);
+		config_cell(f, plan, c, n);
+		if (n == 0)
+		{
+			fputs("<td colspan=\"4\">", f);
+			if (r == NULL)
+				fputs("no successful run", f);
+			else if (r->statements_why[0])
+				html_printf(f, "not read: %s", r->statements_why);
+			else
+				fputs("no client stalled in these classes", f);
+			fputs("</td></tr>\n", f);
+			continue;
+		}
+		for (int k = 0; k < n; k++)
+		{
+			const char *qid = wsb_rows_get(&r->statements, k, "queryid");
+
+			if (k > 0)
+				fputs("<tr>", f);
+			html_cell_text(f, qid ? qid : "(none)", false);
+			html_cell_number(f, "%.1f", wsb_rows_double(&r->statements, k, "stall_ms", NAN));
+			html_cell_text(f, wsb_rows_get(&r->statements, k, "by_class"), false);
+			if (qid == NULL)
+				fputs("<td>outside any statement</td>", f);
+			else
+				html_cell_text(f, wsb_rows_get(&r->statements, k, "query"), true);
+			fputs("</tr>\n", f);
+		}
+	}
+	fputs("</table>\n", f);
+}
+
 static void
 env_row(FILE *f, const char *name, const char *value, bool pre)
 {
@@ -566,6 +765,10 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 
 	fputs("<h2>Stall summary per configuration</h2>\n", f);
 	write_summary_html(f, plan, runs, nruns);
+	fputs("<h2>Statements with the most stall time</h2>\n", f);
+	write_statements_html(f, plan, runs, nruns);
+	fputs("<h2>Advice</h2>\n", f);
+	write_advice_html(f, opts, plan, runs, nruns);
 	fputs("<h2>Environment</h2>\n", f);
 	write_environment_html(f, opts, plan, env);
 	fputs("<h2>Run order</h2>\n", f);

@@ -139,6 +139,8 @@ free_runs(WsbRun *runs, int n)
 		wsb_rows_free(&runs[i].clog);
 		wsb_rows_free(&runs[i].wal);
 		wsb_rows_free(&runs[i].status);
+		wsb_rows_free(&runs[i].advice);
+		wsb_rows_free(&runs[i].statements);
 		free(runs[i].per_second);
 	}
 }
@@ -597,6 +599,48 @@ test_csv(void)
 
 /* ---------- report.c: HTML and terminal ---------- */
 
+/* Advice and statements for the crafted runs: the last run of
+ * configuration 2 (wal_buffers=32kB) has both, configuration 0's last run
+ * ran without pg_stat_statements and too briefly for advice. */
+static void
+add_advice_and_statements(WsbRun *runs, int n)
+{
+	static const char *const an[] = {"setting", "current", "suggested", "confidence", "evidence"};
+	static const char *const sn[] = {"queryid", "query", "stall_ms", "by_class"};
+
+	for (int i = 0; i < n; i++)
+	{
+		WsbRun	   *r = &runs[i];
+
+		if (r->repeat != 3)
+			continue;
+		if (r->config == 2)
+		{
+			const char *ac[] = {"wal_buffers", "32kB", "128kB", "high",
+			"ring full in 8 of 71 s; <b>peak</b> WAL 4.3 MB/s"};
+			const char *sc[] = {
+				"-1041059394170471163", "UPDATE t SET a = a + $1 WHERE aid < $2", "43000.5",
+				"wal_buffer_full 42000.0, wal_flush 1000.5",
+				NULL, NULL, "900.0", "wal_flush 900.0"
+			};
+
+			r->advice = make_rows(5, an, 1, ac);
+			r->statements = make_rows(4, sn, 2, sc);
+		}
+		else if (r->config == 0)
+		{
+			const char *ac[] = {"(none)", "none", NULL, "none",
+			"too little evidence: 16 s of history since the last reset, at least 60 s are needed"};
+
+			r->advice = make_rows(5, an, 1, ac);
+			snprintf(r->statements_why, sizeof(r->statements_why),
+					 "pg_stat_statements is not in shared_preload_libraries");
+		}
+		else
+			r->statements = make_rows(4, sn, 0, NULL);
+	}
+}
+
 static void
 fill_environment(WsbEnvironment *env, WsbOptions *opts)
 {
@@ -645,6 +689,7 @@ test_report(void)
 
 	wsb_judge(&plan, runs, n, j);
 	fill_environment(&env, &opts);
+	add_advice_and_statements(runs, n);
 	if (mkdtemp(dir) != NULL)
 	{
 		rc = wsb_write_report(dir, &opts, &plan, runs, n, j, &env);
@@ -679,6 +724,27 @@ test_report(void)
 		  strstr(html, "2 cores") && strstr(html, "loop device 7:3"),
 		  "environment: fdatasync rate, pgbench command, cores, slowed device");
 	check(strstr(html, "connection lost") != NULL, "run order lists the failed runs' errors");
+	{
+		const char *adv = strstr(html, "<h2>Advice</h2>");
+		const char *st = strstr(html, "<h2>Statements with the most stall time</h2>");
+
+		check(adv && strstr(adv, "<td>wal_buffers</td><td>32kB</td><td>128kB</td><td>high</td>") &&
+			  strstr(adv, "&lt;b&gt;peak&lt;/b&gt; WAL 4.3 MB/s"),
+			  "advice section: the last run's rows, evidence escaped");
+		check(adv && strstr(adv, "needs 60 s of history") && strstr(adv, "these runs lasted 15 s") &&
+			  strstr(adv, "too little evidence: 16 s"),
+			  "advice section: too short runs are named as the reason for no advice");
+		check(st && st < adv &&
+			  strstr(st, "<td>-1041059394170471163</td><td class=\"n\">43000.5</td>"
+					 "<td>wal_buffer_full 42000.0, wal_flush 1000.5</td>"
+					 "<td><code>UPDATE t SET a = a + $1 WHERE aid &lt; $2</code></td>"),
+			  "statements section: queryid, stall ms, by class, query text escaped");
+		check(st && strstr(st, "outside any statement") && strstr(st, "no client stalled"),
+			  "statements section: the NULL query id row, and a configuration without stalls");
+		check(st && strstr(st, "conf = shared_preload_libraries = 'wal_stall,pg_stat_statements'") &&
+			  strstr(st, "not read: pg_stat_statements is not in shared_preload_libraries"),
+			  "statements section: without pg_stat_statements it says how to preload it");
+	}
 	free(html);
 
 	/* the SVG came from gnuplot with the data kept next to it */
@@ -867,6 +933,8 @@ test_report_all_failed(void)
 		  "every run failed: the verdict table and each run's error are there");
 	check(strstr(html, "<svg") == NULL && strstr(html, "every run failed, so there is nothing to draw"),
 		  "every run failed: no charts, and the report says why");
+	check(strstr(html, "<h2>Advice</h2>") && strstr(html, "<td colspan=\"5\">no successful run</td>"),
+		  "every run failed: the advice section says there was no successful run");
 	free(html);
 	free_runs(runs, n);
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
