@@ -952,6 +952,7 @@ main(void)
 	test_report_all_failed();
 	test_options();
 	test_pgbench();
+	test_validate();
 	printf("%d passed, %d failed\n", n_passed, n_failed);
 	return n_failed ? 1 : 0;
 }

@@ -14,5 +14,6 @@
 void check(bool ok, const char *fmt, ...);
 void test_options(void);
 void test_pgbench(void);
+void test_validate(void);
 
 #endif							/* WSB_TEST_UNIT_H */

@@ -1,0 +1,339 @@
+/*-------------------------------------------------------------------------
+ *
+ * test_unit_validate.c
+ *		wal_stall_bench unit tests of --validate's pure parts: which runs
+ *		are traced, the bpftrace program's text, the parser of bpftrace's
+ *		output (a real capture from this machine, and broken ones), the
+ *		classification of processes, the comparison with wal_stall's rows,
+ *		the per-configuration sums, the tracer's cost, and the CSV columns.
+ *
+ * Expected figures are worked by hand from the crafted inputs (shown in
+ * the comments), not computed by the code under test.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "validate.h"
+#include "test_unit.h"
+
+static bool
+near(double a, double b, double tol)
+{
+	return fabs(a - b) <= tol;
+}
+
+/* A WsbRows of malloc'd text cells, row major; NULL for a NULL cell. */
+static WsbRows
+rows_of(int ncols, const char *const *names, int nrows, const char *const *cells)
+{
+	WsbRows		r;
+
+	r.ncols = ncols;
+	r.nrows = nrows;
+	r.names = calloc(ncols, sizeof(char *));
+	for (int c = 0; c < ncols; c++)
+		r.names[c] = strdup(names[c]);
+	r.cells = calloc(nrows ? nrows : 1, sizeof(char **));
+	for (int i = 0; i < nrows; i++)
+	{
+		r.cells[i] = calloc(ncols, sizeof(char *));
+		for (int c = 0; c < ncols; c++)
+			r.cells[i][c] = cells[i * ncols + c] ? strdup(cells[i * ncols + c]) : NULL;
+	}
+	return r;
+}
+
+/* What bpftrace printed for a real 8 s pgbench run here (blank lines kept). */
+static const char real_capture[] =
+"Attaching 22 probes...\n"
+"wsb_validate ready\n"
+"wsb_validate end\n"
+"\n"
+"\n"
+"@dirty_n[13167]: 1\n"
+"@dirty_ns[13167]: 323243\n"
+"@flush_n[13160]: 1\n"
+"@flush_ns[13160]: 2711445\n"
+"\n"
+"@sync_n[13160]: 1\n"
+"@sync_n[10534]: 42\n"
+"@sync_ns[13160]: 2151392\n"
+"@sync_ns[10534]: 158640308\n"
+"@write_n[13167]: 1\n"
+"@write_n[13160]: 1\n"
+"@write_n[10534]: 562\n"
+"@write_ns[13167]: 96723\n"
+"@write_ns[13160]: 355725\n"
+"@write_ns[10534]: 44757677\n";
+
+static void
+test_traced_and_program(void)
+{
+	WsbOptions	o;
+	char		buf[16384];
+	char		small[200];
+	char		path[256];
+
+	wsb_options_defaults(&o);
+	o.runs = 3;
+	check(!wsb_validate_traced(&o, 1), "validate: no run traced without --validate");
+	o.validate = true;
+	check(wsb_validate_traced(&o, 1) && !wsb_validate_traced(&o, 2) && wsb_validate_traced(&o, 3),
+		  "validate: --runs 3 traces repeats 1 and 3, not 2");
+	o.runs = 1;
+	check(wsb_validate_traced(&o, 1), "validate: --runs 1 traces its only run");
+
+	check(wsb_validate_program("/pg/bin/postgres", "/lib/libc.so.6", buf, sizeof(buf)) == 0,
+		  "validate: program fits");
+	check(strstr(buf, "usdt:/pg/bin/postgres:postgresql:lwlock__wait__start\n") != NULL &&
+		  strstr(buf, "usdt:/pg/bin/postgres:postgresql:wal__buffer__write__dirty__done\n") != NULL &&
+		  strstr(buf, "uretprobe:/pg/bin/postgres:XLogFlush\n") != NULL,
+		  "validate: program probes the given binary");
+	check(strstr(buf, "\"WALWrite\"") && strstr(buf, "\"WALBufMapping\"") && strstr(buf, "\"WALInsert\""),
+		  "validate: program matches the three WAL tranches by name");
+	check(strstr(buf, "curtask->real_parent->tgid == $1") != NULL,
+		  "validate: program counts only the children of the postmaster given as $1");
+	check(strstr(buf, "uprobe:/lib/libc.so.6:pwrite64") && strstr(buf, "uprobe:/lib/libc.so.6:fdatasync"),
+		  "validate: program traces libc's write and fsync when libc is known");
+	check(strstr(buf, WSB_TRACE_READY) && strstr(buf, WSB_TRACE_END),
+		  "validate: program prints the ready and end markers");
+	check(wsb_validate_program("/pg/bin/postgres", "", buf, sizeof(buf)) == 0 &&
+		  strstr(buf, "pwrite64") == NULL && strstr(buf, "clear(@wr_t0)") == NULL,
+		  "validate: without libc, no write/fsync probes and no clear() of their maps");
+	check(wsb_validate_program("/pg/bin/postgres", "/lib/libc.so.6", small, sizeof(small)) == -1,
+		  "validate: program too big for the buffer is refused");
+
+	check(wsb_maps_libc("55d0-55d1 r--p 00000000 08:01 123 /usr/lib/postgresql/15/bin/postgres\n"
+						"7f00-7f01 r-xp 00028000 08:01 456 /usr/lib/x86_64-linux-gnu/libc.so.6\n",
+						path, sizeof(path)) && strcmp(path, "/usr/lib/x86_64-linux-gnu/libc.so.6") == 0,
+		  "validate: libc found in /proc/PID/maps");
+	check(!wsb_maps_libc("7f00-7f01 r-xp 0 08:01 456 /usr/lib/x86_64-linux-gnu/libcrypto.so.3\n"
+						 "7f00-7f01 rw-p 0 00:00 0 [heap]\n", path, sizeof(path)),
+		  "validate: libcrypto is not libc");
+}
+
+static void
+test_parse_classify(void)
+{
+	WsbTrace	t;
+	WsbBackendTypes bt = {0};
+	WsbValidation v;
+	const WsbTracePid *p = NULL;
+	int			rc;
+
+	check(wsb_trace_parse(real_capture, &t) == 0 && t.ended && t.bad_lines == 0,
+		  "validate: real capture parses, end marker seen");
+	check(t.npids == 3, "validate: real capture has 3 processes (got %d)", t.npids);
+	for (int i = 0; i < t.npids; i++)
+		if (t.pids[i].pid == 10534)
+			p = &t.pids[i];
+	check(p && p->sync_n == 42 && p->sync_ns == 158640308 && p->write_n == 562 &&
+		  p->write_ns == 44757677 && p->lock_ns == 0,
+		  "validate: the WAL writer's sums as printed");
+
+	/*
+	 * 13160 and 13167 are client backends, 10534 the walwriter.  client
+	 * traced = flush 2.711445 + dirty 0.323243 = 3.034688 ms; writes
+	 * 1 + 1 + 562 = 564 in 0.096723 + 0.355725 + 44.757677 = 45.210125 ms;
+	 * fsyncs 43 in 2.151392 + 158.640308 = 160.7917 ms.
+	 */
+	wsb_backends_note(&bt, 13160, "client backend");
+	wsb_backends_note(&bt, 13167, "autovacuum worker");
+	wsb_backends_note(&bt, 13167, "client backend");	/* newest wins */
+	wsb_backends_note(&bt, 10534, "walwriter");
+	memset(&v, 0, sizeof(v));
+	wsb_trace_classify(&t, &bt, &v);
+	check(v.client_pids == 2 && v.other_pids == 1 && v.unclassified_pids == 0,
+		  "validate: 2 clients, 1 other (got %d, %d, %d)", v.client_pids, v.other_pids,
+		  v.unclassified_pids);
+	check(near(v.client_traced_ms, 3.034688, 1e-9) && near(v.client_flush_ms, 2.711445, 1e-9) &&
+		  near(v.client_dirty_write_ms, 0.323243, 1e-9) && v.client_lock_wait_ms == 0,
+		  "validate: client WAL-path time 3.034688 ms (got %.6f)", v.client_traced_ms);
+	check(v.wal_writes == 564 && near(v.wal_write_ms, 45.210125, 1e-9) &&
+		  v.wal_fsyncs == 43 && near(v.wal_fsync_ms, 160.7917, 1e-9),
+		  "validate: io sums over every process: 564 writes 45.210125 ms, 43 fsyncs 160.7917 ms");
+	check(v.dirty_writes == 1 && v.client_dirty_writes == 1, "validate: one wrap-around write");
+
+	/* a pid never seen in pg_stat_activity is apart */
+	wsb_backends_free(&bt);
+	wsb_backends_note(&bt, 10534, "walwriter");
+	wsb_trace_classify(&t, &bt, &v);
+	check(v.client_pids == 0 && v.unclassified_pids == 2 && near(v.unclassified_ms, 3.034688, 1e-9) &&
+		  v.client_traced_ms == 0,
+		  "validate: unseen pids are unclassified, not clients");
+	wsb_backends_free(&bt);
+	wsb_trace_free(&t);
+
+	check(wsb_trace_parse("Attaching 22 probes...\nwsb_validate ready\n@lock_ns[12]: 5\n", &t) == -1 &&
+		  !t.ended, "validate: output without the end marker is incomplete");
+	wsb_trace_free(&t);
+	rc = wsb_trace_parse("@lock_ns[12]: 5\n@lock_ns[12, WALWrite]: 5\n@lock_ns[x]: 5\n"
+						 "@nosuch[12]: 5\n@lock_n[12]: -3\n@lock_n[12]: 7 ms\n"
+						 "@lock_n[12]: 2\nwsb_validate end\n", &t);
+	check(rc == 0 && t.bad_lines == 5 && t.npids == 1 && t.pids[0].lock_ns == 5 && t.pids[0].lock_n == 2,
+		  "validate: malformed map lines are counted, not summed (bad %d)", t.bad_lines);
+	wsb_trace_free(&t);
+	check(wsb_trace_parse("", &t) == -1 && t.npids == 0, "validate: empty output is incomplete");
+	wsb_trace_free(&t);
+}
+
+static WsbRows
+summary_rows(const char *full, const char *flush, const char *insert, const char *exact)
+{
+	const char *names[] = {"class", "total_ms", "exact_count"};
+	const char *cells[] = {
+		"wal_buffer_full", full, exact,
+		"wal_flush", flush, NULL,
+		"wal_insert", insert, NULL,
+		"clog", "99", NULL,
+		"wal_write", "40.5", "564",
+		"wal_fsync", "170.25", "43",
+		"slru_io", "0", "0",
+	};
+
+	return rows_of(3, names, 7, cells);
+}
+
+static void
+test_compare_config(void)
+{
+	WsbRows		s = summary_rows("1000", "80", "20", "300");
+	const char *wn[] = {"wal_buffers_full"};
+	const char *wc[] = {"310"};
+	WsbRows		w = rows_of(1, wn, 1, wc);
+	WsbRows		empty = {0};
+	WsbValidation v;
+	WsbRun		runs[4];
+	WsbPlan		plan;
+	WsbValidation sum;
+	double		tt,
+				tu;
+	char	   *text = NULL;
+	size_t		len = 0;
+	FILE	   *f;
+
+	/* sampled = 1000 + 80 + 20 = 1100 ms (clog is not WAL path); traced 1000 */
+	memset(&v, 0, sizeof(v));
+	v.client_traced_ms = 1000;
+	wsb_validate_compare(&v, &s, &w);
+	check(near(v.client_sampled_ms, 1100, 1e-9) && near(v.ratio, 1.1, 1e-12),
+		  "validate: sampled 1100 ms against traced 1000: ratio 1.1 (got %.4f)", v.ratio);
+	check(v.exact_count == 300 && v.wal_buffers_full == 310 &&
+		  near(v.sampled_wal_write_ms, 40.5, 1e-9) && near(v.sampled_wal_fsync_ms, 170.25, 1e-9),
+		  "validate: core's and wal_stall's counts copied");
+	v.client_traced_ms = 0;
+	wsb_validate_compare(&v, &s, &w);
+	check(isnan(v.ratio), "validate: nothing traced: no ratio");
+	v.client_traced_ms = 5;
+	wsb_validate_compare(&v, &empty, &empty);
+	check(isnan(v.client_sampled_ms) && isnan(v.ratio) && v.exact_count == -1 && v.wal_buffers_full == -1,
+		  "validate: wal_stall not loaded: sampled unknown, no ratio");
+
+	/*
+	 * One configuration, four runs: repeats 1 and 3 traced (sampled 1100
+	 * and 500 against traced 1000 and 500: ratio 1600 / 1500), tps 90 and
+	 * 110 traced, 100 and 120 untraced: cost 100 / 110 - 1 = -9.0909%.
+	 */
+	memset(runs, 0, sizeof(runs));
+	memset(&plan, 0, sizeof(plan));
+	plan.nconfigs = 1;
+	strcpy(plan.configs[0].label, "wal_buffers=32kB");
+	for (int i = 0; i < 4; i++)
+	{
+		runs[i].config = 0;
+		runs[i].repeat = i + 1;
+		runs[i].order = i + 1;
+		runs[i].ok = true;
+		runs[i].tps = (double[]) {90, 100, 110, 120}[i];
+		runs[i].validation.requested = true;
+		runs[i].validation.traced = i % 2 == 0;
+		runs[i].validation.ok = i % 2 == 0;
+		runs[i].validation.io_traced = true;
+		runs[i].validation.wal_buffers_full = 10;
+		runs[i].validation.exact_count = 9;
+	}
+	runs[0].validation.client_traced_ms = 1000;
+	runs[0].validation.client_sampled_ms = 1100;
+	runs[0].validation.ratio = 1.1;
+	runs[2].validation.client_traced_ms = 500;
+	runs[2].validation.client_sampled_ms = 500;
+	{
+		int			n = wsb_validate_config(runs, 4, 0, &sum, &tt, &tu);
+
+		check(n == 2 && near(sum.ratio, 1600.0 / 1500.0, 1e-12) && near(tt, 100, 1e-9) &&
+			  near(tu, 110, 1e-9),
+			  "validate: configuration ratio of the sums 1.0667 (got %.4f), tps 100 traced / 110 untraced",
+			  sum.ratio);
+	}
+	check(sum.wal_buffers_full == 20 && sum.exact_count == 18,
+		  "validate: counts summed over the traced runs only");
+	check(near(wsb_validate_overall_cost(&plan, runs, 4), 100.0 * (100.0 / 110.0 - 1), 1e-9),
+		  "validate: tracer's cost -9.09%%");
+	runs[1].ok = runs[3].ok = false;
+	check(isnan(wsb_validate_overall_cost(&plan, runs, 4)),
+		  "validate: no untraced run: cost not measured");
+	runs[1].ok = runs[3].ok = true;
+
+	/* the CSV columns: as many cells as header names, empty when untraced */
+	f = open_memstream(&text, &len);
+	wsb_validate_csv_header(f);
+	fputc('\n', f);
+	wsb_validate_csv_row(f, &runs[0]);
+	fputc('\n', f);
+	wsb_validate_csv_row(f, &runs[1]);
+	fputc('\n', f);
+	fclose(f);
+	{
+		int			commas[3] = {0};
+		int			line = 0;
+
+		for (char *p = text; *p; p++)
+		{
+			if (*p == '\n')
+				line++;
+			else if (*p == ',' && line < 3)
+				commas[line]++;
+		}
+		check(line == 3 && commas[0] == 17 && commas[1] == 17 && commas[2] == 17,
+			  "validate: CSV header and rows have 17 cells each (%d, %d, %d)",
+			  commas[0], commas[1], commas[2]);
+		check(strstr(text, ",true,") && strstr(text, ",1.1000,") && strstr(text, "\n,false,,,"),
+			  "validate: traced row has its ratio, untraced row empty cells");
+	}
+	free(text);
+
+	/* the terminal table says the ratio and the cost */
+	text = NULL;
+	f = open_memstream(&text, &len);
+	wsb_validate_print(f, &plan, runs, 4);
+	fclose(f);
+	check(strstr(text, "measurement error") && strstr(text, "1.067") &&
+		  strstr(text, "tracer's cost: -9.1% tps") && strstr(text, "20 / 20 / 18") == NULL &&
+		  strstr(text, "/ 20 / 18"),
+		  "validate: terminal table has the ratio, the counts and the cost");
+	free(text);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	wsb_validate_html(f, &plan, runs, 4);
+	fclose(f);
+	check(strstr(text, "<h2>Measurement error</h2>") && strstr(text, "1.067") &&
+		  strstr(text, "<strong>-9.1%</strong>") && strstr(text, "not traced"),
+		  "validate: report section has the ratio, the cost and the untraced runs");
+	free(text);
+
+	wsb_rows_free(&s);
+	wsb_rows_free(&w);
+}
+
+void
+test_validate(void)
+{
+	test_traced_and_program();
+	test_parse_classify();
+	test_compare_config();
+}

@@ -1,0 +1,1234 @@
+/*-------------------------------------------------------------------------
+ *
+ * validate.c
+ *		wal_stall_bench --validate: kernel-traced truth beside wal_stall's
+ *		sampled figures, and the error between them.
+ *
+ * For a traced run the harness starts bpftrace on the server's postgres
+ * binary before pgbench and stops it after the run's last figures are in
+ * (SIGINT: bpftrace prints its maps and exits).  The program keeps per
+ * process sums, in nanoseconds, for the processes whose parent is the
+ * run's postmaster (other clusters of the same binary are not counted):
+ *
+ *	 lock	USDT lwlock__wait__start/done on the tranches WALWrite,
+ *			WALBufMapping and WALInsert (arg0 is the tranche name), when
+ *			not inside one of the two below
+ *	 flush	uprobe/uretprobe on XLogFlush, the outermost call: a commit's
+ *			or a buffer eviction's flush, its lock waits, write() and
+ *			fsync() included
+ *	 dirty	USDT wal__buffer__write__dirty__start/done: the wrap-around
+ *			write of AdvanceXLInsertBuffer, done under WALWriteLock
+ *	 write	libc pwrite/pwritev called inside XLogFlush, XLogBackgroundFlush
+ *			(the WAL writer) or a dirty write: WAL writes
+ *	 sync	libc fdatasync/fsync called inside them: WAL fsyncs
+ *
+ * The three first never overlap in one process, so their sum is the time
+ * the process spent on the WAL path, which wal_stall's stall classes
+ * wal_buffer_full + wal_flush + wal_insert estimate by sampling wait events
+ * for client backends.  Which pid is a client: the harness polls
+ * pg_stat_activity each second of the run and classifies by backend_type;
+ * pids never seen there (a connection shorter than a second) are counted
+ * apart as unclassified.  write and sync are for every process, as
+ * wal_stall's io classes are.  Not traced: the WAL segment pre-allocation
+ * of the checkpointer (outside those functions), and a write or fsync of a
+ * WAL segment made outside them.
+ *
+ * Which runs are traced: with --runs >= 2, the odd repeats of every
+ * configuration (1, 3, ...); the even ones run without the tracer, so that
+ * the tracer's cost is measured on the same configurations in the same
+ * interleaved order.  With --runs 1 every run is traced and the cost is not
+ * measured.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "validate.h"
+
+/* ---------------------------------------------------------------------
+ * The program
+ * --------------------------------------------------------------------- */
+
+/* Whether the run of this repeat is traced (see the file header). */
+bool
+wsb_validate_traced(const WsbOptions *o, int repeat)
+{
+	return o->validate && (o->runs < 2 || repeat % 2 == 1);
+}
+
+/*
+ * The bpftrace program for a postgres binary and the libc it maps ("" to
+ * leave write/fsync out); $1 is the postmaster's pid.  Returns 0, -1 when
+ * buf is too small.
+ */
+int
+wsb_validate_program(const char *pg, const char *libc, char *buf, size_t len)
+{
+	size_t		n;
+
+	n = snprintf(buf, len,
+				 "/* wal_stall_bench --validate: WAL-path time per process of one cluster\n"
+				 " * ($1: its postmaster's pid), printed at exit in ns and counts */\n"
+				 "BEGIN { printf(\"" WSB_TRACE_READY "\\n\"); }\n"
+				 "usdt:%s:postgresql:lwlock__wait__start\n"
+				 "/curtask->real_parent->tgid == $1 && @in_wal[tid] == 0/\n"
+				 "{\n"
+				 "\t$t = str(arg0);\n"
+				 "\tif ($t == \"WALWrite\" || $t == \"WALBufMapping\" || $t == \"WALInsert\") {\n"
+				 "\t\t@lw_t0[tid] = nsecs;\n"
+				 "\t}\n"
+				 "}\n"
+				 "usdt:%s:postgresql:lwlock__wait__done\n"
+				 "/@lw_t0[tid]/\n"
+				 "{\n"
+				 "\t@lock_ns[pid] = sum(nsecs - @lw_t0[tid]);\n"
+				 "\t@lock_n[pid] = count();\n"
+				 "\tdelete(@lw_t0[tid]);\n"
+				 "}\n"
+				 "usdt:%s:postgresql:wal__buffer__write__dirty__start\n"
+				 "/curtask->real_parent->tgid == $1 && @in_wal[tid] == 0/\n"
+				 "{ @in_wal[tid] = 1; @dw_t0[tid] = nsecs; }\n"
+				 "usdt:%s:postgresql:wal__buffer__write__dirty__done\n"
+				 "/@dw_t0[tid]/\n"
+				 "{\n"
+				 "\t@dirty_ns[pid] = sum(nsecs - @dw_t0[tid]);\n"
+				 "\t@dirty_n[pid] = count();\n"
+				 "\tdelete(@dw_t0[tid]);\n"
+				 "\tdelete(@in_wal[tid]);\n"
+				 "}\n"
+				 "uprobe:%s:XLogFlush\n"
+				 "/curtask->real_parent->tgid == $1 && @in_wal[tid] == 0/\n"
+				 "{ @in_wal[tid] = 2; @fl_t0[tid] = nsecs; }\n"
+				 "uretprobe:%s:XLogFlush\n"
+				 "/@fl_t0[tid]/\n"
+				 "{\n"
+				 "\t@flush_ns[pid] = sum(nsecs - @fl_t0[tid]);\n"
+				 "\t@flush_n[pid] = count();\n"
+				 "\tdelete(@fl_t0[tid]);\n"
+				 "\tdelete(@in_wal[tid]);\n"
+				 "}\n",
+				 pg, pg, pg, pg, pg, pg);
+	if (n >= len)
+		return -1;
+	if (libc && *libc)
+	{
+		n += snprintf(buf + n, len - n,
+					  "uprobe:%s:XLogBackgroundFlush\n"
+					  "/curtask->real_parent->tgid == $1 && @in_wal[tid] == 0/\n"
+					  "{ @in_wal[tid] = 3; @bg[tid] = 1; }\n"
+					  "uretprobe:%s:XLogBackgroundFlush\n"
+					  "/@bg[tid]/\n"
+					  "{ delete(@bg[tid]); delete(@in_wal[tid]); }\n"
+					  "uprobe:%s:pwrite64, uprobe:%s:pwritev64\n"
+					  "/@in_wal[tid]/\n"
+					  "{ @wr_t0[tid] = nsecs; }\n"
+					  "uretprobe:%s:pwrite64, uretprobe:%s:pwritev64\n"
+					  "/@wr_t0[tid]/\n"
+					  "{\n"
+					  "\t@write_ns[pid] = sum(nsecs - @wr_t0[tid]);\n"
+					  "\t@write_n[pid] = count();\n"
+					  "\tdelete(@wr_t0[tid]);\n"
+					  "}\n"
+					  "uprobe:%s:fdatasync, uprobe:%s:fsync\n"
+					  "/@in_wal[tid]/\n"
+					  "{ @sy_t0[tid] = nsecs; }\n"
+					  "uretprobe:%s:fdatasync, uretprobe:%s:fsync\n"
+					  "/@sy_t0[tid]/\n"
+					  "{\n"
+					  "\t@sync_ns[pid] = sum(nsecs - @sy_t0[tid]);\n"
+					  "\t@sync_n[pid] = count();\n"
+					  "\tdelete(@sy_t0[tid]);\n"
+					  "}\n",
+					  pg, pg, libc, libc, libc, libc, libc, libc, libc, libc);
+		if (n >= len)
+			return -1;
+	}
+	n += snprintf(buf + n, len - n,
+				  "END\n"
+				  "{\n"
+				  "\tclear(@lw_t0); clear(@dw_t0); clear(@fl_t0); clear(@in_wal);\n"
+				  "%s"
+				  "\tprintf(\"" WSB_TRACE_END "\\n\");\n"
+				  "}\n",
+				  libc && *libc ? "\tclear(@bg); clear(@wr_t0); clear(@sy_t0);\n" : "");
+	return n < len ? 0 : -1;
+}
+
+/* The path of the libc a process maps, from its /proc/PID/maps text. */
+bool
+wsb_maps_libc(const char *maps, char *path, size_t len)
+{
+	for (const char *line = maps; line && *line;)
+	{
+		const char *end = strchr(line, '\n');
+		const char *slash;
+		size_t		l = end ? (size_t) (end - line) : strlen(line);
+		char		buf[1024];
+
+		snprintf(buf, sizeof(buf), "%.*s", (int) (l < sizeof(buf) ? l : sizeof(buf) - 1), line);
+		slash = strchr(buf, '/');
+		if (slash && (strstr(slash, "/libc.so") || strstr(slash, "/libc-")))
+		{
+			wsb_strlcpy(path, slash, len);
+			return true;
+		}
+		line = end ? end + 1 : NULL;
+	}
+	return false;
+}
+
+/* ---------------------------------------------------------------------
+ * bpftrace's output
+ * --------------------------------------------------------------------- */
+
+static WsbTracePid *
+trace_pid(WsbTrace *t, int pid)
+{
+	for (int i = 0; i < t->npids; i++)
+		if (t->pids[i].pid == pid)
+			return &t->pids[i];
+	if (t->npids == t->cap)
+	{
+		int			cap = t->cap ? t->cap * 2 : 64;
+		WsbTracePid *p = realloc(t->pids, sizeof(WsbTracePid) * cap);
+
+		if (p == NULL)
+			return NULL;
+		t->pids = p;
+		t->cap = cap;
+	}
+	memset(&t->pids[t->npids], 0, sizeof(WsbTracePid));
+	t->pids[t->npids].pid = pid;
+	return &t->pids[t->npids++];
+}
+
+/*
+ * Parse what the program printed: "@name[pid]: value" lines of its maps,
+ * and the end marker.  Other lines ("Attaching 22 probes...", the ready
+ * marker, blank lines) are skipped; a map line that does not parse counts
+ * in bad_lines.  Returns 0 when the end marker was seen, -1 otherwise.
+ */
+int
+wsb_trace_parse(const char *text, WsbTrace *t)
+{
+	static const char *const names[] = {
+		"lock_ns", "lock_n", "flush_ns", "flush_n", "dirty_ns", "dirty_n",
+		"write_ns", "write_n", "sync_ns", "sync_n"
+	};
+
+	memset(t, 0, sizeof(*t));
+	for (const char *line = text; line && *line;)
+	{
+		const char *end = strchr(line, '\n');
+		size_t		l = end ? (size_t) (end - line) : strlen(line);
+		char		buf[256];
+		char	   *br,
+				   *close,
+				   *p;
+		long		pid;
+		long long	value;
+		int			k;
+
+		snprintf(buf, sizeof(buf), "%.*s", (int) (l < sizeof(buf) ? l : sizeof(buf) - 1), line);
+		line = end ? end + 1 : NULL;
+		if (strcmp(wsb_trim(buf), WSB_TRACE_END) == 0)
+		{
+			t->ended = true;
+			continue;
+		}
+		if (buf[0] != '@')
+			continue;
+		br = strchr(buf, '[');
+		close = br ? strchr(br, ']') : NULL;
+		if (br == NULL || close == NULL || close[1] != ':')
+		{
+			t->bad_lines++;
+			continue;
+		}
+		*br = '\0';
+		for (k = 0; k < (int) (sizeof(names) / sizeof(names[0])); k++)
+			if (strcmp(buf + 1, names[k]) == 0)
+				break;
+		errno = 0;
+		pid = strtol(br + 1, &p, 10);
+		if (k == (int) (sizeof(names) / sizeof(names[0])) || p != close || pid <= 0)
+		{
+			t->bad_lines++;
+			continue;
+		}
+		value = strtoll(close + 2, &p, 10);
+		if (p == close + 2 || errno != 0 || *wsb_trim(p) != '\0' || value < 0)
+		{
+			t->bad_lines++;
+			continue;
+		}
+		{
+			WsbTracePid *tp = trace_pid(t, (int) pid);
+			int64_t    *fields[] = {
+				&tp->lock_ns, &tp->lock_n, &tp->flush_ns, &tp->flush_n,
+				&tp->dirty_ns, &tp->dirty_n, &tp->write_ns, &tp->write_n,
+				&tp->sync_ns, &tp->sync_n
+			};
+
+			if (tp == NULL)
+				return -1;
+			*fields[k] += value;
+		}
+	}
+	return t->ended ? 0 : -1;
+}
+
+void
+wsb_trace_free(WsbTrace *t)
+{
+	free(t->pids);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Remember a pid's backend_type (the newest wins: pids are not reused
+ * within a run on any real machine, but a pid's type is what it last was). */
+void
+wsb_backends_note(WsbBackendTypes *bt, int pid, const char *type)
+{
+	int			i;
+
+	if (pid <= 0 || type == NULL)
+		return;
+	for (i = 0; i < bt->n; i++)
+		if (bt->pids[i] == pid)
+			break;
+	if (i == bt->n)
+	{
+		if (bt->n == bt->cap)
+		{
+			int			cap = bt->cap ? bt->cap * 2 : 64;
+			int		   *p = realloc(bt->pids, sizeof(int) * cap);
+			char	  (*ty)[40];
+
+			if (p == NULL)
+				return;
+			bt->pids = p;
+			ty = realloc(bt->types, sizeof(*ty) * cap);
+			if (ty == NULL)
+				return;
+			bt->types = ty;
+			bt->cap = cap;
+		}
+		bt->pids[bt->n++] = pid;
+	}
+	wsb_strlcpy(bt->types[i], type, sizeof(bt->types[i]));
+}
+
+const char *
+wsb_backends_type(const WsbBackendTypes *bt, int pid)
+{
+	for (int i = 0; i < bt->n; i++)
+		if (bt->pids[i] == pid)
+			return bt->types[i];
+	return NULL;
+}
+
+void
+wsb_backends_free(WsbBackendTypes *bt)
+{
+	free(bt->pids);
+	free(bt->types);
+	memset(bt, 0, sizeof(*bt));
+}
+
+/* What wal_stall's stall kind counts: client backends and parallel workers. */
+static bool
+is_client(const char *type)
+{
+	return strcmp(type, "client backend") == 0 || strcmp(type, "parallel worker") == 0;
+}
+
+/* The traced sums of a run, by kind of process, into v. */
+void
+wsb_trace_classify(const WsbTrace *t, const WsbBackendTypes *bt, WsbValidation *v)
+{
+	v->client_pids = v->other_pids = v->unclassified_pids = 0;
+	v->client_lock_wait_ms = v->client_flush_ms = v->client_dirty_write_ms = 0;
+	v->other_wal_path_ms = v->unclassified_ms = 0;
+	v->dirty_writes = v->client_dirty_writes = 0;
+	v->wal_write_ms = v->wal_fsync_ms = 0;
+	v->wal_writes = v->wal_fsyncs = 0;
+	for (int i = 0; i < t->npids; i++)
+	{
+		const WsbTracePid *p = &t->pids[i];
+		const char *type = wsb_backends_type(bt, p->pid);
+		double		path_ms = (p->lock_ns + p->flush_ns + p->dirty_ns) / 1e6;
+
+		v->dirty_writes += p->dirty_n;
+		v->wal_write_ms += p->write_ns / 1e6;
+		v->wal_writes += p->write_n;
+		v->wal_fsync_ms += p->sync_ns / 1e6;
+		v->wal_fsyncs += p->sync_n;
+		if (type == NULL)
+		{
+			v->unclassified_pids++;
+			v->unclassified_ms += path_ms;
+		}
+		else if (is_client(type))
+		{
+			v->client_pids++;
+			v->client_lock_wait_ms += p->lock_ns / 1e6;
+			v->client_flush_ms += p->flush_ns / 1e6;
+			v->client_dirty_write_ms += p->dirty_ns / 1e6;
+			v->client_dirty_writes += p->dirty_n;
+		}
+		else
+		{
+			v->other_pids++;
+			v->other_wal_path_ms += path_ms;
+		}
+	}
+	v->client_traced_ms = v->client_lock_wait_ms + v->client_flush_ms + v->client_dirty_write_ms;
+}
+
+static double
+summary_ms(const WsbRows *summary, const char *class, const char *col)
+{
+	for (int i = 0; i < summary->nrows; i++)
+	{
+		const char *c = wsb_rows_get(summary, i, "class");
+
+		if (c && strcmp(c, class) == 0)
+			return wsb_rows_double(summary, i, col, NAN);
+	}
+	return NAN;
+}
+
+/* wal_stall's and core's figures beside the traced ones, and the ratio. */
+void
+wsb_validate_compare(WsbValidation *v, const WsbRows *summary, const WsbRows *wal)
+{
+	double		ec = summary_ms(summary, "wal_buffer_full", "exact_count");
+	double		bf = wal && wal->nrows > 0 ? wsb_rows_double(wal, 0, "wal_buffers_full", NAN) : NAN;
+
+	v->client_sampled_ms = summary_ms(summary, "wal_buffer_full", "total_ms") +
+		summary_ms(summary, "wal_flush", "total_ms") +
+		summary_ms(summary, "wal_insert", "total_ms");
+	v->ratio = v->client_traced_ms > 0 ? v->client_sampled_ms / v->client_traced_ms : NAN;
+	v->sampled_wal_write_ms = summary_ms(summary, "wal_write", "total_ms");
+	v->sampled_wal_fsync_ms = summary_ms(summary, "wal_fsync", "total_ms");
+	v->exact_count = isnan(ec) ? -1 : (int64_t) ec;
+	v->wal_buffers_full = isnan(bf) ? -1 : (int64_t) bf;
+}
+
+/*
+ * The traced runs of one configuration, summed into *sum (ratio of the
+ * sums), and the mean tps of its successful traced and untraced runs (NAN
+ * when none).  Returns the number of traced runs summed.
+ */
+int
+wsb_validate_config(const WsbRun *runs, int nruns, int config, WsbValidation *sum,
+					double *tps_traced, double *tps_untraced)
+{
+	int			n = 0,
+				nt = 0,
+				nu = 0;
+	double		st = 0,
+				su = 0;
+	bool		counts = true;
+
+	memset(sum, 0, sizeof(*sum));
+	sum->wal_buffers_full = sum->exact_count = 0;
+	for (int i = 0; i < nruns; i++)
+	{
+		const WsbRun *r = &runs[i];
+		const WsbValidation *v = &r->validation;
+
+		if (r->config != config || !r->ok)
+			continue;
+		if (v->traced)
+			st += r->tps, nt++;
+		else
+			su += r->tps, nu++;
+		if (!v->traced || !v->ok)
+			continue;
+		n++;
+		sum->io_traced = v->io_traced;
+		sum->client_pids += v->client_pids;
+		sum->client_lock_wait_ms += v->client_lock_wait_ms;
+		sum->client_flush_ms += v->client_flush_ms;
+		sum->client_dirty_write_ms += v->client_dirty_write_ms;
+		sum->client_traced_ms += v->client_traced_ms;
+		sum->client_sampled_ms += v->client_sampled_ms;
+		sum->dirty_writes += v->dirty_writes;
+		sum->client_dirty_writes += v->client_dirty_writes;
+		sum->other_wal_path_ms += v->other_wal_path_ms;
+		sum->unclassified_ms += v->unclassified_ms;
+		sum->unclassified_pids += v->unclassified_pids;
+		sum->wal_write_ms += v->wal_write_ms;
+		sum->wal_writes += v->wal_writes;
+		sum->wal_fsync_ms += v->wal_fsync_ms;
+		sum->wal_fsyncs += v->wal_fsyncs;
+		sum->sampled_wal_write_ms += v->sampled_wal_write_ms;
+		sum->sampled_wal_fsync_ms += v->sampled_wal_fsync_ms;
+		if (v->wal_buffers_full < 0 || v->exact_count < 0)
+			counts = false;
+		sum->wal_buffers_full += v->wal_buffers_full;
+		sum->exact_count += v->exact_count;
+	}
+	if (!counts || n == 0)
+		sum->wal_buffers_full = sum->exact_count = -1;
+	sum->traced = n > 0;
+	sum->ok = n > 0;
+	sum->ratio = sum->client_traced_ms > 0 ? sum->client_sampled_ms / sum->client_traced_ms : NAN;
+	*tps_traced = nt ? st / nt : NAN;
+	*tps_untraced = nu ? su / nu : NAN;
+	return n;
+}
+
+/*
+ * The tracer's cost in percent of tps: per configuration, mean tps of the
+ * traced runs against the untraced ones, averaged over the configurations
+ * that have both (each weighs the same).  NAN when none has both.
+ */
+double
+wsb_validate_overall_cost(const WsbPlan *plan, const WsbRun *runs, int nruns)
+{
+	double		sum = 0;
+	int			n = 0;
+
+	for (int c = 0; c < plan->nconfigs; c++)
+	{
+		WsbValidation s;
+		double		tt,
+					tu;
+
+		wsb_validate_config(runs, nruns, c, &s, &tt, &tu);
+		if (!isnan(tt) && !isnan(tu) && tu > 0)
+		{
+			sum += 100.0 * (tt / tu - 1.0);
+			n++;
+		}
+	}
+	return n ? sum / n : NAN;
+}
+
+bool
+wsb_validate_any(const WsbRun *runs, int nruns)
+{
+	for (int i = 0; i < nruns; i++)
+		if (runs[i].validation.requested)
+			return true;
+	return false;
+}
+
+/* ---------------------------------------------------------------------
+ * Output: results.csv columns, the terminal, the report's section
+ * --------------------------------------------------------------------- */
+
+static void
+csv_num(FILE *f, const char *fmt, double v)
+{
+	fputc(',', f);
+	if (!isnan(v))
+		fprintf(f, fmt, v);
+}
+
+void
+wsb_validate_csv_header(FILE *f)
+{
+	fputs(",traced,traced_client_pids,traced_lock_wait_ms,traced_flush_ms,"
+		  "traced_dirty_write_ms,traced_wal_path_ms,sampled_wal_path_ms,sampled_traced_ratio,"
+		  "traced_dirty_writes,traced_client_dirty_writes,traced_other_wal_path_ms,"
+		  "traced_unclassified_ms,traced_wal_write_ms,traced_wal_writes,"
+		  "traced_wal_fsync_ms,traced_wal_fsyncs,validate_error", f);
+}
+
+/* The run's validation columns; empty cells when the run was not traced. */
+void
+wsb_validate_csv_row(FILE *f, const WsbRun *r)
+{
+	const WsbValidation *v = &r->validation;
+	bool		have = v->traced && v->ok;
+	bool		io = have && v->io_traced;
+
+	fprintf(f, ",%s", v->traced ? "true" : "false");
+	csv_num(f, "%.0f", have ? v->client_pids : NAN);
+	csv_num(f, "%.3f", have ? v->client_lock_wait_ms : NAN);
+	csv_num(f, "%.3f", have ? v->client_flush_ms : NAN);
+	csv_num(f, "%.3f", have ? v->client_dirty_write_ms : NAN);
+	csv_num(f, "%.3f", have ? v->client_traced_ms : NAN);
+	csv_num(f, "%.3f", have ? v->client_sampled_ms : NAN);
+	csv_num(f, "%.4f", have ? v->ratio : NAN);
+	csv_num(f, "%.0f", have ? (double) v->dirty_writes : NAN);
+	csv_num(f, "%.0f", have ? (double) v->client_dirty_writes : NAN);
+	csv_num(f, "%.3f", have ? v->other_wal_path_ms : NAN);
+	csv_num(f, "%.3f", have ? v->unclassified_ms : NAN);
+	csv_num(f, "%.3f", io ? v->wal_write_ms : NAN);
+	csv_num(f, "%.0f", io ? (double) v->wal_writes : NAN);
+	csv_num(f, "%.3f", io ? v->wal_fsync_ms : NAN);
+	csv_num(f, "%.0f", io ? (double) v->wal_fsyncs : NAN);
+	fputc(',', f);
+	wsb_csv_field(f, v->error);
+}
+
+static void
+fmt_num(char *buf, size_t len, const char *fmt, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, fmt, v);
+}
+
+static void
+fmt_count(char *buf, size_t len, int64_t v)
+{
+	if (v < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%lld", (long long) v);
+}
+
+/*
+ * The terminal's "measurement error" tables: per configuration, the
+ * client WAL-path time sampled and traced and their ratio, wrap-around
+ * writes three ways, the io classes, and tps with and without the tracer.
+ */
+void
+wsb_validate_print(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
+{
+	double		cost = wsb_validate_overall_cost(plan, runs, nruns);
+	int			wl = (int) strlen("configuration");
+
+	if (!wsb_validate_any(runs, nruns))
+		return;
+	for (int c = 0; c < plan->nconfigs; c++)
+		if ((int) strlen(plan->configs[c].label) > wl)
+			wl = (int) strlen(plan->configs[c].label);
+	if (wl > 32)
+		wl = 32;
+	fprintf(f, "\nmeasurement error (--validate): client WAL-path time, wal_stall's sampled "
+			"estimate vs bpftrace\n");
+	fprintf(f, "%-*s  %5s  %11s  %11s  %6s  %s\n", wl, "configuration", "runs",
+			"sampled ms", "traced ms", "ratio", "wrap-around writes traced/core/exact");
+	for (int c = 0; c < plan->nconfigs; c++)
+	{
+		WsbValidation s;
+		double		tt,
+					tu;
+		int			n = wsb_validate_config(runs, nruns, c, &s, &tt, &tu);
+		char		a[32],
+					b[32],
+					r[32],
+					d1[32],
+					d2[32],
+					d3[32];
+
+		fmt_num(a, sizeof(a), "%.1f", n ? s.client_sampled_ms : NAN);
+		fmt_num(b, sizeof(b), "%.1f", n ? s.client_traced_ms : NAN);
+		fmt_num(r, sizeof(r), "%.3f", n ? s.ratio : NAN);
+		fmt_count(d1, sizeof(d1), n ? s.dirty_writes : -1);
+		fmt_count(d2, sizeof(d2), s.wal_buffers_full);
+		fmt_count(d3, sizeof(d3), s.exact_count);
+		fprintf(f, "%-*.*s  %5d  %11s  %11s  %6s  %s / %s / %s\n", wl, wl, plan->configs[c].label,
+				n, a, b, r, d1, d2, d3);
+	}
+	fprintf(f, "%-*s  %19s  %19s  %s\n", wl, "", "wal_write ms", "wal_fsync ms", "tps traced / untraced");
+	fprintf(f, "%-*s  %19s  %19s\n", wl, "", "traced / sampled", "traced / sampled");
+	for (int c = 0; c < plan->nconfigs; c++)
+	{
+		WsbValidation s;
+		double		tt,
+					tu;
+		int			n = wsb_validate_config(runs, nruns, c, &s, &tt, &tu);
+		char		w[48],
+					y[48],
+					t1[32],
+					t2[32],
+					x[32] = "";
+
+		if (n && s.io_traced)
+		{
+			snprintf(w, sizeof(w), "%.1f / %.1f", s.wal_write_ms, s.sampled_wal_write_ms);
+			snprintf(y, sizeof(y), "%.1f / %.1f", s.wal_fsync_ms, s.sampled_wal_fsync_ms);
+		}
+		else
+		{
+			snprintf(w, sizeof(w), "not traced");
+			snprintf(y, sizeof(y), "not traced");
+		}
+		fmt_num(t1, sizeof(t1), "%.0f", tt);
+		fmt_num(t2, sizeof(t2), "%.0f", tu);
+		if (!isnan(tt) && !isnan(tu) && tu > 0)
+			snprintf(x, sizeof(x), " (%+.1f%%)", 100.0 * (tt / tu - 1.0));
+		fprintf(f, "%-*.*s  %19s  %19s  %s / %s%s\n", wl, wl, plan->configs[c].label,
+				w, y, t1, t2, x);
+	}
+	if (isnan(cost))
+		fprintf(f, "tracer's cost: not measured (needs --runs >= 2: odd repeats traced, even ones not)\n");
+	else
+		fprintf(f, "tracer's cost: %+.1f%% tps, traced runs against untraced ones, mean over "
+				"configurations\n", cost);
+}
+
+static void
+html_text(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		switch (*s)
+		{
+			case '<':
+				fputs("&lt;", f);
+				break;
+			case '>':
+				fputs("&gt;", f);
+				break;
+			case '&':
+				fputs("&amp;", f);
+				break;
+			case '"':
+				fputs("&quot;", f);
+				break;
+			default:
+				fputc(*s, f);
+		}
+}
+
+static void
+html_num(FILE *f, const char *fmt, double v)
+{
+	fputs("<td class=\"n\">", f);
+	if (isnan(v))
+		fputs("&ndash;", f);
+	else
+		fprintf(f, fmt, v);
+	fputs("</td>", f);
+}
+
+/* The report's "Measurement error" section (its <h2> included). */
+void
+wsb_validate_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
+{
+	double		cost = wsb_validate_overall_cost(plan, runs, nruns);
+	bool		io = false;
+
+	if (!wsb_validate_any(runs, nruns))
+		return;
+	for (int i = 0; i < nruns; i++)
+		if (runs[i].validation.traced && runs[i].validation.ok && runs[i].validation.io_traced)
+			io = true;
+	fputs("<h2>Measurement error</h2>\n"
+		  "<p>With <code>--validate</code> a bpftrace program (<code>validate.bt</code> beside "
+		  "this report) ran beside the odd-numbered runs of every configuration and summed, per "
+		  "process of the cluster, the exact time spent on the WAL path: waits for the LWLocks "
+		  "<code>WALWrite</code>, <code>WALBufMapping</code> and <code>WALInsert</code> (USDT "
+		  "<code>lwlock__wait__start/done</code>), time inside <code>XLogFlush</code> (uprobe), "
+		  "and wrap-around writes of dirty WAL buffers (USDT "
+		  "<code>wal__buffer__write__dirty__start/done</code>), never counting a nested interval "
+		  "twice. <em>Traced</em> is that sum for client backends (classified by "
+		  "<code>pg_stat_activity.backend_type</code>, polled every second); <em>sampled</em> is "
+		  "what wal_stall estimated for the same classes of process: <code>wal_buffer_full</code> "
+		  "+ <code>wal_flush</code> + <code>wal_insert</code> <code>total_ms</code>. The ratio "
+		  "sampled/traced is wal_stall's measurement error (1 is exact). Wrap-around writes: "
+		  "traced (every process) / <code>pg_stat_wal.wal_buffers_full</code> / "
+		  "<code>wal_stall_summary.exact_count</code>.</p>\n", f);
+	fputs("<table><tr><th>configuration</th><th>traced runs</th><th>sampled ms</th>"
+		  "<th>traced ms</th><th>ratio</th><th>lock wait ms</th><th>XLogFlush ms</th>"
+		  "<th>dirty write ms</th><th>wrap-around writes traced / core / exact</th>"
+		  "<th>tps traced</th><th>tps untraced</th></tr>\n", f);
+	for (int c = 0; c < plan->nconfigs; c++)
+	{
+		WsbValidation s;
+		double		tt,
+					tu;
+		int			n = wsb_validate_config(runs, nruns, c, &s, &tt, &tu);
+		char		d1[32],
+					d2[32],
+					d3[32];
+
+		fputs("<tr><td>", f);
+		html_text(f, plan->configs[c].label);
+		fprintf(f, "</td><td class=\"n\">%d</td>", n);
+		html_num(f, "%.1f", n ? s.client_sampled_ms : NAN);
+		html_num(f, "%.1f", n ? s.client_traced_ms : NAN);
+		html_num(f, "%.3f", n ? s.ratio : NAN);
+		html_num(f, "%.1f", n ? s.client_lock_wait_ms : NAN);
+		html_num(f, "%.1f", n ? s.client_flush_ms : NAN);
+		html_num(f, "%.1f", n ? s.client_dirty_write_ms : NAN);
+		fmt_count(d1, sizeof(d1), n ? s.dirty_writes : -1);
+		fmt_count(d2, sizeof(d2), s.wal_buffers_full);
+		fmt_count(d3, sizeof(d3), s.exact_count);
+		fprintf(f, "<td class=\"n\">%s / %s / %s</td>", d1, d2, d3);
+		html_num(f, "%.0f", tt);
+		html_num(f, "%.0f", tu);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+
+	if (io)
+	{
+		fputs("<p>The io classes, every process (WAL writer and checkpointer included): "
+			  "<code>wal_write</code> traced as libc's <code>pwrite</code>/<code>pwritev</code> "
+			  "and <code>wal_fsync</code> as <code>fdatasync</code>/<code>fsync</code>, each "
+			  "only when called inside <code>XLogFlush</code>, <code>XLogBackgroundFlush</code> "
+			  "or a wrap-around write (uprobes on the libc the postmaster maps). Not traced: "
+			  "WAL segments pre-allocated by the checkpointer outside those functions.</p>\n"
+			  "<table><tr><th>configuration</th><th>wal_write traced ms</th><th>sampled ms</th>"
+			  "<th>writes</th><th>wal_fsync traced ms</th><th>sampled ms</th><th>fsyncs</th></tr>\n", f);
+		for (int c = 0; c < plan->nconfigs; c++)
+		{
+			WsbValidation s;
+			double		tt,
+						tu;
+			int			n = wsb_validate_config(runs, nruns, c, &s, &tt, &tu);
+			bool		have = n && s.io_traced;
+
+			fputs("<tr><td>", f);
+			html_text(f, plan->configs[c].label);
+			fputs("</td>", f);
+			html_num(f, "%.1f", have ? s.wal_write_ms : NAN);
+			html_num(f, "%.1f", have ? s.sampled_wal_write_ms : NAN);
+			html_num(f, "%.0f", have ? (double) s.wal_writes : NAN);
+			html_num(f, "%.1f", have ? s.wal_fsync_ms : NAN);
+			html_num(f, "%.1f", have ? s.sampled_wal_fsync_ms : NAN);
+			html_num(f, "%.0f", have ? (double) s.wal_fsyncs : NAN);
+			fputs("</tr>\n", f);
+		}
+		fputs("</table>\n", f);
+	}
+	else
+		fputs("<p>The io classes (<code>wal_write</code>, <code>wal_fsync</code>) were not "
+			  "traced: the libc the postmaster maps was not found.</p>\n", f);
+
+	fputs("<p>Per run:</p>\n<table><tr><th>order</th><th>configuration</th><th>run</th>"
+		  "<th>tps</th><th>sampled ms</th><th>traced ms</th><th>ratio</th><th>client pids</th>"
+		  "<th>other processes ms</th><th>unclassified ms</th><th>tracer</th></tr>\n", f);
+	for (int i = 0; i < nruns; i++)
+	{
+		const WsbRun *r = NULL;
+		const WsbValidation *v;
+
+		for (int j = 0; j < nruns; j++)
+			if (runs[j].order == i + 1)
+				r = &runs[j];
+		if (r == NULL)
+			continue;
+		v = &r->validation;
+		fprintf(f, "<tr><td class=\"n\">%d</td><td>", r->order);
+		html_text(f, plan->configs[r->config].label);
+		fprintf(f, "</td><td class=\"n\">%d</td>", r->repeat);
+		html_num(f, "%.0f", r->ok ? r->tps : NAN);
+		if (v->traced && v->ok)
+		{
+			html_num(f, "%.1f", v->client_sampled_ms);
+			html_num(f, "%.1f", v->client_traced_ms);
+			html_num(f, "%.3f", v->ratio);
+			html_num(f, "%.0f", (double) v->client_pids);
+			html_num(f, "%.1f", v->other_wal_path_ms);
+			html_num(f, "%.1f", v->unclassified_ms);
+			fputs("<td>traced</td>", f);
+		}
+		else
+		{
+			fputs("<td></td><td></td><td></td><td></td><td></td><td></td><td>", f);
+			html_text(f, v->traced ? (v->error[0] ? v->error : "failed") : "not traced");
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	if (isnan(cost))
+		fputs("<p>The tracer's cost was not measured: that needs <code>--runs</code> of 2 or "
+			  "more (odd repeats traced, even ones not).</p>\n", f);
+	else
+		fprintf(f, "<p>The tracer's cost: <strong>%+.1f%%</strong> tps, the mean over the "
+				"configurations of (mean tps of the traced runs / mean tps of the untraced runs "
+				"&minus; 1); both sets ran in the same interleaved order. The verdicts above use "
+				"every run, traced or not.</p>\n", cost);
+}
+
+/* ---------------------------------------------------------------------
+ * The tracer's process
+ * --------------------------------------------------------------------- */
+
+struct WsbTracer
+{
+	pid_t		pid;
+	int			cleanup;
+	bool		io;
+	int			order;
+	char		outpath[1200];
+	char		errpath[1200];
+	char		keep[1200];		/* OUT/trace_run_N.txt */
+	WsbBackendTypes types;
+};
+
+/* bpftrace on PATH only: the test hides it by PATH. */
+static bool
+find_bpftrace(char *path, size_t len)
+{
+	const char *p = getenv("PATH");
+
+	while (p && *p)
+	{
+		const char *colon = strchr(p, ':');
+		size_t		dl = colon ? (size_t) (colon - p) : strlen(p);
+
+		snprintf(path, len, "%.*s/bpftrace", (int) dl, p);
+		if (dl > 0 && access(path, X_OK) == 0)
+			return true;
+		p = colon ? colon + 1 : NULL;
+	}
+	return false;
+}
+
+/* The last line of a file that is not one of bpftrace's harmless warnings. */
+static void
+last_error_line(const char *path, char *out, size_t len)
+{
+	char	   *text = wsb_read_file(path, NULL);
+
+	out[0] = '\0';
+	for (char *l = text ? strtok(text, "\n") : NULL; l; l = strtok(NULL, "\n"))
+		if (strstr(l, "ERROR") || strstr(l, "rror:"))
+		{
+			if (strstr(l, "RLIMIT_MEMLOCK") || strstr(l, "failed to detach"))
+				continue;
+			wsb_strlcpy(out, wsb_trim(l), len);
+		}
+	free(text);
+}
+
+/*
+ * Before any run: root, bpftrace on PATH, and a postgres binary with the
+ * probes and symbols the program uses, to which bpftrace can attach.
+ * 0 ok, -1 with one message naming what is missing.
+ */
+int
+wsb_validate_check(const WsbOptions *o, char *err, size_t errlen)
+{
+	char		bpftrace[1024],
+				pg[1200],
+				list[16384],
+				tmp[] = "/tmp/wsb_validate.XXXXXX";
+	const char *need[] = {
+		"lwlock__wait__start", "lwlock__wait__done",
+		"wal__buffer__write__dirty__start", "wal__buffer__write__dirty__done", NULL
+	};
+	const char *syms[] = {"XLogFlush", "XLogBackgroundFlush", NULL};
+	char		missing[256] = "";
+	WsbCommand	c;
+	int			fd,
+				rc;
+
+	if (geteuid() != 0)
+	{
+		snprintf(err, errlen, "--validate needs root: bpftrace loads programs into the kernel (run as root)");
+		return -1;
+	}
+	if (!find_bpftrace(bpftrace, sizeof(bpftrace)))
+	{
+		snprintf(err, errlen, "--validate needs bpftrace, which is not on PATH (Debian: apt-get install bpftrace)");
+		return -1;
+	}
+	snprintf(pg, sizeof(pg), "%s/postgres", o->bindir);
+	if (access(pg, R_OK) != 0)
+	{
+		snprintf(err, errlen, "--validate: no server binary \"%s\" to trace", pg);
+		return -1;
+	}
+	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+	c.stderr_path = "/dev/null";
+	wsb_cmd_add(&c, "%s", bpftrace);
+	wsb_cmd_add(&c, "-l");
+	wsb_cmd_add(&c, "usdt:%s:postgresql:*", pg);
+	wsb_cmd_output(&c, list, sizeof(list));
+	wsb_cmd_free(&c);
+	if (strstr(list, ":postgresql:") == NULL)
+	{
+		snprintf(err, errlen, "--validate: \"%s\" has no USDT probes (bpftrace -l 'usdt:%s:postgresql:*' "
+				 "lists none); it needs a PostgreSQL built with --enable-dtrace, as Debian's packages are",
+				 pg, pg);
+		return -1;
+	}
+	if (strlen(list) + 1 < sizeof(list))
+		strcat(list, "\n");	/* wsb_cmd_output drops the last newline */
+	for (int i = 0; need[i]; i++)
+	{
+		char		probe[128];
+
+		snprintf(probe, sizeof(probe), ":%s\n", need[i]);
+		if (strstr(list, probe) == NULL)
+			snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing), "%s%s",
+					 missing[0] ? ", " : "", need[i]);
+	}
+	if (missing[0])
+	{
+		snprintf(err, errlen, "--validate: \"%s\" lacks the USDT probes %s", pg, missing);
+		return -1;
+	}
+	for (int i = 0; syms[i]; i++)
+	{
+		wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+		c.stderr_path = "/dev/null";
+		wsb_cmd_add(&c, "%s", bpftrace);
+		wsb_cmd_add(&c, "-l");
+		wsb_cmd_add(&c, "uprobe:%s:%s", pg, syms[i]);
+		wsb_cmd_output(&c, list, sizeof(list));
+		wsb_cmd_free(&c);
+		if (strstr(list, syms[i]) == NULL)
+		{
+			snprintf(err, errlen, "--validate: \"%s\" exports no function %s for a uprobe", pg, syms[i]);
+			return -1;
+		}
+	}
+	/* can it attach?  (a kernel without uprobes, a locked-down BPF) */
+	fd = mkstemp(tmp);
+	if (fd < 0)
+	{
+		snprintf(err, errlen, "--validate: could not create a temporary file: %s", strerror(errno));
+		return -1;
+	}
+	close(fd);
+	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+	c.stderr_path = tmp;
+	wsb_cmd_add(&c, "%s", bpftrace);
+	wsb_cmd_add(&c, "-e");
+	wsb_cmd_add(&c, "usdt:%s:postgresql:lwlock__wait__start { } BEGIN { printf(\"attached\\n\"); exit(); }", pg);
+	rc = wsb_cmd_output(&c, list, sizeof(list));
+	wsb_cmd_free(&c);
+	if (strstr(list, "attached") == NULL)
+	{
+		char		why[512];
+
+		last_error_line(tmp, why, sizeof(why));
+		unlink(tmp);
+		snprintf(err, errlen, "--validate: bpftrace could not attach a probe to \"%s\" (exit status %d)%s%s",
+				 pg, rc, why[0] ? ": " : "", why);
+		return -1;
+	}
+	unlink(tmp);
+	return 0;
+}
+
+/* The parent of a process, from /proc/PID/stat; -1 if unknown. */
+static int
+parent_pid(int pid)
+{
+	char		path[64];
+	char	   *text,
+			   *p;
+	int			ppid = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	text = wsb_read_file(path, NULL);
+	if (text && (p = strrchr(text, ')')) != NULL)
+	{
+		char		state;
+
+		if (sscanf(p + 1, " %c %d", &state, &ppid) != 2)
+			ppid = -1;
+	}
+	free(text);
+	return ppid;
+}
+
+static void
+tracer_kill(void *arg)
+{
+	WsbTracer  *tr = arg;
+	int			status;
+
+	if (tr->pid <= 0)
+		return;
+	kill(tr->pid, SIGINT);
+	for (int i = 0; i < 50 && waitpid(tr->pid, &status, WNOHANG) == 0; i++)
+		usleep(100000);
+	if (kill(tr->pid, 0) == 0)
+	{
+		kill(tr->pid, SIGKILL);
+		waitpid(tr->pid, &status, 0);
+	}
+	tr->pid = 0;
+}
+
+/*
+ * Start bpftrace for the cluster of backend_pid (our own connection's
+ * backend: its parent is the postmaster) and wait until its probes are
+ * attached.  The tracer is stopped by wsb_tracer_stop, or by the cleanups
+ * on a failure or interrupt.  NULL with a message on failure.
+ */
+WsbTracer *
+wsb_tracer_start(const WsbOptions *o, const char *workdir, int order, int backend_pid,
+				 char *err, size_t errlen)
+{
+	WsbTracer  *tr;
+	char		pg[1200],
+				libc[1024] = "",
+				bt[1200],
+				path[1200],
+				bpftrace[1024];
+	char	   *program,
+			   *maps;
+	int			postmaster = backend_pid > 0 ? parent_pid(backend_pid) : -1;
+	WsbCommand	c;
+	double		start;
+
+	if (postmaster <= 1)
+	{
+		snprintf(err, errlen, "--validate: could not find the postmaster (parent of backend %d)", backend_pid);
+		return NULL;
+	}
+	if (!find_bpftrace(bpftrace, sizeof(bpftrace)))
+	{
+		snprintf(err, errlen, "--validate: bpftrace is no longer on PATH");
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/maps", postmaster);
+	maps = wsb_read_file(path, NULL);
+	if (maps)
+		wsb_maps_libc(maps, libc, sizeof(libc));
+	free(maps);
+	snprintf(pg, sizeof(pg), "%s/postgres", o->bindir);
+	program = malloc(16384);
+	tr = calloc(1, sizeof(WsbTracer));
+	if (program == NULL || tr == NULL || wsb_validate_program(pg, libc, program, 16384) != 0)
+	{
+		free(program);
+		free(tr);
+		snprintf(err, errlen, "--validate: out of memory");
+		return NULL;
+	}
+	tr->io = libc[0] != '\0';
+	tr->order = order;
+	snprintf(bt, sizeof(bt), "%s/validate.bt", workdir);
+	snprintf(path, sizeof(path), "%s/validate.bt", o->out);
+	if (wsb_write_file(bt, program) != 0)
+	{
+		free(program);
+		free(tr);
+		snprintf(err, errlen, "--validate: could not write \"%s\"", bt);
+		return NULL;
+	}
+	wsb_write_file(path, program);	/* the reader's copy */
+	free(program);
+	snprintf(tr->outpath, sizeof(tr->outpath), "%s/trace_%d.out", workdir, order);
+	snprintf(tr->errpath, sizeof(tr->errpath), "%s/trace_%d.err", workdir, order);
+	snprintf(tr->keep, sizeof(tr->keep), "%s/trace_run_%d.txt", o->out, order);
+
+	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+	wsb_cmd_add(&c, "%s", bpftrace);
+	wsb_cmd_add(&c, "%s", bt);
+	wsb_cmd_add(&c, "%d", postmaster);
+	c.stdout_path = tr->outpath;
+	c.stderr_path = tr->errpath;
+	tr->pid = wsb_cmd_start(&c);
+	wsb_cmd_free(&c);
+	if (tr->pid < 0)
+	{
+		snprintf(err, errlen, "--validate: could not start bpftrace: %s", strerror(errno));
+		free(tr);
+		return NULL;
+	}
+	tr->cleanup = wsb_cleanup_push("bpftrace", tracer_kill, tr);
+
+	/* attaching two dozen probes takes a few seconds */
+	start = wsb_now();
+	for (;;)
+	{
+		char	   *out = wsb_read_file(tr->outpath, NULL);
+		bool		ready = out && strstr(out, WSB_TRACE_READY);
+		int			status;
+
+		free(out);
+		if (ready)
+			return tr;
+		if (waitpid(tr->pid, &status, WNOHANG) == tr->pid)
+		{
+			char		why[512];
+
+			tr->pid = 0;
+			last_error_line(tr->errpath, why, sizeof(why));
+			snprintf(err, errlen, "--validate: bpftrace exited before its probes were attached%s%s",
+					 why[0] ? ": " : "", why);
+			return NULL;		/* the cleanup entry stays, harmless */
+		}
+		if (wsb_interrupted || wsb_now() - start > 60)
+		{
+			tracer_kill(tr);
+			snprintf(err, errlen, "%s", wsb_interrupted ? "interrupted" :
+					 "--validate: bpftrace did not attach its probes within 60 s");
+			return NULL;
+		}
+		usleep(100000);
+	}
+}
+
+/* Learn the backend types of pg_stat_activity rows (pid, backend_type). */
+void
+wsb_tracer_note(WsbTracer *tr, const WsbRows *activity)
+{
+	for (int i = 0; tr && i < activity->nrows; i++)
+		wsb_backends_note(&tr->types, (int) wsb_rows_double(activity, i, "pid", 0),
+						  wsb_rows_get(activity, i, "backend_type"));
+}
+
+/*
+ * Stop the tracer (SIGINT: bpftrace prints its maps and exits), parse its
+ * output into v, keep it as OUT/trace_run_N.txt, free the tracer.  0 ok,
+ * -1 with a message (also in v->error).
+ */
+int
+wsb_tracer_stop(WsbTracer *tr, WsbValidation *v, char *err, size_t errlen)
+{
+	WsbTrace	trace;
+	char	   *out;
+	int			status,
+				rc = 0;
+
+	v->ok = false;
+	v->io_traced = tr->io;
+	if (tr->pid > 0)
+	{
+		kill(tr->pid, SIGINT);
+		for (int i = 0; i < 300 && waitpid(tr->pid, &status, WNOHANG) == 0; i++)
+			usleep(100000);
+		if (kill(tr->pid, 0) == 0)
+		{
+			kill(tr->pid, SIGKILL);
+			waitpid(tr->pid, &status, 0);
+		}
+		tr->pid = 0;
+	}
+	wsb_cleanup_done(tr->cleanup);
+	out = wsb_read_file(tr->outpath, NULL);
+	if (out)
+		wsb_write_file(tr->keep, out);
+	if (out == NULL || wsb_trace_parse(out, &trace) != 0)
+	{
+		char		why[512];
+
+		last_error_line(tr->errpath, why, sizeof(why));
+		snprintf(v->error, sizeof(v->error), "bpftrace's output ended before its end marker%s%.200s",
+				 why[0] ? ": " : "", why);
+		rc = -1;
+	}
+	else
+	{
+		wsb_trace_classify(&trace, &tr->types, v);
+		v->ok = true;
+	}
+	if (out)
+		wsb_trace_free(&trace);
+	free(out);
+	unlink(tr->outpath);
+	unlink(tr->errpath);
+	wsb_backends_free(&tr->types);
+	free(tr);
+	if (rc != 0)
+		snprintf(err, errlen, "%s", v->error);
+	return rc;
+}

@@ -1,0 +1,91 @@
+/*-------------------------------------------------------------------------
+ *
+ * validate.h
+ *		wal_stall_bench --validate: a bpftrace program beside every traced
+ *		run, and the comparison of its exact sums with wal_stall's sampled
+ *		figures.
+ *
+ * The pure parts (the program's text, the parser of bpftrace's output,
+ * the classification of processes, the comparison, the tables) are unit
+ * tested in test_unit_validate.c; the tracer's process (start, wait until
+ * its probes are attached, stop) needs root and a server.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef WSB_VALIDATE_H
+#define WSB_VALIDATE_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "wsb.h"
+
+/* Sums of one process, as the bpftrace program prints them at its exit. */
+typedef struct WsbTracePid
+{
+	int			pid;
+	int64_t		lock_ns,
+				lock_n;			/* WAL lock waits outside the two below */
+	int64_t		flush_ns,
+				flush_n;		/* XLogFlush, outermost */
+	int64_t		dirty_ns,
+				dirty_n;		/* wal__buffer__write__dirty__start..done */
+	int64_t		write_ns,
+				write_n;		/* pwrite/pwritev inside the WAL write path */
+	int64_t		sync_ns,
+				sync_n;			/* fdatasync/fsync inside it */
+} WsbTracePid;
+
+typedef struct WsbTrace
+{
+	int			npids;
+	int			cap;
+	WsbTracePid *pids;
+	bool		ended;			/* the END marker was seen: sums complete */
+	int			bad_lines;
+} WsbTrace;
+
+/* pid -> pg_stat_activity.backend_type, learnt during the run */
+typedef struct WsbBackendTypes
+{
+	int			n;
+	int			cap;
+	int		   *pids;
+	char	  (*types)[40];
+} WsbBackendTypes;
+
+#define WSB_TRACE_READY "wsb_validate ready"
+#define WSB_TRACE_END	"wsb_validate end"
+
+/* pure */
+extern bool wsb_validate_traced(const WsbOptions *o, int repeat);
+extern int	wsb_validate_program(const char *postgres, const char *libc, char *buf, size_t len);
+extern bool wsb_maps_libc(const char *maps, char *path, size_t len);
+extern int	wsb_trace_parse(const char *text, WsbTrace *trace);
+extern void wsb_trace_free(WsbTrace *trace);
+extern void wsb_backends_note(WsbBackendTypes *bt, int pid, const char *type);
+extern const char *wsb_backends_type(const WsbBackendTypes *bt, int pid);
+extern void wsb_backends_free(WsbBackendTypes *bt);
+extern void wsb_trace_classify(const WsbTrace *trace, const WsbBackendTypes *bt,
+							   WsbValidation *v);
+extern void wsb_validate_compare(WsbValidation *v, const WsbRows *summary, const WsbRows *wal);
+extern int	wsb_validate_config(const WsbRun *runs, int nruns, int config,
+								WsbValidation *sum, double *tps_traced, double *tps_untraced);
+extern double wsb_validate_overall_cost(const WsbPlan *plan, const WsbRun *runs, int nruns);
+extern bool wsb_validate_any(const WsbRun *runs, int nruns);
+extern void wsb_validate_csv_header(FILE *f);
+extern void wsb_validate_csv_row(FILE *f, const WsbRun *run);
+extern void wsb_validate_print(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns);
+extern void wsb_validate_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns);
+
+/* the tracer: needs root, bpftrace and a server */
+typedef struct WsbTracer WsbTracer;
+
+extern int	wsb_validate_check(const WsbOptions *o, char *err, size_t errlen);
+extern WsbTracer *wsb_tracer_start(const WsbOptions *o, const char *workdir, int order,
+								   int backend_pid, char *err, size_t errlen);
+extern void wsb_tracer_note(WsbTracer *tr, const WsbRows *activity);
+extern int	wsb_tracer_stop(WsbTracer *tr, WsbValidation *v, char *err, size_t errlen);
+
+#endif							/* WSB_VALIDATE_H */
