@@ -5,7 +5,7 @@ set -euo pipefail
 
 PACKAGES="postgresql-15 postgresql-server-dev-15 libpq-dev postgresql-15-pgtap
 libtap-parser-sourcehandler-pgtap-perl libipc-run-perl make gcc gnuplot-nox
-e2fsprogs util-linux prometheus-postgres-exporter prometheus"
+e2fsprogs util-linux prometheus-postgres-exporter prometheus bpftrace"
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "setup.sh: run as root (it installs packages with apt-get)" >&2
