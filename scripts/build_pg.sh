@@ -83,52 +83,63 @@ if ! apt-cache showsrc "postgresql-$ver" 2>/dev/null | grep -q '^Package:'; then
 	apt-get update -q >/dev/null
 fi
 
-# Fetch and unpack: the newest version apt knows of (apt-get source picks it).
-mkdir -p "$src"
-cd "$src"
-dir=$(find . -maxdepth 1 -type d -name "postgresql-$ver-*" -printf '%f\n' | sort -V | tail -1)
-if [ -z "$dir" ] || [ ! -f "$dir/configure" ]; then
-	log "fetching the postgresql-$ver source package"
-	if ! apt-get source -q --download-only --only-source "postgresql-$ver" >"$src/fetch-$ver.log" 2>&1; then
-		log "could not fetch postgresql-$ver:"
-		grep -E '^(E|W):' "$src/fetch-$ver.log" | head -5 >&2
-		exit 2
-	fi
-	dsc=$(ls -1 postgresql-"$ver"_*.dsc | sort -V | tail -1)
-	dir=postgresql-$ver-$(basename "$dsc" .dsc | sed 's/^[^_]*_//')
-	rm -rf "$dir"
-	dpkg-source -q --skip-patches -x "$dsc" "$dir" >/dev/null
-fi
-log "building $dir into $prefix"
-
-# Out-of-tree build: the source directory stays pristine for a rebuild.
+# The server, unless an earlier run got that far.
 build=$cache/pg-build/$ver
-rm -rf "$build" "$prefix"
-mkdir -p "$build"
-cd "$build"
-"$src/$dir/configure" --prefix="$prefix" --enable-tap-tests --enable-debug \
-	--without-readline --without-icu --with-openssl >configure.log 2>&1 ||
-	{ tail -20 configure.log >&2; exit 1; }
-make -s -j"$jobs" >make.log 2>&1 || { tail -30 make.log >&2; exit 1; }
-make -s install >>make.log 2>&1 || { tail -30 make.log >&2; exit 1; }
-# contrib: pg_stat_statements and friends for the suites.
-make -s -j"$jobs" -C contrib >>make.log 2>&1 || { tail -30 make.log >&2; exit 1; }
-make -s -C contrib install >>make.log 2>&1 || { tail -30 make.log >&2; exit 1; }
-# PGXS's TAP_TESTS need the perl test modules installed with the server.
-make -s -C src/test/perl install >>make.log 2>&1 || true
+if [ ! -f "$prefix/.server-built" ]; then
+	# Fetch and unpack: the newest version apt knows of (apt-get source picks it).
+	mkdir -p "$src"
+	cd "$src"
+	dir=$(find . -maxdepth 1 -type d -name "postgresql-$ver-*" -printf '%f\n' | sort -V | tail -1)
+	if [ -z "$dir" ] || [ ! -f "$dir/configure" ]; then
+		log "fetching the postgresql-$ver source package"
+		if ! apt-get source -q --download-only --only-source "postgresql-$ver" >"$src/fetch-$ver.log" 2>&1; then
+			log "could not fetch postgresql-$ver:"
+			grep -E '^(E|W):' "$src/fetch-$ver.log" | head -5 >&2
+			exit 2
+		fi
+		dsc=$(ls -1 postgresql-"$ver"_*.dsc | sort -V | tail -1)
+		dir=postgresql-$ver-$(basename "$dsc" .dsc | sed 's/^[^_]*_//')
+		rm -rf "$dir"
+		dpkg-source -q --skip-patches -x "$dsc" "$dir" >/dev/null
+	fi
+	log "building $dir into $prefix"
+
+	# Out-of-tree build: the source directory stays pristine for a rebuild.
+	rm -rf "$build" "$prefix"
+	mkdir -p "$build"
+	cd "$build"
+	"$src/$dir/configure" --prefix="$prefix" --enable-tap-tests --enable-debug \
+		--without-readline --without-icu --with-openssl >configure.log 2>&1 ||
+		{ tail -20 configure.log >&2; exit 1; }
+	make -s -j"$jobs" >make.log 2>&1 || { tail -30 make.log >&2; exit 1; }
+	make -s install >>make.log 2>&1 || { tail -30 make.log >&2; exit 1; }
+	# contrib: pg_stat_statements and friends for the suites.
+	make -s -j"$jobs" -C contrib >>make.log 2>&1 || { tail -30 make.log >&2; exit 1; }
+	make -s -C contrib install >>make.log 2>&1 || { tail -30 make.log >&2; exit 1; }
+	# PGXS's TAP_TESTS need the perl test modules installed with the server.
+	make -s -C src/test/perl install >>make.log 2>&1 || true	"$prefix/bin/pg_config" --version >"$prefix/.server-built"
+fi
 
 # pgTAP for this version, from Debian's pgtap source package.
 cd "$src"
 pgtap=$(find . -maxdepth 1 -type d -name 'pgtap-*' -printf '%f\n' | sort -V | tail -1)
 if [ -z "$pgtap" ]; then
-	log "fetching the pgtap source package"
-	apt-get source -q --download-only --only-source pgtap >"$src/fetch-pgtap.log" 2>&1 ||
-		{ log "could not fetch pgtap"; exit 2; }
-	dsc=$(ls -1 pgtap_*.dsc | sort -V | tail -1)
-	pgtap=pgtap-$(basename "$dsc" .dsc | sed 's/^[^_]*_//')
-	dpkg-source -q --skip-patches -x "$dsc" "$pgtap" >/dev/null
+	# the newest version whose upstream tarball can be downloaded (here
+	# the .dsc and Debian parts of some versions are missing from the mirror;
+	# apt checked the tarball against the signed Sources index)
+	for v in $(apt-cache showsrc pgtap | sed -n 's/^Version: //p' | sort -rV); do
+		log "fetching the pgtap $v source package"
+		apt-get source -q --download-only "pgtap=$v" >"$src/fetch-pgtap.log" 2>&1 || true
+		ls pgtap_"${v%-*}".orig.tar.* >/dev/null 2>&1 && break
+	done
+	tarball=$(ls -1 pgtap_*.orig.tar.* 2>/dev/null | sort -V | tail -1 || true)
+	[ -n "$tarball" ] || { log "could not fetch pgtap"; exit 2; }
+	pgtap=pgtap-$(echo "$tarball" | sed -E 's/^pgtap_(.*)\.orig\.tar\..*/\1/')
+	mkdir -p "$pgtap"
+	tar -xf "$tarball" -C "$pgtap" --strip-components=1
 fi
 rm -rf "$cache/pg-build/pgtap-$ver"
+mkdir -p "$build"
 cp -a "$src/$pgtap" "$cache/pg-build/pgtap-$ver"
 make -s -C "$cache/pg-build/pgtap-$ver" PG_CONFIG="$prefix/bin/pg_config" >>"$build/make.log" 2>&1 &&
 	make -s -C "$cache/pg-build/pgtap-$ver" PG_CONFIG="$prefix/bin/pg_config" install >>"$build/make.log" 2>&1 ||
