@@ -81,12 +81,15 @@ test_traced_and_program(void)
 
 	wsb_options_defaults(&o);
 	o.runs = 3;
-	check(!wsb_validate_traced(&o, 1), "validate: no run traced without --validate");
+	check(!wsb_validate_traced(&o, 0, 1), "validate: no run traced without --validate");
 	o.validate = true;
-	check(wsb_validate_traced(&o, 1) && !wsb_validate_traced(&o, 2) && wsb_validate_traced(&o, 3),
-		  "validate: --runs 3 traces repeats 1 and 3, not 2");
+	check(wsb_validate_traced(&o, 0, 1) && !wsb_validate_traced(&o, 0, 2) && wsb_validate_traced(&o, 0, 3),
+		  "validate: --runs 3 traces the baseline's repeats 1 and 3, not 2");
+	check(!wsb_validate_traced(&o, 1, 1) && wsb_validate_traced(&o, 1, 2) && !wsb_validate_traced(&o, 1, 3),
+		  "validate: --runs 3 traces the second configuration's repeat 2 only");
 	o.runs = 1;
-	check(wsb_validate_traced(&o, 1), "validate: --runs 1 traces its only run");
+	check(wsb_validate_traced(&o, 0, 1) && wsb_validate_traced(&o, 1, 1),
+		  "validate: --runs 1 traces every run");
 
 	check(wsb_validate_program("/pg/bin/postgres", "/lib/libc.so.6", buf, sizeof(buf)) == 0,
 		  "validate: program fits");
@@ -96,6 +99,8 @@ test_traced_and_program(void)
 		  "validate: program probes the given binary");
 	check(strstr(buf, "\"WALWrite\"") && strstr(buf, "\"WALBufMapping\"") && strstr(buf, "\"WALInsert\""),
 		  "validate: program matches the three WAL tranches by name");
+	check(strstr(buf, "uprobe:/pg/bin/postgres:PostgresMain, uprobe:/pg/bin/postgres:ParallelWorkerMain\n"),
+		  "validate: program tags processes that enter PostgresMain or ParallelWorkerMain");
 	check(strstr(buf, "curtask->real_parent->tgid == $1") != NULL,
 		  "validate: program counts only the children of the postmaster given as $1");
 	check(strstr(buf, "uprobe:/lib/libc.so.6:pwrite64") && strstr(buf, "uprobe:/lib/libc.so.6:fdatasync"),
@@ -166,6 +171,27 @@ test_parse_classify(void)
 	check(v.client_pids == 0 && v.unclassified_pids == 2 && near(v.unclassified_ms, 3.034688, 1e-9) &&
 		  v.client_traced_ms == 0,
 		  "validate: unseen pids are unclassified, not clients");
+	wsb_backends_free(&bt);
+	wsb_trace_free(&t);
+
+	/*
+	 * unseen, but tagged by the program as having entered PostgresMain:
+	 * 13160 is a client (flush 2.711445 ms), 13167 stays unclassified
+	 * (dirty 0.323243 ms)
+	 */
+	{
+		char	   *tagged = malloc(sizeof(real_capture) + 64);
+
+		strcpy(tagged, real_capture);
+		strcat(tagged, "@client[13160]: 1\n");
+		rc = wsb_trace_parse(tagged, &t);
+		free(tagged);
+	}
+	wsb_backends_note(&bt, 10534, "walwriter");
+	wsb_trace_classify(&t, &bt, &v);
+	check(rc == 0 && v.client_pids == 1 && v.unclassified_pids == 1 &&
+		  near(v.client_traced_ms, 2.711445, 1e-9) && near(v.unclassified_ms, 0.323243, 1e-9),
+		  "validate: a process tagged by PostgresMain is a client though never polled");
 	wsb_backends_free(&bt);
 	wsb_trace_free(&t);
 

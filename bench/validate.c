@@ -27,17 +27,23 @@
  * wal_buffer_full + wal_flush + wal_insert estimate by sampling wait events
  * for client backends.  Which pid is a client: the harness polls
  * pg_stat_activity each second of the run and classifies by backend_type;
- * pids never seen there (a connection shorter than a second) are counted
- * apart as unclassified.  write and sync are for every process, as
+ * a process that started and ended between two polls (pgbench's own
+ * VACUUM connection, a connection of pgbench -C) is a client when the
+ * program saw it enter PostgresMain or ParallelWorkerMain (uprobes, once
+ * per process); any other is counted apart as unclassified (an autovacuum
+ * worker, which wal_stall's stall kind does not count either).  write and sync are for every process, as
  * wal_stall's io classes are.  Not traced: the WAL segment pre-allocation
  * of the checkpointer (outside those functions), and a write or fsync of a
  * WAL segment made outside them.
  *
- * Which runs are traced: with --runs >= 2, the odd repeats of every
- * configuration (1, 3, ...); the even ones run without the tracer, so that
- * the tracer's cost is measured on the same configurations in the same
- * interleaved order.  With --runs 1 every run is traced and the cost is not
- * measured.
+ * Which runs are traced: with --runs >= 2, every other repeat of each
+ * configuration, the baseline's odd repeats (1, 3, ...), the next
+ * configuration's even ones, and so on alternately; the other runs go
+ * without the tracer, so that its cost is measured on the same
+ * configurations in the same interleaved order, and traced and untraced
+ * runs alternate through the session (no side gets all the first runs,
+ * which follow pgbench -i).  With --runs 1 every run is traced and the cost
+ * is not measured.
  *
  *-------------------------------------------------------------------------
  */
@@ -56,11 +62,12 @@
  * The program
  * --------------------------------------------------------------------- */
 
-/* Whether the run of this repeat is traced (see the file header). */
+/* Whether the run of this configuration and repeat (1..) is traced (see
+ * the file header). */
 bool
-wsb_validate_traced(const WsbOptions *o, int repeat)
+wsb_validate_traced(const WsbOptions *o, int config, int repeat)
 {
-	return o->validate && (o->runs < 2 || repeat % 2 == 1);
+	return o->validate && (o->runs < 2 || (config + repeat) % 2 == 1);
 }
 
 /*
@@ -103,6 +110,9 @@ wsb_validate_program(const char *pg, const char *libc, char *buf, size_t len)
 				 "\tdelete(@dw_t0[tid]);\n"
 				 "\tdelete(@in_wal[tid]);\n"
 				 "}\n"
+				 "uprobe:%s:PostgresMain, uprobe:%s:ParallelWorkerMain\n"
+				 "/curtask->real_parent->tgid == $1/\n"
+				 "{ @client[pid] = 1; }\n"
 				 "uprobe:%s:XLogFlush\n"
 				 "/curtask->real_parent->tgid == $1 && @in_wal[tid] == 0/\n"
 				 "{ @in_wal[tid] = 2; @fl_t0[tid] = nsecs; }\n"
@@ -114,7 +124,7 @@ wsb_validate_program(const char *pg, const char *libc, char *buf, size_t len)
 				 "\tdelete(@fl_t0[tid]);\n"
 				 "\tdelete(@in_wal[tid]);\n"
 				 "}\n",
-				 pg, pg, pg, pg, pg, pg);
+				 pg, pg, pg, pg, pg, pg, pg, pg);
 	if (n >= len)
 		return -1;
 	if (libc && *libc)
@@ -220,7 +230,7 @@ wsb_trace_parse(const char *text, WsbTrace *t)
 {
 	static const char *const names[] = {
 		"lock_ns", "lock_n", "flush_ns", "flush_n", "dirty_ns", "dirty_n",
-		"write_ns", "write_n", "sync_ns", "sync_n"
+		"write_ns", "write_n", "sync_ns", "sync_n", "client"
 	};
 
 	memset(t, 0, sizeof(*t));
@@ -274,7 +284,7 @@ wsb_trace_parse(const char *text, WsbTrace *t)
 			int64_t    *fields[] = {
 				&tp->lock_ns, &tp->lock_n, &tp->flush_ns, &tp->flush_n,
 				&tp->dirty_ns, &tp->dirty_n, &tp->write_ns, &tp->write_n,
-				&tp->sync_ns, &tp->sync_n
+				&tp->sync_ns, &tp->sync_n, &tp->client
 			};
 
 			if (tp == NULL)
@@ -371,6 +381,8 @@ wsb_trace_classify(const WsbTrace *t, const WsbBackendTypes *bt, WsbValidation *
 		v->wal_writes += p->write_n;
 		v->wal_fsync_ms += p->sync_ns / 1e6;
 		v->wal_fsyncs += p->sync_n;
+		if (type == NULL && p->client)
+			type = "client backend";	/* started and ended between two polls */
 		if (type == NULL)
 		{
 			v->unclassified_pids++;
@@ -668,7 +680,7 @@ wsb_validate_print(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 				w, y, t1, t2, x);
 	}
 	if (isnan(cost))
-		fprintf(f, "tracer's cost: not measured (needs --runs >= 2: odd repeats traced, even ones not)\n");
+		fprintf(f, "tracer's cost: not measured (needs --runs >= 2: every other run traced)\n");
 	else
 		fprintf(f, "tracer's cost: %+.1f%% tps, traced runs against untraced ones, mean over "
 				"configurations\n", cost);
@@ -722,14 +734,17 @@ wsb_validate_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 			io = true;
 	fputs("<h2>Measurement error</h2>\n"
 		  "<p>With <code>--validate</code> a bpftrace program (<code>validate.bt</code> beside "
-		  "this report) ran beside the odd-numbered runs of every configuration and summed, per "
+		  "this report) ran beside every other run of each configuration (column <em>traced</em> "
+		  "of <code>results.csv</code>) and summed, per "
 		  "process of the cluster, the exact time spent on the WAL path: waits for the LWLocks "
 		  "<code>WALWrite</code>, <code>WALBufMapping</code> and <code>WALInsert</code> (USDT "
 		  "<code>lwlock__wait__start/done</code>), time inside <code>XLogFlush</code> (uprobe), "
 		  "and wrap-around writes of dirty WAL buffers (USDT "
 		  "<code>wal__buffer__write__dirty__start/done</code>), never counting a nested interval "
 		  "twice. <em>Traced</em> is that sum for client backends (classified by "
-		  "<code>pg_stat_activity.backend_type</code>, polled every second); <em>sampled</em> is "
+		  "<code>pg_stat_activity.backend_type</code>, polled every second, or, for a process "
+		  "that came and went between two polls, by its entering <code>PostgresMain</code>); "
+		  "<em>sampled</em> is "
 		  "what wal_stall estimated for the same classes of process: <code>wal_buffer_full</code> "
 		  "+ <code>wal_flush</code> + <code>wal_insert</code> <code>total_ms</code>. The ratio "
 		  "sampled/traced is wal_stall's measurement error (1 is exact). Wrap-around writes: "
@@ -842,7 +857,7 @@ wsb_validate_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 	fputs("</table>\n", f);
 	if (isnan(cost))
 		fputs("<p>The tracer's cost was not measured: that needs <code>--runs</code> of 2 or "
-			  "more (odd repeats traced, even ones not).</p>\n", f);
+			  "more (every other run traced).</p>\n", f);
 	else
 		fprintf(f, "<p>The tracer's cost: <strong>%+.1f%%</strong> tps, the mean over the "
 				"configurations of (mean tps of the traced runs / mean tps of the untraced runs "
@@ -918,7 +933,7 @@ wsb_validate_check(const WsbOptions *o, char *err, size_t errlen)
 		"lwlock__wait__start", "lwlock__wait__done",
 		"wal__buffer__write__dirty__start", "wal__buffer__write__dirty__done", NULL
 	};
-	const char *syms[] = {"XLogFlush", "XLogBackgroundFlush", NULL};
+	const char *syms[] = {"XLogFlush", "XLogBackgroundFlush", "PostgresMain", "ParallelWorkerMain", NULL};
 	char		missing[256] = "";
 	WsbCommand	c;
 	int			fd,

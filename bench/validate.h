@@ -35,6 +35,7 @@ typedef struct WsbTracePid
 				write_n;		/* pwrite/pwritev inside the WAL write path */
 	int64_t		sync_ns,
 				sync_n;			/* fdatasync/fsync inside it */
+	int64_t		client;			/* 1: entered PostgresMain or ParallelWorkerMain */
 } WsbTracePid;
 
 typedef struct WsbTrace
@@ -59,7 +60,7 @@ typedef struct WsbBackendTypes
 #define WSB_TRACE_END	"wsb_validate end"
 
 /* pure */
-extern bool wsb_validate_traced(const WsbOptions *o, int repeat);
+extern bool wsb_validate_traced(const WsbOptions *o, int config, int repeat);
 extern int	wsb_validate_program(const char *postgres, const char *libc, char *buf, size_t len);
 extern bool wsb_maps_libc(const char *maps, char *path, size_t len);
 extern int	wsb_trace_parse(const char *text, WsbTrace *trace);
