@@ -151,10 +151,16 @@ run_suites() {
 suites_once() {
 	local PGCONFIG=$1 work=$2 logs=$3 status
 
-	echo "== unit: the collector's cadence (test/unit)"
+	echo "== unit: the collector's cadence and the advice's rules (test/unit)"
 	cc -O2 -Wall -Wextra -Werror -o "$work/test/unit/test_cadence" "$work/test/unit/test_cadence.c" &&
 		"$work/test/unit/test_cadence" >"$logs/unit.log" 2>&1
-	count_tap "$logs/unit.log" $?
+	status=$?
+	cc -O2 -Wall -Wextra -Werror -o "$work/test/unit/test_advice" "$work/test/unit/test_advice.c" \
+		"$work/advice.c" -lm &&
+		"$work/test/unit/test_advice" >>"$logs/unit.log" 2>&1
+	[ $? -eq 0 ] || status=1
+	grep -E '^not ok' "$logs/unit.log" | sed 's/^/  /'
+	count_tap "$logs/unit.log" $status
 
 	echo "== unit: the bench harness (bench/test_unit)"
 	make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" test_unit >"$logs/bench_unit.log" 2>&1 &&
