@@ -484,8 +484,8 @@ write_statements_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nrun
 			  "with wal_stall: a preset line <code>conf = shared_preload_libraries = "
 			  "'wal_stall,pg_stat_statements'</code> (with <code>--pgdata</code> it replaces the "
 			  "cluster's list for the runs; the old value is restored at the end), or, when the "
-			  "configurations vary <code>shared_preload_libraries</code>, add it to each value: "
-			  "<code>--set \"shared_preload_libraries='wal_stall,pg_stat_statements'\"</code>. "
+			  "configurations vary <code>shared_preload_libraries</code>, add it to each value that "
+			  "loads wal_stall: <code>--set \"shared_preload_libraries='','wal_stall,pg_stat_statements'\"</code>. "
 			  "The harness creates the extension in its own database.</p>\n", f);
 	if (!any)
 	{
