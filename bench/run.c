@@ -240,20 +240,25 @@ statements_ready(WsbTarget *t, char *why, size_t whylen)
 		snprintf(why, whylen, "pg_stat_statements is not in shared_preload_libraries");
 		return false;
 	}
-	if ((t->temporary || t->created_db) &&
-		wsb_sql_exec(t->conn, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements", err, sizeof(err)) != 0)
+	if (wsb_sql_value(t->conn, "SELECT count(*) FROM pg_extension WHERE extname = 'pg_stat_statements'",
+					  NULL, v, sizeof(v), err, sizeof(err)) != 0)
 	{
+		snprintf(why, whylen, "could not look for extension pg_stat_statements: %.200s", err);
+		return false;
+	}
+	if (strcmp(v, "0") != 0)
+		return true;
+	/* created only when absent: IF NOT EXISTS would print its notice */
+	if (t->temporary || t->created_db)
+	{
+		if (wsb_sql_exec(t->conn, "CREATE EXTENSION pg_stat_statements", err, sizeof(err)) == 0)
+			return true;
 		snprintf(why, whylen, "could not create extension pg_stat_statements: %.200s", err);
 		return false;
 	}
-	if (wsb_sql_value(t->conn, "SELECT count(*) FROM pg_extension WHERE extname = 'pg_stat_statements'",
-					  NULL, v, sizeof(v), err, sizeof(err)) != 0 || strcmp(v, "0") == 0)
-	{
-		snprintf(why, whylen, "extension pg_stat_statements does not exist in database \"%s\"",
-				 t->dbname);
-		return false;
-	}
-	return true;
+	snprintf(why, whylen, "extension pg_stat_statements does not exist in database \"%s\"",
+			 t->dbname);
+	return false;
 }
 
 /*
