@@ -329,9 +329,9 @@ advise_clog(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, int 
 }
 
 /*
- * Storage: when WAL fsyncs take at least half as long as the client
- * stalls on the WAL path and their p99 is 5 ms or more, the device is the
- * bottleneck.  What it would need: a write+fsync of the ring's worth of WAL
+ * Storage: when clients stalled on the WAL path for 1% of their time or
+ * more, WAL fsyncs took at least half as long as those stalls, and their
+ * p99 is 5 ms or more, the device is the bottleneck.  What it would need: a write+fsync of the ring's worth of WAL
  * within the time the ring takes to fill at the peak rate, with headroom.
  */
 static void
@@ -343,6 +343,7 @@ advise_storage(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, i
 	char		cur[32];
 
 	if (isnan(in->fsync_p99_ms) || in->fsync_episodes == 0 || stall <= 0 ||
+		in->client_seconds <= 0 || stall / 1000.0 < 0.01 * in->client_seconds ||
 		in->fsync_ms < 0.5 * stall || in->fsync_p99_ms < 5.0)
 		return;
 	row = add_row(rows, n, max, "storage (WAL device)", "medium");

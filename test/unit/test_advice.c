@@ -301,6 +301,7 @@ test_storage(void)
 	in.seconds_ring_full = 100;
 	in.wrap_ms = 10000;
 	in.flush_ms = 2000;
+	in.client_seconds = 600;	/* 12 s of stalls: 2% of client time */
 	in.fsync_ms = 9000;
 	in.fsync_p99_ms = 25.0;
 	in.wal_buffers_bytes = 1024 * 1024;
@@ -316,6 +317,12 @@ test_storage(void)
 	in.fsync_ms = 1000;
 	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
 	check(find(rows, n, "storage (WAL device)") == NULL, "fsyncs a small part of the stalls: no storage row");
+	in.fsync_ms = 9000;
+	in.wrap_ms = 10;
+	in.flush_ms = 0;
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	check(find(rows, n, "storage (WAL device)") == NULL,
+		  "clients hardly stalled (10 ms in 2400 client-seconds): no storage row, however slow the fsyncs");
 }
 
 int
