@@ -16,7 +16,9 @@ shared_buffers = 16MB
 });
 $node->start;
 $node->safe_psql('postgres', 'CREATE EXTENSION wal_stall');
-my $v17 = $node->pg_version >= 17;
+# the server's major version (the framework's pg_version is 15+ only)
+my ($major) = `pg_config --version` =~ /(\d+)/;
+my $v17 = $major >= 17;
 
 # The CLOG row of pg_stat_slru is "Xact" before 17, "transaction" from 17.
 my $slru = $v17 ? 'transaction' : 'Xact';
