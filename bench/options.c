@@ -93,6 +93,10 @@ wsb_usage(FILE *f)
 		  "  --out DIR             results.csv, timeline.csv, report.html, pgbench logs\n"
 		  "                        (default bench-results/DATE-TIME)\n"
 		  "  --quiet               no progress line\n"
+		  "  --validate            trace the server with bpftrace (USDT probes) beside the\n"
+		  "                        odd runs of every configuration: wal_stall's measurement\n"
+		  "                        error, and the tracer's cost against the even runs; needs\n"
+		  "                        root, bpftrace and a postgres built with --enable-dtrace\n"
 		  "  --help                this text\n"
 		  "\n"
 		  "Exit status: 0 done, 1 a run-time failure, 2 a usage error, 130 interrupted.\n",
@@ -503,6 +507,11 @@ wsb_parse_args(int argc, char **argv, const char *presets_dir, WsbOptions *o,
 			if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0)
 			{
 				o->quiet = true;
+				continue;
+			}
+			if (strcmp(arg, "--validate") == 0)
+			{
+				o->validate = true;
 				continue;
 			}
 			eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
