@@ -17,6 +17,10 @@
  * CPU share from /proc/PID/schedstat.
  * When wal_stall is not loaded (shared_preload_libraries = '' in the
  * overhead preset) its rows stay empty and the pgbench figures remain.
+ * With --validate, every other run is traced (validate.c): bpftrace is
+ * attached after the resets and before pgbench, pg_stat_activity is polled
+ * each second to tell client backends from the other processes, and the
+ * tracer is stopped after the pause, right before the figures are read.
  *
  *-------------------------------------------------------------------------
  */
@@ -32,6 +36,7 @@
 #include <libpq-fe.h>
 
 #include "engine.h"
+#include "validate.h"
 
 static void
 add_pgbench_args(WsbCommand *c, const WsbTarget *t, const WsbOptions *o, const char *logprefix)
@@ -292,6 +297,33 @@ fetch_statements(WsbTarget *t, WsbRun *run)
 	}
 }
 
+/* --validate: the backend types of the cluster's processes, for the tracer */
+static void
+note_backends(WsbTarget *t, WsbTracer *tracer)
+{
+	WsbRows		a;
+
+	fetch_after(t, "SELECT pid, backend_type FROM pg_stat_activity", &a);
+	wsb_tracer_note(tracer, &a);
+	wsb_rows_free(&a);
+}
+
+/* --validate: bpftrace on the cluster of our own connection's backend */
+static WsbTracer *
+start_tracer(WsbTarget *t, const WsbOptions *o, const WsbRun *run, char *err, size_t errlen)
+{
+	WsbRows		b;
+	WsbTracer  *tracer;
+
+	fetch_after(t, "SELECT pg_backend_pid() AS pid", &b);
+	tracer = wsb_tracer_start(o, t->workdir, run->order, (int) wsb_rows_double(&b, 0, "pid", 0),
+							  err, errlen);
+	wsb_rows_free(&b);
+	if (tracer)
+		note_backends(t, tracer);
+	return tracer;
+}
+
 /*
  * One run of run->config.  0: measured (run->ok), -1: failed (run->error,
  * err), 1: interrupted.
@@ -309,6 +341,8 @@ wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan, WsbRun *run,
 	bool		loaded = wsb_target_wal_stall_loaded(t);
 	bool		statements = false;
 	bool		tty = isatty(2) && !o->quiet;
+	bool		traced = wsb_validate_traced(o, run->config, run->repeat);
+	WsbTracer  *tracer = NULL;
 	WsbCommand	c;
 	WsbRows		newest = {0};
 	WsbLogStats ls;
@@ -326,6 +360,8 @@ wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan, WsbRun *run,
 
 	run->ok = false;
 	run->collector_cpu_share = -1;
+	run->validation.requested = o->validate;
+	run->validation.traced = traced;
 	if (!loaded)
 		snprintf(run->statements_why, sizeof(run->statements_why), "wal_stall is not loaded");
 	else
@@ -356,6 +392,16 @@ wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan, WsbRun *run,
 		wsb_rows_free(&now);
 	}
 
+	/* --validate: attached before pgbench starts, detached after the figures */
+	if (traced && (tracer = start_tracer(t, o, run, msg, sizeof(msg))) == NULL)
+	{
+		if (wsb_interrupted)
+			return 1;
+		snprintf(run->error, sizeof(run->error), "%.400s", msg);
+		snprintf(err, errlen, "%s", run->error);
+		return -1;
+	}
+
 	snprintf(prefix, sizeof(prefix), "%s/run_%d", t->workdir, run->order);
 	snprintf(outpath, sizeof(outpath), "%s/run_%d.out", t->workdir, run->order);
 	snprintf(errpath, sizeof(errpath), "%s/run_%d.err", t->workdir, run->order);
@@ -371,6 +417,8 @@ wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan, WsbRun *run,
 	{
 		snprintf(run->error, sizeof(run->error), "could not start pgbench: %s", strerror(errno));
 		snprintf(err, errlen, "%s", run->error);
+		if (tracer)
+			wsb_tracer_stop(tracer, &run->validation, msg, sizeof(msg));
 		return -1;
 	}
 
@@ -399,6 +447,8 @@ wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan, WsbRun *run,
 			last_tick = wsb_now();
 			if (loaded)
 				poll_history(t, run, since, sizeof(since), &newest);
+			if (tracer)
+				note_backends(t, tracer);
 			read_progress(errpath, &erroff, &tps_now);
 			if (!o->quiet && tty)
 				progress_line(plan, run, nruns, last_tick - start, o->duration, tps_now, &newest, tty);
@@ -479,6 +529,8 @@ after:
 	wsb_sleep(1.5);
 	if (wsb_interrupted)
 		return 1;
+	if (tracer && wsb_tracer_stop(tracer, &run->validation, msg, sizeof(msg)) != 0)
+		wsb_note("run %d: --validate: %s", run->order, msg);
 	fetch_after(t, "SELECT * FROM pg_stat_wal", &run->wal);
 	if (loaded)
 	{
@@ -493,6 +545,8 @@ after:
 		if (cpu0 >= 0 && cpu1 >= cpu0)
 			run->collector_cpu_share = 100.0 * (cpu1 - cpu0) / 1e9 / (wsb_now() - start);
 	}
+	if (traced)
+		wsb_validate_compare(&run->validation, &run->summary, &run->wal);
 	if (!o->quiet && !tty)
 		fprintf(stderr, "run %d/%d  %s  %.0f tps%s%s\n", run->order, nruns,
 				plan->configs[run->config].label, run->tps,
