@@ -5,7 +5,7 @@
  *
  * Order of business: parse the flags (usage errors exit 2 before anything
  * exists); find PostgreSQL's programs through pg_config; check that a slow
- * disk is possible; open the target (every resource it makes is in the
+ * disk is possible, and for --validate that bpftrace can trace the server; open the target (every resource it makes is in the
  * cleanup list first); check every --set setting and value against the
  * server; then the runs in interleaved order, each after applying its
  * configuration; then judge and write results.csv, timeline.csv,
@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "validate.h"
 
 static WsbTarget target;
 
@@ -165,7 +166,8 @@ main(int argc, char **argv)
 		return WSB_EXIT_USAGE;
 	}
 	if (find_postgres(&opts, err, sizeof(err)) != 0 ||
-		wsb_slowdisk_check(&opts, err, sizeof(err)) != 0)
+		wsb_slowdisk_check(&opts, err, sizeof(err)) != 0 ||
+		(opts.validate && wsb_validate_check(&opts, err, sizeof(err)) != 0))
 	{
 		wsb_error("%s", err);
 		return WSB_EXIT_FAILURE;
@@ -299,6 +301,7 @@ main(int argc, char **argv)
 	}
 	wsb_cleanup_run();			/* restore and remove before the verdict */
 	wsb_print_verdict(stdout, &plan, runs, plan.nruns, judged);
+	wsb_validate_print(stdout, &plan, runs, plan.nruns);
 	printf("results in %s\n", opts.out);
 	if (wsb_interrupted)
 		return WSB_EXIT_INTERRUPTED;
