@@ -9,7 +9,8 @@
  * reader takes them.  timeline.csv carries every column of
  * wal_stall_history by name, whatever the extension's version returns.
  * The per-second join of pgbench's seconds with the history rows
- * (wsb_join_run) also feeds the timeline chart.
+ * (wsb_join_run) also feeds the timeline chart.  With --validate,
+ * results.csv ends with validate.c's columns (traced figures, the ratio).
  *
  *-------------------------------------------------------------------------
  */
@@ -19,6 +20,7 @@
 #include <string.h>
 
 #include "report_internal.h"
+#include "validate.h"
 
 const char *const wsb_classes[WSB_N_CLASSES] = {
 	"wal_buffer_full", "wal_flush", "wal_insert", "clog",
@@ -169,7 +171,10 @@ wsb_write_results_csv(const char *path, const WsbPlan *plan,
 	fputs(",run,order,started_at,seconds,tps,latency_avg_ms,latency_p99_ms,transactions", f);
 	for (int k = 0; k < WSB_N_CLASSES; k++)
 		fprintf(f, ",%s_total_ms,%s_episodes", wsb_classes[k], wsb_classes[k]);
-	fputs(",wal_buffers_full,wal_fsync_p99_ms,clog_hit_ratio,collector_cpu_share_pct,ok,error\n", f);
+	fputs(",wal_buffers_full,wal_fsync_p99_ms,clog_hit_ratio,collector_cpu_share_pct,ok,error", f);
+	if (wsb_validate_any(runs, nruns))
+		wsb_validate_csv_header(f);
+	fputc('\n', f);
 
 	for (int i = 0; i < nruns; i++)
 	{
@@ -218,6 +223,8 @@ wsb_write_results_csv(const char *path, const WsbPlan *plan,
 		csv_number(f, "%.3f", r->collector_cpu_share >= 0 ? r->collector_cpu_share : NAN);
 		fprintf(f, ",%s,", r->ok ? "true" : "false");
 		wsb_csv_field(f, r->error);
+		if (wsb_validate_any(runs, nruns))
+			wsb_validate_csv_row(f, r);
 		fputc('\n', f);
 	}
 	free(ord);

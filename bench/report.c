@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "report_internal.h"
+#include "validate.h"
 
 /* ---------------------------------------------------------------------
  * HTML
@@ -769,6 +770,7 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 	write_statements_html(f, plan, runs, nruns);
 	fputs("<h2>Advice</h2>\n", f);
 	write_advice_html(f, opts, plan, runs, nruns);
+	wsb_validate_html(f, plan, runs, nruns);
 	fputs("<h2>Environment</h2>\n", f);
 	write_environment_html(f, opts, plan, env);
 	fputs("<h2>Run order</h2>\n", f);
