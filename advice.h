@@ -48,8 +48,8 @@ typedef struct WalStallAdviceInput
 	double		wrap_ms_writer_asleep;	/* of wrap_ms, while the WAL writer slept */
 	double		write_p99_ms;	/* wal_write p99, NAN if none */
 	double		fsync_p99_ms;	/* wal_fsync p99, NAN if none */
+	double		write_ms;		/* wal_write total_ms */
 	double		fsync_ms;		/* wal_fsync total_ms */
-	int64_t		fsync_episodes;
 
 	/* the CLOG since the reset */
 	int64_t		clog_hits;		/* -1 unknown */

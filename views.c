@@ -775,8 +775,8 @@ wal_stall_advice_1_1(PG_FUNCTION_ARGS)
 	in.wrap_ms_writer_asleep = asleep_ns / WS_NS_PER_MS;
 	in.write_p99_ms = class_p99_ms(&copy, WS_CLASS_WAL_WRITE);
 	in.fsync_p99_ms = class_p99_ms(&copy, WS_CLASS_WAL_FSYNC);
+	in.write_ms = copy.classes[WS_CLASS_WAL_WRITE].total_ns / WS_NS_PER_MS;
 	in.fsync_ms = copy.classes[WS_CLASS_WAL_FSYNC].total_ns / WS_NS_PER_MS;
-	in.fsync_episodes = copy.classes[WS_CLASS_WAL_FSYNC].episodes;
 	in.clog_hits = delta.clog_hits;
 	in.clog_reads = delta.clog_reads;
 	in.clog_lock_ms = copy.classes[WS_CLASS_CLOG].total_ns / WS_NS_PER_MS;

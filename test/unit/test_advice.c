@@ -27,8 +27,8 @@ quiet_server(void)
 	in.client_seconds = 4 * 600;
 	in.write_p99_ms = 1.0;
 	in.fsync_p99_ms = 2.0;
+	in.write_ms = 200;
 	in.fsync_ms = 1000;
-	in.fsync_episodes = 100;
 	in.clog_hits = -1;
 	in.clog_reads = -1;
 	in.clog_buffers = 32;
@@ -308,11 +308,19 @@ test_storage(void)
 	in.peak_wal_bytes_per_sec = 10.0 * 1024 * 1024;	/* fills in 100 ms */
 	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
 	r = find(rows, n, "storage (WAL device)");
-	check(r && strcmp(r->suggested, "fsync p99 under 50.0 ms") == 0 && strstr(r->evidence, "wal_stall_test_fsync"),
-		  "fsync dominates: a storage row pointing at wal_stall_test_fsync() (%s)", r ? r->suggested : "none");
+	check(r && strcmp(r->suggested, "write+fsync p99 under 50.0 ms") == 0 &&
+		  strcmp(r->current, "write+fsync p99 26.0 ms") == 0 && strstr(r->evidence, "wal_stall_test_fsync"),
+		  "WAL I/O dominates: a storage row pointing at wal_stall_test_fsync() (%s)", r ? r->suggested : "none");
 	in.fsync_p99_ms = 2.0;
 	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
-	check(find(rows, n, "storage (WAL device)") == NULL, "fast fsyncs: no storage row");
+	check(find(rows, n, "storage (WAL device)") == NULL, "fast writes and fsyncs (3 ms): no storage row");
+	in.fsync_p99_ms = 25.0;
+	in.fsync_ms = 1000;
+	in.write_ms = 8000;
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	check(find(rows, n, "storage (WAL device)") != NULL,
+		  "slow writes (a bandwidth limit) count as much as slow fsyncs");
+	in.write_ms = 200;
 	in.fsync_p99_ms = 25.0;
 	in.fsync_ms = 1000;
 	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
