@@ -148,6 +148,38 @@ ring_full_mark(void)
 }
 
 /*
+ * Is this PGPROC slot in use by a live process?  Before 17 a PGPROC keeps
+ * its pid after the process exits, but the process always disowns its
+ * latch, so a slot is live only while its latch has the slot's pid as owner.
+ */
+static inline bool
+proc_is_live(PGPROC *proc, int pid)
+{
+	return pid != 0 && proc->procLatch.owner_pid == pid;
+}
+
+/*
+ * Does this process serve queries, i.e. is its waiting felt by a client?
+ * Client backends come from the freeProcs pool in every version; parallel
+ * workers are background workers that belong to another process's lock
+ * group.  Autovacuum, walsenders, other background workers and auxiliary
+ * processes do not.
+ */
+static inline bool
+proc_serves_queries(PGPROC *proc)
+{
+	void	   *pool = (void *) proc->procgloballist;
+	PGPROC	   *leader;
+
+	if (pool == (void *) &ProcGlobal->freeProcs)
+		return true;
+	if (pool != (void *) &ProcGlobal->bgworkerFreeProcs)
+		return false;
+	leader = proc->lockGroupLeader;
+	return leader != NULL && leader != proc;
+}
+
+/*
  * scan_processes
  *		Copy wait event, pid and kind of every PGPROC slot we follow, and
  *		note in "seen" whether anything could stall (cadence.h).
@@ -186,7 +218,7 @@ scan_processes(void)
 			if (!ws_wait_is_idle(info))
 			{
 				seen.process_busy = true;
-				active_clients += ws_proc_serves_queries(proc);
+				active_clients += proc_serves_queries(proc);
 			}
 			else if (info == writer_sleep_event)
 				writer_asleep = true;
@@ -194,7 +226,7 @@ scan_processes(void)
 		}
 
 		pid = *((volatile int *) &proc->pid);
-		if (proc == MyProc || !ws_proc_is_live(proc, pid))
+		if (proc == MyProc || !proc_is_live(proc, pid))
 		{
 			s->skip = !open;
 			s->pid = 0;
@@ -206,12 +238,12 @@ scan_processes(void)
 		if (s->skip)
 		{
 			seen.process_busy = true;	/* alive and on CPU */
-			active_clients += ws_proc_serves_queries(proc);
+			active_clients += proc_serves_queries(proc);
 			continue;
 		}
 		s->pid = pid;
 		s->wait_event_info = info;
-		s->serves_queries = ws_proc_serves_queries(proc);
+		s->serves_queries = proc_serves_queries(proc);
 		active_clients += s->serves_queries;
 		/* an episode can start only in a tracked wait */
 		if (s->event != WS_EVENT_NONE)

@@ -86,38 +86,6 @@ ws_init_materialized_srf(FunctionCallInfo fcinfo)
 }
 
 /*
- * Is this PGPROC slot in use by a live process?  Before 17 a PGPROC keeps
- * its pid after the process exits, but the process always disowns its
- * latch, so a slot is live only while its latch has the slot's pid as owner.
- */
-static inline bool
-ws_proc_is_live(PGPROC *proc, int pid)
-{
-	return pid != 0 && proc->procLatch.owner_pid == pid;
-}
-
-/*
- * Does this process serve queries, i.e. is its waiting felt by a client?
- * Client backends come from the freeProcs pool in every version; parallel
- * workers are background workers that belong to another process's lock
- * group.  Autovacuum, walsenders, other background workers and auxiliary
- * processes do not.
- */
-static inline bool
-ws_proc_serves_queries(PGPROC *proc)
-{
-	void	   *pool = (void *) proc->procgloballist;
-	PGPROC	   *leader;
-
-	if (pool == (void *) &ProcGlobal->freeProcs)
-		return true;
-	if (pool != (void *) &ProcGlobal->bgworkerFreeProcs)
-		return false;
-	leader = proc->lockGroupLeader;
-	return leader != NULL && leader != proc;
-}
-
-/*
  * pg_stat_slru rows by name and by index: pgstat_slru_index() and
  * pgstat_slru_name() before 15, renamed pgstat_get_slru_index() and
  * pgstat_get_slru_name() in 15.  The name of an index past the last row is
