@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end tests of wal_stall_bench: a temporary cluster, an existing
 # cluster (--pgdata) whose settings must come back, also after a SIGINT,
-# bad input, and (when possible here) --slow-wal.  Run as root, after
+# bad input, and (when possible here) --slow-wal and --validate.  Run as root, after
 # building bench/wal_stall_bench.  Prints TAP lines and "N passed, N failed".
 #
 #   bench/t/e2e.sh            PG_CONFIG=/path/to/pg_config bench/t/e2e.sh
@@ -47,6 +47,7 @@ leftovers() {
 		findmnt -rn -o TARGET 2>/dev/null | grep wal_stall_bench
 		pgrep -af "^$PGBIN/postgres -D /tmp/wal_stall_bench"
 		pgrep -af "^$PGBIN/pgbench .*wal_stall_bench"
+		pgrep -af "bpftrace /tmp/wal_stall_bench\..*/validate\.bt"
 	} 2>/dev/null
 }
 # Compared with what was there before the test, so that another harness
@@ -194,7 +195,23 @@ bad "unreachable cluster" 1 'cannot use --pgdata "/nonexistent"' --pg-config "$P
 chmod 777 "$work"
 RUNAS="runuser -u postgres --" bad "--slow-wal without root" 1 '--slow-wal needs root' \
 	--pg-config "$PG_CONFIG" --slow-wal 100
+RUNAS="runuser -u postgres --" bad "--validate without root" 1 '--validate needs root' \
+	--pg-config "$PG_CONFIG" --validate
 chmod 755 "$work"
+# --validate: bpftrace hidden from PATH; a server binary without USDT probes
+mkdir -p "$work/nobpf" "$work/noprobes/bin"
+RUNAS="env PATH=$work/nobpf" bad "--validate without bpftrace" 1 '--validate needs bpftrace, which is not on PATH' \
+	--pg-config "$PG_CONFIG" --validate
+for p in pgbench pg_ctl initdb; do ln -s "$PGBIN/$p" "$work/noprobes/bin/$p"; done
+cp /bin/true "$work/noprobes/bin/postgres"	# an ELF binary without probes
+printf '#!/bin/sh\n[ "$1" = --bindir ] && echo %s/noprobes/bin\n' "$work" >"$work/noprobes/pg_config"
+chmod 755 "$work/noprobes/pg_config"
+if command -v bpftrace >/dev/null; then
+	bad "--validate without USDT probes" 1 'has no USDT probes' \
+		--pg-config "$work/noprobes/pg_config" --validate
+else
+	echo "# skipped --validate without USDT probes: no bpftrace here"
+fi
 
 # ---------- 4. --slow-wal smoke, where this machine allows it ----------
 if [ -e /sys/fs/cgroup/blkio/blkio.throttle.write_iops_device ] && [ -e /dev/loop-control ] &&
@@ -210,6 +227,40 @@ if [ -e /sys/fs/cgroup/blkio/blkio.throttle.write_iops_device ] && [ -e /dev/loo
 	ok "--slow-wal: loop device, cgroup and mount removed" nothing_left
 else
 	echo "# skipped the --slow-wal smoke: no cgroup v1 blkio or loop devices here"
+fi
+
+# ---------- 5. --validate smoke, where bpftrace and the server's probes are here ----------
+if command -v bpftrace >/dev/null &&
+	bpftrace -l "usdt:$PGBIN/postgres:postgresql:lwlock__wait__start" 2>/dev/null | grep -q lwlock__wait__start; then
+	mark
+	"$BENCH" --pg-config "$PG_CONFIG" --set wal_buffers=32kB --runs 2 --duration 3 --clients 2 \
+		--scale 1 --validate --quiet --out "$work/out6" >"$work/t6.out" 2>"$work/t6.err"
+	rc=$?
+	ok "--validate: exit status 0 (got $rc)" [ "$rc" = 0 ]
+	[ "$rc" = 0 ] || sed 's/^/# /' "$work/t6.err"
+	# the ratio's closeness to 1 is not asserted (a noisy machine); it is printed
+	ok "--validate: run 1 traced with a ratio in (0, 10), run 2 not traced" python3 - "$work/out6/results.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 2, len(rows)
+by = {r["run"]: r for r in rows}
+t, u = by["1"], by["2"]
+assert t["traced"] == "true" and u["traced"] == "false", rows
+ratio = float(t["sampled_traced_ratio"])
+assert 0 < ratio < 10, ratio
+assert float(t["traced_wal_path_ms"]) > 0 and int(t["traced_client_pids"]) >= 2, t
+assert u["sampled_traced_ratio"] == "" and u["traced_wal_path_ms"] == "", u
+print("# sampled/traced ratio of run 1: %.4f" % ratio)
+PY
+	ok "--validate: measurement error table and the tracer's cost on the terminal" \
+		grep -q "tracer's cost" "$work/t6.out"
+	ok "--validate: report.html has the Measurement error section" \
+		grep -q '<h2>Measurement error</h2>' "$work/out6/report.html"
+	ok "--validate: bpftrace's program and output kept" \
+		test -s "$work/out6/validate.bt" -a -s "$work/out6/trace_run_1.txt"
+	ok "--validate: no bpftrace, cluster or work directory left" nothing_left
+else
+	echo "# skipped the --validate smoke: no bpftrace, or no USDT probes in $PGBIN/postgres"
 fi
 
 echo "$passed passed, $failed failed"
