@@ -5,10 +5,11 @@
  *		run, and the comparison of its exact sums with wal_stall's sampled
  *		figures.
  *
- * The pure parts (the program's text, the parser of bpftrace's output,
- * the classification of processes, the comparison, the tables) are unit
- * tested in test_unit_validate.c; the tracer's process (start, wait until
- * its probes are attached, stop) needs root and a server.
+ * The pure parts (validate.c: the program's text, the parser of bpftrace's
+ * output, the classification of processes, the comparison, the tables) are
+ * unit tested in test_unit_validate.c; the tracer's process (tracer.c:
+ * start, wait until its probes are attached, stop) needs root and a
+ * server.
  *
  *-------------------------------------------------------------------------
  */
@@ -80,7 +81,7 @@ extern void wsb_validate_csv_row(FILE *f, const WsbRun *run);
 extern void wsb_validate_print(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns);
 extern void wsb_validate_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns);
 
-/* the tracer: needs root, bpftrace and a server */
+/* the tracer (tracer.c): needs root, bpftrace and a server */
 typedef struct WsbTracer WsbTracer;
 
 extern int	wsb_validate_check(const WsbOptions *o, char *err, size_t errlen);

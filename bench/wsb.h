@@ -18,6 +18,8 @@
  *	 csv.c		 results.csv, timeline.csv, reading a run's figures
  *	 chart.c	 the report's charts (gnuplot SVG)
  *	 report.c	 report.html, the terminal verdict table
+ *	 validate.c	 --validate: the bpftrace program, its sums against wal_stall's
+ *	 tracer.c	 --validate: the bpftrace process (requirements, start, stop)
  *	 util.c		 strings, CSV quoting, running commands, files
  *	 main.c		 the plan-run-judge-report loop, signals
  *
