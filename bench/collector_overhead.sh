@@ -87,19 +87,27 @@ for r in $(seq 1 "$rounds"); do
 			"$(awk '{print $1}' "$dir/floor")"
 	done
 	for c in "${clients[@]}"; do
-		set_mode no -
-		tps=$(cluster_pgbench "$dir" -c "$c" -j 2 -T "$seconds" 2>&1 | awk '/^tps/ {print $3; exit}')
-		printf '%-6s %-16s %10.1f %12s %13s %14s\n' "$r" "$c clients, off" "$tps" - - -
-		echo "$c $tps" >>"$dir/off"
-		set_mode yes 20ms
-		pid=$(cluster_collector_pid "$dir")
-		"$dir/wakeup_floor" 1000 "$seconds" >"$dir/floor" &
-		share=$(share_during "$pid" cluster_pgbench "$dir" -c "$c" -j 2 -T "$seconds")
-		wait
-		tps=$(awk '/^tps/ {print $3; exit}' "$dir/out")
-		printf '%-6s %-16s %10.1f %12s %13s %14s\n' "$r" "$c clients, on" "$tps" "$share" \
-			"$(tick_cost)" "$(awk '{print $1}' "$dir/floor")"
-		echo "$c $tps" >>"$dir/on"
+		# off first in odd rounds, on first in even ones: runs get slower as
+		# the tables bloat, and a fixed order would bill that to one side
+		if [ $((r % 2)) -eq 1 ]; then modes="off on"; else modes="on off"; fi
+		for mode in $modes; do
+			if [ "$mode" = off ]; then
+				set_mode no -
+				tps=$(cluster_pgbench "$dir" -c "$c" -j 2 -T "$seconds" 2>&1 | awk '/^tps/ {print $3; exit}')
+				printf '%-6s %-16s %10.1f %12s %13s %14s\n' "$r" "$c clients, off" "$tps" - - -
+				echo "$c $tps" >>"$dir/off"
+			else
+				set_mode yes 20ms
+				pid=$(cluster_collector_pid "$dir")
+				"$dir/wakeup_floor" 1000 "$seconds" >"$dir/floor" &
+				share=$(share_during "$pid" cluster_pgbench "$dir" -c "$c" -j 2 -T "$seconds")
+				wait
+				tps=$(awk '/^tps/ {print $3; exit}' "$dir/out")
+				printf '%-6s %-16s %10.1f %12s %13s %14s\n' "$r" "$c clients, on" "$tps" "$share" \
+					"$(tick_cost)" "$(awk '{print $1}' "$dir/floor")"
+				echo "$c $tps" >>"$dir/on"
+			fi
+		done
 	done
 done
 for c in "${clients[@]}"; do
