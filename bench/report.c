@@ -8,7 +8,7 @@
  * HTML is still written, says which charts are missing and why, and
  * wsb_write_report returns -1.  The CSV files are csv.c's.
  *
- * Everything put into the HTML goes through html_escape().
+ * Everything put into the HTML goes through wsb_html_escape().
  *
  *-------------------------------------------------------------------------
  */
@@ -26,8 +26,9 @@
  * HTML
  * --------------------------------------------------------------------- */
 
-static void
-html_escape(FILE *f, const char *s)
+/* Text for HTML: the five characters that mean something there, escaped. */
+void
+wsb_html_escape(FILE *f, const char *s)
 {
 	if (s == NULL)
 		return;
@@ -69,7 +70,7 @@ html_printf(FILE *f, const char *fmt,...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	html_escape(f, buf);
+	wsb_html_escape(f, buf);
 }
 
 static void
@@ -243,7 +244,7 @@ write_verdict_html(FILE *f, const WsbPlan *plan, const WsbRun *runs,
 
 		fprintf(f, "<tr><td><span class=\"swatch\" style=\"background:%s\"></span>",
 				wsb_config_colour(c));
-		html_escape(f, plan->configs[c].label);
+		wsb_html_escape(f, plan->configs[c].label);
 		fputs("</td><td>", f);
 		for (int i = 0; ord && i < nruns; i++)
 		{
@@ -270,9 +271,9 @@ write_verdict_html(FILE *f, const WsbPlan *plan, const WsbRun *runs,
 				fprintf(f, "<td class=\"n\">[%+.1f%%, %+.1f%%]</td>", j->ci_low_pct, j->ci_high_pct);
 		}
 		fprintf(f, "<td class=\"%s\">", verdict_class(j->verdict));
-		html_escape(f, wsb_verdict_name(j->verdict));
+		wsb_html_escape(f, wsb_verdict_name(j->verdict));
 		fputs("</td><td>", f);
-		html_escape(f, j->explanation);
+		wsb_html_escape(f, j->explanation);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
@@ -297,11 +298,11 @@ write_summary_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 			{
 				fprintf(f, "<td rowspan=\"%d\"><span class=\"swatch\" style=\"background:%s\"></span>",
 						WSB_N_CLASSES, wsb_config_colour(c));
-				html_escape(f, plan->configs[c].label);
+				wsb_html_escape(f, plan->configs[c].label);
 				fputs("</td>", f);
 			}
 			fputs("<td>", f);
-			html_escape(f, wsb_classes[k]);
+			wsb_html_escape(f, wsb_classes[k]);
 			fputs("</td>", f);
 			html_cell_number(f, "%.1f", config_median(runs, nruns, c, get_summary, wsb_classes[k], "total_ms"));
 			html_cell_number(f, "%.0f", config_median(runs, nruns, c, get_summary, wsb_classes[k], "episodes"));
@@ -330,7 +331,7 @@ write_summary_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 				p99[n++] = runs[i].latency_p99_ms;
 			}
 		fputs("<tr><td>", f);
-		html_escape(f, plan->configs[c].label);
+		wsb_html_escape(f, plan->configs[c].label);
 		fputs("</td>", f);
 		html_cell_number(f, "%.0f", config_median(runs, nruns, c, get_rows, "wal", "wal_buffers_full"));
 		html_cell_number(f, "%.2f", config_median(runs, nruns, c, get_summary, "wal_fsync", "p99_ms"));
@@ -364,7 +365,7 @@ config_cell(FILE *f, const WsbPlan *plan, int c, int rowspan)
 {
 	fprintf(f, "<td rowspan=\"%d\"><span class=\"swatch\" style=\"background:%s\"></span>",
 			rowspan > 0 ? rowspan : 1, wsb_config_colour(c));
-	html_escape(f, wsb_config_label(plan, c));
+	wsb_html_escape(f, wsb_config_label(plan, c));
 	fputs("</td>", f);
 }
 
@@ -376,7 +377,7 @@ html_cell_text(FILE *f, const char *s, bool code)
 	if (s == NULL)
 		fputs("&ndash;", f);
 	else
-		html_escape(f, s);
+		wsb_html_escape(f, s);
 	fputs(code ? "</code></td>" : "</td>", f);
 }
 
@@ -497,7 +498,7 @@ write_statements_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nrun
 			if (r && r->statements_why[0] && !unloaded)
 			{
 				fputs("<p>Not read: ", f);
-				html_escape(f, r->statements_why);
+				wsb_html_escape(f, r->statements_why);
 				fputs(".</p>\n", f);
 				break;
 			}
@@ -548,9 +549,9 @@ static void
 env_row(FILE *f, const char *name, const char *value, bool pre)
 {
 	fputs("<tr><th>", f);
-	html_escape(f, name);
+	wsb_html_escape(f, name);
 	fputs(pre ? "</th><td><pre>" : "</th><td>", f);
-	html_escape(f, value && *value ? value : "(not recorded)");
+	wsb_html_escape(f, value && *value ? value : "(not recorded)");
 	fputs(pre ? "</pre></td></tr>\n" : "</td></tr>\n", f);
 }
 
@@ -636,12 +637,12 @@ write_order_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 
 		wsb_iso8601_utc(r->started_at, ts, sizeof(ts));
 		fprintf(f, "<tr%s><td class=\"n\">%d</td><td>", r->ok ? "" : " class=\"failed\"", r->order);
-		html_escape(f, wsb_config_label(plan, r->config));
+		wsb_html_escape(f, wsb_config_label(plan, r->config));
 		fprintf(f, "</td><td class=\"n\">%d</td><td>%s</td>", r->repeat, ts);
 		html_cell_number(f, "%.1f", r->seconds);
 		html_cell_number(f, "%.1f", r->tps);
 		fputs("<td>", f);
-		html_escape(f, r->ok ? "ok" : (r->error[0] ? r->error : "failed"));
+		wsb_html_escape(f, r->ok ? "ok" : (r->error[0] ? r->error : "failed"));
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
@@ -712,7 +713,7 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 	{
 		fputs(nfailed == nruns ? "<p class=\"missing\"><strong>No charts:</strong> "
 			  : "<p class=\"missing\"><strong>Charts are missing:</strong> ", f);
-		html_escape(f, why);
+		wsb_html_escape(f, why);
 		fputs("</p>\n", f);
 	}
 
@@ -736,7 +737,7 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 		if (extra[0])
 		{
 			fputs(" Classes with no stall in any run are left out: ", f);
-			html_escape(f, extra);
+			wsb_html_escape(f, extra);
 			fputs(".", f);
 		}
 		if (ckpt)

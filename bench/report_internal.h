@@ -24,6 +24,7 @@ extern double wsb_first_row_value(const WsbRows *rows, const char *column);
 extern void wsb_iso8601_utc(time_t t, char *buf, size_t len);
 extern const WsbRun **wsb_runs_in_order(const WsbRun *runs, int nruns);	/* malloc'd */
 extern const char *wsb_config_label(const WsbPlan *plan, int c);
+extern void wsb_html_escape(FILE *f, const char *s);
 
 /* One second of a run: the pgbench second and/or the history row in it. */
 typedef struct WsbJoinRow

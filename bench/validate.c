@@ -55,6 +55,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "report_internal.h"
 #include "validate.h"
 
 /* ---------------------------------------------------------------------
@@ -685,28 +686,6 @@ wsb_validate_print(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 				"configurations\n", cost);
 }
 
-static void
-html_text(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		switch (*s)
-		{
-			case '<':
-				fputs("&lt;", f);
-				break;
-			case '>':
-				fputs("&gt;", f);
-				break;
-			case '&':
-				fputs("&amp;", f);
-				break;
-			case '"':
-				fputs("&quot;", f);
-				break;
-			default:
-				fputc(*s, f);
-		}
-}
 
 static void
 html_num(FILE *f, const char *fmt, double v)
@@ -764,7 +743,7 @@ wsb_validate_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 					d3[32];
 
 		fputs("<tr><td>", f);
-		html_text(f, plan->configs[c].label);
+		wsb_html_escape(f, plan->configs[c].label);
 		fprintf(f, "</td><td class=\"n\">%d</td>", n);
 		html_num(f, "%.1f", n ? s.client_sampled_ms : NAN);
 		html_num(f, "%.1f", n ? s.client_traced_ms : NAN);
@@ -801,7 +780,7 @@ wsb_validate_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 			bool		have = n && s.io_traced;
 
 			fputs("<tr><td>", f);
-			html_text(f, plan->configs[c].label);
+			wsb_html_escape(f, plan->configs[c].label);
 			fputs("</td>", f);
 			html_num(f, "%.1f", have ? s.wal_write_ms : NAN);
 			html_num(f, "%.1f", have ? s.sampled_wal_write_ms : NAN);
@@ -832,7 +811,7 @@ wsb_validate_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 			continue;
 		v = &r->validation;
 		fprintf(f, "<tr><td class=\"n\">%d</td><td>", r->order);
-		html_text(f, plan->configs[r->config].label);
+		wsb_html_escape(f, plan->configs[r->config].label);
 		fprintf(f, "</td><td class=\"n\">%d</td>", r->repeat);
 		html_num(f, "%.0f", r->ok ? r->tps : NAN);
 		if (v->traced && v->ok)
@@ -848,7 +827,7 @@ wsb_validate_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 		else
 		{
 			fputs("<td></td><td></td><td></td><td></td><td></td><td></td><td>", f);
-			html_text(f, v->traced ? (v->error[0] ? v->error : "failed") : "not traced");
+			wsb_html_escape(f, v->traced ? (v->error[0] ? v->error : "failed") : "not traced");
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
