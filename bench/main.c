@@ -115,6 +115,34 @@ find_postgres(WsbOptions *o, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * A preset's optional libraries join the plan when pg_config's pkglibdir
+ * has them (the overhead preset's pg_wait_sampling): the plan is made again.
+ */
+static int
+add_optional_libraries(WsbOptions *o, WsbPlan *plan, char *err, size_t errlen)
+{
+	WsbCommand	c;
+	char		pkglibdir[1024];
+
+	if (o->optional_libraries[0] == '\0')
+		return 0;
+	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+	wsb_cmd_add(&c, "%s", o->pg_config);
+	wsb_cmd_add(&c, "--pkglibdir");
+	if (wsb_cmd_output(&c, pkglibdir, sizeof(pkglibdir)) != 0 || pkglibdir[0] != '/')
+	{
+		wsb_cmd_free(&c);
+		snprintf(err, errlen, "\"%s --pkglibdir\" failed", o->pg_config);
+		return -1;
+	}
+	wsb_cmd_free(&c);
+	if (wsb_add_optional_libraries(o, pkglibdir, err, errlen) != 0)
+		return -1;
+	wsb_plan_free(plan);
+	return wsb_make_plan(o, plan, err, errlen);
+}
+
 static void
 presets_dir(const char *argv0, char *dir, size_t len)
 {
@@ -166,6 +194,7 @@ main(int argc, char **argv)
 		return WSB_EXIT_USAGE;
 	}
 	if (find_postgres(&opts, err, sizeof(err)) != 0 ||
+		add_optional_libraries(&opts, &plan, err, sizeof(err)) != 0 ||
 		wsb_slowdisk_check(&opts, err, sizeof(err)) != 0 ||
 		(opts.validate && wsb_validate_check(&opts, err, sizeof(err)) != 0))
 	{

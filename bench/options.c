@@ -7,7 +7,7 @@
  * A preset is a plain text file of "key = value" lines; '#' starts a
  * comment.  Keys: set (repeatable, "GUC=V1,V2"), conf (repeatable, a fixed
  * setting "name = value"), runs, duration, clients, jobs, scale, builtin,
- * script, pgbench_args, pgbench_init_args, slow_wal, slow_wal_mbps,
+ * script, pgbench_args, pgbench_init_args, optional_library, slow_wal, slow_wal_mbps,
  * slow_disk, description (repeatable, joined).  Flags on the command line
  * override the preset; a --set on the command line replaces the preset's
  * --set of the same GUC.
@@ -441,6 +441,8 @@ wsb_load_preset(const char *name, const char *presets_dir, WsbOptions *o,
 		}
 		else if (strcmp(key, "description") == 0)
 			append_text(o->description, sizeof(o->description), value, " ");
+		else if (strcmp(key, "optional_library") == 0)
+			append_text(o->optional_libraries, sizeof(o->optional_libraries), value, " ");
 		else if (set_field(o, key, value, given, msg, sizeof(msg)) != 0)
 		{
 			snprintf(err, errlen, "%s:%d: %s", path, lineno, msg);
@@ -701,4 +703,48 @@ wsb_plan_free(WsbPlan *plan)
 {
 	free(plan->order);
 	plan->order = NULL;
+}
+
+/*
+ * wsb_add_optional_libraries
+ *		A preset's optional_library names become more values of its
+ *		shared_preload_libraries set, each one alone, when the library is
+ *		installed in pkglibdir; the others are left out, with a note.
+ *		0, or -1 with err.
+ */
+int
+wsb_add_optional_libraries(WsbOptions *o, const char *pkglibdir, char *err, size_t errlen)
+{
+	char		names[sizeof(o->optional_libraries)];
+	WsbSet	   *set = NULL;
+
+	if (o->optional_libraries[0] == '\0')
+		return 0;
+	for (int i = 0; i < o->nsets; i++)
+		if (strcmp(o->sets[i].name, "shared_preload_libraries") == 0)
+			set = &o->sets[i];
+	if (set == NULL)
+	{
+		snprintf(err, errlen, "optional_library needs a set of shared_preload_libraries");
+		return -1;
+	}
+	wsb_strlcpy(names, o->optional_libraries, sizeof(names));
+	for (char *name = strtok(names, " "); name; name = strtok(NULL, " "))
+	{
+		char		path[1400];
+
+		snprintf(path, sizeof(path), "%s/%s.so", pkglibdir, name);
+		if (access(path, R_OK) != 0)
+		{
+			wsb_note("%s is not installed (no %s): its configuration is left out", name, path);
+			continue;
+		}
+		if (set->nvalues >= WSB_MAX_VALUES)
+		{
+			snprintf(err, errlen, "too many values of shared_preload_libraries");
+			return -1;
+		}
+		wsb_strlcpy(set->values[set->nvalues++], name, WSB_VALUE_LEN);
+	}
+	return 0;
 }

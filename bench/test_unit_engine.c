@@ -296,6 +296,34 @@ test_plan(void)
 			  "the --set values make more than 64 configurations", "too many configurations");
 }
 
+/* optional_library: an installed library joins shared_preload_libraries */
+static void
+test_optional_libraries(void)
+{
+	WsbOptions	o;
+	WsbSet		s;
+	char		err[256];
+	char		path[300];
+	FILE	   *f;
+
+	wsb_options_defaults(&o);
+	wsb_parse_set("shared_preload_libraries='',wal_stall", &s, err, sizeof(err));
+	o.sets[o.nsets++] = s;
+	snprintf(o.optional_libraries, sizeof(o.optional_libraries), "present absent");
+	snprintf(path, sizeof(path), "%s/present.so", tmpdir);
+	f = fopen(path, "w");
+	if (f)
+		fclose(f);
+	check(wsb_add_optional_libraries(&o, tmpdir, err, sizeof(err)) == 0 &&
+		  o.sets[0].nvalues == 3 && strcmp(o.sets[0].values[2], "present") == 0,
+		  "optional_library: an installed library is a third value, a missing one is left out");
+	wsb_options_defaults(&o);
+	snprintf(o.optional_libraries, sizeof(o.optional_libraries), "present");
+	check(wsb_add_optional_libraries(&o, tmpdir, err, sizeof(err)) == -1 &&
+		  strcmp(err, "optional_library needs a set of shared_preload_libraries") == 0,
+		  "optional_library without a shared_preload_libraries set: \"%s\"", err);
+}
+
 void
 test_options(void)
 {
@@ -310,6 +338,7 @@ test_options(void)
 	test_flags();
 	test_presets();
 	test_plan();
+	test_optional_libraries();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
 	if (system(cmd) != 0)
 		check(false, "remove %s", tmpdir);

@@ -87,6 +87,8 @@ typedef struct WsbOptions
 	char		extra_conf[4096];	/* preset's fixed settings, "name = value\n"... */
 	char		description[4096];	/* preset's comment, for the report */
 	char		pgbench_init_args[256]; /* preset's extra pgbench -i arguments */
+	char		optional_libraries[256];	/* preset's optional_library names,
+											 * blank-separated */
 } WsbOptions;
 
 typedef struct WsbPlan
