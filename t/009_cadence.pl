@@ -67,7 +67,7 @@ IPC::Run::run(
 my $t_end = $node->safe_psql('postgres', 'SELECT now()');
 my $rest_after = $node->safe_psql('postgres', 'SELECT rest_ms FROM wal_stall_status()');
 my ($rows, $with_interval) = split /\|/, $node->safe_psql('postgres', qq{
-	SELECT count(*), count(*) FILTER (WHERE mean_interval_ms >= 1) FROM wal_stall_history
+	SELECT count(*), count(*) FILTER (WHERE mean_interval_ms > 0.5) FROM wal_stall_history
 	WHERE sample_time > timestamptz '$t_start' + interval '1 s'
 	  AND sample_time < timestamptz '$t_end'});
 cmp_ok($rows, '>=', 2, "history rows inside the run ($rows)");
