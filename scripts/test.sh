@@ -42,6 +42,19 @@ done
 
 bash "$top/scripts/setup.sh" || exit 1
 as_pg() { runuser -u postgres -- "$@"; }
+exec 3>&1	# the terminal, for messages from inside redirected suites
+
+# No suite may hang the run: each gets a wall-clock limit (seconds) far above
+# its usual time, and a suite that reaches it is killed with its process
+# group and counts as failed ("timed out" in the output).
+limit() {
+	local secs=$1 rc
+	shift
+	timeout -k 30 "$secs" "$@"
+	rc=$?
+	[ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] && echo "  timed out after $secs s" >&3
+	return "$rc"
+}
 
 passed=0
 failed=0
@@ -106,7 +119,7 @@ run_suites() {
 	chown -R postgres:postgres "$work"
 
 	echo "== pg_regress"
-	as_pg make -C "$work" -s PG_CONFIG="$PGCONFIG" installcheck TAP_TESTS= >"$logs/regress.log" 2>&1
+	limit 900 as_pg make -C "$work" -s PG_CONFIG="$PGCONFIG" installcheck TAP_TESTS= >"$logs/regress.log" 2>&1
 	status=$?
 	grep -E '^(ok|not ok|test) |\.\.\. (ok|FAILED)' "$logs/regress.log" | sed 's/^/  /'
 	ok=$(grep -cE '(^ok [0-9]+|\.\.\. ok)' "$logs/regress.log")
@@ -119,7 +132,7 @@ run_suites() {
 	count "$ok" "$notok"
 
 	echo "== pgTAP"
-	as_pg env PG_CONFIG="$PGCONFIG" bash "$work/test/pgtap/run.sh" >"$logs/pgtap.log" 2>&1
+	limit 900 as_pg env PG_CONFIG="$PGCONFIG" bash "$work/test/pgtap/run.sh" >"$logs/pgtap.log" 2>&1
 	status=$?
 	grep -E '^(not ok|ok) |^#|^test/' "$logs/pgtap.log" | grep -vE '^ok ' | sed 's/^/  /' | head -40
 	count_tap "$logs/pgtap.log" $status
@@ -129,7 +142,7 @@ run_suites() {
 	fi
 
 	echo "== Perl TAP"
-	as_pg make -C "$work" -s PG_CONFIG="$PGCONFIG" installcheck REGRESS= PROVE_FLAGS=-v >"$logs/tap.log" 2>&1
+	limit 1800 as_pg make -C "$work" -s PG_CONFIG="$PGCONFIG" installcheck REGRESS= PROVE_FLAGS=-v >"$logs/tap.log" 2>&1
 	status=$?
 	grep -E '^(t/|not ok|Result)' "$logs/tap.log" | sed 's/^/  /'
 	count_tap "$logs/tap.log" $status
@@ -173,13 +186,13 @@ suites_once() {
 
 	echo "== bench end to end (bench/t/e2e.sh, as root)"
 	make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" wal_stall_bench >"$logs/e2e.log" 2>&1 &&
-		PG_CONFIG=$PGCONFIG bash "$work/bench/t/e2e.sh" >>"$logs/e2e.log" 2>&1
+		PG_CONFIG=$PGCONFIG limit 1800 bash "$work/bench/t/e2e.sh" >>"$logs/e2e.log" 2>&1
 	status=$?
 	grep -E '^(not ok|ok) ' "$logs/e2e.log" | grep -v '^ok' | sed 's/^/  /'
 	count_tap "$logs/e2e.log" $status
 
 	echo "== Prometheus (exporter/test.sh, as root)"
-	PG_CONFIG=$PGCONFIG bash "$work/exporter/test.sh" >"$logs/exporter.log" 2>&1
+	PG_CONFIG=$PGCONFIG limit 900 bash "$work/exporter/test.sh" >"$logs/exporter.log" 2>&1
 	status=$?
 	grep -E '^not ok ' "$logs/exporter.log" | sed 's/^/  /'
 	count_tap "$logs/exporter.log" $status
