@@ -35,6 +35,14 @@
 /* Quiet ticks in a row before the interval starts to stretch. */
 #define WS_QUIET_TICKS_BEFORE_REST	10
 
+/*
+ * While the collector rests, core's statistics (pg_stat_wal, pg_stat_slru,
+ * the checkpoint counters, pg_control) are read every this many seconds
+ * instead of every second: on an idle server that read is most of the
+ * collector's remaining cost.
+ */
+#define WS_REST_CORE_READ_SECONDS	10
+
 /* Ring occupancy from which the collector never rests. */
 #define WS_REST_MAX_RING_FILL		0.5
 
@@ -85,6 +93,25 @@ ws_next_interval(uint64_t current_ns, uint64_t base_ns, uint64_t idle_ns,
 	if (next < base_ns)
 		next = base_ns;
 	return next > idle_ns ? idle_ns : next;
+}
+
+/*
+ * ws_second_reads_core
+ *		Does the history row closing now read core's statistics?  Always,
+ *		unless the collector rested through the whole second; then only
+ *		once core was last read WS_REST_CORE_READ_SECONDS seconds ago.
+ *		unread_seconds counts the rows closed since the last read.  A row
+ *		that does not read shows core's columns as unknown; the next row
+ *		that reads carries what core counted since the last read, so sums
+ *		over the history stay exact.  Nothing a client waits on happens in
+ *		a second the collector rested through: any busy process ends the
+ *		rest within one idle interval.
+ */
+static inline bool
+ws_second_reads_core(bool rested_whole_second, int unread_seconds)
+{
+	return !rested_whole_second ||
+		unread_seconds + 1 >= WS_REST_CORE_READ_SECONDS;
 }
 
 /*

@@ -63,6 +63,7 @@ typedef struct SecondAccum
 {
 	uint64		elapsed_ns;
 	int64		ticks;
+	int64		rested_ticks;	/* ticks that ended a rest */
 	double		fill_max;
 	double		fill_weighted;	/* sum of occupancy * elapsed_ns */
 	uint64		stall_ns[WS_NUM_STALL_CLASSES];
@@ -78,6 +79,7 @@ static WalStallCounters last_counters;	/* at the start of the second */
 static uint64 second_started_ns;	/* monotonic clock at that start */
 static bool timing_was_on;		/* track_wal_io_timing then */
 static uint64 seen_reset_count;
+static int	unread_seconds = 0;	/* rows closed without reading core */
 static bool ring_was_full = false;	/* at the previous tick */
 static WalStallTickSeen seen;	/* what the last tick saw, for the cadence */
 static int	active_clients;		/* processes serving queries at work, this tick */
@@ -505,6 +507,7 @@ collector_tick(uint64 now, uint64 elapsed_ns, uint64 unobserved_ns, bool late,
 
 	second.elapsed_ns += elapsed_ns;
 	second.ticks++;
+	second.rested_ticks += rested;
 	if (in_recovery)
 		second.in_recovery = true;
 	else
@@ -594,9 +597,21 @@ close_second(uint64 now)
 	uint64		ongoing_ns;
 	double		elapsed = Max(second.elapsed_ns, 1);
 	bool		timing_on = timing_was_on && track_wal_io_timing;
+	bool		read_core;
 
-	ws_read_counters(&counters, WS_COLLECTOR_READS_STATS);
+	read_core = ws_second_reads_core(second.ticks > 0 &&
+									 second.rested_ticks == second.ticks,
+									 unread_seconds);
+	ws_read_counters(&counters, read_core && WS_COLLECTOR_READS_STATS);
 	ws_counters_delta(&counters, &last_counters, &delta);
+	if (read_core)
+		unread_seconds = 0;
+	else
+	{
+		/* core's counts since the last read go to the next row that reads */
+		ws_counters_keep_stats(&counters, &last_counters);
+		unread_seconds++;
+	}
 
 	memset(&row, 0, sizeof(row));
 	row.sample_time = GetCurrentTimestamp();
@@ -620,7 +635,7 @@ close_second(uint64 now)
 	row.mean_interval_ms = second.ticks > 0 ?
 		second.elapsed_ns / WS_NS_PER_MS / second.ticks : -1;
 	row.wal_fpi = delta.wal_fpi;
-	row.checkpoint = checkpoint_in_second();
+	row.checkpoint = read_core ? checkpoint_in_second() : WS_CKPT_NONE;
 	row.checkpoint_kind = checkpoint_kind(&delta);
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);

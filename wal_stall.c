@@ -33,7 +33,7 @@ PG_MODULE_MAGIC;
 
 /* GUCs */
 double		ws_sample_interval_ms = 1.0;
-double		ws_idle_interval_ms = 20.0;
+double		ws_idle_interval_ms = 100.0;
 int			ws_history_seconds = 3600;
 bool		ws_save = true;
 
@@ -181,7 +181,7 @@ define_gucs(void)
 							 "While no process waits or works, the collector stretches its interval up to this; "
 							 "set it to wal_stall.sample_interval or below to sample at a constant rate.",
 							 &ws_idle_interval_ms,
-							 20.0, 0.1, 1000.0,
+							 100.0, 0.1, 1000.0,
 							 PGC_SIGHUP,
 							 GUC_UNIT_MS,
 							 NULL, NULL, NULL);

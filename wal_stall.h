@@ -300,6 +300,8 @@ extern void ws_shmem_shutdown(int code, Datum arg);
 /* counters.c */
 extern void ws_read_counters(WalStallCounters *counters, bool with_stats);
 extern void ws_counters_unknown(WalStallCounters *counters);
+extern void ws_counters_keep_stats(WalStallCounters *counters,
+								   const WalStallCounters *earlier);
 extern void ws_counters_delta(const WalStallCounters *now,
 							  const WalStallCounters *before,
 							  WalStallCounters *delta);

@@ -7,13 +7,15 @@
 # floor: what a bare loop that only sleeps and wakes at the same interval
 # costs on this machine, measured at the same time.
 #
-# - idle: no load, with resting on (wal_stall.idle_interval, default 20 ms)
-#   and off (idle_interval = sample_interval); floors at 1 ms and 20 ms.
+# - idle: no load, with resting on (wal_stall.idle_interval, default 100 ms)
+#   and off (idle_interval = sample_interval); floors at the same intervals.
 # - under load, for each client count: runs without wal_stall (baseline) and
 #   with it alternate on one cluster; tps with / without.
 #
 #   bench/collector_overhead.sh [CLIENTS...] [-s SECONDS] [-r ROUNDS]
-# Defaults: clients 1 and 50, 30 s, 2 rounds, 1 ms interval.  Run as root.
+#                               [-i 'IDLE_INTERVALS'] [--idle-only]
+# Defaults: clients 1 and 50, 30 s, 2 rounds, 1 ms interval, idle rows at
+# wal_stall.idle_interval 100ms and 1ms (no rest).  Run as root.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/cluster.sh"
@@ -21,16 +23,21 @@ here=$(cd "$(dirname "$0")" && pwd)
 seconds=30
 rounds=2
 clients=()
+idles="100ms 1ms"
+idle_only=no
 while [ $# -gt 0 ]; do
 	case $1 in
 		-s) seconds=$2; shift 2 ;;
 		-r) rounds=$2; shift 2 ;;
+		-i) idles=$2; shift 2 ;;
+		--idle-only) idle_only=yes; shift ;;
 		*) clients+=("$1"); shift ;;
 	esac
 done
 [ ${#clients[@]} -gt 0 ] || clients=(1 50)
+[ "$idle_only" = no ] || clients=()
 maxc=0
-for c in "${clients[@]}"; do [ "$c" -gt "$maxc" ] && maxc=$c; done
+for c in ${clients[@]+"${clients[@]}"}; do [ "$c" -gt "$maxc" ] && maxc=$c; done
 
 cluster_scratch overhead 5481
 cluster_conf "$dir" "max_connections = $((maxc + 20))" "shared_buffers = 256MB" \
@@ -74,7 +81,7 @@ tick_cost() {
 
 printf '%-6s %-16s %10s %12s %13s %14s\n' round load tps cpu_share_% mean_tick_us floor_share_%
 for r in $(seq 1 "$rounds"); do
-	for idle in 20ms 1ms; do
+	for idle in $idles; do
 		set_mode yes "$idle"
 		pid=$(cluster_collector_pid "$dir")
 		us=$(awk -v i="$idle" 'BEGIN {print int(i) * 1000}')
@@ -86,7 +93,7 @@ for r in $(seq 1 "$rounds"); do
 		printf '%-6s %-16s %10s %12s %13s %14s\n' "$r" "$label" - "$share" "$(tick_cost)" \
 			"$(awk '{print $1}' "$dir/floor")"
 	done
-	for c in "${clients[@]}"; do
+	for c in ${clients[@]+"${clients[@]}"}; do
 		# off first in odd rounds, on first in even ones: runs get slower as
 		# the tables bloat, and a fixed order would bill that to one side
 		if [ $((r % 2)) -eq 1 ]; then modes="off on"; else modes="on off"; fi
@@ -97,7 +104,7 @@ for r in $(seq 1 "$rounds"); do
 				printf '%-6s %-16s %10.1f %12s %13s %14s\n' "$r" "$c clients, off" "$tps" - - -
 				echo "$c $tps" >>"$dir/off"
 			else
-				set_mode yes 20ms
+				set_mode yes 100ms
 				pid=$(cluster_collector_pid "$dir")
 				"$dir/wakeup_floor" 1000 "$seconds" >"$dir/floor" &
 				share=$(share_during "$pid" cluster_pgbench "$dir" -c "$c" -j 2 -T "$seconds")
@@ -110,7 +117,7 @@ for r in $(seq 1 "$rounds"); do
 		done
 	done
 done
-for c in "${clients[@]}"; do
+for c in ${clients[@]+"${clients[@]}"}; do
 	on=$(awk -v c="$c" '$1 == c {s += $2; n++} END {print s / n}' "$dir/on")
 	off=$(awk -v c="$c" '$1 == c {s += $2; n++} END {print s / n}' "$dir/off")
 	printf '%s clients: tps with / without wal_stall: %.3f (mean of %d rounds each)\n' \
