@@ -119,7 +119,7 @@ run_suites() {
 	chown -R postgres:postgres "$work"
 
 	echo "== pg_regress"
-	limit 900 as_pg make -C "$work" -s PG_CONFIG="$PGCONFIG" installcheck TAP_TESTS= >"$logs/regress.log" 2>&1
+	limit 900 runuser -u postgres -- make -C "$work" -s PG_CONFIG="$PGCONFIG" installcheck TAP_TESTS= >"$logs/regress.log" 2>&1
 	status=$?
 	grep -E '^(ok|not ok|test) |\.\.\. (ok|FAILED)' "$logs/regress.log" | sed 's/^/  /'
 	ok=$(grep -cE '(^ok [0-9]+|\.\.\. ok)' "$logs/regress.log")
@@ -132,7 +132,7 @@ run_suites() {
 	count "$ok" "$notok"
 
 	echo "== pgTAP"
-	limit 900 as_pg env PG_CONFIG="$PGCONFIG" bash "$work/test/pgtap/run.sh" >"$logs/pgtap.log" 2>&1
+	limit 900 runuser -u postgres -- env PG_CONFIG="$PGCONFIG" bash "$work/test/pgtap/run.sh" >"$logs/pgtap.log" 2>&1
 	status=$?
 	grep -E '^(not ok|ok) |^#|^test/' "$logs/pgtap.log" | grep -vE '^ok ' | sed 's/^/  /' | head -40
 	count_tap "$logs/pgtap.log" $status
@@ -142,7 +142,7 @@ run_suites() {
 	fi
 
 	echo "== Perl TAP"
-	limit 1800 as_pg make -C "$work" -s PG_CONFIG="$PGCONFIG" installcheck REGRESS= PROVE_FLAGS=-v >"$logs/tap.log" 2>&1
+	limit 1800 runuser -u postgres -- make -C "$work" -s PG_CONFIG="$PGCONFIG" installcheck REGRESS= PROVE_FLAGS=-v >"$logs/tap.log" 2>&1
 	status=$?
 	grep -E '^(t/|not ok|Result)' "$logs/tap.log" | sed 's/^/  /'
 	count_tap "$logs/tap.log" $status
