@@ -9,6 +9,8 @@
  * No PostgreSQL header on purpose: the rules are unit-tested apart from a
  * server (test/unit/test_advice.c).
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #include <math.h>

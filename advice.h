@@ -9,6 +9,8 @@
  * rows into a result set; test/unit/test_advice.c tries every rule on
  * crafted figures.  No PostgreSQL header is needed here.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef WAL_STALL_ADVICE_H

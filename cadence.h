@@ -24,6 +24,8 @@
  * No PostgreSQL header is needed here: test/unit/ tests it apart from a
  * server.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef WAL_STALL_CADENCE_H

@@ -10,6 +10,8 @@
  * names case-insensitively.  The collector then looks events up in a small
  * array; nothing else in wal_stall knows a wait event by name or number.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -20,6 +20,8 @@
  * GetXLogWriteRecPtr() and GetXLogInsertRecPtr(), each held for a handful
  * of instructions; nothing per tick that can be done per second.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

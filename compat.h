@@ -6,6 +6,8 @@
  * Nothing but version shims lives here; the rest of the code calls these
  * and never tests PG_VERSION_NUM itself.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef WAL_STALL_COMPAT_H

@@ -8,6 +8,8 @@
  * can lag what happened by a second or two.  The collector reads them once
  * a second, never per tick.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

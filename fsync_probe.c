@@ -32,6 +32,8 @@
  * superuser is judged on the text of the path alone, before anything is
  * looked up, so errors tell nothing about what exists outside.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -19,6 +19,8 @@
  * server version or build, a short file, a bad checksum) gives one WARNING
  * and the file is removed; the server always starts.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -35,6 +35,8 @@
  *	 rest of the figures: the collector writes it under the exclusive lock
  *	 it holds for the tick already, readers copy it under the shared lock.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

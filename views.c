@@ -11,6 +11,8 @@
  * (wal_stall_summary_1_0), so that an old extension script keeps working
  * with a newer library.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

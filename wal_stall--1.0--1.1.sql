@@ -1,4 +1,5 @@
 /* wal_stall--1.0--1.1.sql */
+-- Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 
 -- complain if script is sourced in psql, rather than via ALTER EXTENSION
 \echo Use "ALTER EXTENSION wal_stall UPDATE TO '1.1'" to load this file. \quit

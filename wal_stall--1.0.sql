@@ -1,4 +1,5 @@
 /* wal_stall--1.0.sql */
+-- Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 
 -- complain if script is sourced in psql, rather than via CREATE EXTENSION
 \echo Use "CREATE EXTENSION wal_stall" to load this file. \quit

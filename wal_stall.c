@@ -11,6 +11,8 @@
  * library must be in shared_preload_libraries; loaded any other way it does
  * nothing, and every function says what to set.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

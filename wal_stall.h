@@ -8,6 +8,8 @@
  * a shared lock and build rows from the copy.  wal_stall_reset() is the one
  * exception: it zeroes the accumulated figures under the exclusive lock.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef WAL_STALL_H

@@ -10,6 +10,8 @@
  * script as text goes through gp_string() and is drawn noenhanced, so a
  * configuration label is shown as typed.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #include <errno.h>

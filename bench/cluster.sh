@@ -8,6 +8,8 @@
 #   cluster_start DIR / cluster_stop DIR / cluster_restart DIR
 #   cluster_psql DIR ARGS...     psql -X on that cluster, database postgres
 #   cluster_collector_pid DIR    pid of the wal_stall collector, or nothing
+#
+# Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 

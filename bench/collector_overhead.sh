@@ -16,6 +16,8 @@
 #                               [-i 'IDLE_INTERVALS'] [--idle-only]
 # Defaults: clients 1 and 50, 30 s, 2 rounds, 1 ms interval, idle rows at
 # wal_stall.idle_interval 100ms and 1ms (no rest).  Run as root.
+#
+# Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/cluster.sh"

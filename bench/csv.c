@@ -12,6 +12,8 @@
  * (wsb_join_run) also feeds the timeline chart.  With --validate,
  * results.csv ends with validate.c's columns (traced figures, the ratio).
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #include <errno.h>

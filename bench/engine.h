@@ -6,6 +6,8 @@
  *		engine shares with stats.c and report.c; this file what only the
  *		engine's files and its unit tests use.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef WSB_ENGINE_H

@@ -15,6 +15,8 @@
 # test, default 2) must be a whole number: pg_test_fsync takes no fraction.
 # PG_TEST_FSYNC overrides the pg_test_fsync binary (default: from pg_config).
 #
+# Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+#
 set -eu
 
 usage() {

@@ -13,6 +13,8 @@
  * loops check: pgbench is stopped, settings restored, everything removed,
  * exit status 130.  The cleanups also run from atexit.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #include <errno.h>

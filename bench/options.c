@@ -18,6 +18,8 @@
  *
  * Nothing here touches a server: these are pure functions, unit tested.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #include <ctype.h>

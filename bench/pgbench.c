@@ -14,6 +14,8 @@
  * connection time)"; the live progress line reads its --progress=1 lines,
  * "progress: 5.0 s, 1234.5 tps, lat 3.2 ms stddev 1.1, 0 failed".
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #include <math.h>

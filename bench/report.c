@@ -10,6 +10,8 @@
  *
  * Everything put into the HTML goes through wsb_html_escape().
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #include <errno.h>

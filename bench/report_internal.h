@@ -6,6 +6,8 @@
  *		report.c (report.html, the terminal table) use these; nothing else
  *		does.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef WSB_REPORT_INTERNAL_H

@@ -22,6 +22,8 @@
  * each second to tell client backends from the other processes, and the
  * tracer is stopped after the pause, right before the figures are read.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #include <errno.h>

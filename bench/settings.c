@@ -16,6 +16,8 @@
  * postmaster-context setting), and after it every value must show as
  * applied from postgresql.auto.conf, or the run does not start.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #include <errno.h>

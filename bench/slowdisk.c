@@ -12,6 +12,8 @@
  * registered in the cleanup list the moment it exists, and the cleanups
  * undo it in reverse order: cgroup, mount, loop device, file.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #include <errno.h>

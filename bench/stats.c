@@ -20,6 +20,8 @@
  * Nothing here talks to the server; everything is pure and unit-tested
  * (test_unit.c).
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #include <float.h>

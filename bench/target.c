@@ -16,6 +16,8 @@
  *
  * Settings change and are restored in settings.c.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #define _GNU_SOURCE

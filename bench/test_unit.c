@@ -13,6 +13,8 @@
  * the non-integer df a separate program that integrates the t density
  * numerically (see test_stats).
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #define _GNU_SOURCE

@@ -4,6 +4,8 @@
  *		wal_stall_bench: the unit-test runner's check() and the engine's
  *		test groups (test_unit_engine.c).
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef WSB_TEST_UNIT_H

@@ -6,6 +6,8 @@
  *		interleaving), the pgbench log parser and per-second buckets, the
  *		latency quantile, and pgbench's summary and progress lines.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #include <math.h>

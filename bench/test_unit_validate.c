@@ -10,6 +10,8 @@
  * Expected figures are worked by hand from the crafted inputs (shown in
  * the comments), not computed by the code under test.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #include <math.h>

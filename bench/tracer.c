@@ -9,6 +9,8 @@
  *
  * What the program traces and how its sums are compared: validate.c.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #include <errno.h>

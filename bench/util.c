@@ -5,6 +5,8 @@
  *		running commands (as the cluster's owner, in a cgroup), and the
  *		cleanup list every created resource is registered in.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #include <errno.h>

@@ -47,6 +47,8 @@
  *
  * The bpftrace process itself (requirements, start, stop): tracer.c.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #include <errno.h>

@@ -11,6 +11,8 @@
  * start, wait until its probes are attached, stop) needs root and a
  * server.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef WSB_VALIDATE_H

@@ -9,6 +9,8 @@
  * Sleeps like the collector (absolute clock_nanosleep on CLOCK_MONOTONIC)
  * and prints its own on-CPU time from /proc/self/schedstat as a percentage
  * of one core.
+ *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  */
 #include <stdint.h>
 #include <stdio.h>

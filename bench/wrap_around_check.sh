@@ -8,6 +8,8 @@
 #
 #   bench/wrap_around_check.sh [IOPS] [SECONDS] [CLIENTS]
 # Defaults: 300 IOPS, 30 s, 4 clients.  Run as root.
+#
+# Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/cluster.sh"

@@ -28,6 +28,8 @@
  * names, so that a column the extension adds flows to timeline.csv
  * without a change here.
  *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef WSB_H

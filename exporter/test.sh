@@ -7,6 +7,8 @@
 # Prints TAP lines.
 #
 #   exporter/test.sh          PG_CONFIG=/path/to/pg_config exporter/test.sh
+#
+# Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)

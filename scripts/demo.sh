@@ -6,6 +6,8 @@
 # table and the path of the report.  As root on Debian 12 (about 2 minutes).
 #
 #   scripts/demo.sh [HARNESS FLAGS...]   (e.g. --preset wal_buffers_small)
+#
+# Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 bash "$top/scripts/setup.sh"

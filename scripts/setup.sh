@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Install what wal_stall needs on Debian 12 (as root), then build and install
 # the extension.  Safe to run again: packages already there are skipped.
+#
+# Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -euo pipefail
 
 PACKAGES="postgresql-15 postgresql-server-dev-15 libpq-dev postgresql-15-pgtap

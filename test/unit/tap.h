@@ -2,6 +2,8 @@
  * tap.h
  *		The few lines of TAP the unit tests of test/unit/ print: one "ok N"
  *		or "not ok N" line per check, then "N passed, N failed".
+ *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  */
 #ifndef WAL_STALL_TAP_H
 #define WAL_STALL_TAP_H

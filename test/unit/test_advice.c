@@ -2,6 +2,8 @@
  * Unit tests of wal_stall_advice()'s rules (advice.c) on crafted figures:
  * every rule where it fires and where it must not, thin evidence, caps and
  * rounding.  Prints TAP lines and "N passed, N failed".
+ *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  */
 #include <math.h>
 #include <stdio.h>

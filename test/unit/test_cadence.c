@@ -2,6 +2,8 @@
  * Unit tests of the collector's cadence (cadence.h), apart from a server:
  * the choice of the next interval is a pure function of what a tick saw.
  * Prints TAP lines and "N passed, N failed".
+ *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  */
 #include <stdio.h>
 
