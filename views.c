@@ -171,10 +171,56 @@ exact_for_class(WalStallClass cls, const WalStallCounters *delta, bool timing_on
 	}
 }
 
-/* Store a value, or NULL when it is unknown (negative). */
-#define PUT_INT64(v) (nulls[i] = ((v) < 0), values[i++] = Int64GetDatum(v))
-#define PUT_FLOAT8(v) (nulls[i] = ((v) < 0), values[i++] = Float8GetDatum(v))
-#define PUT_NULL() (nulls[i] = true, values[i++] = (Datum) 0)
+/*
+ * A result row, built by appending its columns in order with put_*() and
+ * nothing else, so that whether a column is NULL is decided in one way
+ * everywhere: by put_datum()'s isnull.  The shorthands apply the
+ * conventions of the structs the figures come from: a negative number is
+ * unknown (-1), a NULL string is absent.  Every function ends its row with
+ * Assert(row.ncols == <its column count>): a column added or dropped in
+ * one place only would otherwise shift every later column silently.
+ */
+typedef struct ResultRow
+{
+	Datum		values[HISTORY_COLS_1_1];	/* the widest row */
+	bool		nulls[HISTORY_COLS_1_1];
+	int			ncols;
+} ResultRow;
+
+static inline void
+put_datum(ResultRow *row, Datum value, bool isnull)
+{
+	Assert(row->ncols < (int) lengthof(row->values));
+	row->values[row->ncols] = isnull ? (Datum) 0 : value;
+	row->nulls[row->ncols] = isnull;
+	row->ncols++;
+}
+
+static inline void
+put_null(ResultRow *row)
+{
+	put_datum(row, (Datum) 0, true);
+}
+
+/* A figure: NULL when unknown (negative). */
+static inline void
+put_int64(ResultRow *row, int64 value)
+{
+	put_datum(row, Int64GetDatum(value), value < 0);
+}
+
+static inline void
+put_float8(ResultRow *row, double value)
+{
+	put_datum(row, Float8GetDatum(value), value < 0);
+}
+
+/* A string: NULL when there is none. */
+static inline void
+put_text(ResultRow *row, const char *value)
+{
+	put_datum(row, value ? CStringGetTextDatum(value) : (Datum) 0, value == NULL);
+}
 
 #define SUMMARY_COLS 14
 
@@ -201,56 +247,54 @@ wal_stall_summary_1_0(PG_FUNCTION_ARGS)
 	for (int c = 0; c < WS_NUM_CLASSES; c++)
 	{
 		const WalStallClassStats *s = &copy.classes[c];
-		Datum		values[SUMMARY_COLS];
-		bool		nulls[SUMMARY_COLS];
-		int			i = 0;
+		ResultRow	row = {.ncols = 0};
 		int64		exact_count;
 		double		exact_ms;
 
 		exact_for_class(c, &delta, copy.timing_on, &exact_count, &exact_ms);
 
-		values[i] = CStringGetTextDatum(ws_class_name(c));
-		nulls[i++] = false;
-		values[i] = CStringGetTextDatum(ws_class_kind(c));
-		nulls[i++] = false;
+		put_text(&row, ws_class_name(c));
+		put_text(&row, ws_class_kind(c));
+		/* episodes, samples, total_ms, then the per-episode figures */
 		if (!copy.sampled)
 		{
 			for (int k = 0; k < 8; k++)
-				PUT_NULL();
+				put_null(&row);
 		}
 		else
 		{
-			PUT_INT64(s->episodes);
-			PUT_INT64(s->samples);
-			PUT_FLOAT8(s->total_ns / WS_NS_PER_MS);
+			put_int64(&row, s->episodes);
+			put_int64(&row, s->samples);
+			put_float8(&row, s->total_ns / WS_NS_PER_MS);
 			if (s->episodes == 0)
 			{
 				for (int k = 0; k < 5; k++)
-					PUT_NULL();
+					put_null(&row);
 			}
 			else
 			{
-				PUT_FLOAT8(s->total_ns / WS_NS_PER_MS / s->episodes);
-				PUT_FLOAT8(ws_histogram_percentile(s, copy.hist_base_ns, 0.50));
-				PUT_FLOAT8(ws_histogram_percentile(s, copy.hist_base_ns, 0.95));
-				PUT_FLOAT8(ws_histogram_percentile(s, copy.hist_base_ns, 0.99));
-				PUT_FLOAT8(s->max_ns / WS_NS_PER_MS);
+				put_float8(&row, s->total_ns / WS_NS_PER_MS / s->episodes);
+				put_float8(&row, ws_histogram_percentile(s, copy.hist_base_ns, 0.50));
+				put_float8(&row, ws_histogram_percentile(s, copy.hist_base_ns, 0.95));
+				put_float8(&row, ws_histogram_percentile(s, copy.hist_base_ns, 0.99));
+				put_float8(&row, s->max_ns / WS_NS_PER_MS);
 			}
 		}
-		PUT_INT64(exact_count);
-		PUT_FLOAT8(exact_ms);
-		values[i] = TimestampTzGetDatum(copy.reset_at);
-		nulls[i++] = false;
+		put_int64(&row, exact_count);
+		put_float8(&row, exact_ms);
+		put_datum(&row, TimestampTzGetDatum(copy.reset_at), false);
 		if (copy.sampled)
-			PUT_FLOAT8(copy.resolution_ns / WS_NS_PER_MS);
+			put_float8(&row, copy.resolution_ns / WS_NS_PER_MS);
 		else
-			PUT_NULL();
-		Assert(i == SUMMARY_COLS);
+			put_null(&row);
+		Assert(row.ncols == SUMMARY_COLS);
 
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, row.values, row.nulls);
 	}
 	return (Datum) 0;
 }
+
+#define HISTOGRAM_COLS 4
 
 /*
  * wal_stall_histogram
@@ -269,20 +313,21 @@ wal_stall_histogram_1_0(PG_FUNCTION_ARGS)
 	{
 		for (int k = 0; k < WS_HIST_BUCKETS; k++)
 		{
-			Datum		values[4];
-			bool		nulls[4] = {false, false, false, false};
+			ResultRow	row = {.ncols = 0};
 			double		lower,
 						upper;
 
 			if (copy.classes[c].hist[k] == 0)
 				continue;
 			ws_hist_bounds(k, copy.hist_base_ns, &lower, &upper);
-			values[0] = CStringGetTextDatum(ws_class_name(c));
-			values[1] = Float8GetDatum(lower / WS_NS_PER_MS);
-			values[2] = Float8GetDatum(upper / WS_NS_PER_MS);
-			nulls[2] = (k == WS_HIST_BUCKETS - 1);	/* open-ended */
-			values[3] = Int64GetDatum(copy.classes[c].hist[k]);
-			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+			put_text(&row, ws_class_name(c));
+			put_datum(&row, Float8GetDatum(lower / WS_NS_PER_MS), false);
+			/* the last bucket is open-ended */
+			put_datum(&row, Float8GetDatum(upper / WS_NS_PER_MS), k == WS_HIST_BUCKETS - 1);
+			put_datum(&row, Int64GetDatum(copy.classes[c].hist[k]), false);
+			Assert(row.ncols == HISTOGRAM_COLS);
+
+			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, row.values, row.nulls);
 		}
 	}
 	return (Datum) 0;
@@ -304,27 +349,24 @@ backend_type_of(int pid)
 	return NULL;
 }
 
+#define CURRENT_COLS 6
+
 /* One wal_stall_current row for an episode of a copied slot. */
 static void
 put_current_row(ReturnSetInfo *rsinfo, const WalStallProcSlot *slot,
 				const WalStallEpisode *episode)
 {
-	Datum		values[6];
-	bool		nulls[6] = {false, false, false, false, false, false};
-	const char *backend_type = backend_type_of(slot->pid);
-	const char *event_type = pgstat_get_wait_event_type(slot->wait_event_info);
-	const char *event = pgstat_get_wait_event(slot->wait_event_info);
+	ResultRow	row = {.ncols = 0};
 
-	values[0] = Int32GetDatum(slot->pid);
-	values[1] = backend_type ? CStringGetTextDatum(backend_type) : (Datum) 0;
-	nulls[1] = (backend_type == NULL);
-	values[2] = CStringGetTextDatum(ws_class_name(ws_episode_class(episode)));
-	values[3] = event_type ? CStringGetTextDatum(event_type) : (Datum) 0;
-	nulls[3] = (event_type == NULL);
-	values[4] = event ? CStringGetTextDatum(event) : (Datum) 0;
-	nulls[4] = (event == NULL);
-	values[5] = Float8GetDatum(episode->time_ns / WS_NS_PER_MS);
-	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	put_datum(&row, Int32GetDatum(slot->pid), false);
+	put_text(&row, backend_type_of(slot->pid));
+	put_text(&row, ws_class_name(ws_episode_class(episode)));
+	put_text(&row, pgstat_get_wait_event_type(slot->wait_event_info));
+	put_text(&row, pgstat_get_wait_event(slot->wait_event_info));
+	put_datum(&row, Float8GetDatum(episode->time_ns / WS_NS_PER_MS), false);
+	Assert(row.ncols == CURRENT_COLS);
+
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, row.values, row.nulls);
 }
 
 /*
@@ -380,9 +422,7 @@ static Datum
 status_internal(FunctionCallInfo fcinfo, WalStallApi api)
 {
 	TupleDesc	tupdesc;
-	Datum		values[STATUS_COLS_1_1];
-	bool		nulls[STATUS_COLS_1_1];
-	int			i = 0;
+	ResultRow	row = {.ncols = 0};
 	WalStallShared copy;
 
 	ws_check_loaded();
@@ -394,41 +434,38 @@ status_internal(FunctionCallInfo fcinfo, WalStallApi api)
 	copy = *ws_shared;
 	LWLockRelease(ws_shared->lock);
 
-	values[i] = Int32GetDatum(copy.collector_pid);
-	nulls[i++] = (copy.collector_pid == 0);
-	PUT_FLOAT8(copy.interval_ns > 0 ? copy.interval_ns / WS_NS_PER_MS : ws_sample_interval_ms);
-	PUT_INT64(copy.ticks);
+	/* collector_pid, in_recovery, current_interval_ms: NULL with no collector */
+	put_datum(&row, Int32GetDatum(copy.collector_pid), copy.collector_pid == 0);
+	put_float8(&row, copy.interval_ns > 0 ? copy.interval_ns / WS_NS_PER_MS : ws_sample_interval_ms);
+	put_int64(&row, copy.ticks);
 	if (copy.ticks > 0)
 	{
-		PUT_FLOAT8((double) copy.tick_cost_ns / copy.ticks / 1000.0);
-		PUT_FLOAT8(copy.max_tick_cost_ns / 1000.0);
+		put_float8(&row, (double) copy.tick_cost_ns / copy.ticks / 1000.0);
+		put_float8(&row, copy.max_tick_cost_ns / 1000.0);
 	}
 	else
 	{
-		PUT_NULL();
-		PUT_NULL();
+		put_null(&row);
+		put_null(&row);
 	}
-	PUT_INT64(copy.overruns);
-	PUT_INT64((int64) ws_ring_bytes());
-	values[i] = TimestampTzGetDatum(copy.started_at);
-	nulls[i++] = (copy.started_at == 0);
-	values[i] = TimestampTzGetDatum(copy.reset_at);
-	nulls[i++] = false;
-	PUT_FLOAT8(copy.unobserved_ns / WS_NS_PER_MS);
+	put_int64(&row, copy.overruns);
+	put_int64(&row, (int64) ws_ring_bytes());
+	put_datum(&row, TimestampTzGetDatum(copy.started_at), copy.started_at == 0);
+	put_datum(&row, TimestampTzGetDatum(copy.reset_at), false);
+	put_float8(&row, copy.unobserved_ns / WS_NS_PER_MS);
 	if (api >= WS_API_1_1)
 	{
-		values[i] = BoolGetDatum(copy.in_recovery);
-		nulls[i++] = (copy.collector_pid == 0);
+		put_datum(&row, BoolGetDatum(copy.in_recovery), copy.collector_pid == 0);
 		if (copy.collector_pid != 0)
-			PUT_FLOAT8(copy.current_interval_ns / WS_NS_PER_MS);
+			put_float8(&row, copy.current_interval_ns / WS_NS_PER_MS);
 		else
-			PUT_NULL();
-		PUT_FLOAT8(copy.rest_ns / WS_NS_PER_MS);
-		PUT_INT64(copy.query_evictions);
+			put_null(&row);
+		put_float8(&row, copy.rest_ns / WS_NS_PER_MS);
+		put_int64(&row, copy.query_evictions);
 	}
-	Assert(i == tupdesc->natts);
+	Assert(row.ncols == (api == WS_API_1_0 ? STATUS_COLS_1_0 : STATUS_COLS_1_1));
 
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, row.values, row.nulls)));
 }
 
 Datum
@@ -474,12 +511,11 @@ static const char *const checkpoint_names[] = {NULL, "start", "running", "done"}
 
 /* The checkpoint and checkpoint_kind columns of a history row. */
 static void
-put_checkpoint(Datum *values, bool *nulls, int *i, const WalStallSecond *row)
+put_checkpoint(ResultRow *row, const WalStallSecond *second)
 {
-	const char *state = checkpoint_names[row->checkpoint];
 	const char *kind = NULL;
 
-	switch (row->checkpoint_kind)
+	switch (second->checkpoint_kind)
 	{
 		case WS_CKPT_KIND_TIME:
 			kind = "time";
@@ -491,10 +527,8 @@ put_checkpoint(Datum *values, bool *nulls, int *i, const WalStallSecond *row)
 			kind = "time,requested";
 			break;
 	}
-	values[*i] = state ? CStringGetTextDatum(state) : (Datum) 0;
-	nulls[(*i)++] = (state == NULL);
-	values[*i] = kind ? CStringGetTextDatum(kind) : (Datum) 0;
-	nulls[(*i)++] = (kind == NULL);
+	put_text(row, checkpoint_names[second->checkpoint]);
+	put_text(row, kind);
 }
 
 /*
@@ -503,41 +537,39 @@ put_checkpoint(Datum *values, bool *nulls, int *i, const WalStallSecond *row)
  *		seconds and mean_interval_ms.
  */
 static void
-put_history_row(ReturnSetInfo *rsinfo, const WalStallSecond *row, WalStallApi api)
+put_history_row(ReturnSetInfo *rsinfo, const WalStallSecond *second, WalStallApi api)
 {
-	Datum		values[HISTORY_COLS_1_1];
-	bool		nulls[HISTORY_COLS_1_1];
-	int			i = 0;
+	ResultRow	row = {.ncols = 0};
 
-	values[i] = TimestampTzGetDatum(row->sample_time);
-	nulls[i++] = false;
+	put_datum(&row, TimestampTzGetDatum(second->sample_time), false);
 	if (api >= WS_API_1_1)
-		PUT_FLOAT8(row->seconds);
-	PUT_INT64(row->xids);
-	PUT_INT64(row->wal_bytes);
-	PUT_FLOAT8(row->buffer_fill_max);
-	PUT_FLOAT8(row->buffer_fill_avg);
-	PUT_FLOAT8(row->stall_ms[WS_CLASS_WAL_BUFFER_FULL]);
-	PUT_FLOAT8(row->stall_ms[WS_CLASS_WAL_FLUSH]);
-	PUT_FLOAT8(row->stall_ms[WS_CLASS_WAL_INSERT]);
-	PUT_FLOAT8(row->stall_ms[WS_CLASS_CLOG]);
-	PUT_FLOAT8(row->wal_fsync_max_ms);
-	PUT_INT64(row->wal_buffers_full);
-	PUT_INT64(row->wal_writes);
-	PUT_INT64(row->wal_syncs);
-	PUT_FLOAT8(row->wal_sync_ms);
-	PUT_INT64(row->clog_hits);
-	PUT_INT64(row->clog_reads);
-	PUT_FLOAT8(row->waiting_backends);
+		put_float8(&row, second->seconds);
+	put_int64(&row, second->xids);
+	put_int64(&row, second->wal_bytes);
+	put_float8(&row, second->buffer_fill_max);
+	put_float8(&row, second->buffer_fill_avg);
+	put_float8(&row, second->stall_ms[WS_CLASS_WAL_BUFFER_FULL]);
+	put_float8(&row, second->stall_ms[WS_CLASS_WAL_FLUSH]);
+	put_float8(&row, second->stall_ms[WS_CLASS_WAL_INSERT]);
+	put_float8(&row, second->stall_ms[WS_CLASS_CLOG]);
+	put_float8(&row, second->wal_fsync_max_ms);
+	put_int64(&row, second->wal_buffers_full);
+	put_int64(&row, second->wal_writes);
+	put_int64(&row, second->wal_syncs);
+	put_float8(&row, second->wal_sync_ms);
+	put_int64(&row, second->clog_hits);
+	put_int64(&row, second->clog_reads);
+	put_float8(&row, second->waiting_backends);
 	if (api >= WS_API_1_1)
 	{
-		PUT_FLOAT8(row->active_backends);
-		PUT_FLOAT8(row->mean_interval_ms);
-		PUT_INT64(row->wal_fpi);
-		put_checkpoint(values, nulls, &i, row);
+		put_float8(&row, second->active_backends);
+		put_float8(&row, second->mean_interval_ms);
+		put_int64(&row, second->wal_fpi);
+		put_checkpoint(&row, second);
 	}
-	Assert(i == rsinfo->setDesc->natts);
-	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	Assert(row.ncols == (api == WS_API_1_0 ? HISTORY_COLS_1_0 : HISTORY_COLS_1_1));
+
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, row.values, row.nulls);
 }
 
 /*
@@ -619,9 +651,7 @@ wal_stall_clog_1_0(PG_FUNCTION_ARGS)
 	WalStallCounters now;
 	WalStallCounters delta;
 	const WalStallClassStats *lock;
-	Datum		values[CLOG_COLS];
-	bool		nulls[CLOG_COLS];
-	int			i = 0;
+	ResultRow	row = {.ncols = 0};
 
 	copy_stats(&copy);
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
@@ -630,38 +660,36 @@ wal_stall_clog_1_0(PG_FUNCTION_ARGS)
 	ws_counters_delta(&now, &copy.baseline, &delta);
 	lock = &copy.classes[WS_CLASS_CLOG];
 
-	values[i] = Int32GetDatum(ws_clog_buffers());
-	nulls[i++] = false;
-	PUT_INT64(delta.clog_hits);
-	PUT_INT64(delta.clog_reads);
+	put_datum(&row, Int32GetDatum(ws_clog_buffers()), false);
+	put_int64(&row, delta.clog_hits);
+	put_int64(&row, delta.clog_reads);
 	if (delta.clog_hits >= 0 && delta.clog_reads >= 0 &&
 		delta.clog_hits + delta.clog_reads > 0)
-		PUT_FLOAT8((double) delta.clog_hits / (delta.clog_hits + delta.clog_reads));
+		put_float8(&row, (double) delta.clog_hits / (delta.clog_hits + delta.clog_reads));
 	else
-		PUT_NULL();
-	PUT_INT64(delta.clog_zeroed);
-	PUT_INT64(delta.clog_written);
-	PUT_INT64(delta.clog_flushes);
+		put_null(&row);
+	put_int64(&row, delta.clog_zeroed);
+	put_int64(&row, delta.clog_written);
+	put_int64(&row, delta.clog_flushes);
 	if (copy.sampled)
 	{
-		PUT_INT64(lock->episodes);
-		PUT_FLOAT8(lock->total_ns / WS_NS_PER_MS);
+		put_int64(&row, lock->episodes);
+		put_float8(&row, lock->total_ns / WS_NS_PER_MS);
 		if (lock->episodes > 0)
-			PUT_FLOAT8(ws_histogram_percentile(lock, copy.hist_base_ns, 0.99));
+			put_float8(&row, ws_histogram_percentile(lock, copy.hist_base_ns, 0.99));
 		else
-			PUT_NULL();
-		PUT_FLOAT8(copy.classes[WS_CLASS_SLRU_IO].total_ns / WS_NS_PER_MS);
+			put_null(&row);
+		put_float8(&row, copy.classes[WS_CLASS_SLRU_IO].total_ns / WS_NS_PER_MS);
 	}
 	else
 	{
 		for (int k = 0; k < 4; k++)
-			PUT_NULL();
+			put_null(&row);
 	}
-	values[i] = TimestampTzGetDatum(copy.reset_at);
-	nulls[i++] = false;
-	Assert(i == CLOG_COLS);
+	put_datum(&row, TimestampTzGetDatum(copy.reset_at), false);
+	Assert(row.ncols == CLOG_COLS);
 
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, row.values, row.nulls)));
 }
 
 /*
@@ -741,6 +769,8 @@ class_p99_ms(const StatsCopy *copy, WalStallClass cls)
 	return ws_histogram_percentile(s, copy->hist_base_ns, 0.99);
 }
 
+#define ADVICE_COLS 5
+
 /*
  * wal_stall_advice
  *		Settings to change, with the measured evidence (advice.c has the
@@ -795,17 +825,17 @@ wal_stall_advice_1_1(PG_FUNCTION_ARGS)
 	n = ws_advise(&in, rows, lengthof(rows));
 	for (int r = 0; r < n; r++)
 	{
-		Datum		values[5];
-		bool		nulls[5] = {false, false, false, false, false};
+		ResultRow	row = {.ncols = 0};
 
-		values[0] = CStringGetTextDatum(rows[r].setting);
-		values[1] = CStringGetTextDatum(rows[r].current);
-		nulls[1] = (rows[r].current[0] == '\0');
-		values[2] = CStringGetTextDatum(rows[r].suggested);
-		nulls[2] = (rows[r].suggested[0] == '\0');
-		values[3] = CStringGetTextDatum(rows[r].confidence);
-		values[4] = CStringGetTextDatum(rows[r].evidence);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		/* advice.c leaves current and suggested empty when there is none */
+		put_text(&row, rows[r].setting);
+		put_text(&row, rows[r].current[0] != '\0' ? rows[r].current : NULL);
+		put_text(&row, rows[r].suggested[0] != '\0' ? rows[r].suggested : NULL);
+		put_text(&row, rows[r].confidence);
+		put_text(&row, rows[r].evidence);
+		Assert(row.ncols == ADVICE_COLS);
+
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, row.values, row.nulls);
 	}
 	pfree(history);
 	return (Datum) 0;
