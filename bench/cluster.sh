@@ -1,17 +1,26 @@
-# Shell helpers for wal_stall's bench and demo scripts: a throw-away
-# PostgreSQL 15 cluster run as the postgres user.  Source this file.
+# Shell helpers for wal_stall's bench and test scripts: a throw-away
+# PostgreSQL cluster run as the postgres user.  Source this file.  The
+# programs come from PGBIN, else from PG_CONFIG's --bindir, else from
+# Debian 12's PostgreSQL 15.
 #
 #   cluster_scratch NAME PORT    a scratch DIR (set as $dir), initdb'd,
 #                                stopped and removed when the script exits
 #   cluster_init DIR PORT        initdb in DIR/data, socket in DIR
-#   cluster_conf DIR 'line'...   append settings to postgresql.conf
+#   cluster_conf DIR 'line'...   append settings to postgresql.conf; to
+#                                change one later, ALTER SYSTEM
 #   cluster_start DIR / cluster_stop DIR / cluster_restart DIR
 #   cluster_psql DIR ARGS...     psql -X on that cluster, database postgres
 #   cluster_collector_pid DIR    pid of the wal_stall collector, or nothing
 #
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 
-PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
+if [ -z "${PGBIN:-}" ]; then
+	if [ -n "${PG_CONFIG:-}" ]; then
+		PGBIN=$("$PG_CONFIG" --bindir)
+	else
+		PGBIN=/usr/lib/postgresql/15/bin
+	fi
+fi
 
 as_postgres() {
 	if [ "$(id -un)" = postgres ]; then "$@"; else runuser -u postgres -- "$@"; fi
@@ -78,11 +87,13 @@ cluster_start_throttled() {
 	local dir=$1 iops=$2 cg dev
 	cg=/sys/fs/cgroup/blkio/wal_stall_$(basename "$dir")
 	dev=$(lsblk -no MAJ:MIN "$(findmnt -no SOURCE --target "$dir")" | head -1 | tr -d ' ')
+	# recorded first, so that cluster_stop_throttled removes it even when
+	# the start fails
+	echo "$cg" >"$dir/cgroup"
 	mkdir -p "$cg"
 	echo "$dev $iops" >"$cg/blkio.throttle.write_iops_device"
 	sh -c "echo \$\$ > '$cg/cgroup.procs'; exec runuser -u postgres -- \
 		'$PGBIN/pg_ctl' -D '$dir/data' -l '$dir/log' -w start" >/dev/null
-	echo "$cg" >"$dir/cgroup"
 }
 
 # Stop a cluster started throttled and remove its cgroup.
