@@ -24,11 +24,11 @@ cluster_conf "$dir" "shared_preload_libraries = 'wal_stall'" "shared_buffers = 2
 cluster_start "$dir"
 cluster_pgbench "$dir" -i -q -s 10 >/dev/null 2>&1
 cluster_psql "$dir" -q -c 'CREATE EXTENSION wal_stall'
-cluster_stop "$dir"
 
 for ring in ${RINGS:-16MB 32kB}; do
-	sed -i '/^wal_buffers/d' "$dir/data/postgresql.conf"
-	cluster_conf "$dir" "wal_buffers = $ring"
+	# wal_buffers takes effect at the next start; the cluster runs here
+	cluster_psql "$dir" -q -c "ALTER SYSTEM SET wal_buffers = '$ring'"
+	cluster_stop_throttled "$dir"	# throttled or not
 	if [ "$iops" -gt 0 ]; then
 		cluster_start_throttled "$dir" "$iops"
 	else
@@ -49,5 +49,4 @@ for ring in ${RINGS:-16MB 32kB}; do
 		           AS wrap_around_share_of_write_path_episodes_pct
 		    FROM wal_stall_summary" \
 		-c 'SELECT wal_buffers_full, wal_write, wal_sync, wal_write_time, wal_sync_time FROM pg_stat_wal'
-	if [ "$iops" -gt 0 ]; then cluster_stop_throttled "$dir"; else cluster_stop "$dir"; fi
 done
