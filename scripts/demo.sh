@@ -6,16 +6,25 @@
 # table and the path of the report.  As root on Debian 12 (about 2 minutes).
 #
 #   scripts/demo.sh [HARNESS FLAGS...]   (e.g. --preset wal_buffers_small)
+#   PG_CONFIG=/path/to/pg_config scripts/demo.sh   another PostgreSQL
+#                                        (default: Debian 12's 15)
 #
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-bash "$top/scripts/setup.sh"
-pgconfig=/usr/lib/postgresql/15/bin/pg_config
+pg_config=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+bash "$top/scripts/setup.sh"	# builds and installs wal_stall for Debian's 15
+if [ "$("$pg_config" --pkglibdir)" != /usr/lib/postgresql/15/lib ]; then
+	# another PostgreSQL: build for it from clean (PGXS would keep the objects
+	# built for 15) and install wal_stall there too
+	make -C "$top" -s clean PG_CONFIG="$pg_config" >/dev/null
+	make -C "$top" -s PG_CONFIG="$pg_config" >/dev/null
+	make -C "$top" -s PG_CONFIG="$pg_config" install >/dev/null
+fi
 out="$top/bench-results/$(date -u +%Y%m%d-%H%M%S)"
 if [ $# -eq 0 ]; then
 	set -- --preset quick
 fi
-"$top/bench/wal_stall_bench" --pg-config "$pgconfig" --out "$out" "$@"
+"$top/bench/wal_stall_bench" --pg-config "$pg_config" --out "$out" "$@"
 echo
 echo "report: $out/report.html"

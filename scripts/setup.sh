@@ -5,7 +5,11 @@
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -euo pipefail
 
-PACKAGES="postgresql-15 postgresql-server-dev-15 libpq-dev postgresql-15-pgtap
+# Debian 12's PostgreSQL, on purpose: the one its archive has.  Other versions
+# come from scripts/build_pg.sh and are named by PG_CONFIG where they are used.
+PG_MAJOR=15
+pgbin=/usr/lib/postgresql/$PG_MAJOR/bin
+PACKAGES="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR libpq-dev postgresql-$PG_MAJOR-pgtap
 libtap-parser-sourcehandler-pgtap-perl libipc-run-perl make gcc gnuplot-nox
 e2fsprogs util-linux prometheus-postgres-exporter prometheus bpftrace"
 
@@ -29,8 +33,8 @@ fi
 # Debian starts a default cluster on install; wal_stall's scripts start their
 # own temporary clusters and need none.
 top=$(cd "$(dirname "$0")/.." && pwd)
-export PATH=/usr/lib/postgresql/15/bin:$PATH
+export PATH=$pgbin:$PATH
 # COPT=-Werror: the project's own builds fail on any warning; a user's need not.
-make -C "$top" -s PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config COPT=-Werror >/dev/null
-make -C "$top" -s PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config install >/dev/null
-echo "setup.sh: wal_stall and bench/wal_stall_bench built, wal_stall installed for PostgreSQL 15"
+make -C "$top" -s PG_CONFIG="$pgbin/pg_config" COPT=-Werror >/dev/null
+make -C "$top" -s PG_CONFIG="$pgbin/pg_config" install >/dev/null
+echo "setup.sh: wal_stall and bench/wal_stall_bench built, wal_stall installed for PostgreSQL $PG_MAJOR"
