@@ -164,7 +164,10 @@ DROP ROLE regress_upgrade_monitor;
 -- The updated extension has the same members, defined the same way, as a
 -- fresh install of 1.1.
 CREATE TEMP TABLE updated AS SELECT * FROM regress_members();
-SELECT count(*) AS objects FROM updated WHERE object NOT LIKE 'column %';
+-- (18 also counts the views' row types as members: left out of the count,
+-- compared below like every other member)
+SELECT count(*) AS objects FROM updated
+WHERE object NOT LIKE 'column %' AND object NOT LIKE 'type %';
 DROP EXTENSION wal_stall;
 CREATE EXTENSION wal_stall;
 SELECT extversion FROM pg_extension WHERE extname = 'wal_stall';

@@ -10,6 +10,10 @@ FROM pg_depend
 WHERE refclassid = 'pg_extension'::regclass
   AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'wal_stall')
   AND deptype = 'e'
+  -- 18 also lists the views' row types (and their array types) as members
+  AND NOT (classid = 'pg_type'::regclass AND objid IN
+           (SELECT oid FROM pg_type WHERE typrelid <> 0 OR typelem IN
+              (SELECT oid FROM pg_type WHERE typrelid <> 0)))
 ORDER BY 1;
 
 SELECT attrelid::regclass AS view, attnum, attname, format_type(atttypid, atttypmod) AS type
@@ -164,9 +168,12 @@ DROP ROLE regress_monitor;
 
 -- Bad settings get clear errors.
 SET wal_stall.sample_interval = 5;
+-- (core states the range, with units from 18 on: only the SQLSTATE is shown)
+\set VERBOSITY sqlstate
 ALTER SYSTEM SET wal_stall.sample_interval = 0.01;
 ALTER SYSTEM SET wal_stall.sample_interval = 5000;
 ALTER SYSTEM SET wal_stall.history_seconds = 1;
+\set VERBOSITY default
 SET wal_stall.no_such_setting = 1;
 SELECT * FROM wal_stall_history('not a time');
 
