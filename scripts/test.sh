@@ -41,7 +41,6 @@ while [ $# -gt 0 ]; do
 done
 
 bash "$top/scripts/setup.sh" || exit 1
-as_pg() { runuser -u postgres -- "$@"; }
 exec 3>&1	# the terminal, for messages from inside redirected suites
 
 # No suite may hang the run: each gets a wall-clock limit (seconds) far above
