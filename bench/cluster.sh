@@ -5,7 +5,9 @@
 #
 #   cluster_scratch NAME PORT    a scratch DIR (set as $dir), initdb'd,
 #                                stopped and removed when the script exits
-#   cluster_init DIR PORT        initdb in DIR/data, socket in DIR
+#   cluster_init DIR PORT        initdb in DIR/data, socket in DIR; more
+#                                initdb options from INITDB_OPTS (e.g. -k,
+#                                --no-data-checksums)
 #   cluster_conf DIR 'line'...   append settings to postgresql.conf; to
 #                                change one later, ALTER SYSTEM
 #   cluster_start DIR / cluster_stop DIR / cluster_restart DIR
@@ -30,7 +32,7 @@ cluster_init() {
 	local dir=$1 port=$2
 	mkdir -p "$dir"
 	chown postgres "$dir"
-	as_postgres "$PGBIN/initdb" -D "$dir/data" -A trust >/dev/null
+	as_postgres "$PGBIN/initdb" -D "$dir/data" -A trust ${INITDB_OPTS:-} >/dev/null
 	cat >>"$dir/data/postgresql.conf" <<CONF
 port = $port
 listen_addresses = ''
