@@ -4,7 +4,8 @@
 # set smaller than shared_buffers (no WAL-before-data evictions).  Runs the
 # same pgbench load with a 16MB and a 32kB ring, with writes to the disk
 # throttled to IOPS per second (0 = unthrottled), and prints per ring the
-# episodes per stall class beside pg_stat_wal.wal_buffers_full.
+# episodes per stall class beside pg_stat_wal.wal_buffers_full (core's WAL
+# write and sync counts are the summary's exact_count: pg_stat_io from 18).
 #
 #   bench/wrap_around_check.sh [IOPS] [SECONDS] [CLIENTS]
 # Defaults: 300 IOPS, 30 s, 4 clients.  Run as root.
@@ -37,7 +38,8 @@ for ring in ${RINGS:-16MB 32kB}; do
 	cluster_psql "$dir" -q -c 'SELECT pg_stat_reset_shared($$wal$$)' -c 'SELECT wal_stall_reset()' >/dev/null
 	tps=$(cluster_pgbench "$dir" -c "$clients" -j 2 -T "$seconds" 2>&1 | awk '/^tps/ {print $3; exit}')
 	sleep 2	# let backends publish their counters
-	echo "== wal_buffers = $ring, writes throttled to ${iops:-no} IOPS, $clients clients, tps $tps"
+	if [ "$iops" -gt 0 ]; then disk="writes throttled to $iops IOPS"; else disk="disk not throttled"; fi
+	echo "== wal_buffers = $ring, $disk, $clients clients, tps $tps"
 	cluster_psql "$dir" -c "
 		SELECT class, episodes, round(total_ms::numeric, 1) AS total_ms,
 		       round(p99_ms::numeric, 2) AS p99_ms, round(max_ms::numeric, 1) AS max_ms,
@@ -48,5 +50,5 @@ for ring in ${RINGS:-16MB 32kB}; do
 		                ('wal_buffer_full', 'wal_flush')), 0), 1)
 		           AS wrap_around_share_of_write_path_episodes_pct
 		    FROM wal_stall_summary" \
-		-c 'SELECT wal_buffers_full, wal_write, wal_sync, wal_write_time, wal_sync_time FROM pg_stat_wal'
+		-c 'SELECT wal_buffers_full, wal_fpi, wal_bytes FROM pg_stat_wal'
 done
