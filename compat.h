@@ -37,6 +37,17 @@
 #endif
 
 /*
+ * PG_TEMP_FILE_PREFIX, the prefix of the files the server removes from its
+ * temporary directories at start: storage/fd.h before 18,
+ * common/file_utils.h from 18 (a frontend-only header before: not earlier).
+ */
+#if PG_VERSION_NUM >= 180000
+#include "common/file_utils.h"
+#else
+#include "storage/fd.h"
+#endif
+
+/*
  * Shared memory is requested from shmem_request_hook in 15+, and directly
  * from _PG_init before that.
  */

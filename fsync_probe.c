@@ -49,7 +49,6 @@
 
 #include "access/xlog_internal.h"
 #include "common/file_perm.h"
-#include "common/file_utils.h"	/* PG_TEMP_FILE_PREFIX from 18 */
 #include "common/relpath.h"
 #include "common/shortest_dec.h"
 #include "fmgr.h"
