@@ -5,6 +5,8 @@
 -- visible without VERBOSITY verbose, whose LOCATION line (source file and
 -- line) would differ between builds and major versions.
 --
+-- Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+--
 SET client_min_messages = warning;
 DROP EXTENSION IF EXISTS wal_stall;
 CREATE EXTENSION wal_stall;

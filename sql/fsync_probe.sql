@@ -1,6 +1,8 @@
 --
 -- wal_stall_test_fsync(): the in-server fsync probe
 --
+-- Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+--
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS wal_stall;
 RESET client_min_messages;

@@ -2,6 +2,8 @@
 -- wal_stall: the upgrade path from 1.0 to 1.1.  The library keeps the 1.0
 -- C entry points, so 1.0's SQL works with it until the update.
 --
+-- Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+--
 SET client_min_messages = warning;
 DROP EXTENSION IF EXISTS wal_stall;
 RESET client_min_messages;

@@ -2,6 +2,8 @@
 -- wal_stall: objects, a wrap-around workload, reset, privileges, bad input.
 -- The temporary instance runs with wal_buffers = 32kB (wal_stall.conf).
 --
+-- Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+--
 CREATE EXTENSION wal_stall;
 
 -- Objects the extension owns, and their columns.

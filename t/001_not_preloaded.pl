@@ -1,5 +1,7 @@
 # wal_stall without shared_preload_libraries: CREATE EXTENSION works, and
 # every function that needs the collector explains what to set.
+#
+# Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;

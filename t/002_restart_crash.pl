@@ -1,5 +1,7 @@
 # The collector survives a restart, a crash of a client backend (crash
 # recovery re-creates shared memory) and a crash of the collector itself.
+#
+# Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;

@@ -1,6 +1,8 @@
 # The per-second history: a row every second during a pgbench run, WAL bytes
 # and XIDs that add up, a ring that wraps, and occupancy that tells a 32kB
 # ring from a 16MB one.
+#
+# Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;

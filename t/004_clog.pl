@@ -1,5 +1,7 @@
 # wal_stall_clog: effective CLOG buffers per shared_buffers (13-16) or
 # transaction_buffers (17+), and CLOG misses that match pg_stat_slru exactly.
+#
+# Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;

@@ -3,6 +3,8 @@
 # meanwhile), the scratch file it leaves stops neither the primary nor a
 # standby from starting, and base backups never carry it.  Symlinks inside
 # the data directory lead a grantee nowhere, and tell nothing.
+#
+# Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 use strict;
 use warnings;
 use File::Find;

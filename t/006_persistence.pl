@@ -1,6 +1,8 @@
 # The figures survive a clean restart, and only that: after an immediate
 # stop, from a damaged or foreign file, or with wal_stall.save off, they start
 # from zero, and the server always starts.
+#
+# Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;

@@ -2,6 +2,8 @@
 # after a reset, after a core statistics reset, after a gap in sampling;
 # a reset inside a transaction; WAL timing that the server did not measure;
 # and views read while no collector runs.
+#
+# Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;

@@ -1,6 +1,8 @@
 # wal_stall on a hot standby: the collector runs during recovery, sees the
 # WAL receiver's writes and fsyncs while the primary runs pgbench, leaves the
 # ring alone, and carries on across promotion.
+#
+# Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;

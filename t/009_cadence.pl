@@ -1,5 +1,7 @@
 # The collector rests while nothing can stall and comes back to its full
 # rate at once when something could.
+#
+# Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;

@@ -4,6 +4,8 @@
 # without pg_read_all_stats see only their own query ids, a failed
 # statement leaves nothing in its process's slot, and the table's bound
 # holds with evictions counted.
+#
+# Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;

@@ -2,6 +2,8 @@
 # the middle of a pgbench run is marked in the right second, full-page
 # images jump right after it and decay, and the history's wal_fpi adds up
 # to pg_stat_wal's.
+#
+# Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;

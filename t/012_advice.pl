@@ -1,6 +1,8 @@
 # wal_stall_advice() on live figures: a 32kB ring that wraps under pgbench
 # gets a larger wal_buffers suggested; a 16MB ring under the same load is
 # told to keep it; too little history gives one row that says so.
+#
+# Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;

@@ -5,6 +5,8 @@
 # building bench/wal_stall_bench.  Prints TAP lines and "N passed, N failed".
 #
 #   bench/t/e2e.sh            PG_CONFIG=/path/to/pg_config bench/t/e2e.sh
+#
+# Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 BENCH=$here/wal_stall_bench
