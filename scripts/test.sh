@@ -58,23 +58,34 @@ failed=0
 summary=""
 t_start=$(date +%s)
 
-# Count "ok N" / "not ok N" lines of TAP output; a script that died without
-# reporting (non-zero exit but no "not ok") counts as one failure.
+# Count "ok N" / "not ok N" lines of TAP output ("ok N # skip" ones apart:
+# they are reported, not counted as passed).  A script that died
+# before its plan ended is one more failure each: prove says "No plan found"
+# or "Bad plan" for it; and a run that exited non-zero with neither counts
+# as one failure.
 count_tap() {
-	local file=$1 status=$2 ok notok
-	ok=$(grep -cE '^\s*ok [0-9]+' "$file")
+	local file=$1 status=$2 ok notok died skipped
+	ok=$(grep -E '^\s*ok [0-9]+' "$file" | grep -cviE '# skip')
+	skipped=$(grep -E '^\s*ok [0-9]+' "$file" | grep -ciE '# skip')
 	notok=$(grep -cE '^\s*not ok [0-9]+' "$file")
+	died=$(grep -cE 'Parse errors: (No plan found|Bad plan)' "$file")
+	notok=$((notok + died))
 	if [ "$status" -ne 0 ] && [ "$notok" -eq 0 ]; then
 		notok=1
 	fi
-	count "$ok" "$notok"
+	count "$ok" "$notok" "$skipped"
 }
+# Add $1 passed and $2 failed to the totals; $3 skipped are only reported.
 count() {
 	passed=$((passed + $1))
 	failed=$((failed + $2))
 	v_passed=$((v_passed + $1))
 	v_failed=$((v_failed + $2))
-	echo "  $1 passed, $2 failed"
+	if [ "${3:-0}" -gt 0 ]; then
+		echo "  $1 passed, $2 failed ($3 skipped: not on this version)"
+	else
+		echo "  $1 passed, $2 failed"
+	fi
 }
 
 # The pg_config of major version $1: Debian's package if installed, else a

@@ -10,6 +10,9 @@ use Test::More;
 use IPC::Run;
 use Time::HiRes qw(usleep time);
 
+# the server's major version (the framework's pg_version is 15+ only)
+my ($major) = `pg_config --version` =~ /(\d+)/;
+
 my $node = PostgreSQL::Test::Cluster->new('cadence');
 $node->init;
 $node->append_conf('postgresql.conf', qq{
@@ -55,9 +58,14 @@ my ($idle_rows, $read_rows, $wal_rows) = split /\|/, $node->safe_psql('postgres'
 	WHERE sample_time > timestamptz '$t_idle' + interval '1 s'
 	  AND sample_time < timestamptz '$t_idle' + interval '30 s'});
 cmp_ok($idle_rows, '>=', 27, "idle history rows ($idle_rows)");
-cmp_ok($read_rows, '>=', 2, "core read every 10 s while resting ($read_rows of $idle_rows rows)");
-cmp_ok($read_rows, '<=', 6, 'and not every second');
 is($wal_rows, $idle_rows, 'the WAL position is read every second');
+SKIP:
+{
+	# before 15 the collector leaves core's statistics alone (README)
+	skip 'the collector reads core statistics from 15', 2 if $major < 15;
+	cmp_ok($read_rows, '>=', 2, "core read every 10 s while resting ($read_rows of $idle_rows rows)");
+	cmp_ok($read_rows, '<=', 6, 'and not every second');
+}
 
 # A statement working on CPU: back to 1 ms within one idle tick.  (A
 # backend in pg_sleep() waits on a timeout, which cannot stall: it does

@@ -12,6 +12,12 @@ use Test::More;
 use IPC::Run;
 use Time::HiRes qw(time usleep);
 
+# Checkpoint marks come from the redo pointers on every version; full-page
+# images and the checkpoint kind from core's statistics, which the
+# collector reads from 15 (README).
+my ($major) = `pg_config --version` =~ /(\d+)/;
+my $stats = $major >= 15;
+
 my $node = PostgreSQL::Test::Cluster->new('checkpoints');
 $node->init;
 $node->append_conf('postgresql.conf', qq{
@@ -34,16 +40,23 @@ $node->safe_psql('postgres', 'CHECKPOINT');
 # before it have died down (few per transaction: most pages have been
 # written since), a CHECKPOINT.  How long that takes depends on the
 # machine's speed, so it is polled for, not timed.
-$node->safe_psql('postgres', "SELECT pg_stat_reset_shared('wal')");
+$node->safe_psql('postgres', "SELECT pg_stat_reset_shared('wal')") if $stats;
 $node->safe_psql('postgres', 'SELECT wal_stall_reset()');
 my $load = IPC::Run::start(
 	[ 'pgbench', '-n', '-c', '4', '-j', '2', '-T', '30',
 	  '-h', $node->host, '-p', $node->port, 'postgres' ],
 	'>', \my $out, '2>', \my $err);
-ok( $node->poll_query_until('postgres', q{
-		SELECT xids > 50 AND wal_fpi < 0.2 * xids FROM wal_stall_history
-		ORDER BY sample_time DESC LIMIT 1}, 't', 25),
-	'full-page images of the earlier checkpoint died down');
+if ($stats)
+{
+	ok( $node->poll_query_until('postgres', q{
+			SELECT xids > 50 AND wal_fpi < 0.2 * xids FROM wal_stall_history
+			ORDER BY sample_time DESC LIMIT 1}, 't', 25),
+		'full-page images of the earlier checkpoint died down');
+}
+else
+{
+	sleep 5;	# no full-page image counts before 15: give them time
+}
 my $before = $node->safe_psql('postgres', 'SELECT clock_timestamp()');
 $node->safe_psql('postgres', 'CHECKPOINT');
 my $after = $node->safe_psql('postgres', 'SELECT clock_timestamp()');
@@ -69,26 +82,30 @@ is( $node->safe_psql('postgres', qq{
 is( $node->safe_psql('postgres', q{
 		SELECT count(*) FROM wal_stall_history WHERE checkpoint = 'done'}),
 	'1', 'one row says done');
-like($kinds, qr/requested/, 'core counted it as requested');
+SKIP:
+{
+	skip 'full-page images and checkpoint kinds from core statistics need 15+', 6 unless $stats;
+	like($kinds, qr/requested/, 'core counted it as requested');
 
-# full-page images per transaction jump after the checkpoint and decay
-# (counts per transaction: the machine's speed varies from second to second)
-my ($fpi_before, $fpi_first, $fpi_later) = split /\|/, $node->safe_psql('postgres', qq{
-	WITH h AS (SELECT wal_fpi::float8 / nullif(xids, 0) AS per_xact,
-	                  extract(epoch FROM sample_time - timestamptz '$first_mark') AS t
-	           FROM wal_stall_history)
-	SELECT round((SELECT avg(per_xact) FROM h WHERE t BETWEEN -3 AND -1)::numeric, 3),
-	       round((SELECT max(per_xact) FROM h WHERE t BETWEEN 0 AND 2)::numeric, 3),
-	       round((SELECT min(per_xact) FROM h WHERE t BETWEEN 4 AND 8)::numeric, 3)});
-diag("full-page images per transaction: before $fpi_before, right after $fpi_first, 4-8 s after $fpi_later");
-cmp_ok($fpi_first, '>', 2 * $fpi_before, 'full-page images jump after the checkpoint');
-cmp_ok($fpi_later, '<', $fpi_first, 'and decay as pages are written again');
+	# full-page images per transaction jump after the checkpoint and decay
+	# (counts per transaction: the machine's speed varies from second to second)
+	my ($fpi_before, $fpi_first, $fpi_later) = split /\|/, $node->safe_psql('postgres', qq{
+		WITH h AS (SELECT wal_fpi::float8 / nullif(xids, 0) AS per_xact,
+		                  extract(epoch FROM sample_time - timestamptz '$first_mark') AS t
+		           FROM wal_stall_history)
+		SELECT round((SELECT avg(per_xact) FROM h WHERE t BETWEEN -3 AND -1)::numeric, 3),
+		       round((SELECT max(per_xact) FROM h WHERE t BETWEEN 0 AND 2)::numeric, 3),
+		       round((SELECT min(per_xact) FROM h WHERE t BETWEEN 4 AND 8)::numeric, 3)});
+	diag("full-page images per transaction: before $fpi_before, right after $fpi_first, 4-8 s after $fpi_later");
+	cmp_ok($fpi_first, '>', 2 * $fpi_before, 'full-page images jump after the checkpoint');
+	cmp_ok($fpi_later, '<', $fpi_first, 'and decay as pages are written again');
 
-# the sum over the run equals core's count
-my ($sum, $core) = split /\|/, $node->safe_psql('postgres',
-	'SELECT (SELECT sum(wal_fpi) FROM wal_stall_history), wal_fpi FROM pg_stat_wal');
-cmp_ok($core, '>', 1000, "core counted full-page images ($core)");
-cmp_ok(abs($sum - $core), '<=', 0.01 * $core, "sum(wal_fpi) $sum = pg_stat_wal.wal_fpi $core within 1%");
+	# the sum over the run equals core's count
+	my ($sum, $core) = split /\|/, $node->safe_psql('postgres',
+		'SELECT (SELECT sum(wal_fpi) FROM wal_stall_history), wal_fpi FROM pg_stat_wal');
+	cmp_ok($core, '>', 1000, "core counted full-page images ($core)");
+	cmp_ok(abs($sum - $core), '<=', 0.01 * $core, "sum(wal_fpi) $sum = pg_stat_wal.wal_fpi $core within 1%");
+}
 
 $node->stop;
 done_testing();
