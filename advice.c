@@ -171,7 +171,12 @@ advise_wal_buffers(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *
  * ring fills at the peak rate faster than twice per delay, a delay of half
  * the fill time lets the writer empty it before it fills.
  * (wal_writer_flush_after decides when the writer also fsyncs; the ring
- * frees on the write alone, so it is not suggested.)
+ * frees on the write alone, so it is not suggested.  From 18 it also
+ * decides when an asynchronous commit wakes the writer: not before that
+ * much WAL waits to be flushed, where 13 to 16 woke it at every completed
+ * page.  A ring smaller than that never gets the writer's help between its
+ * sleeps, and the evidence says so: README, "Tested on".  Lowering it to
+ * the ring's size would make the writer fsync at every wake-up instead.)
  */
 static void
 advise_wal_writer(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, int max)
@@ -180,6 +185,9 @@ advise_wal_writer(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n
 	double		asleep_share;
 	double		fill_ms;
 	int			suggested;
+	char		ring[32];
+	char		flush_after[32];
+	char		no_wake[256] = "";
 
 	if (in->wrap_ms <= 0 || in->peak_wal_bytes_per_sec <= 0)
 		return;
@@ -197,13 +205,23 @@ advise_wal_writer(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n
 		return;
 	snprintf(row->current, sizeof(row->current), "%dms", in->wal_writer_delay_ms);
 	snprintf(row->suggested, sizeof(row->suggested), "%dms", suggested);
+	if (in->server_version >= 180000 &&
+		in->wal_writer_flush_after_bytes > in->wal_buffers_bytes)
+	{
+		ws_format_bytes(in->wal_buffers_bytes, ring, sizeof(ring));
+		ws_format_bytes(in->wal_writer_flush_after_bytes, flush_after, sizeof(flush_after));
+		snprintf(no_wake, sizeof(no_wake),
+				 "; on 18 commits wake the writer only once wal_writer_flush_after (%s) of WAL "
+				 "waits, more than the %s ring holds, so between its sleeps it never helps",
+				 flush_after, ring);
+	}
 	snprintf(row->evidence, sizeof(row->evidence),
 			 "%.0f%% of the %.1f s of wrap-around stalls came while the WAL writer slept; at the peak "
 			 "%.1f MB/s the ring fills in %.1f ms, less than the %d ms the writer sleeps: waking every "
 			 "%d ms it writes the ring out before it fills (a larger wal_buffers does the same without "
-			 "the wake-ups)",
+			 "the wake-ups)%s",
 			 100.0 * asleep_share, in->wrap_ms / 1000.0, in->peak_wal_bytes_per_sec / MB, fill_ms,
-			 in->wal_writer_delay_ms, suggested);
+			 in->wal_writer_delay_ms, suggested, no_wake);
 }
 
 /*

@@ -64,6 +64,7 @@ typedef struct WalStallAdviceInput
 	int64_t		wal_buffers_max_bytes;	/* the GUC's maximum */
 	int			wal_block_size;
 	int			wal_writer_delay_ms;
+	int64_t		wal_writer_flush_after_bytes;	/* 0: flush at every wake-up */
 	int			max_wal_size_mb;
 	int			checkpoint_timeout_s;
 	int64_t		shared_buffers_kb;

@@ -818,6 +818,7 @@ wal_stall_advice_1_1(PG_FUNCTION_ARGS)
 	in.wal_buffers_max_bytes = (int64) (INT_MAX / XLOG_BLCKSZ) * XLOG_BLCKSZ;
 	in.wal_block_size = XLOG_BLCKSZ;
 	in.wal_writer_delay_ms = WalWriterDelay;
+	in.wal_writer_flush_after_bytes = (int64) WalWriterFlushAfter * XLOG_BLCKSZ;
 	in.max_wal_size_mb = max_wal_size_mb;
 	in.checkpoint_timeout_s = CheckPointTimeout;
 	in.shared_buffers_kb = (int64) NBuffers * (BLCKSZ / 1024);

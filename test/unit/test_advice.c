@@ -39,6 +39,7 @@ quiet_server(void)
 	in.wal_buffers_max_bytes = (int64_t) (2147483647 / 8192) * 8192;
 	in.wal_block_size = 8192;
 	in.wal_writer_delay_ms = 200;
+	in.wal_writer_flush_after_bytes = 1024 * 1024;
 	in.max_wal_size_mb = 1024;
 	in.checkpoint_timeout_s = 300;
 	in.shared_buffers_kb = 128 * 1024;
@@ -207,6 +208,28 @@ test_wal_writer(void)
 	check(r && strcmp(r->current, "200ms") == 0 && strcmp(r->suggested, "12ms") == 0,
 		  "90%% of the wrap-around while the writer slept, ring fills in 25 ms: wal_writer_delay 12ms (%s)",
 		  r ? r->suggested : "none");
+
+	check(r && strstr(r->evidence, "wal_writer_flush_after") == NULL,
+		  "on 15 the evidence does not speak of wal_writer_flush_after");
+
+	/* 18: commits wake the writer only once wal_writer_flush_after waits */
+	in.server_version = 180000;
+	in.wal_buffers_bytes = 32 * 1024;
+	in.peak_wal_bytes_per_sec = 4.0 * 1024 * 1024;	/* fills 32kB in 7.8 ms */
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	r = find(rows, n, "wal_writer_delay");
+	check(r && strstr(r->evidence, "wal_writer_flush_after (1MB) of WAL waits, more than the 32kB ring holds"),
+		  "on 18 with a 32kB ring under a 1MB wal_writer_flush_after, the evidence says the writer is not woken (%s)",
+		  r ? r->evidence : "no row");
+	in.wal_writer_flush_after_bytes = 0;
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	r = find(rows, n, "wal_writer_delay");
+	check(r && strstr(r->evidence, "wal_writer_flush_after") == NULL,
+		  "with wal_writer_flush_after 0 it does not");
+	in.server_version = 150000;
+	in.wal_writer_flush_after_bytes = 1024 * 1024;
+	in.wal_buffers_bytes = 1024 * 1024;
+	in.peak_wal_bytes_per_sec = 40.0 * 1024 * 1024;
 
 	in.wrap_ms_writer_asleep = 2000;
 	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
