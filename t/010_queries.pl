@@ -164,11 +164,11 @@ is($node->safe_psql('postgres', q{
 $node->append_conf('postgresql.conf', "wal_stall.max_queries = 100\n");
 $node->restart;
 $node->safe_psql('postgres', 'SELECT wal_stall_reset()');
-my $ddl = join '', map { "CREATE TABLE evict_$_ (id int, filler text);\n" } 1 .. 250;
+my $ddl = join '', map { "CREATE TABLE evict_$_ (id int, filler text);\n" } 1 .. 400;
 $node->safe_psql('postgres', $ddl);
 my $dml = join '', map {
 	"INSERT INTO evict_$_ SELECT g, repeat('z', 100) FROM generate_series(1, 3000) g;\n"
-} 1 .. 250;
+} 1 .. 400;
 $node->safe_psql('postgres', $dml);
 my ($entries, $evictions) = split /\|/, $node->safe_psql('postgres', q{
 	SELECT (SELECT count(*) FROM wal_stall_queries), query_evictions FROM wal_stall_status()});
