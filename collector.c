@@ -13,7 +13,8 @@
  *	  (monotonic clock), so a late tick loses no time, up to
  *	  WS_MAX_SAMPLE_WEIGHT intervals (longer gaps are counted as unobserved);
  *	- per process, extend or close its stall and io episodes.
- * Every second: read the core counters and close a history row.
+ * Every second: close a history row, reading the core counters for it (every
+ * 10 s instead while the collector rests: ws_second_reads_core()).
  *
  * The tick is the hot path: no allocation, no catalog access, no lock that
  * backends take on their own paths except the two spinlocks behind

@@ -5,8 +5,8 @@
  *
  * Core counters (pg_stat_wal, the CLOG row of pg_stat_slru) are published by
  * each backend at most once a second and only when it goes idle, so a read
- * can lag what happened by a second or two.  The collector reads them once
- * a second, never per tick.
+ * can lag what happened by a second or two.  The collector reads them at
+ * most once a second (every 10 s while it rests), never per tick.
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
@@ -219,7 +219,8 @@ ws_counters_delta(const WalStallCounters *now, const WalStallCounters *before,
  *		pg_control is read under ControlFileLock, shared, as
  *		pg_control_checkpoint() does; a file whose checksum does not match
  *		(caught mid-write) gives false, and the caller skips the second.
- *		Called once a second by the collector, never per tick.
+ *		Called by the collector with the core counters (at most once a
+ *		second), never per tick.
  */
 bool
 ws_checkpoint_positions(XLogRecPtr *started_redo, XLogRecPtr *done_redo)

@@ -27,15 +27,30 @@ rounds=2
 clients=()
 idles="100ms 1ms"
 idle_only=no
+usage() {
+	echo "collector_overhead.sh: $1" >&2
+	echo "usage: bench/collector_overhead.sh [CLIENTS...] [-s SECONDS] [-r ROUNDS] [-i 'IDLE_INTERVALS'] [--idle-only]" >&2
+	exit 2
+}
+positive() { [[ $1 =~ ^[1-9][0-9]*$ ]] || usage "$2 must be a positive integer, not \"$1\""; }
 while [ $# -gt 0 ]; do
 	case $1 in
-		-s) seconds=$2; shift 2 ;;
-		-r) rounds=$2; shift 2 ;;
+		-s|-r|-i) [ $# -ge 2 ] || usage "$1 needs a value" ;;
+	esac
+	case $1 in
+		-s) positive "$2" "-s"; seconds=$2; shift 2 ;;
+		-r) positive "$2" "-r"; rounds=$2; shift 2 ;;
 		-i) idles=$2; shift 2 ;;
 		--idle-only) idle_only=yes; shift ;;
-		*) clients+=("$1"); shift ;;
+		-*) usage "unknown option $1" ;;
+		*) positive "$1" "a client count"; clients+=("$1"); shift ;;
 	esac
 done
+# idle intervals as wal_stall.idle_interval takes them, in whole ms here
+for idle in $idles; do
+	[[ $idle =~ ^[1-9][0-9]*ms$ ]] || usage "-i takes intervals like '100ms 1ms', not \"$idle\""
+done
+[ -n "$idles" ] || usage "-i needs at least one interval"
 [ ${#clients[@]} -gt 0 ] || clients=(1 50)
 [ "$idle_only" = no ] || clients=()
 maxc=0
