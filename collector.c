@@ -496,7 +496,11 @@ collector_tick(uint64 now, uint64 elapsed_ns, uint64 unobserved_ns, bool late,
 	waiting = apply_samples(n, ring_full, elapsed_ns);
 	ws_shared->ticks++;
 	ws_shared->reset_ticks++;
-	ws_shared->reset_elapsed_ns += elapsed_ns;
+	if (!rested)
+	{
+		ws_shared->reset_full_rate_ticks++;
+		ws_shared->reset_full_rate_ns += elapsed_ns;
+	}
 	ws_shared->in_recovery = in_recovery;
 	if (late)
 		ws_shared->overruns++;
@@ -680,7 +684,8 @@ ws_reset_locked(const WalStallCounters *baseline)
 	memset(ws_shared->classes, 0, sizeof(ws_shared->classes));
 	ws_queries_reset_locked();
 	ws_shared->reset_ticks = 0;
-	ws_shared->reset_elapsed_ns = 0;
+	ws_shared->reset_full_rate_ticks = 0;
+	ws_shared->reset_full_rate_ns = 0;
 	ws_shared->wrap_writer_asleep_ns = 0;
 	ws_shared->history_next = 0;
 	ws_shared->history_rows = 0;

@@ -47,7 +47,7 @@
  * Version 2 added the wal_stall_queries entries.
  */
 #define WS_STAT_MAGIC			0x57534631	/* "WSF1" */
-#define WS_STAT_FORMAT_VERSION	2
+#define WS_STAT_FORMAT_VERSION	3
 
 /*
  * The file's header.  Every size that shapes the payload is in it, so that
@@ -78,7 +78,8 @@ typedef struct WalStallSavedFigures
 	TimestampTz reset_at;
 	uint64		hist_base_ns;
 	int64		reset_ticks;
-	uint64		reset_elapsed_ns;
+	int64		reset_full_rate_ticks;
+	uint64		reset_full_rate_ns;
 	bool		baseline_valid;
 	bool		timing_off_seen;
 	uint64		wrap_writer_asleep_ns;
@@ -184,7 +185,8 @@ write_figures(void)
 	figures.reset_at = ws_shared->reset_at;
 	figures.hist_base_ns = ws_shared->hist_base_ns;
 	figures.reset_ticks = ws_shared->reset_ticks;
-	figures.reset_elapsed_ns = ws_shared->reset_elapsed_ns;
+	figures.reset_full_rate_ticks = ws_shared->reset_full_rate_ticks;
+	figures.reset_full_rate_ns = ws_shared->reset_full_rate_ns;
 	figures.baseline_valid = ws_shared->baseline_valid;
 	figures.timing_off_seen = ws_shared->timing_off_seen;
 	figures.wrap_writer_asleep_ns = ws_shared->wrap_writer_asleep_ns;
@@ -414,7 +416,8 @@ ws_load_figures(void)
 	ws_shared->reset_at = figures.reset_at;
 	ws_shared->hist_base_ns = figures.hist_base_ns;
 	ws_shared->reset_ticks = figures.reset_ticks;
-	ws_shared->reset_elapsed_ns = figures.reset_elapsed_ns;
+	ws_shared->reset_full_rate_ticks = figures.reset_full_rate_ticks;
+	ws_shared->reset_full_rate_ns = figures.reset_full_rate_ns;
 	ws_shared->baseline_valid = figures.baseline_valid;
 	ws_shared->timing_off_seen = figures.timing_off_seen;
 	ws_shared->wrap_writer_asleep_ns = figures.wrap_writer_asleep_ns;

@@ -77,7 +77,8 @@ typedef struct StatsCopy
 	bool		baseline_valid;
 	TimestampTz reset_at;
 	uint64		hist_base_ns;
-	uint64		resolution_ns;	/* mean real time between two samples since reset */
+	uint64		resolution_ns;	/* mean real time between two full-rate
+								 * samples since reset */
 	bool		sampled;		/* a collector sampled since the reset, or runs */
 	bool		timing_on;		/* track_wal_io_timing on all along, known */
 } StatsCopy;
@@ -118,8 +119,17 @@ copy_stats(StatsCopy *copy)
 	copy->baseline_valid = ws_shared->baseline_valid;
 	copy->reset_at = ws_shared->reset_at;
 	copy->hist_base_ns = ws_shared->hist_base_ns;
-	copy->resolution_ns = ws_shared->reset_ticks > 0 ?
-		ws_shared->reset_elapsed_ns / ws_shared->reset_ticks : ws_shared->interval_ns;
+
+	/*
+	 * Episodes are followed at full rate: an open episode stops the collector
+	 * from resting, and the sample that ends a rest enters durations as one
+	 * base interval (cadence.h).  So the resolution of a duration is the mean
+	 * interval between full-rate samples; the rests of an idle server, up to
+	 * wal_stall.idle_interval long, say nothing about it.
+	 */
+	copy->resolution_ns = ws_shared->reset_full_rate_ticks > 0 ?
+		ws_shared->reset_full_rate_ns / ws_shared->reset_full_rate_ticks :
+		ws_shared->interval_ns;
 	collector_pid = ws_shared->collector_pid;
 	copy->sampled = collector_pid != 0 || ws_shared->reset_ticks > 0;
 	copy->timing_on = copy->sampled && !ws_shared->timing_off_seen;

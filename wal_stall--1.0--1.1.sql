@@ -133,3 +133,9 @@ LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 
 REVOKE ALL ON FUNCTION @extschema@.wal_stall_advice() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION @extschema@.wal_stall_advice() TO pg_monitor;
+
+--
+-- resolution_ms leaves out the rests of an idle collector (new in 1.1).
+--
+COMMENT ON COLUMN @extschema@.wal_stall_summary.resolution_ms IS
+    'Mean real time between two full-rate samples (rests excluded): the resolution of every sampled duration';

@@ -44,7 +44,7 @@ COMMENT ON COLUMN @extschema@.wal_stall_summary.p50_ms IS
 COMMENT ON COLUMN @extschema@.wal_stall_summary.exact_count IS
     'Exact: delta of the matching core counter since the last reset, NULL where core has none';
 COMMENT ON COLUMN @extschema@.wal_stall_summary.resolution_ms IS
-    'Mean real time between two samples: the resolution of every sampled duration';
+    'Mean real time between two full-rate samples (rests excluded): the resolution of every sampled duration';
 
 --
 -- Episode-length histogram: power-of-two buckets starting at one sample.

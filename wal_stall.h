@@ -249,8 +249,10 @@ typedef struct WalStallShared
 	uint64		hist_base_ns;	/* histogram bucket 0 upper bound */
 
 	/* accumulated since reset */
-	int64		reset_ticks;	/* ticks since reset, and */
-	uint64		reset_elapsed_ns;	/* their summed weights: the resolution */
+	int64		reset_ticks;	/* ticks since reset */
+	int64		reset_full_rate_ticks;	/* those at wal_stall.sample_interval
+										 * (not ending a rest), and */
+	uint64		reset_full_rate_ns; /* their summed weights: the resolution */
 	WalStallClassStats classes[WS_NUM_CLASSES];
 	int64		query_evictions;	/* wal_stall_queries entries evicted */
 	WalStallCounters baseline;	/* core counters at reset */

@@ -39,6 +39,8 @@ sub ticks_per_second
 	return ($t1 - $t0) / (time - $s0);
 }
 
+# reset first, so that the figures since the reset are all of an idle server
+$node->safe_psql('postgres', 'SELECT wal_stall_reset()');
 sleep 3;
 my $idle_rate = ticks_per_second(8);
 cmp_ok($idle_rate, '<=', 20, sprintf('idle server: %.1f ticks/s (at most ~10 at 100 ms)', $idle_rate));
@@ -46,6 +48,12 @@ cmp_ok($idle_rate, '>=', 5, 'and the collector still ticks');
 my ($interval, $rest) = split /\|/, $node->safe_psql('postgres',
 	'SELECT current_interval_ms, rest_ms FROM wal_stall_status()');
 cmp_ok($rest, '>', 3000, "time spent resting is reported ($rest ms)");
+
+# The rests say nothing of how finely an episode is timed: resolution_ms
+# is the mean interval between full-rate samples, not ~100 ms here.
+my $resolution = $node->safe_psql('postgres',
+	q{SELECT resolution_ms FROM wal_stall_summary WHERE class = 'wal_buffer_full'});
+cmp_ok($resolution, '<', 5, "resolution_ms leaves the rests out ($resolution ms)");
 
 # Resting, the collector reads core's statistics every 10 s instead of
 # every second: a resting row shows core's columns as NULL, and the next row
