@@ -274,9 +274,12 @@ advise_checkpoints(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *
 
 /*
  * CLOG buffers: misses (pages read back into the SLRU) with a hit ratio
- * under 99% ask for more buffers.  On 17+ transaction_buffers sets them; on
- * 13-16 only shared_buffers does (512 pages per CLOG buffer, 128 at most),
- * which changes much else: the row says so.
+ * under 99% ask for more buffers, if clients lose time to them: waiting on
+ * the CLOG's locks while the misses are read back.  Misses that cost
+ * clients under 0.1% of their time are left alone.  On 17+
+ * transaction_buffers sets them; on 13-16 only shared_buffers does (512
+ * pages per CLOG buffer, 128 at most), which changes much else: the row
+ * says so.
  */
 static void
 advise_clog(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, int max)
@@ -286,10 +289,12 @@ advise_clog(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, int 
 	int			want;
 	bool		settable = in->server_version >= 170000;
 	const char *confidence;
+	double		lock_share;
 
 	if (in->clog_hits < 0 || in->clog_reads < 0 || in->clog_hits + in->clog_reads == 0)
 		return;
 	ratio = (double) in->clog_hits / (in->clog_hits + in->clog_reads);
+	lock_share = in->client_seconds > 0 ? in->clog_lock_ms / (in->client_seconds * 1000.0) : -1;
 	if (ratio >= 0.99 || in->clog_reads < 10)
 	{
 		row = add_row(rows, n, max, settable ? "transaction_buffers" : "CLOG buffers (shared_buffers)", "medium");
@@ -302,7 +307,22 @@ advise_clog(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, int 
 				 100.0 * ratio, (long long) in->clog_reads, in->seconds, in->clog_lock_ms);
 		return;
 	}
-	confidence = (ratio < 0.9 && in->clog_reads >= 1000) ? "high" : "medium";
+	if (lock_share >= 0 && lock_share < WS_ADVICE_CLOG_LOCK_SHARE_MIN)
+	{
+		row = add_row(rows, n, max, settable ? "transaction_buffers" : "CLOG buffers (shared_buffers)", "medium");
+		if (row == NULL)
+			return;
+		snprintf(row->current, sizeof(row->current), "%d buffers", in->clog_buffers);
+		snprintf(row->suggested, sizeof(row->suggested), "%d buffers", in->clog_buffers);
+		snprintf(row->evidence, sizeof(row->evidence),
+				 "keep: CLOG hit ratio %.2f%% (%lld reads in %.0f s), but clients waited on CLOG locks "
+				 "only %.1f ms, %.3f%% of their time: more buffers would save little",
+				 100.0 * ratio, (long long) in->clog_reads, in->seconds, in->clog_lock_ms,
+				 100.0 * lock_share);
+		return;
+	}
+	confidence = (ratio < 0.9 && in->clog_reads >= 1000 &&
+				  lock_share >= WS_ADVICE_CLOG_LOCK_SHARE_HIGH) ? "high" : "medium";
 	want = in->clog_buffers * 2;
 	if (settable)
 		want = ((want + 15) / 16) * 16;

@@ -25,6 +25,13 @@
 #define WS_ADVICE_RING_HEADROOM		2.0
 /* Seconds after a checkpoint began that count as its full-page burst. */
 #define WS_ADVICE_CKPT_WINDOW		30
+/*
+ * CLOG misses matter only as far as clients wait for them: below this share
+ * of client time in CLOG lock waits more buffers would save little; from
+ * the second one, with many misses, the advice is given with confidence.
+ */
+#define WS_ADVICE_CLOG_LOCK_SHARE_MIN	0.001
+#define WS_ADVICE_CLOG_LOCK_SHARE_HIGH	0.01
 #define WS_ADVICE_MAX_ROWS			8
 
 typedef struct WalStallAdviceInput

@@ -288,8 +288,26 @@ test_clog(void)
 	r = find(rows, n, "CLOG buffers (shared_buffers)");
 	check(r && strncmp(r->evidence, "keep", 4) == 0, "99.99%% hits: keep (%s)", r ? r->evidence : "none");
 
+	/* half the lookups miss, but clients waited 1 s of their 2,400 */
 	in.clog_hits = 5000;
 	in.clog_reads = 5000;
+	in.clog_lock_ms = 1000;
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	r = find(rows, n, "CLOG buffers (shared_buffers)");
+	check(r && strncmp(r->evidence, "keep", 4) == 0 && strstr(r->evidence, "save little") &&
+		  find(rows, n, "shared_buffers") == NULL,
+		  "50%% hits, CLOG lock waits 0.04%% of client time: keep (%s)", r ? r->evidence : "none");
+
+	/* 0.5% of client time: worth more buffers, not with confidence */
+	in.clog_lock_ms = 12000;
+	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
+	r = find(rows, n, "shared_buffers");
+	check(r && strcmp(r->confidence, "medium") == 0,
+		  "50%% hits, lock waits 0.5%% of client time: more buffers, medium confidence (%s)",
+		  r ? r->confidence : "none");
+
+	/* 2% of client time */
+	in.clog_lock_ms = 48000;
 	n = ws_advise(&in, rows, WS_ADVICE_MAX_ROWS);
 	r = find(rows, n, "shared_buffers");
 	check(r && strcmp(r->suggested, "256MB (64 CLOG buffers)") == 0 && strcmp(r->confidence, "high") == 0,
