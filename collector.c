@@ -552,7 +552,10 @@ ongoing_fsync_max_ns(int n)
  *		started (the latest redo pointer moved), ended (pg_control's moved),
  *		or is running (the two differ).  A checkpoint that starts and ends
  *		within one second shows as done.  Both pointers move at the very
- *		moment, so this has no lag beyond the second's own length.
+ *		moment, so this has no lag beyond the second's own length; but it
+ *		reads pg_control from disk, so a second the collector rested through
+ *		calls it only with the core counters (every 10 s), and a checkpoint
+ *		that passed unseen shows as done then.
  */
 static WalStallCheckpoint
 checkpoint_in_second(void)
