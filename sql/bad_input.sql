@@ -87,6 +87,14 @@ SELECT * FROM wal_stall_clog(true); \echo :SQLSTATE
 SELECT * FROM wal_stall_clog('/etc'); \echo :SQLSTATE
 SELECT wal_stall_reset('Infinity'); \echo :SQLSTATE
 SELECT wal_stall_reset(NULL); \echo :SQLSTATE
+SELECT count(*) = count(*) FILTER (WHERE class IS NOT NULL AND episodes > 0) AS queries_rows_valid
+FROM wal_stall_queries(); \echo :SQLSTATE
+SELECT * FROM wal_stall_queries(NULL); \echo :SQLSTATE
+SELECT * FROM wal_stall_queries(0::oid); \echo :SQLSTATE
+SELECT count(*) > 0 AS advice_rows, count(*) = count(evidence) AS evidence_in_every_row
+FROM wal_stall_advice(); \echo :SQLSTATE
+SELECT * FROM wal_stall_advice('wal_buffers'); \echo :SQLSTATE
+SELECT * FROM wal_stall_advice(NULL::int); \echo :SQLSTATE
 
 --
 -- wal_stall_history(since timestamptz): rows after since.  Wait for the
@@ -194,8 +202,12 @@ SELECT count(*) FROM wal_stall_history(timestamptz 'infinity'); \echo :SQLSTATE
 SELECT count(*) FROM wal_stall_history; \echo :SQLSTATE
 SELECT count(*) FROM wal_stall_clog; \echo :SQLSTATE
 SELECT * FROM wal_stall_histogram; \echo :SQLSTATE
+SELECT count(*) FROM wal_stall_queries; \echo :SQLSTATE
+SELECT count(*) FROM wal_stall_advice(); \echo :SQLSTATE
 RESET ROLE;
 SET ROLE regress_monitor;
+SELECT count(*) >= 0 AS queries_readable FROM wal_stall_queries; \echo :SQLSTATE
+SELECT count(*) > 0 AS advice_readable FROM wal_stall_advice(); \echo :SQLSTATE
 SELECT wal_stall_reset(); \echo :SQLSTATE
 SELECT count(*) AS rows FROM wal_stall_history(timestamptz 'infinity'); \echo :SQLSTATE
 SELECT count(*) FROM wal_stall_history('garbage'); \echo :SQLSTATE

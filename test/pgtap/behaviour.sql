@@ -127,7 +127,7 @@ SELECT throws_ok($$SELECT * FROM wal_stall_history('not a time')$$, '22007', NUL
     'wal_stall_history rejects a malformed time');
 SELECT throws_ok($$SELECT * FROM wal_stall_history(to_timestamp('NaN'))$$, '22008', NULL,
     'wal_stall_history rejects a NaN time');
-SELECT results_eq($$SELECT count(*) FROM wal_stall_history('infinity')$$, ARRAY[0::bigint],
+SELECT results_eq($$SELECT count(*) FROM wal_stall_history(timestamptz 'infinity')$$, ARRAY[0::bigint],
     'nothing is newer than infinity');
 SELECT results_eq($$SELECT count(*) = (SELECT count(*) FROM wal_stall_history)
                     FROM wal_stall_history(NULL)$$, ARRAY[true],
