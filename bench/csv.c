@@ -508,3 +508,54 @@ wsb_write_timeline_csv(const char *path, const WsbPlan *plan,
 	return rc;
 }
 
+/*
+ * wsb_write_advice_csv
+ *		advice.csv: wal_stall_advice()'s rows after every successful run,
+ *		in run order, one line per row (the report shows those of each
+ *		configuration's last run).
+ */
+int
+wsb_write_advice_csv(const char *path, const WsbPlan *plan,
+					 const WsbRun *runs, int nruns)
+{
+	static const char *const cols[] = {"setting", "current", "suggested", "confidence", "evidence"};
+	FILE	   *f = fopen(path, "w");
+	const WsbRun **ord;
+	int			rc = 0;
+
+	if (f == NULL)
+		return -1;
+	ord = wsb_runs_in_order(runs, nruns);
+	if (ord == NULL)
+	{
+		fclose(f);
+		return -1;
+	}
+	fputs("configuration,run,order,setting,current,suggested,confidence,evidence\n", f);
+	for (int i = 0; i < nruns; i++)
+	{
+		const WsbRun *r = ord[i];
+
+		if (!r->ok)
+			continue;
+		for (int k = 0; k < r->advice.nrows; k++)
+		{
+			wsb_csv_field(f, wsb_config_label(plan, r->config));
+			fprintf(f, ",%d,%d", r->repeat, r->order);
+			for (int c = 0; c < 5; c++)
+			{
+				const char *v = wsb_rows_get(&r->advice, k, cols[c]);
+
+				fputc(',', f);
+				wsb_csv_field(f, v ? v : "");
+			}
+			fputc('\n', f);
+		}
+	}
+	free(ord);
+	if (ferror(f))
+		rc = -1;
+	if (fclose(f) != 0)
+		rc = -1;
+	return rc;
+}

@@ -29,6 +29,7 @@ extern volatile sig_atomic_t wsb_interrupted;	/* SIGINT/SIGTERM seen */
 
 extern void wsb_error(const char *fmt,...) __attribute__((format(printf, 1, 2)));
 extern int	wsb_add_optional_libraries(WsbOptions *o, const char *pkglibdir, char *err, size_t errlen);
+extern int	wsb_sets_for_version(WsbOptions *o, int major, char *err, size_t errlen);
 extern void wsb_note(const char *fmt,...) __attribute__((format(printf, 1, 2)));
 extern bool wsb_quiet;
 extern void wsb_strlcpy(char *dst, const char *src, size_t size);

@@ -118,6 +118,39 @@ find_postgres(WsbOptions *o, char *err, size_t errlen)
 }
 
 /*
+ * A preset's set_from_17 lines replace its set lines when pg_config is of
+ * PostgreSQL 17 or later (the clog preset's knob): the plan is made again.
+ */
+static int
+sets_for_version(WsbOptions *o, WsbPlan *plan, char *err, size_t errlen)
+{
+	WsbCommand	c;
+	char		version[256];
+	int			major = 0;
+
+	if (o->nsets_from_17 == 0)
+		return 0;
+	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+	wsb_cmd_add(&c, "%s", o->pg_config);
+	wsb_cmd_add(&c, "--version");
+	if (wsb_cmd_output(&c, version, sizeof(version)) != 0 ||
+		sscanf(version, "PostgreSQL %d", &major) != 1)
+	{
+		wsb_cmd_free(&c);
+		snprintf(err, errlen, "\"%s --version\" failed", o->pg_config);
+		return -1;
+	}
+	wsb_cmd_free(&c);
+	if (major < 17)
+		return 0;
+	if (wsb_sets_for_version(o, major, err, errlen) != 0)
+		return -1;
+	wsb_note("PostgreSQL %d: the preset's set_from_17 settings replace its set lines", major);
+	wsb_plan_free(plan);
+	return wsb_make_plan(o, plan, err, errlen);
+}
+
+/*
  * A preset's optional libraries join the plan when pg_config's pkglibdir
  * has them (the overhead preset's pg_wait_sampling): the plan is made again.
  */
@@ -196,6 +229,7 @@ main(int argc, char **argv)
 		return WSB_EXIT_USAGE;
 	}
 	if (find_postgres(&opts, err, sizeof(err)) != 0 ||
+		sets_for_version(&opts, &plan, err, sizeof(err)) != 0 ||
 		add_optional_libraries(&opts, &plan, err, sizeof(err)) != 0 ||
 		wsb_slowdisk_check(&opts, err, sizeof(err)) != 0 ||
 		(opts.validate && wsb_validate_check(&opts, err, sizeof(err)) != 0))
@@ -321,6 +355,12 @@ main(int argc, char **argv)
 	}
 	snprintf(path, sizeof(path), "%s/timeline.csv", opts.out);
 	if (wsb_write_timeline_csv(path, &plan, runs, plan.nruns) != 0)
+	{
+		wsb_error("could not write \"%s\"", path);
+		failed++;
+	}
+	snprintf(path, sizeof(path), "%s/advice.csv", opts.out);
+	if (wsb_write_advice_csv(path, &plan, runs, plan.nruns) != 0)
 	{
 		wsb_error("could not write \"%s\"", path);
 		failed++;

@@ -8,9 +8,10 @@
  * comment.  Keys: set (repeatable, "GUC=V1,V2"), conf (repeatable, a fixed
  * setting "name = value"), runs, duration, clients, jobs, scale, builtin,
  * script, pgbench_args, pgbench_init_args, optional_library, slow_wal, slow_wal_mbps,
- * slow_disk, description (repeatable, joined).  Flags on the command line
- * override the preset; a --set on the command line replaces the preset's
- * --set of the same GUC.
+ * slow_disk, description (repeatable, joined), set_from_17 (repeatable: on
+ * PostgreSQL 17 and later these replace the preset's set lines, for a knob
+ * that 17 introduced).  Flags on the command line override the preset; a
+ * --set on the command line replaces the preset's --set of the same GUC.
  *
  * Values of a --set are separated by commas; a value holding a comma (or
  * an empty value) is written in single quotes:
@@ -427,6 +428,22 @@ wsb_load_preset(const char *name, const char *presets_dir, WsbOptions *o,
 				free(text);
 				return -1;
 			}
+			o->sets[o->nsets - 1].from_preset = true;
+		}
+		else if (strcmp(key, "set_from_17") == 0)
+		{
+			WsbSet		s;
+
+			if (wsb_parse_set(value, &s, msg, sizeof(msg)) != 0 ||
+				o->nsets_from_17 >= WSB_MAX_SETS)
+			{
+				snprintf(err, errlen, "%s:%d: %s", path, lineno,
+						 o->nsets_from_17 >= WSB_MAX_SETS ? "too many set_from_17 lines" : msg);
+				free(text);
+				return -1;
+			}
+			s.from_preset = true;
+			o->sets_from_17[o->nsets_from_17++] = s;
 		}
 		else if (strcmp(key, "conf") == 0)
 		{
@@ -705,6 +722,36 @@ wsb_plan_free(WsbPlan *plan)
 {
 	free(plan->order);
 	plan->order = NULL;
+}
+
+/*
+ * wsb_sets_for_version
+ *		On PostgreSQL 17 and later, a preset's set_from_17 lines replace its
+ *		set lines (the clog preset: transaction_buffers instead of
+ *		shared_buffers).  A --set from the command line stays, and wins over
+ *		a set_from_17 line of the same GUC.  The caller makes the plan again.
+ */
+int
+wsb_sets_for_version(WsbOptions *o, int major, char *err, size_t errlen)
+{
+	int			kept = 0;
+
+	if (major < 17 || o->nsets_from_17 == 0)
+		return 0;
+	for (int i = 0; i < o->nsets; i++)
+		if (!o->sets[i].from_preset)
+			o->sets[kept++] = o->sets[i];
+	o->nsets = kept;
+	for (int i = 0; i < o->nsets_from_17; i++)
+	{
+		bool		given = false;
+
+		for (int j = 0; j < o->nsets; j++)
+			given |= strcmp(o->sets[j].name, o->sets_from_17[i].name) == 0;
+		if (!given && put_set(o, &o->sets_from_17[i], false, err, errlen) != 0)
+			return -1;
+	}
+	return 0;
 }
 
 /*

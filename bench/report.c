@@ -152,6 +152,41 @@ html_cell_number(FILE *f, const char *fmt, double v)
 	fputs("</td>", f);
 }
 
+/* Do two configurations give the setting different values? */
+static bool
+plan_varies(const WsbPlan *plan, const char *name)
+{
+	const char *first = NULL;
+
+	for (int c = 0; c < plan->nconfigs; c++)
+		for (int s = 0; s < plan->configs[c].nsettings; s++)
+			if (strcmp(plan->configs[c].names[s], name) == 0)
+			{
+				if (first == NULL)
+					first = plan->configs[c].values[s];
+				else if (strcmp(first, plan->configs[c].values[s]) != 0)
+					return true;
+			}
+	return false;
+}
+
+/*
+ * Before 17 the CLOG's buffers follow shared_buffers (shared_buffers / 512,
+ * 4 to 128), so varying shared_buffers varies two caches at once.  The
+ * server's major version comes from version(); unknown counts as before 17.
+ */
+static bool
+clog_follows_shared_buffers(const WsbPlan *plan, const WsbEnvironment *env)
+{
+	int			major = 0;
+
+	if (!plan_varies(plan, "shared_buffers"))
+		return false;
+	if (env != NULL)
+		sscanf(env->pg_version, "PostgreSQL %d", &major);
+	return major < 17;
+}
+
 /* fsync = off anywhere in the plan or the preset's fixed settings */
 static bool
 plan_turns_fsync_off(const WsbOptions *opts, const WsbPlan *plan)
@@ -706,6 +741,13 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 			  "the server did not make WAL durable, and a crash of the machine during such a run "
 			  "can corrupt the cluster. Read those figures as the ceiling of what faster storage "
 			  "could give, never as a configuration to use.</p>\n", f);
+	if (clog_follows_shared_buffers(plan, env))
+		fputs("<p class=\"warn\"><strong>Confound:</strong> <code>shared_buffers</code> differs "
+			  "between configurations, and before PostgreSQL 17 the CLOG's buffers follow it "
+			  "(<code>shared_buffers</code> / 512, from 4 to 128): a change may come from the "
+			  "CLOG cache or from the data cache. The CLOG hit ratio and the <code>clog</code> "
+			  "stall figures below say whether the CLOG moved. (17 sets the CLOG's buffers "
+			  "alone: <code>transaction_buffers</code>.)</p>\n", f);
 	if (nfailed > 0)
 		html_printf(f, "%d run%s failed and %s left out of every figure; see the run order below.",
 					nfailed, nfailed == 1 ? "" : "s", nfailed == 1 ? "is" : "are");

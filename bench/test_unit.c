@@ -747,6 +747,24 @@ test_report(void)
 			  strstr(st, "not read: pg_stat_statements is not in shared_preload_libraries"),
 			  "statements section: without pg_stat_statements it says how to preload it");
 	}
+	if (html != NULL)
+	{
+		char	   *csv;
+		const char *row32;
+
+		snprintf(path, sizeof(path), "%s/advice.csv", dir);
+		check(wsb_write_advice_csv(path, &plan, runs, n) == 0, "advice.csv written");
+		csv = read_path(path);
+		row32 = csv ? strstr(csv, "\nwal_buffers=32kB,3,") : NULL;
+		check(csv && starts_with(csv, "configuration,run,order,setting,current,suggested,confidence,evidence\n") &&
+			  count_lines(csv) == 3,
+			  "advice.csv: header and the two runs' rows (%d lines)", csv ? count_lines(csv) : -1);
+		check(row32 && strstr(row32, ",wal_buffers,32kB,128kB,high,ring full in 8 of 71 s; <b>peak</b> WAL 4.3 MB/s\n"),
+			  "advice.csv: a row carries the run and the advice as given");
+		check(csv && strstr(csv, ",(none),none,,none,\"too little evidence: 16 s"),
+			  "advice.csv: a NULL suggestion is an empty cell, a comma in the evidence quoted");
+		free(csv);
+	}
 	free(html);
 
 	/* the SVG came from gnuplot with the data kept next to it */
@@ -937,6 +955,24 @@ test_report_all_failed(void)
 		  "every run failed: no charts, and the report says why");
 	check(strstr(html, "<h2>Advice</h2>") && strstr(html, "<td colspan=\"5\">no successful run</td>"),
 		  "every run failed: the advice section says there was no successful run");
+	check(strstr(html, "Confound") == NULL, "wal_buffers varies: no CLOG confound stated");
+	free(html);
+
+	/* the same plan varying shared_buffers: before 17 a confound, from 17 none */
+	for (int c = 0; c < plan.nconfigs; c++)
+		strcpy(plan.configs[c].names[0], "shared_buffers");
+	html = NULL;
+	if (wsb_write_report(dir, &opts, &plan, runs, n, j, &env) == 0)
+		html = read_path(path);
+	check(html && strstr(html, "<strong>Confound:</strong> <code>shared_buffers</code> differs"),
+		  "shared_buffers varies on 15: the report states the CLOG confound");
+	free(html);
+	snprintf(env.pg_version, sizeof(env.pg_version), "PostgreSQL 17.2 (Debian 17.2-1) on x86_64");
+	html = NULL;
+	if (wsb_write_report(dir, &opts, &plan, runs, n, j, &env) == 0)
+		html = read_path(path);
+	check(html && strstr(html, "Confound") == NULL,
+		  "shared_buffers varies on 17: no confound (transaction_buffers is the CLOG's own)");
 	free(html);
 	free_runs(runs, n);
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);

@@ -327,11 +327,14 @@ test_compare_config(void)
 			else if (*p == ',' && line < 3)
 				commas[line]++;
 		}
-		check(line == 3 && commas[0] == 17 && commas[1] == 17 && commas[2] == 17,
-			  "validate: CSV header and rows have 17 cells each (%d, %d, %d)",
+		check(line == 3 && commas[0] == 18 && commas[1] == 18 && commas[2] == 18,
+			  "validate: CSV header and rows have 18 cells each (%d, %d, %d)",
 			  commas[0], commas[1], commas[2]);
 		check(strstr(text, ",true,") && strstr(text, ",1.1000,") && strstr(text, "\n,false,,,"),
 			  "validate: traced row has its ratio, untraced row empty cells");
+		check(strstr(text, ",traced_dirty_writes,traced_client_dirty_writes,wal_buffer_full_exact_count,") &&
+			  strstr(text, ",true,") && strstr(text, ",0,0,9,"),
+			  "validate: traced wrap-around writes beside wal_stall's exact_count (9)");
 	}
 	free(text);
 

@@ -555,7 +555,8 @@ wsb_validate_csv_header(FILE *f)
 {
 	fputs(",traced,traced_client_pids,traced_lock_wait_ms,traced_flush_ms,"
 		  "traced_dirty_write_ms,traced_wal_path_ms,sampled_wal_path_ms,sampled_traced_ratio,"
-		  "traced_dirty_writes,traced_client_dirty_writes,traced_other_wal_path_ms,"
+		  "traced_dirty_writes,traced_client_dirty_writes,wal_buffer_full_exact_count,"
+		  "traced_other_wal_path_ms,"
 		  "traced_unclassified_ms,traced_wal_write_ms,traced_wal_writes,"
 		  "traced_wal_fsync_ms,traced_wal_fsyncs,validate_error", f);
 }
@@ -578,6 +579,8 @@ wsb_validate_csv_row(FILE *f, const WsbRun *r)
 	csv_num(f, "%.4f", have ? v->ratio : NAN);
 	csv_num(f, "%.0f", have ? (double) v->dirty_writes : NAN);
 	csv_num(f, "%.0f", have ? (double) v->client_dirty_writes : NAN);
+	/* beside the traced writes: core's count as wal_stall reports it */
+	csv_num(f, "%.0f", have && v->exact_count >= 0 ? (double) v->exact_count : NAN);
 	csv_num(f, "%.3f", have ? v->other_wal_path_ms : NAN);
 	csv_num(f, "%.3f", have ? v->unclassified_ms : NAN);
 	csv_num(f, "%.3f", io ? v->wal_write_ms : NAN);

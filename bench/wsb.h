@@ -51,6 +51,7 @@
 typedef struct WsbSet
 {
 	char		name[WSB_NAME_LEN];		/* a GUC */
+	bool		from_preset;	/* a preset's set line, not a --set flag */
 	int			nvalues;
 	char		values[WSB_MAX_VALUES][WSB_VALUE_LEN];
 } WsbSet;
@@ -91,6 +92,8 @@ typedef struct WsbOptions
 	char		pgbench_init_args[256]; /* preset's extra pgbench -i arguments */
 	char		optional_libraries[256];	/* preset's optional_library names,
 											 * blank-separated */
+	int			nsets_from_17;	/* preset's set_from_17 lines: on 17+ */
+	WsbSet		sets_from_17[WSB_MAX_SETS]; /* they replace its set lines */
 } WsbOptions;
 
 typedef struct WsbPlan
@@ -253,6 +256,8 @@ extern int	wsb_write_results_csv(const char *path, const WsbPlan *plan,
 								  const WsbRun *runs, int nruns);
 extern int	wsb_write_timeline_csv(const char *path, const WsbPlan *plan,
 								   const WsbRun *runs, int nruns);
+extern int	wsb_write_advice_csv(const char *path, const WsbPlan *plan,
+								 const WsbRun *runs, int nruns);
 extern int	wsb_write_report(const char *dir, const WsbOptions *opts,
 							 const WsbPlan *plan, const WsbRun *runs, int nruns,
 							 const WsbJudgement *judged, const WsbEnvironment *env);
