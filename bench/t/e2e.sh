@@ -90,9 +90,48 @@ per = collections.Counter(r["order"] for r in rows)
 assert len(per) == 4 and min(per.values()) >= 2, per
 assert "wal_buffer_full_ms" in rows[0] and "tps" in rows[0]
 PY
-ok "report.html holds inline SVG charts" grep -q '<svg' "$out1/report.html"
+ok "report.html holds the timeline and the strip chart, each under its heading" python3 - "$out1/report.html" <<'PY'
+import re, sys
+html = open(sys.argv[1]).read()
+def section(title):
+    start = html.index("<h2>%s</h2>" % title)
+    end = html.find("<h2>", start + 1)
+    return html[start:end]
+timeline = section("Throughput and stalls, second by second")
+strip = section("Run tps by configuration")
+assert html.count("<svg") == 2, html.count("<svg")
+# gnuplot's SVG: one chart per section, with its axes' labels and the
+# configurations as the legend; the timeline's panels named by column
+assert "<svg" in timeline and ">tps<" in timeline, "timeline"
+assert "wal_buffers=32kB" in timeline and "wal_buffers=1MB" in timeline, "timeline legend"
+assert "buffer_fill_max" in timeline, "timeline ring panel"
+assert "<svg" in strip and "tps of the run" in strip, "strip"
+assert "mean, 95% interval" in strip, "strip legend"
+PY
 ok "verdict table printed" grep -q 'baseline' "$work/t1.out"
 ok "temporary cluster: nothing left behind" nothing_left
+
+# SIGTERM (as from a service manager) 2-3 s into a run of a temporary cluster
+pgbench_running() { pgrep -f "^$PGBIN/pgbench .*-T 20" >/dev/null; }
+wait_for_pgbench() {
+	for _ in $(seq 1 600); do
+		pgbench_running && return 0
+		sleep 0.1
+	done
+	return 1
+}
+mark
+"$BENCH" --pg-config "$PG_CONFIG" --set wal_buffers=32kB,1MB --runs 2 --duration 20 \
+	--clients 2 --scale 1 --quiet --out "$work/out1t" >"$work/t1t.out" 2>"$work/t1t.err" &
+bench=$!
+ok "temporary cluster SIGTERM: a run started" wait_for_pgbench
+sleep 2.5
+kill -TERM "$bench"
+wait "$bench"
+rc=$?
+ok "temporary cluster SIGTERM: exit status 130 (got $rc)" [ "$rc" = 130 ]
+ok "temporary cluster SIGTERM: says it was interrupted" grep -q 'interrupted' "$work/t1t.err"
+ok "temporary cluster SIGTERM: cluster, pgbench and work directory removed" nothing_left
 
 # ---------- 2. --pgdata: settings back as before ----------
 mark
@@ -145,15 +184,10 @@ snapshot "$work/after3"
 ok "--pgdata stopped: settings as before" same_as "$work/before" "$work/after3"
 
 # SIGINT 2-3 s into a run
-pgbench_running() { pgrep -f "^$PGBIN/pgbench .*-T 20" >/dev/null; }
 "$BENCH" --pg-config "$PG_CONFIG" --pgdata "$pgdir/data" --set wal_buffers=32kB,1MB \
 	--runs 2 --duration 20 --clients 2 --scale 1 --quiet --out "$work/out4" >"$work/t4.out" 2>"$work/t4.err" &
 bench=$!
-for _ in $(seq 1 600); do
-	pgbench_running && break
-	sleep 0.1
-done
-ok "--pgdata SIGINT: a run started" pgbench_running
+ok "--pgdata SIGINT: a run started" wait_for_pgbench
 sleep 2.5
 kill -INT "$bench"
 wait "$bench"
@@ -163,6 +197,27 @@ ok "--pgdata SIGINT: no pgbench left" eval '! pgbench_running'
 ok "--pgdata SIGINT: says it was interrupted" grep -q 'interrupted' "$work/t4.err"
 snapshot "$work/after4"
 ok "--pgdata SIGINT: settings as before" same_as "$work/before" "$work/after4"
+
+# Settings that a reload applies: no restart.  wal_stall is preloaded and
+# WAL I/O timed in postgresql.conf already, so the harness changes nothing
+# that needs one.
+cat >>"$pgdir/data/postgresql.conf" <<CONF
+shared_preload_libraries = 'wal_stall'
+track_wal_io_timing = on
+CONF
+as_postgres "$PGBIN/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w restart >/dev/null
+snapshot "$work/before5"
+postmaster_pid() { head -1 "$pgdir/data/postmaster.pid"; }
+pid5=$(postmaster_pid)
+"$BENCH" --pg-config "$PG_CONFIG" --pgdata "$pgdir/data" --set wal_writer_delay=10ms,200ms \
+	--runs 1 --duration 2 --clients 1 --scale 1 --quiet --out "$work/out5r" >"$work/t5r.out" 2>"$work/t5r.err"
+rc=$?
+ok "--pgdata reload-only settings: exit status 0 (got $rc)" [ "$rc" = 0 ]
+[ "$rc" = 0 ] || sed 's/^/# /' "$work/t5r.err"
+ok "--pgdata reload-only settings: the server was not restarted (postmaster $pid5)" \
+	[ "$(postmaster_pid)" = "$pid5" ]
+snapshot "$work/after5"
+ok "--pgdata reload-only settings: settings as before" same_as "$work/before5" "$work/after5"
 as_postgres "$PGBIN/pg_ctl" -D "$pgdir/data" -m fast -w stop >/dev/null
 ok "--pgdata: nothing left behind" nothing_left
 
@@ -193,7 +248,13 @@ bad "--runs 0" 2 '--runs: "0" is not an integer' --pg-config "$PG_CONFIG" --runs
 bad "--runs -1" 2 '--runs: "-1" is not an integer' --pg-config "$PG_CONFIG" --runs -1
 bad "--runs x" 2 '--runs: "x" is not an integer' --pg-config "$PG_CONFIG" --runs x
 bad "missing pgbench" 1 'pgbench not found' --pg-config "$work/fakepg/pg_config"
-bad "unreachable cluster" 1 'cannot use --pgdata "/nonexistent"' --pg-config "$PG_CONFIG" --pgdata /nonexistent
+bad "missing data directory" 1 'cannot use --pgdata "/nonexistent"' --pg-config "$PG_CONFIG" --pgdata /nonexistent
+# a running cluster whose socket is gone: running, but out of reach
+as_postgres "$PGBIN/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w start >/dev/null
+rm -f "$pgdir/.s.PGSQL.5499"
+bad "unreachable cluster" 1 "could not connect to the cluster at \"$pgdir\" port 5499" \
+	--pg-config "$PG_CONFIG" --pgdata "$pgdir/data"
+as_postgres "$PGBIN/pg_ctl" -D "$pgdir/data" -m fast -w stop >/dev/null
 chmod 777 "$work"
 RUNAS="runuser -u postgres --" bad "--slow-wal without root" 1 '--slow-wal needs root' \
 	--pg-config "$PG_CONFIG" --slow-wal 100
@@ -227,6 +288,74 @@ if [ -e /sys/fs/cgroup/blkio/blkio.throttle.write_iops_device ] && [ -e /dev/loo
 	[ "$rc" = 0 ] || sed 's/^/# /' "$work/t5.err"
 	ok "--slow-wal: 2 results rows" [ "$(($(wc -l <"$work/out5/results.csv") - 1))" = 2 ]
 	ok "--slow-wal: loop device, cgroup and mount removed" nothing_left
+
+	# Ctrl-C in the middle of a throttled run
+	mark
+	"$BENCH" --pg-config "$PG_CONFIG" --slow-wal 200 --set wal_buffers=32kB,1MB \
+		--set synchronous_commit=off --runs 2 --duration 20 --clients 2 --scale 1 --quiet \
+		--out "$work/out5i" >"$work/t5i.out" 2>"$work/t5i.err" &
+	bench=$!
+	ok "--slow-wal SIGINT: a run started" wait_for_pgbench
+	sleep 2.5
+	kill -INT "$bench"
+	wait "$bench"
+	rc=$?
+	ok "--slow-wal SIGINT: exit status 130 (got $rc)" [ "$rc" = 130 ]
+	ok "--slow-wal SIGINT: loop device, cgroup, mount and cluster removed" nothing_left
+
+	# A failure in the middle of a throttled run: the server crashes (its
+	# postmaster killed).  However the harness takes it, it ends and leaves
+	# nothing behind.
+	mark
+	"$BENCH" --pg-config "$PG_CONFIG" --slow-wal 200 --set wal_buffers=32kB,1MB \
+		--set synchronous_commit=off --runs 2 --duration 20 --clients 2 --scale 1 --quiet \
+		--out "$work/out5k" >"$work/t5k.out" 2>"$work/t5k.err" &
+	bench=$!
+	ok "--slow-wal server crash: a run started" wait_for_pgbench
+	sleep 2.5
+	pkill -KILL -f "^$PGBIN/postgres -D /tmp/wal_stall_bench"
+	ended=no
+	for _ in $(seq 1 1800); do
+		kill -0 "$bench" 2>/dev/null || { ended=yes; break; }
+		sleep 0.1
+	done
+	[ "$ended" = yes ] || kill -INT "$bench"
+	wait "$bench"
+	rc=$?
+	ok "--slow-wal server crash: the harness ended by itself" [ "$ended" = yes ]
+	ok "--slow-wal server crash: the failure is reported (exit $rc, or a failed run)" \
+		eval '[ "$rc" != 0 ] || grep -qE ",false(,|$)" "$work/out5k/results.csv"'
+	ok "--slow-wal server crash: loop device, cgroup, mount and cluster removed" nothing_left
+
+	# wal_stall_advice() after runs on the slowed WAL disk (100 IOPS): the
+	# 32kB ring fills and the advice asks for more; 16MB under the same load
+	# never fills and is kept.  The advice needs 60 s of history since the
+	# reset before the run, so each run lasts 62 s.
+	mark
+	"$BENCH" --pg-config "$PG_CONFIG" --slow-wal 100 --set wal_buffers=32kB,16MB \
+		--set synchronous_commit=off --runs 1 --duration 62 --clients 4 --jobs 2 --scale 10 \
+		--quiet --out "$work/out5a" >"$work/t5a.out" 2>"$work/t5a.err"
+	rc=$?
+	ok "--slow-wal advice: exit status 0 (got $rc)" [ "$rc" = 0 ]
+	[ "$rc" = 0 ] || sed 's/^/# /' "$work/t5a.err"
+	ok "--slow-wal advice: 32kB gets a larger wal_buffers, 16MB is kept (advice.csv)" \
+		python3 - "$work/out5a/advice.csv" <<'PY'
+import csv, re, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["setting"] == "wal_buffers"]
+# labels: "wal_buffers=32kB synchronous_commit=off"
+by = {r["configuration"].split()[0]: r for r in rows}
+assert set(by) == {"wal_buffers=32kB", "wal_buffers=16MB"}, rows
+def size(v):
+    m = re.fullmatch(r"(\d+)(kB|MB|GB)", v)
+    assert m, v
+    return int(m.group(1)) * {"kB": 1, "MB": 1024, "GB": 1048576}[m.group(2)]
+small, big = by["wal_buffers=32kB"], by["wal_buffers=16MB"]
+print("# 32kB: %s -> %s (%s): %s" % (small["current"], small["suggested"], small["confidence"], small["evidence"]))
+print("# 16MB: %s -> %s (%s): %s" % (big["current"], big["suggested"], big["confidence"], big["evidence"]))
+assert small["current"] == "32kB" and size(small["suggested"]) > 32, small
+assert big["suggested"] == "16MB" and big["evidence"].startswith("keep"), big
+PY
+	ok "--slow-wal advice: nothing left behind" nothing_left
 else
 	echo "# skipped the --slow-wal smoke: no cgroup v1 blkio or loop devices here"
 fi
