@@ -272,6 +272,21 @@ advise_checkpoints(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *
 			 rate_after, rate_else);
 }
 
+/* A CLOG row that keeps the buffers as they are; the caller says why. */
+static WalStallAdviceRow *
+add_clog_keep_row(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, int max)
+{
+	WalStallAdviceRow *row;
+
+	row = add_row(rows, n, max, in->server_version >= 170000 ?
+				  "transaction_buffers" : "CLOG buffers (shared_buffers)", "medium");
+	if (row == NULL)
+		return NULL;
+	snprintf(row->current, sizeof(row->current), "%d buffers", in->clog_buffers);
+	snprintf(row->suggested, sizeof(row->suggested), "%d buffers", in->clog_buffers);
+	return row;
+}
+
 /*
  * CLOG buffers: misses (pages read back into the SLRU) with a hit ratio
  * under 99% ask for more buffers, if clients lose time to them: waiting on
@@ -297,11 +312,9 @@ advise_clog(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, int 
 	lock_share = in->client_seconds > 0 ? in->clog_lock_ms / (in->client_seconds * 1000.0) : -1;
 	if (ratio >= 0.99 || in->clog_reads < 10)
 	{
-		row = add_row(rows, n, max, settable ? "transaction_buffers" : "CLOG buffers (shared_buffers)", "medium");
+		row = add_clog_keep_row(in, rows, n, max);
 		if (row == NULL)
 			return;
-		snprintf(row->current, sizeof(row->current), "%d buffers", in->clog_buffers);
-		snprintf(row->suggested, sizeof(row->suggested), "%d buffers", in->clog_buffers);
 		snprintf(row->evidence, sizeof(row->evidence),
 				 "keep: CLOG hit ratio %.2f%% (%lld reads in %.0f s), lock waits %.1f ms",
 				 100.0 * ratio, (long long) in->clog_reads, in->seconds, in->clog_lock_ms);
@@ -309,11 +322,9 @@ advise_clog(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, int 
 	}
 	if (lock_share >= 0 && lock_share < WS_ADVICE_CLOG_LOCK_SHARE_MIN)
 	{
-		row = add_row(rows, n, max, settable ? "transaction_buffers" : "CLOG buffers (shared_buffers)", "medium");
+		row = add_clog_keep_row(in, rows, n, max);
 		if (row == NULL)
 			return;
-		snprintf(row->current, sizeof(row->current), "%d buffers", in->clog_buffers);
-		snprintf(row->suggested, sizeof(row->suggested), "%d buffers", in->clog_buffers);
 		snprintf(row->evidence, sizeof(row->evidence),
 				 "keep: CLOG hit ratio %.2f%% (%lld reads in %.0f s), but clients waited on CLOG locks "
 				 "only %.1f ms, %.3f%% of their time: more buffers would save little",

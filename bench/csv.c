@@ -428,6 +428,38 @@ history_layout(const WsbRun *runs, int nruns)
 }
 
 /*
+ * A CSV file written run by run in run order: the file opened for writing
+ * and the runs sorted, or NULL (nothing to free) when either fails.
+ */
+static FILE *
+open_in_run_order(const char *path, const WsbRun *runs, int nruns, const WsbRun ***ord)
+{
+	FILE	   *f = fopen(path, "w");
+
+	if (f == NULL)
+		return NULL;
+	*ord = wsb_runs_in_order(runs, nruns);
+	if (*ord == NULL)
+	{
+		fclose(f);
+		return NULL;
+	}
+	return f;
+}
+
+/* Close what open_in_run_order() opened: rc, or -1 if writing failed. */
+static int
+close_in_run_order(FILE *f, const WsbRun **ord, int rc)
+{
+	free(ord);
+	if (ferror(f))
+		rc = -1;
+	if (fclose(f) != 0)
+		rc = -1;
+	return rc;
+}
+
+/*
  * timeline.csv: one row per second per run, in run order: configuration,
  * run, order, second (1 = the run's first second on either side), epoch,
  * tps, latency_avg_ms, latency_max_ms, then every column of
@@ -437,20 +469,14 @@ int
 wsb_write_timeline_csv(const char *path, const WsbPlan *plan,
 					   const WsbRun *runs, int nruns)
 {
-	FILE	   *f = fopen(path, "w");
 	const WsbRun **ord;
+	FILE	   *f = open_in_run_order(path, runs, nruns, &ord);
 	const WsbRows *layout = history_layout(runs, nruns);
 	int			nh = layout ? layout->ncols : 0;
 	int			rc = 0;
 
 	if (f == NULL)
 		return -1;
-	ord = wsb_runs_in_order(runs, nruns);
-	if (ord == NULL)
-	{
-		fclose(f);
-		return -1;
-	}
 	fputs("configuration,run,order,second,epoch,tps,latency_avg_ms,latency_max_ms", f);
 	for (int c = 0; c < nh; c++)
 	{
@@ -500,12 +526,7 @@ wsb_write_timeline_csv(const char *path, const WsbPlan *plan,
 		}
 		free(rows);
 	}
-	free(ord);
-	if (ferror(f))
-		rc = -1;
-	if (fclose(f) != 0)
-		rc = -1;
-	return rc;
+	return close_in_run_order(f, ord, rc);
 }
 
 /*
@@ -519,18 +540,11 @@ wsb_write_advice_csv(const char *path, const WsbPlan *plan,
 					 const WsbRun *runs, int nruns)
 {
 	static const char *const cols[] = {"setting", "current", "suggested", "confidence", "evidence"};
-	FILE	   *f = fopen(path, "w");
 	const WsbRun **ord;
-	int			rc = 0;
+	FILE	   *f = open_in_run_order(path, runs, nruns, &ord);
 
 	if (f == NULL)
 		return -1;
-	ord = wsb_runs_in_order(runs, nruns);
-	if (ord == NULL)
-	{
-		fclose(f);
-		return -1;
-	}
 	fputs("configuration,run,order,setting,current,suggested,confidence,evidence\n", f);
 	for (int i = 0; i < nruns; i++)
 	{
@@ -552,10 +566,5 @@ wsb_write_advice_csv(const char *path, const WsbPlan *plan,
 			fputc('\n', f);
 		}
 	}
-	free(ord);
-	if (ferror(f))
-		rc = -1;
-	if (fclose(f) != 0)
-		rc = -1;
-	return rc;
+	return close_in_run_order(f, ord, 0);
 }

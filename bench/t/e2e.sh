@@ -289,12 +289,17 @@ if [ -e /sys/fs/cgroup/blkio/blkio.throttle.write_iops_device ] && [ -e /dev/loo
 	ok "--slow-wal: 2 results rows" [ "$(($(wc -l <"$work/out5/results.csv") - 1))" = 2 ]
 	ok "--slow-wal: loop device, cgroup and mount removed" nothing_left
 
+	# 2 x 20 s runs on the throttled disk, in the background ($bench)
+	start_throttled() {
+		mark
+		"$BENCH" --pg-config "$PG_CONFIG" --slow-wal 200 --set wal_buffers=32kB,1MB \
+			--set synchronous_commit=off --runs 2 --duration 20 --clients 2 --scale 1 --quiet \
+			--out "$work/$1" >"$work/$1.out" 2>"$work/$1.err" &
+		bench=$!
+	}
+
 	# Ctrl-C in the middle of a throttled run
-	mark
-	"$BENCH" --pg-config "$PG_CONFIG" --slow-wal 200 --set wal_buffers=32kB,1MB \
-		--set synchronous_commit=off --runs 2 --duration 20 --clients 2 --scale 1 --quiet \
-		--out "$work/out5i" >"$work/t5i.out" 2>"$work/t5i.err" &
-	bench=$!
+	start_throttled out5i
 	ok "--slow-wal SIGINT: a run started" wait_for_pgbench
 	sleep 2.5
 	kill -INT "$bench"
@@ -306,11 +311,7 @@ if [ -e /sys/fs/cgroup/blkio/blkio.throttle.write_iops_device ] && [ -e /dev/loo
 	# A failure in the middle of a throttled run: the server crashes (its
 	# postmaster killed).  However the harness takes it, it ends and leaves
 	# nothing behind.
-	mark
-	"$BENCH" --pg-config "$PG_CONFIG" --slow-wal 200 --set wal_buffers=32kB,1MB \
-		--set synchronous_commit=off --runs 2 --duration 20 --clients 2 --scale 1 --quiet \
-		--out "$work/out5k" >"$work/t5k.out" 2>"$work/t5k.err" &
-	bench=$!
+	start_throttled out5k
 	ok "--slow-wal server crash: a run started" wait_for_pgbench
 	sleep 2.5
 	pkill -KILL -f "^$PGBIN/postgres -D /tmp/wal_stall_bench"
