@@ -8,6 +8,7 @@
 use strict;
 use warnings;
 use File::Find;
+use POSIX ();
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -186,6 +187,90 @@ unlink("$pgdata/base/pgsql_tmp") or die "unlink: $!";
 rename("$pgdata/base/pgsql_tmp.real", "$pgdata/base/pgsql_tmp") or die "rename: $!";
 unlink("$pgdata/etclink") or die "unlink: $!";
 is(grantee_probe('base/pgsql_tmp'), '18', 'grantee: base/pgsql_tmp works again');
+
+# 5. The same swap made while runs go on.  One child exchanges
+# base/pgsql_tmp with a symlink to a directory outside, again and again
+# (renameat2 with RENAME_EXCHANGE: the name always exists), while the
+# grantee probes base/pgsql_tmp and another child watches the directory
+# outside.  A run opens the directory once, without following links, and
+# works relative to what it opened: it either meets the symlink and stops,
+# or works in the real directory whatever its name by then; nothing ever
+# appears outside.
+SKIP:
+{
+	my $arch = `uname -m`;
+	chomp $arch;
+	# renameat2(2) has no Perl wrapper: called by its x86_64 number
+	skip 'renameat2 is called by its x86_64 system call number', 5 if $arch ne 'x86_64';
+	my $real = "$pgdata/base/pgsql_tmp";
+	my $link = "$pgdata/base/pgsql_tmp_swap";
+	my $target = PostgreSQL::Test::Utils::tempdir();
+	my $work = PostgreSQL::Test::Utils::tempdir();
+	my $exchange = sub { syscall(316, -100, $real, -100, $link, 2) == 0 };
+	symlink($target, $link) or die "symlink: $!";
+	$exchange->() && $exchange->() or die "renameat2: $!";
+
+	my $swapper = fork() // die "fork: $!";
+	if ($swapper == 0)
+	{
+		my $swaps = 0;
+		# a few thousand exchanges a second, leaving the server some CPU
+		until (-e "$work/stop")
+		{
+			$swaps += $exchange->();
+			usleep(200);
+		}
+		open(my $fh, '>', "$work/swaps") or POSIX::_exit(1);
+		print $fh $swaps;
+		close($fh);
+		POSIX::_exit(0);
+	}
+	my $watcher = fork() // die "fork: $!";
+	if ($watcher == 0)
+	{
+		my %seen;
+		until (-e "$work/stop")
+		{
+			opendir(my $dh, $target) or next;
+			$seen{$_} = 1 for grep { !/^\.\.?$/ } readdir($dh);
+			closedir($dh);
+			usleep(1000);	# a scratch file lives for 0.1 s at least
+		}
+		open(my $fh, '>', "$work/seen") or POSIX::_exit(1);
+		print $fh join(' ', sort keys %seen);
+		close($fh);
+		POSIX::_exit(0);
+	}
+
+	# the watcher must see a file that lives 0.1 s: this one proves it does
+	open(my $marker, '>', "$target/marker") or die "marker: $!";
+	close($marker);
+	usleep(100_000);
+	unlink("$target/marker") or die "unlink: $!";
+
+	my ($done, $refused, @other) = (0, 0);
+	for (1 .. 20)
+	{
+		my $result = grantee_probe('base/pgsql_tmp');
+		if ($result eq '18') { $done++ }
+		elsif ($result =~ /could not open directory "base\/pgsql_tmp": Not a directory/) { $refused++ }
+		else { push @other, $result }
+	}
+	open(my $stop, '>', "$work/stop") or die;
+	close($stop);
+	waitpid($swapper, 0);
+	waitpid($watcher, 0);
+	$exchange->() if -l $real;	# the real directory back under its name
+	unlink($link) or die "unlink: $!";
+
+	my $swaps = slurp_file("$work/swaps");
+	cmp_ok($swaps, '>', 100, "the names were exchanged $swaps times during the runs");
+	cmp_ok($done, '>', 0, "runs that opened the real directory finished ($done of 20)");
+	is_deeply(\@other, [], "every other run met the symlink and was refused ($refused)");
+	is(slurp_file("$work/seen"), 'marker',
+		'nothing appeared in the directory outside but the marker the test put there');
+	ok(-d $real && !-l $real, 'base/pgsql_tmp is the real directory again');
+}
 
 $node->stop;
 done_testing();
