@@ -73,11 +73,28 @@ remove_empty_out(void *arg)
 	rmdir((const char *) arg);	/* only if nothing was written */
 }
 
+/* One line of pg_config's output: "pg_config --bindir" and the like. */
+static int
+pg_config_output(const WsbOptions *o, const char *flag, char *out, size_t len,
+				 char *err, size_t errlen)
+{
+	WsbCommand	c;
+	int			rc;
+
+	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+	wsb_cmd_add(&c, "%s", o->pg_config);
+	wsb_cmd_add(&c, "%s", flag);
+	rc = wsb_cmd_output(&c, out, len);
+	wsb_cmd_free(&c);
+	if (rc != 0)
+		snprintf(err, errlen, "\"%s %s\" failed", o->pg_config, flag);
+	return rc;
+}
+
 /* bindir from pg_config, and the programs the harness needs in it */
 static int
 find_postgres(WsbOptions *o, char *err, size_t errlen)
 {
-	WsbCommand	c;
 	const char *progs[] = {"pgbench", "pg_ctl", "initdb", NULL};
 
 	if (o->pg_config[0] == '\0' && !wsb_which("pg_config", o->pg_config, sizeof(o->pg_config)))
@@ -90,16 +107,12 @@ find_postgres(WsbOptions *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--pg-config \"%s\": not an executable file", o->pg_config);
 		return -1;
 	}
-	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
-	wsb_cmd_add(&c, "%s", o->pg_config);
-	wsb_cmd_add(&c, "--bindir");
-	if (wsb_cmd_output(&c, o->bindir, sizeof(o->bindir)) != 0 || o->bindir[0] != '/')
+	if (pg_config_output(o, "--bindir", o->bindir, sizeof(o->bindir), err, errlen) != 0 ||
+		o->bindir[0] != '/')
 	{
-		wsb_cmd_free(&c);
 		snprintf(err, errlen, "\"%s --bindir\" failed", o->pg_config);
 		return -1;
 	}
-	wsb_cmd_free(&c);
 	for (int i = 0; progs[i]; i++)
 	{
 		char		path[1200];
@@ -124,27 +137,21 @@ find_postgres(WsbOptions *o, char *err, size_t errlen)
 static int
 sets_for_version(WsbOptions *o, WsbPlan *plan, char *err, size_t errlen)
 {
-	WsbCommand	c;
 	char		version[256];
 	int			major = 0;
+	int			rc;
 
 	if (o->nsets_from_17 == 0)
 		return 0;
-	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
-	wsb_cmd_add(&c, "%s", o->pg_config);
-	wsb_cmd_add(&c, "--version");
-	if (wsb_cmd_output(&c, version, sizeof(version)) != 0 ||
+	if (pg_config_output(o, "--version", version, sizeof(version), err, errlen) != 0 ||
 		sscanf(version, "PostgreSQL %d", &major) != 1)
 	{
-		wsb_cmd_free(&c);
 		snprintf(err, errlen, "\"%s --version\" failed", o->pg_config);
 		return -1;
 	}
-	wsb_cmd_free(&c);
-	if (major < 17)
-		return 0;
-	if (wsb_sets_for_version(o, major, err, errlen) != 0)
-		return -1;
+	rc = wsb_sets_for_version(o, major, err, errlen);
+	if (rc <= 0)
+		return rc;				/* an error, or nothing replaced */
 	wsb_note("PostgreSQL %d: the preset's set_from_17 settings replace its set lines", major);
 	wsb_plan_free(plan);
 	return wsb_make_plan(o, plan, err, errlen);
@@ -157,21 +164,16 @@ sets_for_version(WsbOptions *o, WsbPlan *plan, char *err, size_t errlen)
 static int
 add_optional_libraries(WsbOptions *o, WsbPlan *plan, char *err, size_t errlen)
 {
-	WsbCommand	c;
 	char		pkglibdir[1024];
 
 	if (o->optional_libraries[0] == '\0')
 		return 0;
-	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
-	wsb_cmd_add(&c, "%s", o->pg_config);
-	wsb_cmd_add(&c, "--pkglibdir");
-	if (wsb_cmd_output(&c, pkglibdir, sizeof(pkglibdir)) != 0 || pkglibdir[0] != '/')
+	if (pg_config_output(o, "--pkglibdir", pkglibdir, sizeof(pkglibdir), err, errlen) != 0 ||
+		pkglibdir[0] != '/')
 	{
-		wsb_cmd_free(&c);
 		snprintf(err, errlen, "\"%s --pkglibdir\" failed", o->pg_config);
 		return -1;
 	}
-	wsb_cmd_free(&c);
 	if (wsb_add_optional_libraries(o, pkglibdir, err, errlen) != 0)
 		return -1;
 	wsb_plan_free(plan);

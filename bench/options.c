@@ -434,11 +434,12 @@ wsb_load_preset(const char *name, const char *presets_dir, WsbOptions *o,
 		{
 			WsbSet		s;
 
-			if (wsb_parse_set(value, &s, msg, sizeof(msg)) != 0 ||
-				o->nsets_from_17 >= WSB_MAX_SETS)
+			if (o->nsets_from_17 >= WSB_MAX_SETS)
+				snprintf(msg, sizeof(msg), "more than %d set_from_17 lines", WSB_MAX_SETS);
+			if (o->nsets_from_17 >= WSB_MAX_SETS ||
+				wsb_parse_set(value, &s, msg, sizeof(msg)) != 0)
 			{
-				snprintf(err, errlen, "%s:%d: %s", path, lineno,
-						 o->nsets_from_17 >= WSB_MAX_SETS ? "too many set_from_17 lines" : msg);
+				snprintf(err, errlen, "%s:%d: %s", path, lineno, msg);
 				free(text);
 				return -1;
 			}
@@ -729,7 +730,9 @@ wsb_plan_free(WsbPlan *plan)
  *		On PostgreSQL 17 and later, a preset's set_from_17 lines replace its
  *		set lines (the clog preset: transaction_buffers instead of
  *		shared_buffers).  A --set from the command line stays, and wins over
- *		a set_from_17 line of the same GUC.  The caller makes the plan again.
+ *		a set_from_17 line of the same GUC.  Returns 1 when it replaced them
+ *		(the caller makes the plan again), 0 when there was nothing to
+ *		replace, -1 on error.
  */
 int
 wsb_sets_for_version(WsbOptions *o, int major, char *err, size_t errlen)
@@ -751,7 +754,7 @@ wsb_sets_for_version(WsbOptions *o, int major, char *err, size_t errlen)
 		if (!given && put_set(o, &o->sets_from_17[i], false, err, errlen) != 0)
 			return -1;
 	}
-	return 0;
+	return 1;
 }
 
 /*

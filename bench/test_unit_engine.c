@@ -236,13 +236,13 @@ test_presets(void)
 		  o.nsets_from_17 == 1 && wsb_sets_for_version(&o, 16, err, sizeof(err)) == 0 &&
 		  o.nsets == 2 && strcmp(o.sets[0].name, "shared_buffers") == 0,
 		  "set_from_17 on 16: the preset's set lines stay");
-	check(wsb_sets_for_version(&o, 17, err, sizeof(err)) == 0 && o.nsets == 1 &&
+	check(wsb_sets_for_version(&o, 17, err, sizeof(err)) == 1 && o.nsets == 1 &&
 		  strcmp(o.sets[0].name, "transaction_buffers") == 0 && o.sets[0].nvalues == 2 &&
 		  strcmp(o.sets[0].values[1], "1024") == 0,
 		  "set_from_17 on 17: they replace every set line of the preset");
 	check(parse(&o, err, tmpdir, "--preset", "v17", "--set", "transaction_buffers=64",
 				"--set", "wal_buffers=1MB", NULL) == 0 &&
-		  wsb_sets_for_version(&o, 18, err, sizeof(err)) == 0 && o.nsets == 2 &&
+		  wsb_sets_for_version(&o, 18, err, sizeof(err)) == 1 && o.nsets == 2 &&
 		  strcmp(o.sets[0].name, "transaction_buffers") == 0 && o.sets[0].nvalues == 1 &&
 		  strcmp(o.sets[1].name, "wal_buffers") == 0,
 		  "set_from_17 on 18: a --set flag stays and wins over the line of its GUC");
