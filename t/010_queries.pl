@@ -152,7 +152,10 @@ $session->quit;
 
 # --- the figures survive a clean restart; reset empties them.  Every entry
 # comes back with at least its episodes: the shutdown itself (its
-# checkpoint's WAL writes and fsync) may add episodes and entries.
+# checkpoint's WAL writes and fsync) may add episodes and entries.  An
+# entry of a process without user or database (the WAL writer, the
+# checkpointer) has NULL userid and dbid, so every key column is matched
+# with IS NOT DISTINCT FROM.
 $node->safe_psql('postgres',
 	'CREATE TABLE queries_before AS SELECT * FROM wal_stall_queries');
 my $before = $node->safe_psql('postgres', 'SELECT count(*) FROM queries_before');
@@ -160,7 +163,7 @@ $node->restart;
 is($node->safe_psql('postgres', q{
 		SELECT count(*) FROM queries_before b
 		LEFT JOIN wal_stall_queries q
-		  ON q.userid = b.userid AND q.dbid = b.dbid
+		  ON q.userid IS NOT DISTINCT FROM b.userid AND q.dbid IS NOT DISTINCT FROM b.dbid
 		 AND q.queryid IS NOT DISTINCT FROM b.queryid AND q.class = b.class
 		WHERE q.episodes IS NULL OR q.episodes < b.episodes
 		   OR q.total_ms < b.total_ms}), '0',
