@@ -83,6 +83,7 @@ extern int	wsb_parse_args(int argc, char **argv, const char *presets_dir,
 extern int	wsb_load_preset(const char *name_or_file, const char *presets_dir,
 							WsbOptions *o, bool *set_fields, char *err, size_t errlen);
 extern int	wsb_parse_set(const char *arg, WsbSet *set, char *err, size_t errlen);
+extern const char *wsb_setting_refused(const char *name);
 extern int	wsb_make_plan(const WsbOptions *o, WsbPlan *plan, char *err, size_t errlen);
 extern void wsb_plan_free(WsbPlan *plan);
 extern void wsb_usage(FILE *f);
@@ -178,11 +179,12 @@ typedef struct WsbTarget
 	/* GUCs we changed: how to put them back */
 	int			nchanged;
 	char		changed[WSB_MAX_SETS + 8][WSB_NAME_LEN];
-	char	   *orig_auto[WSB_MAX_SETS + 8];	/* raw value in auto.conf or NULL */
-	/* postgresql.auto.conf as found, in order, to restore its order too */
+	const char *orig_auto[WSB_MAX_SETS + 8];	/* value in auto.conf, or NULL */
+	bool		was_set[WSB_MAX_SETS + 8];	/* an ALTER SYSTEM of it went through */
+	/* postgresql.auto.conf as found (pg_file_settings), in order */
 	int			nauto;
-	char	   *auto_names[64];
-	char	   *auto_values[64];
+	char	  **auto_names;
+	char	  **auto_values;
 	char		journal[1100];	/* OUT/restore.sql */
 	int			cleanup_handle;
 	const WsbOptions *opts;
@@ -204,7 +206,7 @@ extern int	wsb_sql_value(PGconn *conn, const char *sql, const char *param, char 
 
 /* ---------- settings.c ---------- */
 
-extern void wsb_settings_read_auto_conf(WsbTarget *t);
+extern int	wsb_settings_read_auto_conf(WsbTarget *t, char *err, size_t errlen);
 extern int	wsb_settings_journal(WsbTarget *t);
 extern int	wsb_settings_restore(WsbTarget *t, char *err, size_t errlen);
 extern int	wsb_settings_apply(WsbTarget *t, int n, char names[][WSB_NAME_LEN],

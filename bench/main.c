@@ -20,8 +20,10 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -47,30 +49,87 @@ finish(int status)
 	return status;
 }
 
-/* mkdir -p */
+/*
+ * The output directory: made with its missing parents, each of which is
+ * remembered so that a run that wrote nothing removes exactly the
+ * directories it made, and none that were there before.  It must be a
+ * directory this user can write in; -1 with err otherwise.
+ */
+static char out_made[16][1024];
+static int	nout_made;
+
 static int
-make_dirs(const char *path)
+prepare_out(const char *path, char *err, size_t errlen)
 {
 	char		buf[1024];
+	struct stat st;
 
-	wsb_strlcpy(buf, path, sizeof(buf));
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/')
-		{
-			*p = '\0';
-			if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-				return -1;
-			*p = '/';
-		}
-	if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+	if (strlen(path) >= sizeof(buf))
+	{
+		snprintf(err, errlen, "cannot use --out \"%.100s...\": the path is longer than %d bytes",
+				 path, (int) sizeof(buf) - 1);
 		return -1;
+	}
+	wsb_strlcpy(buf, path, sizeof(buf));
+	for (char *p = buf + 1;; p++)
+	{
+		bool		last = *p == '\0';
+
+		if (*p != '/' && !last)
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) == 0)
+		{
+			if (nout_made < (int) (sizeof(out_made) / sizeof(out_made[0])))
+				wsb_strlcpy(out_made[nout_made++], buf, sizeof(out_made[0]));
+		}
+		else if (errno != EEXIST)
+		{
+			snprintf(err, errlen, "could not create output directory \"%s\": %s", buf, strerror(errno));
+			return -1;
+		}
+		if (last)
+			break;
+		*p = '/';
+	}
+	if (stat(path, &st) != 0)
+	{
+		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+			snprintf(err, errlen, "cannot use --out \"%s\": a symbolic link to nothing", path);
+		else
+			snprintf(err, errlen, "cannot use --out \"%s\": %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode))
+	{
+		snprintf(err, errlen, "cannot use --out \"%s\": it exists and is not a directory", path);
+		return -1;
+	}
+	if (access(path, W_OK | X_OK) != 0)
+	{
+		snprintf(err, errlen, "cannot use --out \"%s\": user \"%s\" cannot write in it (%s)",
+				 path, getpwuid(geteuid()) ? getpwuid(geteuid())->pw_name : "?", strerror(errno));
+		return -1;
+	}
+	/* absolute, for a cleanup that runs wherever the process then is */
+	for (int i = 0; i < nout_made; i++)
+	{
+		char		real[PATH_MAX];
+
+		if (realpath(out_made[i], real) && strlen(real) < sizeof(out_made[i]))
+			strcpy(out_made[i], real);
+	}
 	return 0;
 }
 
+/* Remove the directories prepare_out made, deepest first, if still empty. */
 static void
 remove_empty_out(void *arg)
 {
-	rmdir((const char *) arg);	/* only if nothing was written */
+	(void) arg;
+	for (int i = nout_made - 1; i >= 0; i--)
+		if (rmdir(out_made[i]) != 0)
+			break;				/* not empty: something was written */
 }
 
 /* One line of pg_config's output: "pg_config --bindir" and the like. */
@@ -265,10 +324,12 @@ main(int argc, char **argv)
 		if (opts.out[0] == '\0')
 			strftime(opts.out, sizeof(opts.out), "bench-results/%Y%m%d-%H%M%S", localtime(&now));
 	}
-	if (make_dirs(opts.out) != 0)
+	/* pushed first: whatever fails below, the directories made are removed */
+	wsb_cleanup_push("empty output directory", remove_empty_out, NULL);
+	if (prepare_out(opts.out, err, sizeof(err)) != 0)
 	{
-		wsb_error("could not create output directory \"%s\": %s", opts.out, strerror(errno));
-		return WSB_EXIT_FAILURE;
+		wsb_error("%s", err);
+		return finish(WSB_EXIT_FAILURE);
 	}
 	{
 		char		real[PATH_MAX];
@@ -276,7 +337,6 @@ main(int argc, char **argv)
 		if (realpath(opts.out, real))
 			wsb_strlcpy(opts.out, real, sizeof(opts.out));
 	}
-	wsb_cleanup_push("empty output directory", remove_empty_out, opts.out);
 
 	if (wsb_target_open(&target, &opts, &env, err, sizeof(err)) != 0)
 	{

@@ -25,8 +25,10 @@
  */
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "engine.h"
@@ -221,10 +223,43 @@ wsb_parse_set(const char *arg, WsbSet *set, char *err, size_t errlen)
 	return 0;
 }
 
-/* Add or replace (same GUC) a set.  0 ok, -1 too many. */
+/*
+ * wsb_setting_refused
+ *		Why the harness will not vary or set name, or NULL.  These settings
+ *		move the server away from where the harness reaches it (its socket,
+ *		port, addresses) or from its files (data directory, configuration
+ *		files): after such a change the harness could neither run nor put
+ *		anything back.
+ */
+const char *
+wsb_setting_refused(const char *name)
+{
+	static const char *const moving[] = {"port", "listen_addresses", "unix_socket_directories",
+		"unix_socket_group", "unix_socket_permissions", NULL};
+	static const char *const files[] = {"data_directory", "config_file", "hba_file", "ident_file",
+	NULL};
+
+	for (int i = 0; moving[i]; i++)
+		if (strcasecmp(name, moving[i]) == 0)
+			return "it moves the server away from the socket the harness reaches it through, "
+				"so nothing could be measured or restored";
+	for (int i = 0; files[i]; i++)
+		if (strcasecmp(name, files[i]) == 0)
+			return "it names where the server's own files are, which the harness leaves alone";
+	return NULL;
+}
+
+/* Add or replace (same GUC) a set.  0 ok, -1 too many or refused. */
 static int
 put_set(WsbOptions *o, const WsbSet *s, bool replace, char *err, size_t errlen)
 {
+	const char *refused = wsb_setting_refused(s->name);
+
+	if (refused)
+	{
+		snprintf(err, errlen, "--set %s: cannot vary \"%s\": %s", s->name, s->name, refused);
+		return -1;
+	}
 	for (int i = 0; i < o->nsets; i++)
 		if (strcmp(o->sets[i].name, s->name) == 0)
 		{
@@ -330,6 +365,36 @@ append_text(char *buf, size_t size, const char *text, const char *sep)
 	snprintf(buf + n, size - n, "%s", text);
 }
 
+/*
+ * A preset's conf line names a setting the way a --set does: a name of
+ * letters, digits, '_' and at most one '.', and not one the harness
+ * refuses.  Whether the server knows it is checked against pg_settings
+ * once the server runs (wsb_target_validate).
+ */
+static bool
+conf_name_ok(const char *line, const char *eq, char *err, size_t errlen)
+{
+	char		buf[WSB_NAME_LEN];
+	char	   *name;
+	const char *refused;
+	int			dots = 0;
+
+	snprintf(buf, sizeof(buf), "%.*s", (int) (eq - line), line);
+	name = wsb_trim(buf);
+	for (const char *p = name; *p; p++)
+		if (!(isalnum((unsigned char) *p) || *p == '_' || (*p == '.' && ++dots == 1)))
+		{
+			snprintf(err, errlen, "\"%s\" is not a setting name", name);
+			return false;
+		}
+	if ((refused = wsb_setting_refused(name)) != NULL)
+	{
+		snprintf(err, errlen, "cannot set \"%s\": %s", name, refused);
+		return false;
+	}
+	return true;
+}
+
 /* The file a preset name stands for: a path as given, else DIR/NAME.conf. */
 static void
 preset_path(const char *name, const char *dir, char *path, size_t len)
@@ -355,6 +420,7 @@ wsb_load_preset(const char *name, const char *presets_dir, WsbOptions *o,
 	text = wsb_read_file(path, NULL);
 	if (text == NULL)
 	{
+		int			why = errno;
 		char		list[512] = "";
 		DIR		   *d = presets_dir ? opendir(presets_dir) : NULL;
 		struct dirent *e;
@@ -373,8 +439,8 @@ wsb_load_preset(const char *name, const char *presets_dir, WsbOptions *o,
 		}
 		if (d)
 			closedir(d);
-		snprintf(err, errlen, "unknown preset \"%s\": cannot read \"%s\"%s%s%s", name, path,
-				 *list ? " (presets: " : "", list, *list ? ")" : "");
+		snprintf(err, errlen, "unknown preset \"%s\": cannot read \"%s\": %s%s%s%s", name, path,
+				 strerror(why), *list ? " (presets: " : "", list, *list ? ")" : "");
 		return -1;
 	}
 	wsb_strlcpy(o->preset, name, sizeof(o->preset));
@@ -453,6 +519,12 @@ wsb_load_preset(const char *name, const char *presets_dir, WsbOptions *o,
 			if (ceq == NULL || ceq == value)
 			{
 				snprintf(err, errlen, "%s:%d: conf: expected \"name = value\"", path, lineno);
+				free(text);
+				return -1;
+			}
+			if (!conf_name_ok(value, ceq, msg, sizeof(msg)))
+			{
+				snprintf(err, errlen, "%s:%d: conf: %s", path, lineno, msg);
 				free(text);
 				return -1;
 			}

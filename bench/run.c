@@ -116,7 +116,7 @@ poll_history(WsbTarget *t, WsbRun *run, char *since, size_t sincelen, WsbRows *n
 	char		err[256];
 	const char *p[1] = {since};
 
-	if (wsb_sql_rows(t->conn, "SELECT * FROM wal_stall_history($1::timestamptz) ORDER BY sample_time",
+	if (wsb_sql_rows(t->conn, "SELECT * FROM public.wal_stall_history($1::pg_catalog.timestamptz) ORDER BY sample_time",
 					 1, p, &r, err, sizeof(err)) != 0)
 	{
 		if (!run->error[0])		/* said once per run; the run goes on */
@@ -236,7 +236,7 @@ statements_ready(WsbTarget *t, char *why, size_t whylen)
 	char		v[WSB_VALUE_LEN],
 				err[256];
 
-	if (wsb_sql_value(t->conn, "SELECT current_setting('shared_preload_libraries')", NULL,
+	if (wsb_sql_value(t->conn, "SELECT pg_catalog.current_setting('shared_preload_libraries'::pg_catalog.text)", NULL,
 					  v, sizeof(v), err, sizeof(err)) != 0)
 	{
 		snprintf(why, whylen, "could not read shared_preload_libraries: %.200s", err);
@@ -247,7 +247,7 @@ statements_ready(WsbTarget *t, char *why, size_t whylen)
 		snprintf(why, whylen, "pg_stat_statements is not in shared_preload_libraries");
 		return false;
 	}
-	if (wsb_sql_value(t->conn, "SELECT count(*) FROM pg_extension WHERE extname = 'pg_stat_statements'",
+	if (wsb_sql_value(t->conn, "SELECT pg_catalog.count(*) FROM pg_catalog.pg_extension WHERE extname = 'pg_stat_statements'::pg_catalog.name",
 					  NULL, v, sizeof(v), err, sizeof(err)) != 0)
 	{
 		snprintf(why, whylen, "could not look for extension pg_stat_statements: %.200s", err);
@@ -258,7 +258,7 @@ statements_ready(WsbTarget *t, char *why, size_t whylen)
 	/* created only when absent: IF NOT EXISTS would print its notice */
 	if (t->temporary || t->created_db)
 	{
-		if (wsb_sql_exec(t->conn, "CREATE EXTENSION pg_stat_statements", err, sizeof(err)) == 0)
+		if (wsb_sql_exec(t->conn, "CREATE EXTENSION pg_stat_statements SCHEMA public", err, sizeof(err)) == 0)
 			return true;
 		snprintf(why, whylen, "could not create extension pg_stat_statements: %.200s", err);
 		return false;
@@ -281,13 +281,15 @@ fetch_statements(WsbTarget *t, WsbRun *run)
 				v[16] = "0",
 				err[256];
 
-	wsb_sql_value(t->conn, "SELECT count(*) FROM pg_attribute "
-				  "WHERE attrelid = 'pg_stat_statements'::regclass AND attname = 'toplevel'",
+	wsb_sql_value(t->conn, "SELECT pg_catalog.count(*) FROM pg_catalog.pg_attribute "
+				  "WHERE attrelid = 'public.pg_stat_statements'::pg_catalog.regclass "
+				  "AND attname = 'toplevel'::pg_catalog.name",
 				  NULL, v, sizeof(v), err, sizeof(err));
 	snprintf(sql, sizeof(sql),
-			 "SELECT q.queryid, left(s.query, 200) AS query, sum(q.total_ms) AS stall_ms, "
-			 "string_agg(q.class || ' ' || round(q.total_ms::numeric, 1), ', ' ORDER BY q.total_ms DESC) AS by_class "
-			 "FROM wal_stall_queries q LEFT JOIN pg_stat_statements s "
+			 "SELECT q.queryid, pg_catalog.left(s.query, 200) AS query, pg_catalog.sum(q.total_ms) AS stall_ms, "
+			 "pg_catalog.string_agg(q.class || ' ' || pg_catalog.round(q.total_ms::pg_catalog.numeric, 1), ', ' "
+			 "ORDER BY q.total_ms DESC) AS by_class "
+			 "FROM public.wal_stall_queries q LEFT JOIN public.pg_stat_statements s "
 			 "ON s.userid = q.userid AND s.dbid = q.dbid AND s.queryid = q.queryid%s "
 			 "WHERE q.class IN ('wal_buffer_full', 'wal_flush', 'wal_insert', 'clog') "
 			 "GROUP BY q.queryid, s.query ORDER BY stall_ms DESC LIMIT 5",
@@ -305,7 +307,7 @@ note_backends(WsbTarget *t, WsbTracer *tracer)
 {
 	WsbRows		a;
 
-	fetch_after(t, "SELECT pid, backend_type FROM pg_stat_activity", &a);
+	fetch_after(t, "SELECT pid, backend_type FROM pg_catalog.pg_stat_activity", &a);
 	wsb_tracer_note(tracer, &a);
 	wsb_rows_free(&a);
 }
@@ -317,7 +319,7 @@ start_tracer(WsbTarget *t, const WsbOptions *o, const WsbRun *run, char *err, si
 	WsbRows		b;
 	WsbTracer  *tracer;
 
-	fetch_after(t, "SELECT pg_backend_pid() AS pid", &b);
+	fetch_after(t, "SELECT pg_catalog.pg_backend_pid() AS pid", &b);
 	tracer = wsb_tracer_start(o, t->workdir, run->order, (int) wsb_rows_double(&b, 0, "pid", 0),
 							  err, errlen);
 	wsb_rows_free(&b);
@@ -369,9 +371,9 @@ wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan, WsbRun *run,
 	else
 		statements = statements_ready(t, run->statements_why, sizeof(run->statements_why));
 	if (wsb_sql_exec(t->conn, "CHECKPOINT", msg, sizeof(msg)) != 0 ||
-		wsb_sql_exec(t->conn, "SELECT pg_stat_reset_shared('wal')", msg, sizeof(msg)) != 0 ||
-		(loaded && wsb_sql_exec(t->conn, "SELECT wal_stall_reset()", msg, sizeof(msg)) != 0) ||
-		(statements && wsb_sql_exec(t->conn, "SELECT pg_stat_statements_reset()", msg, sizeof(msg)) != 0))
+		wsb_sql_exec(t->conn, "SELECT pg_catalog.pg_stat_reset_shared('wal'::pg_catalog.text)", msg, sizeof(msg)) != 0 ||
+		(loaded && wsb_sql_exec(t->conn, "SELECT public.wal_stall_reset()", msg, sizeof(msg)) != 0) ||
+		(statements && wsb_sql_exec(t->conn, "SELECT public.pg_stat_statements_reset()", msg, sizeof(msg)) != 0))
 	{
 		snprintf(run->error, sizeof(run->error), "before the run: %.400s", msg);
 		snprintf(err, errlen, "%s", run->error);
@@ -381,7 +383,7 @@ wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan, WsbRun *run,
 	{
 		WsbRows		st;
 
-		fetch_after(t, "SELECT collector_pid FROM wal_stall_status()", &st);
+		fetch_after(t, "SELECT collector_pid FROM public.wal_stall_status()", &st);
 		collector = (int) wsb_rows_double(&st, 0, "collector_pid", 0);
 		wsb_rows_free(&st);
 		cpu0 = schedstat_ns(collector);
@@ -389,7 +391,7 @@ wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan, WsbRun *run,
 	{
 		WsbRows		now;
 
-		fetch_after(t, "SELECT clock_timestamp()::text AS now", &now);
+		fetch_after(t, "SELECT pg_catalog.clock_timestamp()::pg_catalog.text AS now", &now);
 		wsb_strlcpy(since, wsb_rows_get(&now, 0, "now") ? wsb_rows_get(&now, 0, "now") : "now", sizeof(since));
 		wsb_rows_free(&now);
 	}
@@ -533,15 +535,15 @@ after:
 		return 1;
 	if (tracer && wsb_tracer_stop(tracer, &run->validation, msg, sizeof(msg)) != 0)
 		wsb_note("run %d: --validate: %s", run->order, msg);
-	fetch_after(t, "SELECT * FROM pg_stat_wal", &run->wal);
+	fetch_after(t, "SELECT * FROM pg_catalog.pg_stat_wal", &run->wal);
 	if (loaded)
 	{
 		double		cpu1 = schedstat_ns(collector);
 
-		fetch_after(t, "SELECT * FROM wal_stall_summary", &run->summary);
-		fetch_after(t, "SELECT * FROM wal_stall_clog", &run->clog);
-		fetch_after(t, "SELECT * FROM wal_stall_status()", &run->status);
-		fetch_after(t, "SELECT * FROM wal_stall_advice()", &run->advice);
+		fetch_after(t, "SELECT * FROM public.wal_stall_summary", &run->summary);
+		fetch_after(t, "SELECT * FROM public.wal_stall_clog", &run->clog);
+		fetch_after(t, "SELECT * FROM public.wal_stall_status()", &run->status);
+		fetch_after(t, "SELECT * FROM public.wal_stall_advice()", &run->advice);
 		if (statements)
 			fetch_statements(t, run);
 		if (cpu0 >= 0 && cpu1 >= cpu0)

@@ -24,152 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <libpq-fe.h>
 
 #include "engine.h"
-
-/* The raw value text of name in postgresql.auto.conf, malloc'd, or NULL. */
-static char *
-auto_conf_value(const WsbTarget *t, const char *name)
-{
-	char		path[1100];
-	char	   *text,
-			   *line,
-			   *save = NULL,
-			   *found = NULL;
-
-	snprintf(path, sizeof(path), "%s/postgresql.auto.conf", t->pgdata);
-	text = wsb_read_file(path, NULL);
-	for (line = text ? strtok_r(text, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save))
-	{
-		char	   *p = wsb_trim(line),
-				   *eq;
-		size_t		nl;
-
-		if (*p == '#')
-			continue;
-		eq = strchr(p, '=');
-		if (eq == NULL)
-			continue;
-		nl = eq - p;
-		while (nl > 0 && p[nl - 1] == ' ')
-			nl--;
-		if (strlen(name) == nl && strncasecmp(p, name, nl) == 0)
-		{
-			free(found);
-			found = strdup(wsb_trim(eq + 1));
-		}
-	}
-	free(text);
-	return found;
-}
-
-/* Remember every entry of postgresql.auto.conf, in order, before any change. */
-void
-wsb_settings_read_auto_conf(WsbTarget *t)
-{
-	char		path[1100];
-	char	   *text,
-			   *line,
-			   *save = NULL;
-
-	snprintf(path, sizeof(path), "%s/postgresql.auto.conf", t->pgdata);
-	text = wsb_read_file(path, NULL);
-	for (line = text ? strtok_r(text, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save))
-	{
-		char	   *p = wsb_trim(line),
-				   *eq;
-
-		if (*p == '#' || (eq = strchr(p, '=')) == NULL || t->nauto >= 64)
-			continue;
-		*eq = '\0';
-		t->auto_names[t->nauto] = strdup(wsb_trim(p));
-		t->auto_values[t->nauto] = strdup(wsb_trim(eq + 1));
-		t->nauto++;
-	}
-	free(text);
-}
-
-/*
- * The statements that put postgresql.auto.conf back: RESET what was not
- * there, then SET again, in their old order, every old entry from the
- * first one we changed on (ALTER SYSTEM SET moves an entry to the end of
- * the file, so this restores the order as well as the values).
- */
-static int
-restore_statements(const WsbTarget *t, char stmts[][WSB_VALUE_LEN * 2 + 128], int max)
-{
-	int			n = 0,
-				first = -1;
-
-	for (int i = 0; i < t->nchanged && n < max; i++)
-		if (t->orig_auto[i] == NULL)
-			snprintf(stmts[n++], WSB_VALUE_LEN * 2 + 128, "ALTER SYSTEM RESET \"%s\"", t->changed[i]);
-	for (int a = 0; a < t->nauto && first < 0; a++)
-		for (int i = 0; i < t->nchanged; i++)
-			if (strcasecmp(t->auto_names[a], t->changed[i]) == 0)
-			{
-				first = a;
-				break;
-			}
-	for (int a = first < 0 ? t->nauto : first; a < t->nauto && n < max; a++)
-		snprintf(stmts[n++], WSB_VALUE_LEN * 2 + 128, "ALTER SYSTEM SET \"%s\" = %s",
-				 t->auto_names[a], t->auto_values[a]);
-	return n;
-}
-
-int
-wsb_settings_journal(WsbTarget *t)
-{
-	FILE	   *f;
-
-	if (t->temporary || t->journal[0] == '\0')
-		return 0;
-	f = fopen(t->journal, "w");
-	if (f == NULL)
-		return -1;
-	fprintf(f, "-- wal_stall_bench changed these settings of the cluster at %s\n"
-			"-- with ALTER SYSTEM.  Should the harness die before restoring them, run\n"
-			"--   psql -h %s -p %d -d postgres -f %s\n"
-			"-- then restart the server (pg_ctl restart -D %s) if a setting needs it.\n",
-			t->pgdata, t->sockdir, t->port, t->journal, t->pgdata);
-	{
-		static char stmts[WSB_MAX_SETS + 8 + 64][WSB_VALUE_LEN * 2 + 128];
-		int			n = restore_statements(t, stmts, (int) (sizeof(stmts) / sizeof(stmts[0])));
-
-		for (int i = 0; i < n; i++)
-			fprintf(f, "%s;\n", stmts[i]);
-	}
-	if (t->created_db)
-		fprintf(f, "DROP DATABASE IF EXISTS wal_stall_bench;\n");
-	fprintf(f, "SELECT pg_reload_conf();\n");
-	return fclose(f);
-}
-
-/* Note that name is about to change; journal it first. */
-static int
-remember(WsbTarget *t, const char *name, char *err, size_t errlen)
-{
-	for (int i = 0; i < t->nchanged; i++)
-		if (strcasecmp(t->changed[i], name) == 0)
-			return 0;
-	if (t->nchanged >= (int) (sizeof(t->changed) / sizeof(t->changed[0])))
-	{
-		snprintf(err, errlen, "too many settings to change");
-		return -1;
-	}
-	wsb_strlcpy(t->changed[t->nchanged], name, WSB_NAME_LEN);
-	t->orig_auto[t->nchanged] = t->temporary ? NULL : auto_conf_value(t, name);
-	t->nchanged++;
-	if (wsb_settings_journal(t) != 0)
-	{
-		snprintf(err, errlen, "could not write the restore journal \"%s\": %s", t->journal, strerror(errno));
-		t->nchanged--;
-		return -1;
-	}
-	return 0;
-}
 
 /*
  * The settings whose list elements PostgreSQL quotes (GUC_LIST_QUOTE): a
@@ -190,44 +49,299 @@ is_quoted_list(const char *name)
 	return false;
 }
 
-/* ALTER SYSTEM for one setting; *reset tells an empty list was RESET. */
+/*
+ * Every entry of postgresql.auto.conf, in the file's order, before any
+ * change: pg_file_settings gives each value as the server reads it, its
+ * quotes and escapes already undone, so a value goes back through
+ * PQescapeLiteral exactly (pasting the file's text into a literal would
+ * double each backslash on every restore).  No limit on the entries.
+ */
+int
+wsb_settings_read_auto_conf(WsbTarget *t, char *err, size_t errlen)
+{
+	WsbRows		r;
+
+	if (wsb_sql_rows(t->conn,
+					 "SELECT name, setting FROM pg_catalog.pg_file_settings "
+					 "WHERE sourcefile = pg_catalog.current_setting('data_directory'::pg_catalog.text) "
+					 "|| '/postgresql.auto.conf'::pg_catalog.text ORDER BY seqno",
+					 0, NULL, &r, err, errlen) != 0)
+		return -1;
+	t->nauto = r.nrows;
+	t->auto_names = calloc(r.nrows ? r.nrows : 1, sizeof(char *));
+	t->auto_values = calloc(r.nrows ? r.nrows : 1, sizeof(char *));
+	for (int i = 0; i < r.nrows; i++)
+	{
+		t->auto_names[i] = strdup(r.cells[i][0] ? r.cells[i][0] : "");
+		t->auto_values[i] = strdup(r.cells[i][1] ? r.cells[i][1] : "");
+	}
+	wsb_rows_free(&r);
+	return 0;
+}
+
+/* The value name had in postgresql.auto.conf (its last entry), or NULL. */
+static const char *
+auto_conf_value(const WsbTarget *t, const char *name)
+{
+	const char *found = NULL;
+
+	for (int a = 0; a < t->nauto; a++)
+		if (strcasecmp(t->auto_names[a], name) == 0)
+			found = t->auto_values[a];
+	return found;
+}
+
+/*
+ * Append to buf the literals of one list setting's value as ALTER SYSTEM
+ * takes them, one per element ('a', 'b'): the value is split the way the
+ * server splits such a list (commas, blanks around them, double quotes
+ * around an element, "" inside them), and ALTER SYSTEM quotes each element
+ * again as it writes the file.  Returns the number of elements.
+ */
+static int
+list_literals(PGconn *conn, const char *value, char *buf, size_t len)
+{
+	const char *p = value;
+	int			n = 0;
+
+	while (*p)
+	{
+		char		el[WSB_VALUE_LEN];
+		size_t		k = 0;
+		char	   *lit;
+
+		while (*p == ' ' || *p == '\t' || *p == ',')
+			p++;
+		if (*p == '\0')
+			break;
+		if (*p == '"')
+		{
+			for (p++; *p && !(*p == '"' && p[1] != '"'); p++)
+			{
+				if (*p == '"')
+					p++;		/* "" inside quotes is one " */
+				if (k < sizeof(el) - 1)
+					el[k++] = *p;
+			}
+			if (*p == '"')
+				p++;
+		}
+		else
+			for (; *p && *p != ',' && *p != ' ' && *p != '\t'; p++)
+				if (k < sizeof(el) - 1)
+					el[k++] = *p;
+		el[k] = '\0';
+		lit = PQescapeLiteral(conn, el, k);
+		if (lit == NULL)
+			return -1;
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", n++ ? ", " : "", lit);
+		PQfreemem(lit);
+	}
+	return n;
+}
+
+/*
+ * The statement that gives name the value it had in postgresql.auto.conf:
+ * ALTER SYSTEM SET, or ALTER SYSTEM RESET where it had none (and for an
+ * empty list, which ALTER SYSTEM cannot write before PostgreSQL 17).
+ * malloc'd; NULL if the connection cannot escape the value.
+ */
+static char *
+restore_statement(PGconn *conn, const char *name, const char *value)
+{
+	char	   *id = PQescapeIdentifier(conn, name, strlen(name));
+	size_t		len = strlen(name) + 4 * (value ? strlen(value) : 0) + 128;
+	char	   *sql = malloc(len);
+
+	if (id == NULL || sql == NULL)
+	{
+		PQfreemem(id);
+		free(sql);
+		return NULL;
+	}
+	snprintf(sql, len, "ALTER SYSTEM SET %s = ", id);
+	if (value && is_quoted_list(name))
+	{
+		if (list_literals(conn, value, sql, len) <= 0)
+			snprintf(sql, len, "ALTER SYSTEM RESET %s", id);
+	}
+	else if (value)
+	{
+		char	   *lit = PQescapeLiteral(conn, value, strlen(value));
+
+		if (lit == NULL)
+		{
+			PQfreemem(id);
+			free(sql);
+			return NULL;
+		}
+		strncat(sql, lit, len - strlen(sql) - 1);
+		PQfreemem(lit);
+	}
+	else
+		snprintf(sql, len, "ALTER SYSTEM RESET %s", id);
+	PQfreemem(id);
+	return sql;
+}
+
+/*
+ * The statements that put postgresql.auto.conf back: RESET what was not
+ * there; then, from the first old entry the harness changed on, every old
+ * entry RESET and SET again in the old order.  ALTER SYSTEM SET keeps an
+ * entry where it is but appends a new one, and an emptied list was RESET
+ * and so lost its place: this restores the order as well as the values.
+ * Names whose every ALTER SYSTEM failed were never changed and are left
+ * out.  Returns the number of statements in *out (each malloc'd).
+ */
+static int
+restore_statements(const WsbTarget *t, char ***out)
+{
+	int			first = t->nauto;
+	int			n = 0;
+	char	  **stmts = calloc(t->nchanged + 2 * t->nauto + 1, sizeof(char *));
+
+	for (int i = 0; i < t->nchanged; i++)
+		if (t->was_set[i] && t->orig_auto[i] == NULL)
+			stmts[n++] = restore_statement(t->conn, t->changed[i], NULL);
+	for (int a = 0; a < t->nauto && first == t->nauto; a++)
+		for (int i = 0; i < t->nchanged; i++)
+			if (t->was_set[i] && strcasecmp(t->auto_names[a], t->changed[i]) == 0)
+			{
+				first = a;
+				break;
+			}
+	for (int a = first; a < t->nauto; a++)
+		stmts[n++] = restore_statement(t->conn, t->auto_names[a], NULL);
+	for (int a = first; a < t->nauto; a++)
+		stmts[n++] = restore_statement(t->conn, t->auto_names[a], t->auto_values[a]);
+	*out = stmts;
+	return n;
+}
+
+static void
+free_statements(char **stmts, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(stmts[i]);
+	free(stmts);
+}
+
+/*
+ * OUT/restore.sql: what undoes every change, written before each change,
+ * with the exact command that runs it (as the cluster's owner, over the
+ * server's socket) and what to do about a setting that needs a restart.
+ */
+int
+wsb_settings_journal(WsbTarget *t)
+{
+	FILE	   *f;
+	char	  **stmts;
+	int			n;
+	char		runas[128] = "";
+
+	if (t->temporary || t->journal[0] == '\0' || t->conn == NULL)
+		return 0;
+	f = fopen(t->journal, "w");
+	if (f == NULL)
+		return -1;
+	if (geteuid() != t->uid)
+		snprintf(runas, sizeof(runas), "runuser -u %s -- ", t->owner);
+	fprintf(f, "-- wal_stall_bench changed these settings of the cluster at %s\n"
+			"-- with ALTER SYSTEM.  Should the harness die before restoring them, run\n"
+			"--   %spsql -X -h %s -p %d -U %s -d postgres -f %s\n"
+			"-- and then, if SELECT name FROM pg_settings WHERE pending_restart lists any\n"
+			"-- setting, restart the server the way it is managed (pg_ctl restart -D %s).\n",
+			t->pgdata, runas, t->sockdir, t->port, PQuser(t->conn), t->journal, t->pgdata);
+	n = restore_statements(t, &stmts);
+	for (int i = 0; i < n; i++)
+		if (stmts[i])
+			fprintf(f, "%s;\n", stmts[i]);
+	free_statements(stmts, n);
+	if (t->created_db)
+		fprintf(f, "DROP DATABASE IF EXISTS " WSB_DATABASE ";\n");
+	fprintf(f, "SELECT pg_catalog.pg_reload_conf();\n");
+	if (fclose(f) != 0)
+		return -1;
+	/* the owner runs it: readable whatever the umask */
+	return chmod(t->journal, 0644);
+}
+
+/* Note that name is about to change; journal it first. */
+static int
+remember(WsbTarget *t, const char *name, char *err, size_t errlen)
+{
+	for (int i = 0; i < t->nchanged; i++)
+		if (strcasecmp(t->changed[i], name) == 0)
+			return 0;
+	if (t->nchanged >= (int) (sizeof(t->changed) / sizeof(t->changed[0])))
+	{
+		snprintf(err, errlen, "too many settings to change");
+		return -1;
+	}
+	wsb_strlcpy(t->changed[t->nchanged], name, WSB_NAME_LEN);
+	t->orig_auto[t->nchanged] = t->temporary ? NULL : auto_conf_value(t, name);
+	t->was_set[t->nchanged] = false;
+	t->nchanged++;
+	return 0;
+}
+
+/* The index of name among the changed settings, or -1. */
+static int
+changed_index(const WsbTarget *t, const char *name)
+{
+	for (int i = 0; i < t->nchanged; i++)
+		if (strcasecmp(t->changed[i], name) == 0)
+			return i;
+	return -1;
+}
+
+/*
+ * ALTER SYSTEM for one setting; *reset tells an empty list was RESET.
+ * The journal names the setting before the statement runs, so that a
+ * harness killed in between still leaves what undoes it; if the statement
+ * fails and the setting was never changed before, it leaves the journal
+ * and the restore again.
+ */
 static int
 alter_system(WsbTarget *t, const char *name, const char *value, bool *reset,
 			 char *err, size_t errlen)
 {
-	char	   *id = PQescapeIdentifier(t->conn, name, strlen(name));
-	char		sql[WSB_VALUE_LEN * 4 + WSB_NAME_LEN + 64];
+	char	   *id;
+	size_t		len = strlen(name) + 4 * strlen(value) + 128;
+	char	   *sql;
 	char		msg[512];
-	int			rc;
+	int			i,
+				rc;
+	bool		was_set;
 
 	*reset = false;
-	if (id == NULL)
+	if (remember(t, name, err, errlen) != 0)
+		return -1;
+	i = changed_index(t, name);
+	was_set = t->was_set[i];
+	t->was_set[i] = true;
+	if (!was_set && wsb_settings_journal(t) != 0)
 	{
-		snprintf(err, errlen, "%s", PQerrorMessage(t->conn));
+		t->was_set[i] = false;
+		snprintf(err, errlen, "could not write the restore journal \"%s\": %s", t->journal, strerror(errno));
 		return -1;
 	}
+
+	id = PQescapeIdentifier(t->conn, name, strlen(name));
+	sql = malloc(len);
+	if (id == NULL || sql == NULL)
+	{
+		snprintf(err, errlen, "cannot set %s: %s", name, PQerrorMessage(t->conn));
+		PQfreemem(id);
+		free(sql);
+		return -1;
+	}
+	snprintf(sql, len, "ALTER SYSTEM SET %s = ", id);
 	if (is_quoted_list(name))
 	{
-		char		buf[WSB_VALUE_LEN];
-		char	   *save = NULL;
-		int			n = 0;
-
-		snprintf(sql, sizeof(sql), "ALTER SYSTEM SET %s = ", id);
-		wsb_strlcpy(buf, value, sizeof(buf));
-		for (char *e = strtok_r(buf, ",", &save); e; e = strtok_r(NULL, ",", &save))
+		if (list_literals(t->conn, value, sql, len) <= 0)
 		{
-			char	   *el = wsb_trim(e);
-			char	   *lit;
-
-			if (*el == '\0')
-				continue;
-			lit = PQescapeLiteral(t->conn, el, strlen(el));
-			snprintf(sql + strlen(sql), sizeof(sql) - strlen(sql), "%s%s", n++ ? ", " : "", lit);
-			PQfreemem(lit);
-		}
-		if (n == 0)
-		{
-			snprintf(sql, sizeof(sql), "ALTER SYSTEM RESET %s", id);
+			snprintf(sql, len, "ALTER SYSTEM RESET %s", id);
 			*reset = true;
 		}
 	}
@@ -235,52 +349,118 @@ alter_system(WsbTarget *t, const char *name, const char *value, bool *reset,
 	{
 		char	   *lit = PQescapeLiteral(t->conn, value, strlen(value));
 
-		snprintf(sql, sizeof(sql), "ALTER SYSTEM SET %s = %s", id, lit);
+		if (lit)
+			strncat(sql, lit, len - strlen(sql) - 1);
 		PQfreemem(lit);
 	}
 	PQfreemem(id);
 	rc = wsb_sql_exec(t->conn, sql, msg, sizeof(msg));
+	free(sql);
 	if (rc != 0)
+	{
 		snprintf(err, errlen, "cannot set %s to '%s': %s", name, value, msg);
+		if (!was_set)
+		{
+			t->was_set[i] = false;
+			wsb_settings_journal(t);
+		}
+	}
 	return rc;
 }
 
-/* Put the changed settings back as they were in postgresql.auto.conf. */
+/* Wait until this backend has read the configuration files again. */
+static int
+reload_and_wait(WsbTarget *t, char *err, size_t errlen)
+{
+	const char *q = "SELECT pg_catalog.pg_conf_load_time()::pg_catalog.text";
+	char		loaded0[64],
+				loaded[64];
+
+	if (wsb_sql_value(t->conn, q, NULL, loaded0, sizeof(loaded0), err, errlen) != 0 ||
+		wsb_sql_exec(t->conn, "SELECT pg_catalog.pg_reload_conf()", err, errlen) != 0)
+		return -1;
+	for (int i = 0; i < 100; i++)
+	{
+		if (wsb_sql_value(t->conn, q, NULL, loaded, sizeof(loaded), err, errlen) != 0)
+			return -1;
+		if (strcmp(loaded, loaded0) != 0 || wsb_interrupted)
+			break;
+		usleep(50000);
+	}
+	return 0;
+}
+
+/*
+ * Does a setting the harness changed still differ from its files until a
+ * restart?  A postmaster-context setting set back to its old value shows
+ * as "setting could not be applied" in pg_file_settings, one RESET back to
+ * its default as pending_restart in pg_settings (it has no file line).
+ */
+static int
+restart_pending(WsbTarget *t, bool *pending, char *err, size_t errlen)
+{
+	char		list[4096] = "{";
+	const char *p[1] = {list};
+	WsbRows		r;
+
+	for (int i = 0; i < t->nchanged; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s\"%s\"", i ? "," : "",
+				 t->changed[i]);
+	strncat(list, "}", sizeof(list) - strlen(list) - 1);
+	if (wsb_sql_rows(t->conn,
+					 "SELECT name FROM pg_catalog.pg_settings WHERE pending_restart "
+					 "AND pg_catalog.lower(name) = ANY (SELECT pg_catalog.lower(x) "
+					 "FROM pg_catalog.unnest($1::pg_catalog.text[]) x) "
+					 "UNION SELECT name FROM pg_catalog.pg_file_settings "
+					 "WHERE error = 'setting could not be applied' "
+					 "AND pg_catalog.lower(name) = ANY (SELECT pg_catalog.lower(x) "
+					 "FROM pg_catalog.unnest($1::pg_catalog.text[]) x)",
+					 1, p, &r, err, errlen) != 0)
+		return -1;
+	*pending = r.nrows > 0;
+	wsb_rows_free(&r);
+	return 0;
+}
+
+/*
+ * Put the changed settings back as they were in postgresql.auto.conf, and
+ * make the server use them: a reload always (also after a failed
+ * statement), and a restart of a server that was running when the harness
+ * came if a restored setting needs one, so that nothing is left pending.
+ */
 int
 wsb_settings_restore(WsbTarget *t, char *err, size_t errlen)
 {
 	int			failed = 0;
-	WsbRows		r;
-
-	static char stmts[WSB_MAX_SETS + 8 + 64][WSB_VALUE_LEN * 2 + 128];
-	int			n = restore_statements(t, stmts, (int) (sizeof(stmts) / sizeof(stmts[0])));
+	char	  **stmts;
+	char		msg[512];
+	bool		pending = false;
+	int			n = restore_statements(t, &stmts);
 
 	for (int i = 0; i < n; i++)
 	{
-		char		msg[512];
-
-		if (wsb_sql_exec(t->conn, stmts[i], msg, sizeof(msg)) != 0)
+		if (stmts[i] == NULL || wsb_sql_exec(t->conn, stmts[i], msg, sizeof(msg)) != 0)
 		{
-			snprintf(err, errlen, "could not restore: %.200s: %.250s", stmts[i], msg);
+			if (!failed)
+				snprintf(err, errlen, "could not restore: %.200s: %.250s",
+						 stmts[i] ? stmts[i] : "(a value the connection could not escape)",
+						 stmts[i] ? msg : "");
 			failed = 1;
 		}
 	}
+	free_statements(stmts, n);
+	if (reload_and_wait(t, failed ? msg : err, failed ? sizeof(msg) : errlen) != 0)
+		return -1;
 	if (failed)
 		return -1;
-	wsb_sql_exec(t->conn, "SELECT pg_reload_conf()", err, errlen);
 	if (t->temporary || !t->was_running)
 		return 0;				/* stopped at the end anyway */
-	/* a postmaster-context setting back to its old value needs a restart */
-	usleep(200000);
-	if (wsb_sql_rows(t->conn,
-					 "SELECT name FROM pg_file_settings WHERE error = 'setting could not be applied'",
-					 0, NULL, &r, err, errlen) == 0)
+	if (restart_pending(t, &pending, err, errlen) != 0)
+		return -1;
+	if (pending)
 	{
-		bool		restart = r.nrows > 0;
-
-		wsb_rows_free(&r);
-		if (restart)
-			return wsb_target_restart(t, err, errlen);
+		wsb_note("a restored setting needs a restart to take effect");
+		return wsb_target_restart(t, err, errlen);
 	}
 	return 0;
 }
@@ -317,39 +497,26 @@ wsb_settings_apply(WsbTarget *t, int n, char names[][WSB_NAME_LEN], char values[
 	bool		reset[WSB_MAX_SETS + 8];
 	char		set_list[4096],
 				reset_list[4096];
-	char		loaded0[64],
-				loaded[64];
 	const char *p[1];
 
 	if (n == 0)
 		return 0;
-	if (wsb_sql_value(t->conn, "SELECT pg_conf_load_time()::text", NULL, loaded0, sizeof(loaded0),
-				  err, errlen) != 0)
-		return -1;
 	for (int i = 0; i < n; i++)
-		if (remember(t, names[i], err, errlen) != 0 ||
-			alter_system(t, names[i], values[i], &reset[i], err, errlen) != 0)
+		if (alter_system(t, names[i], values[i], &reset[i], err, errlen) != 0)
 			return -1;
 	name_array(n, names, reset, false, set_list, sizeof(set_list));
 	name_array(n, names, reset, true, reset_list, sizeof(reset_list));
-	if (wsb_sql_exec(t->conn, "SELECT pg_reload_conf()", err, errlen) != 0)
+	if (reload_and_wait(t, err, errlen) != 0)
 		return -1;
-	for (int i = 0; i < 100; i++)
-	{
-		if (wsb_sql_value(t->conn, "SELECT pg_conf_load_time()::text", NULL, loaded, sizeof(loaded),
-					  err, errlen) != 0)
-			return -1;
-		if (strcmp(loaded, loaded0) != 0 || wsb_interrupted)
-			break;
-		usleep(50000);
-	}
 
 	p[0] = set_list;
 	if (wsb_sql_rows(t->conn,
-					 "SELECT name, error FROM pg_file_settings f "
-					 "WHERE lower(name) = ANY (SELECT lower(x) FROM unnest($1::text[]) x) "
+					 "SELECT name, error FROM pg_catalog.pg_file_settings f "
+					 "WHERE pg_catalog.lower(name) = ANY (SELECT pg_catalog.lower(x) "
+					 "FROM pg_catalog.unnest($1::pg_catalog.text[]) x) "
 					 "AND error IS NOT NULL "
-					 "AND seqno = (SELECT max(seqno) FROM pg_file_settings g WHERE g.name = f.name)",
+					 "AND seqno = (SELECT pg_catalog.max(seqno) FROM pg_catalog.pg_file_settings g "
+					 "WHERE g.name = f.name)",
 					 1, p, &r, err, errlen) != 0)
 		return -1;
 	for (int i = 0; i < r.nrows; i++)
@@ -367,8 +534,9 @@ wsb_settings_apply(WsbTarget *t, int n, char names[][WSB_NAME_LEN], char values[
 	}
 	wsb_rows_free(&r);
 	p[0] = reset_list;
-	if (wsb_sql_rows(t->conn, "SELECT name FROM pg_settings WHERE pending_restart "
-					 "AND lower(name) = ANY (SELECT lower(x) FROM unnest($1::text[]) x)",
+	if (wsb_sql_rows(t->conn, "SELECT name FROM pg_catalog.pg_settings WHERE pending_restart "
+					 "AND pg_catalog.lower(name) = ANY (SELECT pg_catalog.lower(x) "
+					 "FROM pg_catalog.unnest($1::pg_catalog.text[]) x)",
 					 1, p, &r, err, errlen) != 0)
 		return -1;
 	restart |= r.nrows > 0;
@@ -378,10 +546,12 @@ wsb_settings_apply(WsbTarget *t, int n, char names[][WSB_NAME_LEN], char values[
 
 	p[0] = set_list;
 	if (wsb_sql_rows(t->conn,
-					 "SELECT name, setting, error FROM pg_file_settings f "
-					 "WHERE lower(name) = ANY (SELECT lower(x) FROM unnest($1::text[]) x) "
-					 "AND seqno = (SELECT max(seqno) FROM pg_file_settings g WHERE g.name = f.name) "
-					 "AND NOT (applied AND sourcefile LIKE '%/postgresql.auto.conf')",
+					 "SELECT name, setting, error FROM pg_catalog.pg_file_settings f "
+					 "WHERE pg_catalog.lower(name) = ANY (SELECT pg_catalog.lower(x) "
+					 "FROM pg_catalog.unnest($1::pg_catalog.text[]) x) "
+					 "AND seqno = (SELECT pg_catalog.max(seqno) FROM pg_catalog.pg_file_settings g "
+					 "WHERE g.name = f.name) "
+					 "AND NOT (applied AND sourcefile LIKE '%/postgresql.auto.conf'::pg_catalog.text)",
 					 1, p, &r, err, errlen) != 0)
 		return -1;
 	if (r.nrows > 0)
@@ -395,8 +565,10 @@ wsb_settings_apply(WsbTarget *t, int n, char names[][WSB_NAME_LEN], char values[
 	}
 	wsb_rows_free(&r);
 	p[0] = reset_list;
-	if (wsb_sql_rows(t->conn, "SELECT name, setting FROM pg_settings WHERE setting <> '' "
-					 "AND lower(name) = ANY (SELECT lower(x) FROM unnest($1::text[]) x)",
+	if (wsb_sql_rows(t->conn, "SELECT name, setting FROM pg_catalog.pg_settings "
+					 "WHERE setting <> ''::pg_catalog.text "
+					 "AND pg_catalog.lower(name) = ANY (SELECT pg_catalog.lower(x) "
+					 "FROM pg_catalog.unnest($1::pg_catalog.text[]) x)",
 					 1, p, &r, err, errlen) != 0)
 		return -1;
 	if (r.nrows > 0)
@@ -430,39 +602,77 @@ wsb_target_apply(WsbTarget *t, const WsbConfig *c, char *err, size_t errlen)
  * pg_settings (custom "prefix.name" settings excepted) and ALTER SYSTEM
  * must accept each value; the file is put back afterwards.
  */
+/*
+ * Is name a setting the server knows and lets change?  Custom "prefix.name"
+ * settings pass here; ALTER SYSTEM then says whether the prefix takes them.
+ * what says where the name came from ("--set wal_buffers", "preset conf").
+ */
+static int
+check_setting_name(WsbTarget *t, const char *name, const char *what, char *err, size_t errlen)
+{
+	const char *p[1] = {name};
+	char		version[64] = "";
+	char		msg[512];
+	WsbRows		r;
+	int			rc = 0;
+
+	if (wsb_sql_rows(t->conn, "SELECT context FROM pg_catalog.pg_settings "
+					 "WHERE pg_catalog.lower(name) = pg_catalog.lower($1::pg_catalog.text)",
+					 1, p, &r, err, errlen) != 0)
+		return -1;
+	if (r.nrows == 0 && strchr(name, '.') == NULL)
+	{
+		wsb_sql_value(t->conn, "SELECT pg_catalog.current_setting('server_version'::pg_catalog.text)",
+					  NULL, version, sizeof(version), msg, sizeof(msg));
+		snprintf(err, errlen, "%s: unknown setting \"%s\" (not in pg_settings of PostgreSQL %s)",
+				 what, name, version);
+		rc = -1;
+	}
+	else if (r.nrows > 0 && strcmp(r.cells[0][0], "internal") == 0)
+	{
+		snprintf(err, errlen, "%s: \"%s\" cannot be changed (an internal setting)", what, name);
+		rc = -1;
+	}
+	wsb_rows_free(&r);
+	return rc;
+}
+
+/*
+ * Check every --set setting and value, and every preset conf name, before
+ * any run: the name must be in pg_settings (custom "prefix.name" settings
+ * excepted) and ALTER SYSTEM must accept each value; the file is put back
+ * afterwards.
+ */
 int
 wsb_target_validate(WsbTarget *t, const WsbPlan *plan, char *err, size_t errlen)
 {
 	const WsbOptions *o = t->opts;
 	bool		reset;
-	char		version[64] = "";
 	char		msg[512];
+	char	   *conf = strdup(o->extra_conf),
+			   *line,
+			   *save = NULL;
 
-	wsb_sql_value(t->conn, "SHOW server_version", NULL, version, sizeof(version), msg, sizeof(msg));
+	for (line = strtok_r(conf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+	{
+		char	   *eq = strchr(line, '=');
+
+		if (eq == NULL)
+			continue;
+		*eq = '\0';
+		if (check_setting_name(t, wsb_trim(line), "preset conf", err, errlen) != 0)
+		{
+			free(conf);
+			return -1;
+		}
+	}
+	free(conf);
 	for (int i = 0; i < o->nsets; i++)
 	{
-		const char *p[1] = {o->sets[i].name};
-		WsbRows		r;
+		char		what[WSB_NAME_LEN + 8];
 
-		if (wsb_sql_rows(t->conn, "SELECT context FROM pg_settings WHERE lower(name) = lower($1)",
-						 1, p, &r, err, errlen) != 0)
-			return -1;
-		if (r.nrows == 0 && strchr(o->sets[i].name, '.') == NULL)
-		{
-			snprintf(err, errlen, "--set %s: unknown setting \"%s\" (not in pg_settings of PostgreSQL %s)",
-					 o->sets[i].name, o->sets[i].name, version);
-			wsb_rows_free(&r);
-			return -1;
-		}
-		if (r.nrows > 0 && strcmp(r.cells[0][0], "internal") == 0)
-		{
-			snprintf(err, errlen, "--set %s: \"%s\" cannot be changed (an internal setting)",
-					 o->sets[i].name, o->sets[i].name);
-			wsb_rows_free(&r);
-			return -1;
-		}
-		wsb_rows_free(&r);
-		if (remember(t, o->sets[i].name, err, errlen) != 0)
+		snprintf(what, sizeof(what), "--set %s", o->sets[i].name);
+		if (check_setting_name(t, o->sets[i].name, what, err, errlen) != 0)
 			return -1;
 		for (int v = 0; v < o->sets[i].nvalues; v++)
 			if (alter_system(t, o->sets[i].name, o->sets[i].values[v], &reset, msg, sizeof(msg)) != 0)
@@ -475,15 +685,15 @@ wsb_target_validate(WsbTarget *t, const WsbPlan *plan, char *err, size_t errlen)
 	/* back as before, without a reload: nothing took effect */
 	for (int i = 0; i < t->nchanged; i++)
 	{
-		char		sql[WSB_VALUE_LEN * 2 + 128];
+		char	   *sql;
+		int			rc;
 
-		if (t->orig_auto[i])
-			snprintf(sql, sizeof(sql), "ALTER SYSTEM SET \"%s\" = %s", t->changed[i], t->orig_auto[i]);
-		else if (t->temporary)
-			continue;			/* a later apply sets it anyway */
-		else
-			snprintf(sql, sizeof(sql), "ALTER SYSTEM RESET \"%s\"", t->changed[i]);
-		if (wsb_sql_exec(t->conn, sql, err, errlen) != 0)
+		if (!t->was_set[i] || (t->temporary && t->orig_auto[i] == NULL))
+			continue;			/* never set, or a later apply sets it anyway */
+		sql = restore_statement(t->conn, t->changed[i], t->orig_auto[i]);
+		rc = sql ? wsb_sql_exec(t->conn, sql, err, errlen) : -1;
+		free(sql);
+		if (rc != 0)
 			return -1;
 	}
 	(void) plan;

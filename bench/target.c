@@ -129,13 +129,31 @@ wsb_sql_value(PGconn *conn, const char *sql, const char *param, char *out, size_
 	return 0;
 }
 
+/*
+ * The session's search_path, set when it starts: pg_catalog, then the
+ * schema wal_stall lives in only in a database that is the harness's own
+ * (the temporary cluster's, or wal_stall_bench that it created with no
+ * CONNECT for anyone else), and pg_temp last.  In any other database, such
+ * as "postgres" of a --pgdata cluster, nothing a non-superuser may have
+ * created is on the path: the harness runs there as a superuser.  Every
+ * statement names its schema as well; the path is the second wall.
+ */
+static const char *
+search_path_option(const WsbTarget *t, const char *db)
+{
+	bool		own = t->temporary || (t->created_db && strcmp(db, WSB_DATABASE) == 0);
+
+	return own ? "-c search_path=pg_catalog,public,pg_temp" : "-c search_path=pg_catalog,pg_temp";
+}
+
 int
 wsb_target_connect(WsbTarget *t, const char *db, char *err, size_t errlen)
 {
-	const char *keys[] = {"host", "port", "dbname", "user", "application_name", "connect_timeout", NULL};
+	const char *keys[] = {"host", "port", "dbname", "user", "application_name", "connect_timeout",
+	"options", NULL};
 	char		port[16];
 	const char *user = getenv("PGUSER");
-	const char *vals[7];
+	const char *vals[8];
 
 	if (t->conn)
 		PQfinish(t->conn);
@@ -146,7 +164,8 @@ wsb_target_connect(WsbTarget *t, const char *db, char *err, size_t errlen)
 	vals[3] = user && *user ? user : t->owner;
 	vals[4] = "wal_stall_bench";
 	vals[5] = "10";
-	vals[6] = NULL;
+	vals[6] = search_path_option(t, db);
+	vals[7] = NULL;
 	t->conn = PQconnectdbParams(keys, vals, 0);
 	if (PQstatus(t->conn) != CONNECTION_OK)
 	{
@@ -321,12 +340,21 @@ wsb_target_close(void *arg)
 
 	if (!t->temporary && (t->nchanged > 0 || t->created_db))
 	{
+		bool		undone = true;	/* everything the journal says is done */
+		bool		said = false;	/* a message already named the journal */
+
 		if (t->conn == NULL || PQstatus(t->conn) != CONNECTION_OK)
 			wsb_target_connect(t, "postgres", err, sizeof(err));
+		if (t->conn == NULL)
+			undone = false;
 		if (t->conn && t->nchanged > 0)
 		{
 			if (wsb_settings_restore(t, err, sizeof(err)) != 0)
+			{
 				wsb_error("%s; the statements in \"%s\" undo the changes", err, t->journal);
+				undone = false;
+				said = true;
+			}
 			else
 				wsb_note("restored the settings of \"%s\"", t->pgdata);
 		}
@@ -334,12 +362,20 @@ wsb_target_close(void *arg)
 		{
 			if (strcmp(PQdb(t->conn), "postgres") != 0)
 				wsb_target_connect(t, "postgres", err, sizeof(err));
-			if (t->conn && wsb_sql_exec(t->conn, "DROP DATABASE IF EXISTS wal_stall_bench WITH (FORCE)",
-										err, sizeof(err)) != 0)
-				wsb_error("could not drop database wal_stall_bench: %s", err);
+			if (t->conn == NULL ||
+				wsb_sql_exec(t->conn, "DROP DATABASE IF EXISTS " WSB_DATABASE " WITH (FORCE)",
+							 err, sizeof(err)) != 0)
+			{
+				wsb_error("could not drop database " WSB_DATABASE ": %s", err);
+				undone = false;
+			}
 		}
-		if (t->conn && t->journal[0] && PQstatus(t->conn) == CONNECTION_OK)
+		/* the journal stays where its message pointed until it is done */
+		if (undone && t->journal[0])
 			unlink(t->journal);
+		else if (t->journal[0] && !said)
+			wsb_error("to finish undoing the harness's changes, run the statements in \"%s\" "
+					  "as its first lines say", t->journal);
 	}
 	if (t->conn)
 	{
@@ -434,8 +470,9 @@ base_settings(WsbTarget *t, const WsbOptions *o, char names[][WSB_NAME_LEN],
 
 	if (!t->temporary)
 	{
-		if (wsb_sql_value(t->conn, "SELECT current_setting('shared_preload_libraries')", NULL,
-					  spl, sizeof(spl), err, errlen) != 0)
+		if (wsb_sql_value(t->conn,
+						  "SELECT pg_catalog.current_setting('shared_preload_libraries'::pg_catalog.text)",
+						  NULL, spl, sizeof(spl), err, errlen) != 0)
 		{
 			free(conf);
 			return -1;
@@ -575,10 +612,72 @@ open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 		return -1;
 	if (pgbench_init(t, o, err, errlen) != 0)
 		return -1;
-	if (wsb_sql_exec(t->conn, "CREATE EXTENSION IF NOT EXISTS wal_stall", err, errlen) != 0)
+	if (wsb_sql_exec(t->conn, "CREATE EXTENSION IF NOT EXISTS wal_stall SCHEMA public", err, errlen) != 0)
 		return -1;
 	/* pgbench -i ran at full speed; from here on the disk is slow */
 	return wsb_slowdisk_throttle(&t->slow, o, err, errlen);
+}
+
+/*
+ * The database the runs use on a --pgdata cluster: wal_stall_bench, made
+ * by the harness now, so that pgbench -i touches none of the user's tables
+ * and the harness, a superuser, runs only among objects it made itself.
+ *
+ * A database of that name that is already there is refused, whoever owns
+ * it: any role with CREATEDB can make one and put in it a function that a
+ * superuser's call would run (an overload in public that matches a literal
+ * better than wal_stall's own).  The new one is copied from template0,
+ * which nobody can change, and nobody else may connect to it: it is created
+ * closed to connections, CONNECT and TEMP are revoked from PUBLIC, and only
+ * then is it opened, so there is no moment at which another role could get
+ * in.  Before PostgreSQL 15 everybody may create in public: revoked too.
+ */
+static int
+create_own_database(WsbTarget *t, char *err, size_t errlen)
+{
+	WsbRows		r;
+
+	if (wsb_sql_rows(t->conn,
+					 "SELECT pg_catalog.pg_get_userbyid(datdba) AS owner FROM pg_catalog.pg_database "
+					 "WHERE datname = '" WSB_DATABASE "'::pg_catalog.name",
+					 0, NULL, &r, err, errlen) != 0)
+		return -1;
+	if (r.nrows > 0)
+	{
+		snprintf(err, errlen,
+				 "database \"" WSB_DATABASE "\" already exists in the cluster at \"%s\" (owner \"%s\"); "
+				 "the harness runs as a superuser only in a database it creates itself, and another "
+				 "role's objects there could run with its privileges.  If a killed run left it, "
+				 "run that run's restore.sql, or drop it: DROP DATABASE " WSB_DATABASE,
+				 t->pgdata, wsb_rows_get(&r, 0, "owner") ? wsb_rows_get(&r, 0, "owner") : "?");
+		wsb_rows_free(&r);
+		return -1;
+	}
+	wsb_rows_free(&r);
+
+	t->created_db = true;		/* before: the journal then says to drop it */
+	if (wsb_settings_journal(t) != 0)
+	{
+		snprintf(err, errlen, "could not write the restore journal \"%s\": %s", t->journal, strerror(errno));
+		t->created_db = false;
+		return -1;
+	}
+	if (wsb_sql_exec(t->conn, "CREATE DATABASE " WSB_DATABASE " TEMPLATE template0 ALLOW_CONNECTIONS false",
+					 err, errlen) != 0)
+	{
+		t->created_db = false;
+		return -1;
+	}
+	if (wsb_sql_exec(t->conn, "REVOKE ALL ON DATABASE " WSB_DATABASE " FROM PUBLIC", err, errlen) != 0 ||
+		wsb_sql_exec(t->conn, "ALTER DATABASE " WSB_DATABASE " ALLOW_CONNECTIONS true", err, errlen) != 0)
+		return -1;
+	strcpy(t->dbname, WSB_DATABASE);
+	if (wsb_target_connect(t, t->dbname, err, errlen) != 0)
+		return -1;
+	if (wsb_sql_exec(t->conn, "REVOKE CREATE ON SCHEMA public FROM PUBLIC", err, errlen) != 0 ||
+		wsb_sql_exec(t->conn, "CREATE EXTENSION wal_stall SCHEMA public", err, errlen) != 0)
+		return -1;
+	return 0;
 }
 
 static int
@@ -629,36 +728,21 @@ open_existing(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 	}
 	if (read_postmaster_pid(t, err, errlen) != 0)
 		return -1;
-	wsb_settings_read_auto_conf(t);
 	if (wsb_target_connect(t, "postgres", err, errlen) != 0)
 		return -1;
-	if (wsb_sql_value(t->conn, "SELECT rolsuper::text FROM pg_roles WHERE rolname = current_user",
-				  NULL, v, sizeof(v), err, errlen) != 0 || strcmp(v, "true") != 0)
+	if (wsb_sql_value(t->conn, "SELECT rolsuper::pg_catalog.text FROM pg_catalog.pg_roles "
+					  "WHERE rolname = CURRENT_USER",
+					  NULL, v, sizeof(v), err, errlen) != 0 || strcmp(v, "true") != 0)
 	{
 		snprintf(err, errlen, "user \"%s\" of the cluster at \"%s\" is not a superuser (set PGUSER)",
 				 PQuser(t->conn), t->pgdata);
 		return -1;
 	}
 	snprintf(t->journal, sizeof(t->journal), "%s/restore.sql", o->out);
+	if (wsb_settings_read_auto_conf(t, err, errlen) != 0)
+		return -1;
 
-	/* our own database, so that pgbench -i touches none of the user's tables */
-	if (wsb_sql_value(t->conn, "SELECT count(*) FROM pg_database WHERE datname = 'wal_stall_bench'",
-				  NULL, v, sizeof(v), err, errlen) != 0)
-		return -1;
-	if (strcmp(v, "0") == 0)
-	{
-		t->created_db = true;	/* before: the journal then says to drop it */
-		if (wsb_settings_journal(t) != 0 ||
-			wsb_sql_exec(t->conn, "CREATE DATABASE wal_stall_bench", err, errlen) != 0)
-		{
-			t->created_db = false;
-			return -1;
-		}
-	}
-	strcpy(t->dbname, "wal_stall_bench");
-	if (wsb_target_connect(t, t->dbname, err, errlen) != 0)
-		return -1;
-	if (wsb_sql_exec(t->conn, "CREATE EXTENSION IF NOT EXISTS wal_stall", err, errlen) != 0)
+	if (create_own_database(t, err, errlen) != 0)
 		return -1;
 
 	n = base_settings(t, o, names, values, err, errlen);
@@ -724,8 +808,9 @@ loaded_now(WsbTarget *t)
 	char		v[WSB_VALUE_LEN],
 				err[256];
 
-	if (wsb_sql_value(t->conn, "SELECT current_setting('shared_preload_libraries')", NULL,
-				  v, sizeof(v), err, sizeof(err)) != 0)
+	if (wsb_sql_value(t->conn,
+					  "SELECT pg_catalog.current_setting('shared_preload_libraries'::pg_catalog.text)",
+					  NULL, v, sizeof(v), err, sizeof(err)) != 0)
 		return false;
 	return strstr(v, "wal_stall") != NULL;
 }
@@ -745,16 +830,18 @@ wsb_target_environment(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env)
 	if (mem && (p = strstr(mem, "MemTotal:")) != NULL)
 		env->memory_gb = strtod(p + 9, NULL) / 1048576.0;
 	free(mem);
-	wsb_sql_value(t->conn, "SELECT version()", NULL, env->pg_version, sizeof(env->pg_version), err, sizeof(err));
+	wsb_sql_value(t->conn, "SELECT pg_catalog.version()", NULL, env->pg_version, sizeof(env->pg_version), err, sizeof(err));
 	env->fdatasync_per_sec = -1;
-	if (wsb_sql_value(t->conn, "SELECT current_setting('data_directory') || '/pg_wal'", NULL,
+	if (wsb_sql_value(t->conn, "SELECT pg_catalog.current_setting('data_directory'::pg_catalog.text) "
+					  "|| '/pg_wal'::pg_catalog.text", NULL,
 				  dir, sizeof(dir), err, sizeof(err)) == 0)
 	{
 		const char *params[1] = {dir};
 
 		wsb_note("measuring the WAL directory's fdatasync rate (wal_stall_test_fsync, 0.25 s a test)");
 		if (wsb_sql_rows(t->conn,
-						 "SELECT ops_per_sec FROM wal_stall_test_fsync(0.25, $1::text) "
+						 "SELECT ops_per_sec FROM public.wal_stall_test_fsync(0.25::pg_catalog.float8, "
+						 "$1::pg_catalog.text) "
 						 "WHERE test = 'one 8kB write' AND method = 'fdatasync'",
 						 1, params, &r, err, sizeof(err)) == 0)
 		{
@@ -765,7 +852,7 @@ wsb_target_environment(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env)
 			wsb_note("could not measure the fdatasync rate: %s", err);
 	}
 	if (wsb_sql_rows(t->conn,
-					 "SELECT name, setting FROM pg_settings "
+					 "SELECT name, setting FROM pg_catalog.pg_settings "
 					 "WHERE source NOT IN ('default', 'override') ORDER BY name",
 					 0, NULL, &r, err, sizeof(err)) == 0)
 	{

@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -196,8 +197,17 @@ wsb_read_file(const char *path, size_t *len)
 				cap = 0,
 				got;
 
+	struct stat st;
+
 	if (f == NULL)
 		return NULL;
+	/* a directory opens, and reads as empty: it is no file to read */
+	if (fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode))
+	{
+		fclose(f);
+		errno = EISDIR;
+		return NULL;
+	}
 	do
 	{
 		if (cap - n < 4096)
@@ -301,10 +311,25 @@ child_redirect(int fd, const char *path, bool append)
 	}
 }
 
+/*
+ * In a child, after its user is set (a change of credentials clears the
+ * setting): SIGTERM when the harness dies, so that a harness killed with
+ * SIGKILL leaves no pgbench or bpftrace running.  A server that pg_ctl
+ * starts is pg_ctl's child's child and does not inherit it.
+ */
+static void
+child_die_with_parent(pid_t parent)
+{
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != parent)
+		_exit(126);				/* the harness died before the line above */
+}
+
 pid_t
 wsb_cmd_start(WsbCommand *cmd)
 {
 	pid_t		pid;
+	pid_t		parent = getpid();
 
 	fflush(stdout);
 	fflush(stderr);
@@ -359,6 +384,7 @@ wsb_cmd_start(WsbCommand *cmd)
 			if (chdir("/") != 0)
 				_exit(126);
 		}
+		child_die_with_parent(parent);
 		execv(cmd->argv[0], cmd->argv);
 		fprintf(stderr, "could not execute \"%s\": %s\n", cmd->argv[0], strerror(errno));
 		_exit(127);
@@ -400,6 +426,7 @@ wsb_cmd_output(WsbCommand *cmd, char *out, size_t outlen)
 {
 	int			fds[2];
 	pid_t		pid;
+	pid_t		parent = getpid();
 	size_t		n = 0;
 	ssize_t		got;
 	char		sink[512];
@@ -427,6 +454,7 @@ wsb_cmd_output(WsbCommand *cmd, char *out, size_t outlen)
 			if (chdir("/") != 0)
 				_exit(126);
 		}
+		child_die_with_parent(parent);
 		execv(cmd->argv[0], cmd->argv);
 		_exit(127);
 	}

@@ -41,6 +41,7 @@
 #include <time.h>
 
 #define WSB_MAX_SETS		16	/* --set flags */
+#define WSB_DATABASE		"wal_stall_bench"	/* the runs' database on a --pgdata cluster */
 #define WSB_MAX_VALUES		32	/* values of one --set */
 #define WSB_MAX_CONFIGS		64	/* cartesian product */
 #define WSB_NAME_LEN		64

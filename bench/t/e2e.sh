@@ -61,6 +61,21 @@ nothing_left() {
 	[ -z "$l" ] || { echo "# left behind: $l"; return 1; }
 }
 
+# One clear message on stderr, the exit status, and nothing left behind.
+bad() {	# bad NAME STATUS PATTERN ARGS...: run as root unless RUNAS is set
+	local name=$1 want=$2 pattern=$3 rc lines
+	shift 3
+	mark
+	${RUNAS:-} "$BENCH" --quiet --out "$work/bad" "$@" >"$work/bad.out" 2>"$work/bad.err"
+	rc=$?
+	lines=$(wc -l <"$work/bad.err")
+	ok "bad input, $name: exit status $want (got $rc)" [ "$rc" = "$want" ]
+	ok "bad input, $name: one message on stderr" [ "$lines" = 1 ]
+	ok "bad input, $name: message says \"$pattern\"" grep -q -- "$pattern" "$work/bad.err"
+	[ "$lines" = 1 ] && grep -q -- "$pattern" "$work/bad.err" || sed 's/^/# /' "$work/bad.err"
+	ok "bad input, $name: nothing left behind" nothing_left
+}
+
 # ---------- 1. temporary cluster: 2 configurations x 2 runs x 3 s ----------
 out1=$work/out1
 mark
@@ -145,8 +160,23 @@ unix_socket_directories = '$pgdir'
 CONF
 as_postgres "$PGBIN/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w start >/dev/null
 psql_pg() { as_postgres "$PGBIN/psql" -X -h "$pgdir" -p 5499 -d postgres -At "$@"; }
-# one setting already in postgresql.auto.conf, to be put back as it was
-psql_pg -q -c "ALTER SYSTEM SET wal_buffers = '64kB'" -c "ALTER SYSTEM SET work_mem = '7MB'"
+# postgresql.auto.conf as a real server's may be: more than 64 entries, a
+# value with backslashes (ALTER SYSTEM writes each one doubled), and the
+# settings the runs change after all of them, to be put back as they were
+# (70 user settings, each set to the value it has: nothing else changes)
+psql_pg -q <<'SQL'
+SELECT format('ALTER SYSTEM SET %I = %L', name, current_setting(name))
+FROM pg_settings
+WHERE context = 'user' AND vartype IN ('bool', 'integer', 'real', 'enum')
+  AND name NOT IN ('work_mem', 'synchronous_commit', 'search_path')
+ORDER BY name LIMIT 70 \gexec
+SQL
+psql_pg -q -c "ALTER SYSTEM SET log_line_prefix = E'%m [%p] \\\\ '" \
+	-c "ALTER SYSTEM SET wal_buffers = '64kB'" -c "ALTER SYSTEM SET work_mem = '7MB'"
+ok "--pgdata: postgresql.auto.conf holds more than 64 entries before the runs" \
+	[ "$(grep -c ' = ' "$pgdir/data/postgresql.auto.conf")" -gt 64 ]
+# a role with CREATEDB only, which must never borrow the harness's superuser
+psql_pg -q -c "CREATE ROLE mallory LOGIN CREATEDB"
 as_postgres "$PGBIN/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w restart >/dev/null
 snapshot() {
 	psql_pg -c "SELECT name, setting FROM pg_settings ORDER BY name" >"$1.settings"
@@ -159,16 +189,21 @@ same_as() {
 }
 snapshot "$work/before"
 
+# max_locks_per_transaction: a restart setting the file never held, reset at
+# the end, so only a restart makes pg_settings show the old value again
 "$BENCH" --pg-config "$PG_CONFIG" --pgdata "$pgdir/data" --set wal_buffers=32kB,1MB \
-	--set synchronous_commit=off --runs 1 --duration 3 --clients 2 --scale 1 --quiet \
-	--out "$work/out2" >"$work/t2.out" 2>"$work/t2.err"
+	--set synchronous_commit=off --set max_locks_per_transaction=128 --runs 1 --duration 3 \
+	--clients 2 --scale 1 --quiet --out "$work/out2" >"$work/t2.out" 2>"$work/t2.err"
 rc=$?
 ok "--pgdata running: exit status 0 (got $rc)" [ "$rc" = 0 ]
 [ "$rc" = 0 ] || sed 's/^/# /' "$work/t2.err"
 ok "--pgdata running: 2 results rows" [ "$(($(wc -l <"$work/out2/results.csv") - 1))" = 2 ]
 snapshot "$work/after2"
 ok "--pgdata running: pg_settings, postgresql.auto.conf and databases as before" same_as "$work/before" "$work/after2"
+ok "--pgdata running: no setting waits for a restart" [ -z "$(psql_pg -c 'SELECT name FROM pg_settings WHERE pending_restart')" ]
 ok "--pgdata running: restore journal removed after restoring" test ! -e "$work/out2/restore.sql"
+ok "--pgdata running: the backslashes of log_line_prefix kept (not doubled)" \
+	[ "$(psql_pg -c 'SHOW log_line_prefix')" = '%m [%p] \ ' ]
 
 # stopped cluster: started for the runs, stopped again
 as_postgres "$PGBIN/pg_ctl" -D "$pgdir/data" -m fast -w stop >/dev/null
@@ -188,7 +223,12 @@ ok "--pgdata stopped: settings as before" same_as "$work/before" "$work/after3"
 	--runs 2 --duration 20 --clients 2 --scale 1 --quiet --out "$work/out4" >"$work/t4.out" 2>"$work/t4.err" &
 bench=$!
 ok "--pgdata SIGINT: a run started" wait_for_pgbench
-sleep 2.5
+# the runs' database is closed to every other role, from its creation on
+as_postgres "$PGBIN/psql" -X -h "$pgdir" -p 5499 -U mallory -d wal_stall_bench -c 'SELECT 1' \
+	>"$work/mallory.out" 2>&1
+ok "--pgdata: a CREATEDB role cannot connect to the harness's database during a run" \
+	grep -q 'permission denied for database "wal_stall_bench"' "$work/mallory.out"
+sleep 1
 kill -INT "$bench"
 wait "$bench"
 rc=$?
@@ -221,6 +261,128 @@ ok "--pgdata reload-only settings: settings as before" same_as "$work/before5" "
 as_postgres "$PGBIN/pg_ctl" -D "$pgdir/data" -m fast -w stop >/dev/null
 ok "--pgdata: nothing left behind" nothing_left
 
+# ---------- 2b. hostile roles and odd input on a --pgdata cluster ----------
+# The attack: a role with CREATEDB makes a database wal_stall_bench with an
+# overload in public that a superuser's call with a numeric literal would
+# prefer to wal_stall_test_fsync(float8, text).  The harness must refuse that
+# database, and the overload must never run.
+as_postgres "$PGBIN/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w start >/dev/null
+mark
+psql_pg -q -c "ALTER SYSTEM RESET log_line_prefix" -c "SELECT pg_reload_conf()"
+as_postgres "$PGBIN/psql" -X -q -h "$pgdir" -p 5499 -U mallory -d postgres -c 'CREATE DATABASE wal_stall_bench'
+as_postgres "$PGBIN/psql" -X -q -h "$pgdir" -p 5499 -U mallory -d wal_stall_bench <<'SQL'
+CREATE FUNCTION public.wal_stall_test_fsync(numeric, text)
+RETURNS TABLE (test text, method text, ops_per_sec float8) LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE 'ALTER ROLE mallory SUPERUSER';
+    RETURN;
+END $$;
+SQL
+snapshot "$work/before_h"
+"$BENCH" --pg-config "$PG_CONFIG" --pgdata "$pgdir/data" --set work_mem=4MB --runs 1 --duration 3 \
+	--clients 1 --scale 1 --quiet --out "$work/outh" >"$work/th.out" 2>"$work/th.err"
+rc=$?
+ok "hostile database: refused (exit status 1, got $rc)" [ "$rc" = 1 ]
+ok "hostile database: the reason names the database and its owner" \
+	grep -q 'database "wal_stall_bench" already exists .*(owner "mallory")' "$work/th.err"
+ok "hostile database: the CREATEDB role did not become superuser" \
+	[ "$(psql_pg -c "SELECT rolsuper FROM pg_roles WHERE rolname = 'mallory'")" = f ]
+snapshot "$work/after_h"
+ok "hostile database: settings and databases untouched" same_as "$work/before_h" "$work/after_h"
+ok "hostile database: nothing left behind" nothing_left
+psql_pg -q -c "DROP DATABASE wal_stall_bench"
+snapshot "$work/before_b"
+
+# settings that would move the server away from the harness, or name its files
+bad "--set port" 2 'cannot vary "port": it moves the server away' \
+	--pg-config "$PG_CONFIG" --pgdata "$pgdir/data" --set port=5555 --runs 1 --duration 1 --scale 1
+bad "--set data_directory" 2 'cannot vary "data_directory"' \
+	--pg-config "$PG_CONFIG" --pgdata "$pgdir/data" --set data_directory=/tmp --runs 1 --duration 1 --scale 1
+printf 'conf = unix_socket_directories = /tmp\n' >"$work/moving.conf"
+bad "preset conf of a socket setting" 2 'conf: cannot set "unix_socket_directories"' \
+	--pg-config "$PG_CONFIG" --pgdata "$pgdir/data" --preset "$work/moving.conf"
+printf 'conf = bad name = 1\n' >"$work/badname.conf"
+bad "preset conf with a bad name" 2 'conf: "bad name" is not a setting name' \
+	--pg-config "$PG_CONFIG" --pgdata "$pgdir/data" --preset "$work/badname.conf"
+bad "a custom setting its prefix refuses (one message, no spurious restore error)" 1 \
+	'--set wal_stall.nosuch=1: .*"wal_stall.nosuch"' \
+	--pg-config "$PG_CONFIG" --pgdata "$pgdir/data" --set wal_stall.nosuch=1 --runs 1 --duration 1 --scale 1
+bad "--preset a directory" 2 'cannot read "/tmp": Is a directory' --pg-config "$PG_CONFIG" --preset /tmp
+snapshot "$work/after_bad"
+ok "refused settings: settings and databases untouched" same_as "$work/before_b" "$work/after_bad"
+
+# --out that cannot be used: one clear message; a directory that was there stays
+touch "$work/plainfile"
+bad "--out a regular file" 1 'cannot use --out ".*plainfile": it exists and is not a directory' \
+	--pg-config "$PG_CONFIG" --out "$work/plainfile"
+ln -sf "$work/nowhere" "$work/dangling"
+bad "--out a dangling symlink" 1 'cannot use --out ".*dangling": a symbolic link to nothing' \
+	--pg-config "$PG_CONFIG" --out "$work/dangling"
+mkdir -p "$work/rootonly"
+chmod 755 "$work/rootonly"
+chmod 777 "$work"
+RUNAS="runuser -u postgres --" bad "--out a directory the user cannot write in" 1 \
+	'cannot use --out ".*rootonly": user "postgres" cannot write in it' \
+	--pg-config "$PG_CONFIG" --out "$work/rootonly"
+chmod 755 "$work"
+ok "--out: a directory that was there before a failure is left in place" test -d "$work/rootonly"
+mkdir -p "$work/emptyout"
+bad "a failure with an empty --out that was there" 1 'unknown setting "no_such_guc"' \
+	--pg-config "$PG_CONFIG" --out "$work/emptyout" --set no_such_guc=1 --runs 1 --duration 1 --scale 1
+ok "--out: an empty directory that was there is not removed" test -d "$work/emptyout"
+bad "a failure with a new nested --out" 1 'unknown setting "no_such_guc"' \
+	--pg-config "$PG_CONFIG" --out "$work/newout/a/b" --set no_such_guc=1 --runs 1 --duration 1 --scale 1
+ok "--out: the directories a failed run made are removed, parents too" test ! -e "$work/newout"
+
+# SIGKILL of the harness: its pgbench ends with it, and restore.sql, run
+# exactly as its first lines say (as root here), puts everything back
+snapshot "$work/before_k"
+mark
+"$BENCH" --pg-config "$PG_CONFIG" --pgdata "$pgdir/data" --set wal_buffers=32kB,1MB \
+	--runs 2 --duration 20 --clients 2 --scale 1 --quiet --out "$work/outk" >"$work/tk.out" 2>"$work/tk.err" &
+bench=$!
+ok "--pgdata SIGKILL: a run started" wait_for_pgbench
+sleep 1
+kill -KILL "$bench"
+wait "$bench" 2>/dev/null
+gone=no
+for _ in $(seq 1 100); do pgbench_running || { gone=yes; break; }; sleep 0.1; done
+ok "--pgdata SIGKILL: pgbench ended with the harness" [ "$gone" = yes ]
+cmd=$(sed -n 's/^--   //p' "$work/outk/restore.sql" | head -1)
+echo "# restore.sql says: $cmd"
+ok "--pgdata SIGKILL: restore.sql names the user to run it as" \
+	eval '[[ "$cmd" == "runuser -u postgres -- psql -X -h $pgdir -p 5499 -U postgres -d postgres -f "* ]]'
+eval "$cmd" >"$work/restore.out" 2>&1
+ok "--pgdata SIGKILL: restore.sql runs without an error" eval '! grep -q ERROR "$work/restore.out"'
+if [ -n "$(psql_pg -c 'SELECT name FROM pg_settings WHERE pending_restart')" ]; then
+	as_postgres "$PGBIN/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w restart >/dev/null
+fi
+snapshot "$work/after_k"
+ok "--pgdata SIGKILL: after restore.sql, settings, postgresql.auto.conf and databases as before" \
+	same_as "$work/before_k" "$work/after_k"
+leftovers | sort | comm -13 "$work/leftovers.before" - | grep '^/tmp/wal_stall_bench\.' | xargs -r rm -rf
+
+# the server gone in the middle of a run: the restore cannot happen, and
+# the journal its message names is still there to finish it
+mark
+"$BENCH" --pg-config "$PG_CONFIG" --pgdata "$pgdir/data" --set wal_buffers=32kB,1MB \
+	--runs 2 --duration 20 --clients 2 --scale 1 --quiet --out "$work/outf" >"$work/tf.out" 2>"$work/tf.err" &
+bench=$!
+ok "--pgdata failed restore: a run started" wait_for_pgbench
+as_postgres "$PGBIN/pg_ctl" -D "$pgdir/data" -m immediate -w stop >/dev/null
+wait "$bench"
+rc=$?
+ok "--pgdata failed restore: exit status non-zero (got $rc)" [ "$rc" != 0 ]
+ok "--pgdata failed restore: the message names restore.sql" grep -q "$work/outf/restore.sql" "$work/tf.err"
+ok "--pgdata failed restore: restore.sql is still there" test -s "$work/outf/restore.sql"
+as_postgres "$PGBIN/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w start >/dev/null
+eval "$(sed -n 's/^--   //p' "$work/outf/restore.sql" | head -1)" >/dev/null 2>&1
+as_postgres "$PGBIN/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w restart >/dev/null
+snapshot "$work/after_f"
+ok "--pgdata failed restore: after restore.sql, as before" same_as "$work/before_k" "$work/after_f"
+ok "--pgdata failed restore: nothing else left behind" nothing_left
+as_postgres "$PGBIN/pg_ctl" -D "$pgdir/data" -m fast -w stop >/dev/null
+
 # ---------- 3. bad input: one clear message, non-zero status, nothing left ----------
 mkdir -p "$work/fakepg/bin"
 ln -s "$PGBIN/pg_ctl" "$work/fakepg/bin/pg_ctl"
@@ -228,19 +390,6 @@ ln -s "$PGBIN/initdb" "$work/fakepg/bin/initdb"
 printf '#!/bin/sh\n[ "$1" = --bindir ] && echo %s/fakepg/bin\n' "$work" >"$work/fakepg/pg_config"
 chmod 755 "$work/fakepg/pg_config"
 
-bad() {	# bad NAME STATUS PATTERN ARGS...: run as root unless RUNAS is set
-	local name=$1 want=$2 pattern=$3 rc lines
-	shift 3
-	mark
-	${RUNAS:-} "$BENCH" --quiet --out "$work/bad" "$@" >"$work/bad.out" 2>"$work/bad.err"
-	rc=$?
-	lines=$(wc -l <"$work/bad.err")
-	ok "bad input, $name: exit status $want (got $rc)" [ "$rc" = "$want" ]
-	ok "bad input, $name: one message on stderr" [ "$lines" = 1 ]
-	ok "bad input, $name: message says \"$pattern\"" grep -q -- "$pattern" "$work/bad.err"
-	[ "$lines" = 1 ] && grep -q -- "$pattern" "$work/bad.err" || sed 's/^/# /' "$work/bad.err"
-	ok "bad input, $name: nothing left behind" nothing_left
-}
 bad "unknown flag" 2 'unknown option "--bogus"' --pg-config "$PG_CONFIG" --bogus
 bad "unknown GUC" 1 'unknown setting "no_such_guc"' --pg-config "$PG_CONFIG" --set no_such_guc=1 --runs 1 --duration 1 --scale 1
 bad "bad value" 1 'invalid value for parameter "wal_buffers": "banana"' --pg-config "$PG_CONFIG" --set wal_buffers=banana --runs 1 --duration 1 --scale 1
