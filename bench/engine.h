@@ -157,6 +157,22 @@ extern void wsb_slowdisk_describe(const WsbSlowDisk *d, const WsbOptions *o, cha
 
 typedef struct pg_conn PGconn;
 
+/* How a --pgdata cluster is started and stopped (control.c). */
+typedef enum WsbControlKind
+{
+	WSB_CTL_PG_CTL,				/* pg_ctl -D, the temporary cluster's too */
+	WSB_CTL_PG_CTLCLUSTER,		/* postgresql-common: pg_ctlcluster VERSION NAME */
+	WSB_CTL_SYSTEMD,			/* systemctl ACTION UNIT */
+} WsbControlKind;
+
+typedef struct WsbController
+{
+	WsbControlKind kind;
+	char		version[16];	/* pg_ctlcluster */
+	char		name[64];
+	char		unit[128];		/* systemd */
+} WsbController;
+
 typedef struct WsbTarget
 {
 	bool		temporary;
@@ -171,7 +187,10 @@ typedef struct WsbTarget
 	bool		was_running;	/* --pgdata: running when we came */
 	bool		started;		/* we started it */
 	bool		created_db;
-	char		logfile[1100];
+	char		logfile[1100];	/* pg_ctl -l: the server's output */
+	WsbController ctl;
+	bool		added_wal_stall;	/* preloaded it for the experiment only */
+	bool		restore_ok;		/* everything undone, the server as found */
 	PGconn	   *conn;
 	int			server_version;	/* PQserverVersion */
 	bool		wal_stall_loaded;
@@ -203,6 +222,14 @@ extern bool wsb_target_wal_stall_loaded(WsbTarget *t);
 extern int	wsb_target_restart(WsbTarget *t, char *err, size_t errlen);
 extern int	wsb_sql_value(PGconn *conn, const char *sql, const char *param, char *out, size_t len,
 						  char *err, size_t errlen);
+
+/* ---------- control.c ---------- */
+
+extern void wsb_control_find(WsbTarget *t, const WsbOptions *o, pid_t postmaster);
+extern int	wsb_control_cluster_datadir(const char *cluster, char *datadir, size_t len,
+										char *err, size_t errlen);
+extern int	wsb_control(WsbTarget *t, const char *action, char *err, size_t errlen);
+extern const char *wsb_control_describe(const WsbTarget *t, char *buf, size_t len);
 
 /* ---------- settings.c ---------- */
 

@@ -176,7 +176,7 @@ find_postgres(WsbOptions *o, char *err, size_t errlen)
 	{
 		char		path[1200];
 
-		if (o->pgdata[0] && strcmp(progs[i], "initdb") == 0)
+		if ((o->pgdata[0] || o->cluster[0]) && strcmp(progs[i], "initdb") == 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", o->bindir, progs[i]);
 		if (access(path, X_OK) != 0)
@@ -322,7 +322,17 @@ main(int argc, char **argv)
 
 		strftime(env.started, sizeof(env.started), "%Y-%m-%d %H:%M:%S %Z", localtime(&now));
 		if (opts.out[0] == '\0')
-			strftime(opts.out, sizeof(opts.out), "bench-results/%Y%m%d-%H%M%S", localtime(&now));
+		{
+			char		stamp[64];
+			struct passwd *pw = getpwuid(geteuid());
+
+			/* here if this user may write here, else under its home */
+			strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
+			if (access(".", W_OK | X_OK) == 0 || pw == NULL)
+				snprintf(opts.out, sizeof(opts.out), "bench-results/%s", stamp);
+			else
+				snprintf(opts.out, sizeof(opts.out), "%.900s/bench-results/%s", pw->pw_dir, stamp);
+		}
 	}
 	/* pushed first: whatever fails below, the directories made are removed */
 	wsb_cleanup_push("empty output directory", remove_empty_out, NULL);

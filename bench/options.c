@@ -86,7 +86,14 @@ wsb_usage(FILE *f)
 		  "                        also on failure and Ctrl-C; OUT/restore.sql holds the\n"
 		  "                        statements that undo them, should the harness itself die\n"
 		  "                        (run them with psql, then restart the server); the runs\n"
-		  "                        use a database wal_stall_bench, created and dropped\n"
+		  "                        use a database wal_stall_bench, created and dropped;\n"
+		  "                        started, stopped and restarted the way it is managed:\n"
+		  "                        pg_ctlcluster for a Debian/Ubuntu cluster, systemctl for\n"
+		  "                        a systemd unit, else pg_ctl; left running or stopped as\n"
+		  "                        found, with nothing pending a restart\n"
+		  "  --cluster VER/NAME    a Debian/Ubuntu cluster (pg_lsclusters), e.g. 15/main\n"
+		  "  --service UNIT        the systemd unit that runs the --pgdata cluster\n"
+		  "  --yes                 go ahead on a server other clients are connected to\n"
 		  "  --slow-wal IOPS       put pg_wal alone on a loop device whose writes are\n"
 		  "                        throttled to IOPS per second (cgroup v1 blkio); needs\n"
 		  "                        root, the blkio controller and losetup; temporary cluster\n"
@@ -96,7 +103,8 @@ wsb_usage(FILE *f)
 		  "\n"
 		  "Output:\n"
 		  "  --out DIR             results.csv, timeline.csv, report.html, pgbench logs\n"
-		  "                        (default bench-results/DATE-TIME)\n"
+		  "                        (default bench-results/DATE-TIME, under the home\n"
+		  "                        directory where the current one is not writable)\n"
 		  "  --quiet               no progress line\n"
 		  "  --validate            trace the server with bpftrace (USDT probes) beside every\n"
 		  "                        other run of each configuration: wal_stall's measurement\n"
@@ -553,6 +561,7 @@ static const struct
 	const char *key;
 }			value_flags[] = {
 	{"--set", NULL}, {"--preset", NULL}, {"--pgdata", NULL}, {"--out", NULL},
+	{"--cluster", NULL}, {"--service", NULL},
 	{"--pg-config", NULL},
 	{"--runs", "runs"}, {"--duration", "duration"}, {"--clients", "clients"},
 	{"--jobs", "jobs"}, {"--scale", "scale"}, {"--builtin", "builtin"},
@@ -607,6 +616,11 @@ wsb_parse_args(int argc, char **argv, const char *presets_dir, WsbOptions *o,
 			if (strcmp(arg, "--validate") == 0)
 			{
 				o->validate = true;
+				continue;
+			}
+			if (strcmp(arg, "--yes") == 0)
+			{
+				o->yes = true;
 				continue;
 			}
 			eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
@@ -677,6 +691,22 @@ wsb_parse_args(int argc, char **argv, const char *presets_dir, WsbOptions *o,
 				wsb_strlcpy(o->pgdata, value, sizeof(o->pgdata));
 				continue;
 			}
+			if (strcmp(flag, "--cluster") == 0 || strcmp(flag, "--service") == 0)
+			{
+				bool		cl = flag[2] == 'c';
+				const char *slash = strchr(value, '/');
+
+				if (*value == '\0' || (cl && (slash == NULL || slash == value || slash[1] == '\0' ||
+											 strchr(slash + 1, '/'))))
+				{
+					snprintf(err, errlen, cl ? "--cluster: \"%s\" is not VERSION/NAME (e.g. 15/main)"
+							 : "--service: empty unit name%s", cl ? value : "");
+					return -1;
+				}
+				wsb_strlcpy(cl ? o->cluster : o->service, value,
+							cl ? sizeof(o->cluster) : sizeof(o->service));
+				continue;
+			}
 			if (strcmp(flag, "--out") == 0)
 			{
 				if (*value == '\0')
@@ -726,7 +756,17 @@ wsb_parse_args(int argc, char **argv, const char *presets_dir, WsbOptions *o,
 		snprintf(err, errlen, "--slow-wal and --slow-disk exclude each other");
 		return -1;
 	}
-	if (o->pgdata[0] && (o->slow_wal_iops || o->slow_disk_iops))
+	if (o->cluster[0] && o->pgdata[0])
+	{
+		snprintf(err, errlen, "--cluster and --pgdata exclude each other (a cluster names its data directory)");
+		return -1;
+	}
+	if (o->service[0] && !o->pgdata[0] && !o->cluster[0])
+	{
+		snprintf(err, errlen, "--service needs --pgdata or --cluster: the unit's data directory");
+		return -1;
+	}
+	if ((o->pgdata[0] || o->cluster[0]) && (o->slow_wal_iops || o->slow_disk_iops))
 	{
 		snprintf(err, errlen, "--slow-wal and --slow-disk work only on the temporary cluster, not with --pgdata (they would move the cluster's files)");
 		return -1;

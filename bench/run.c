@@ -32,6 +32,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -329,6 +330,54 @@ start_tracer(WsbTarget *t, const WsbOptions *o, const WsbRun *run, char *err, si
 }
 
 /*
+ * Does this configuration run with its instrument?  One that names
+ * shared_preload_libraries decides alone (the overhead preset's '' is a
+ * baseline without wal_stall); every other one must have wal_stall loaded
+ * and its collector running after the restart, or the run would measure
+ * nothing and read as a run without stalls.  The collector is a background
+ * worker the postmaster starts shortly after the restart: waited for, 10 s
+ * at most.  0, or -1 with why.
+ */
+static int
+instrument_ready(WsbTarget *t, const WsbConfig *cf, bool loaded, char *why, size_t whylen)
+{
+	bool		wanted = true;
+	char		spl[WSB_VALUE_LEN] = "",
+				pid[32] = "",
+				err[256];
+
+	for (int i = 0; i < cf->nsettings; i++)
+		if (strcasecmp(cf->names[i], "shared_preload_libraries") == 0)
+			wanted = strstr(cf->values[i], "wal_stall") != NULL;
+	if (!wanted)
+		return 0;
+	if (!loaded)
+	{
+		wsb_sql_value(t->conn,
+					  "SELECT pg_catalog.current_setting('shared_preload_libraries'::pg_catalog.text)",
+					  NULL, spl, sizeof(spl), err, sizeof(err));
+		snprintf(why, whylen, "wal_stall is not loaded (shared_preload_libraries = '%s'): "
+				 "the run would measure nothing", spl);
+		return -1;
+	}
+	for (int i = 0; i < 100 && !wsb_interrupted; i++)
+	{
+		if (wsb_sql_value(t->conn, "SELECT collector_pid FROM public.wal_stall_status()", NULL,
+						  pid, sizeof(pid), err, sizeof(err)) != 0)
+		{
+			snprintf(why, whylen, "could not read wal_stall_status(): %.200s", err);
+			return -1;
+		}
+		if (pid[0])
+			return 0;
+		usleep(100000);
+	}
+	snprintf(why, whylen, "wal_stall is loaded but its collector is not running "
+			 "(see the server log for the wal_stall collector's exit)");
+	return -1;
+}
+
+/*
  * One run of run->config.  0: measured (run->ok), -1: failed (run->error,
  * err), 1: interrupted.
  */
@@ -366,6 +415,12 @@ wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan, WsbRun *run,
 	run->collector_cpu_share = -1;
 	run->validation.requested = o->validate;
 	run->validation.traced = traced;
+	if (instrument_ready(t, &plan->configs[run->config], loaded, msg, sizeof(msg)) != 0)
+	{
+		snprintf(run->error, sizeof(run->error), "%.250s", msg);
+		snprintf(err, errlen, "%s", msg);
+		return -1;
+	}
 	if (!loaded)
 		snprintf(run->statements_why, sizeof(run->statements_why), "wal_stall is not loaded");
 	else

@@ -602,6 +602,36 @@ wsb_target_apply(WsbTarget *t, const WsbConfig *c, char *err, size_t errlen)
  * pg_settings (custom "prefix.name" settings excepted) and ALTER SYSTEM
  * must accept each value; the file is put back afterwards.
  */
+/* The value postgresql.auto.conf holds for name now (malloc'd), or NULL. */
+static int
+auto_conf_now(WsbTarget *t, const char *name, char **value, char *err, size_t errlen)
+{
+	const char *p[1] = {name};
+	WsbRows		r;
+
+	*value = NULL;
+	if (wsb_sql_rows(t->conn,
+					 "SELECT setting FROM pg_catalog.pg_file_settings "
+					 "WHERE sourcefile = pg_catalog.current_setting('data_directory'::pg_catalog.text) "
+					 "|| '/postgresql.auto.conf'::pg_catalog.text "
+					 "AND pg_catalog.lower(name) = pg_catalog.lower($1::pg_catalog.text) "
+					 "ORDER BY seqno DESC LIMIT 1",
+					 1, p, &r, err, errlen) != 0)
+		return -1;
+	if (r.nrows > 0 && r.cells[0][0])
+		*value = strdup(r.cells[0][0]);
+	wsb_rows_free(&r);
+	return 0;
+}
+
+static void
+free_values(char **values, int n)
+{
+	for (int i = 0; values && i < n; i++)
+		free(values[i]);
+	free(values);
+}
+
 /*
  * Is name a setting the server knows and lets change?  Custom "prefix.name"
  * settings pass here; ALTER SYSTEM then says whether the prefix takes them.
@@ -649,6 +679,7 @@ wsb_target_validate(WsbTarget *t, const WsbPlan *plan, char *err, size_t errlen)
 	const WsbOptions *o = t->opts;
 	bool		reset;
 	char		msg[512];
+	char	  **before = NULL;	/* each --set name's auto.conf text before */
 	char	   *conf = strdup(o->extra_conf),
 			   *line,
 			   *save = NULL;
@@ -667,35 +698,47 @@ wsb_target_validate(WsbTarget *t, const WsbPlan *plan, char *err, size_t errlen)
 		}
 	}
 	free(conf);
+	before = calloc(o->nsets + 1, sizeof(char *));
 	for (int i = 0; i < o->nsets; i++)
 	{
 		char		what[WSB_NAME_LEN + 8];
 
 		snprintf(what, sizeof(what), "--set %s", o->sets[i].name);
-		if (check_setting_name(t, o->sets[i].name, what, err, errlen) != 0)
-			return -1;
+		if (check_setting_name(t, o->sets[i].name, what, err, errlen) != 0 ||
+			(!t->temporary && auto_conf_now(t, o->sets[i].name, &before[i], err, errlen) != 0))
+			goto fail;
 		for (int v = 0; v < o->sets[i].nvalues; v++)
 			if (alter_system(t, o->sets[i].name, o->sets[i].values[v], &reset, msg, sizeof(msg)) != 0)
 			{
 				snprintf(err, errlen, "--set %s=%s: %s", o->sets[i].name, o->sets[i].values[v],
 						 strchr(msg, ':') ? strchr(msg, ':') + 2 : msg);
-				return -1;
+				goto fail;
 			}
 	}
-	/* back as before, without a reload: nothing took effect */
-	for (int i = 0; i < t->nchanged; i++)
+	/*
+	 * Back as before, without a reload: nothing took effect.  Only the --set
+	 * names, each to the text postgresql.auto.conf held just before: the
+	 * harness's own settings (wal_stall preloaded, WAL I/O timed) were
+	 * applied already and must stay.
+	 */
+	for (int i = 0; i < o->nsets; i++)
 	{
 		char	   *sql;
 		int			rc;
 
-		if (!t->was_set[i] || (t->temporary && t->orig_auto[i] == NULL))
-			continue;			/* never set, or a later apply sets it anyway */
-		sql = restore_statement(t->conn, t->changed[i], t->orig_auto[i]);
+		if (t->temporary && before[i] == NULL)
+			continue;			/* a later apply sets it anyway */
+		sql = restore_statement(t->conn, o->sets[i].name, before[i]);
 		rc = sql ? wsb_sql_exec(t->conn, sql, err, errlen) : -1;
 		free(sql);
 		if (rc != 0)
-			return -1;
+			goto fail;
 	}
+	free_values(before, o->nsets);
 	(void) plan;
 	return 0;
+
+fail:
+	free_values(before, o->nsets);
+	return -1;
 }

@@ -146,6 +146,30 @@ search_path_option(const WsbTarget *t, const char *db)
 	return own ? "-c search_path=pg_catalog,public,pg_temp" : "-c search_path=pg_catalog,pg_temp";
 }
 
+/*
+ * Connect as the cluster's owner.  Run as root, the harness takes the
+ * owner's identity for the connect() alone (effective uid and gid; the
+ * real and saved ones stay root's): peer authentication, Debian's default
+ * for local connections, then sees the owner, and the process keeps root
+ * for the cgroups, loop devices and tracer it sets up.
+ */
+static PGconn *
+connect_as_owner(const WsbTarget *t, const char *const *keys, const char *const *vals)
+{
+	bool		become = geteuid() == 0 && t->uid != 0;
+	PGconn	   *conn;
+
+	if (become && (setegid(t->gid) != 0 || seteuid(t->uid) != 0))
+		become = false;			/* connect as root: the error then says why */
+	conn = PQconnectdbParams(keys, vals, 0);
+	if (become && (seteuid(0) != 0 || setegid(0) != 0))
+	{
+		wsb_error("could not return to root after connecting: %s", strerror(errno));
+		exit(WSB_EXIT_FAILURE);
+	}
+	return conn;
+}
+
 int
 wsb_target_connect(WsbTarget *t, const char *db, char *err, size_t errlen)
 {
@@ -166,11 +190,17 @@ wsb_target_connect(WsbTarget *t, const char *db, char *err, size_t errlen)
 	vals[5] = "10";
 	vals[6] = search_path_option(t, db);
 	vals[7] = NULL;
-	t->conn = PQconnectdbParams(keys, vals, 0);
+	t->conn = connect_as_owner(t, keys, vals);
 	if (PQstatus(t->conn) != CONNECTION_OK)
 	{
-		snprintf(err, errlen, "could not connect to the cluster at \"%s\" port %d: %s",
-				 t->sockdir, t->port, PQerrorMessage(t->conn));
+		const char *m = PQerrorMessage(t->conn);
+		bool		refused = strstr(m, "authentication failed") || strstr(m, "pg_hba.conf");
+
+		snprintf(err, errlen, "could not connect to the cluster at \"%s\" port %d as user \"%s\": %s%s",
+				 t->sockdir, t->port, vals[3], m,
+				 refused ? " (the server's pg_hba.conf, SHOW hba_file, must let this user connect "
+				 "over the local socket: a \"local all <user> peer\" line for the cluster's owner, "
+				 "as Debian's default has for postgres)" : "");
 		for (char *p = err; *p; p++)
 			if (*p == '\n')
 				*p = ' ';
@@ -187,64 +217,9 @@ wsb_target_connect(WsbTarget *t, const char *db, char *err, size_t errlen)
 /* ---------- server control ---------- */
 
 static int
-pg_ctl(WsbTarget *t, const char *action, char *err, size_t errlen)
-{
-	WsbCommand	c;
-	char		out[1100];
-	int			rc;
-
-	snprintf(out, sizeof(out), "%s/pg_ctl.out", t->workdir);
-	wsb_cmd_init(&c, t->uid, t->gid);
-	wsb_cmd_add(&c, "%s/pg_ctl", topts->bindir);
-	wsb_cmd_add(&c, "-D");
-	wsb_cmd_add(&c, "%s", t->pgdata);
-	wsb_cmd_add(&c, "-w");
-	wsb_cmd_add(&c, "-t");
-	wsb_cmd_add(&c, "300");
-	if (strcmp(action, "stop") == 0 || strcmp(action, "restart") == 0)
-	{
-		wsb_cmd_add(&c, "-m");
-		wsb_cmd_add(&c, "fast");
-	}
-	if (strcmp(action, "stop") != 0 && (t->temporary || !t->was_running))
-	{
-		wsb_cmd_add(&c, "-l");
-		wsb_cmd_add(&c, "%s", t->logfile);
-	}
-	wsb_cmd_add(&c, "%s", action);
-	c.stdout_path = out;
-	c.stdout_append = true;
-	if (t->slow.active && strcmp(action, "stop") != 0)
-		c.cgroup_procs = t->slow.cgroup_procs;
-	rc = wsb_cmd_run(&c);
-	wsb_cmd_free(&c);
-	if (rc != 0)
-	{
-		char	   *log = wsb_read_file(t->logfile, NULL);
-		char	   *last = NULL;
-
-		/* the server log's last FATAL/ERROR, if any, says why */
-		for (char *p = log; p && (p = strstr(p, "FATAL:  ")) != NULL; p++)
-			last = p;
-		if (last)
-		{
-			char	   *nl = strchr(last, '\n');
-
-			if (nl)
-				*nl = '\0';
-		}
-		snprintf(err, errlen, "pg_ctl %s failed for \"%s\"%s%s", action, t->pgdata,
-				 last ? ": " : " (see its log)", last ? last : "");
-		free(log);
-		return -1;
-	}
-	return 0;
-}
-
-static int
 server_start(WsbTarget *t, char *err, size_t errlen)
 {
-	if (pg_ctl(t, "start", err, errlen) != 0)
+	if (wsb_control(t, "start", err, errlen) != 0)
 		return -1;
 	t->started = true;
 	return 0;
@@ -261,14 +236,18 @@ wsb_target_restart(WsbTarget *t, char *err, size_t errlen)
 	if (t->temporary || t->slow.active)
 	{
 		/* stop + start: the new postmaster must enter the cgroup */
-		if (pg_ctl(t, "stop", err, errlen) != 0)
+		if (wsb_control(t, "stop", err, errlen) != 0)
 			return -1;
 		if (server_start(t, err, errlen) != 0)
 			return -1;
 	}
-	else if (pg_ctl(t, "restart", err, errlen) != 0)
+	else if (wsb_control(t, "restart", err, errlen) != 0)
 		return -1;
-	wsb_note("restarted the server");
+	{
+		char		how[1200];
+
+		wsb_note("restarted the server (%s)", wsb_control_describe(t, how, sizeof(how)));
+	}
 	return wsb_target_connect(t, t->dbname, err, errlen);
 }
 
@@ -328,6 +307,24 @@ remove_workdir(void *arg)
 }
 
 /*
+ * wal_stall's save file, when the harness preloaded wal_stall only for the
+ * experiment: the last shutdown with wal_stall loaded wrote it, and a
+ * server without wal_stall would keep it for good.  Only once the server
+ * runs without wal_stall (restarted after the restore) or is stopped.
+ */
+static void
+remove_save_file(WsbTarget *t)
+{
+	char		path[PATH_MAX];
+
+	if (t->temporary || !t->added_wal_stall || !t->restore_ok)
+		return;				/* still loaded, or another process's file */
+	snprintf(path, sizeof(path), "%s/pg_stat/wal_stall.stat", t->pgdata);
+	if (unlink(path) == 0)
+		wsb_note("removed \"%s\", written by wal_stall while the harness had it loaded", path);
+}
+
+/*
  * Restore settings, drop our database, stop the server if we started it.
  * Registered in the cleanup list before the first thing it undoes exists;
  * runs once, on every exit path.
@@ -370,6 +367,7 @@ wsb_target_close(void *arg)
 				undone = false;
 			}
 		}
+		t->restore_ok = undone;
 		/* the journal stays where its message pointed until it is done */
 		if (undone && t->journal[0])
 			unlink(t->journal);
@@ -384,7 +382,7 @@ wsb_target_close(void *arg)
 	}
 	if (t->started && (t->temporary || !t->was_running))
 	{
-		if (pg_ctl(t, "stop", err, sizeof(err)) != 0)
+		if (wsb_control(t, "stop", err, sizeof(err)) != 0)
 		{
 			WsbCommand	c;
 
@@ -401,6 +399,7 @@ wsb_target_close(void *arg)
 		}
 		t->started = false;
 	}
+	remove_save_file(t);
 }
 
 static int
@@ -680,6 +679,77 @@ create_own_database(WsbTarget *t, char *err, size_t errlen)
 	return 0;
 }
 
+/* The postmaster's pid, from the first line of postmaster.pid, or 0. */
+static pid_t
+postmaster_pid(const WsbTarget *t)
+{
+	char		path[PATH_MAX];
+	char	   *text;
+	pid_t		pid = 0;
+
+	snprintf(path, sizeof(path), "%s/postmaster.pid", t->pgdata);
+	text = wsb_read_file(path, NULL);
+	if (text)
+		pid = (pid_t) atoi(text);
+	free(text);
+	return pid;
+}
+
+/*
+ * Other clients on the server: the harness restarts it and resets its WAL
+ * statistics and wal_stall's figures, which they would notice.  Refused
+ * unless --yes, with who they are.
+ */
+static int
+other_clients(WsbTarget *t, char *err, size_t errlen)
+{
+	WsbRows		r;
+
+	if (wsb_sql_rows(t->conn,
+					 "SELECT pg_catalog.count(*) AS n, "
+					 "pg_catalog.string_agg(DISTINCT COALESCE(usename::pg_catalog.text, '?') "
+					 "|| '@' || COALESCE(datname::pg_catalog.text, '?'), ', ') AS who "
+					 "FROM pg_catalog.pg_stat_activity "
+					 "WHERE backend_type = 'client backend' AND pid <> pg_catalog.pg_backend_pid()",
+					 0, NULL, &r, err, errlen) != 0)
+		return -1;
+	if (wsb_rows_double(&r, 0, "n", 0) > 0)
+	{
+		snprintf(err, errlen, "the cluster at \"%s\" has %.0f other client connection(s) (%s): the "
+				 "harness restarts the server when a setting needs it and resets pg_stat_wal and "
+				 "wal_stall's figures before every run; pass --yes to go ahead anyway",
+				 t->pgdata, wsb_rows_double(&r, 0, "n", 0),
+				 wsb_rows_get(&r, 0, "who") ? wsb_rows_get(&r, 0, "who") : "");
+		wsb_rows_free(&r);
+		return -1;
+	}
+	wsb_rows_free(&r);
+	return 0;
+}
+
+/* Before the first change: what the harness will do to this server. */
+static void
+say_plan(const WsbTarget *t, const WsbOptions *o)
+{
+	char		how[1200];
+	char		names[1024] = "";
+
+	for (int i = 0; i < o->nsets; i++)
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "",
+				 o->sets[i].name);
+	wsb_note("on the cluster at \"%s\": database " WSB_DATABASE " created and dropped; "
+			 "pg_stat_wal and wal_stall's figures reset before every run; settings changed with "
+			 "ALTER SYSTEM only (%strack_wal_io_timing%s%s) and restored at the end; restarts "
+			 "through %s where a setting needs one%s; left %s as found", t->pgdata,
+			 t->added_wal_stall ? "shared_preload_libraries, " : "", *names ? ", " : "", names,
+			 wsb_control_describe(t, how, sizeof(how)),
+			 t->added_wal_stall ? "; wal_stall preloaded for the experiment only (its save file "
+			 "removed at the end)" : "", t->was_running ? "running" : "stopped");
+	if (t->journal[0])
+		wsb_note("should this harness be killed, %s undoes its changes (its first lines say how)",
+				 t->journal);
+}
+
 static int
 open_existing(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 {
@@ -703,7 +773,6 @@ open_existing(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 		snprintf(err, errlen, "could not chown \"%s\": %s", t->workdir, strerror(errno));
 		return -1;
 	}
-	snprintf(t->logfile, sizeof(t->logfile), "%s/server.log", t->workdir);
 	t->cleanup_handle = wsb_cleanup_push("server", wsb_target_close, t);
 
 	/* pg_ctl status: 0 running, 3 not running */
@@ -720,15 +789,21 @@ open_existing(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 		return -1;
 	}
 	t->was_running = rc == 0;
+	wsb_control_find(t, o, t->was_running ? postmaster_pid(t) : 0);
 	if (!t->was_running)
 	{
-		wsb_note("starting the stopped cluster at \"%s\" (stopped again at the end)", t->pgdata);
+		char		how[1200];
+
+		wsb_note("starting the stopped cluster at \"%s\" with %s (stopped again at the end)",
+				 t->pgdata, wsb_control_describe(t, how, sizeof(how)));
 		if (server_start(t, err, errlen) != 0)
 			return -1;
 	}
 	if (read_postmaster_pid(t, err, errlen) != 0)
 		return -1;
 	if (wsb_target_connect(t, "postgres", err, errlen) != 0)
+		return -1;
+	if (!o->yes && other_clients(t, err, errlen) != 0)
 		return -1;
 	if (wsb_sql_value(t->conn, "SELECT rolsuper::pg_catalog.text FROM pg_catalog.pg_roles "
 					  "WHERE rolname = CURRENT_USER",
@@ -746,7 +821,12 @@ open_existing(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 		return -1;
 
 	n = base_settings(t, o, names, values, err, errlen);
-	if (n < 0 || wsb_settings_apply(t, n, names, values, err, errlen) != 0)
+	if (n < 0)
+		return -1;
+	for (int i = 0; i < n; i++)
+		t->added_wal_stall |= strcasecmp(names[i], "shared_preload_libraries") == 0;
+	say_plan(t, o);
+	if (wsb_settings_apply(t, n, names, values, err, errlen) != 0)
 		return -1;
 	return pgbench_init(t, o, err, errlen);
 }
@@ -758,24 +838,38 @@ open_existing(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 int
 wsb_target_open(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env, char *err, size_t errlen)
 {
+	char		datadir[PATH_MAX];
+
 	topts = o;
 	memset(t, 0, sizeof(*t));
 	t->opts = o;
-	if (o->pgdata[0])
+	wsb_strlcpy(datadir, o->pgdata, sizeof(datadir));
+	if (o->cluster[0] &&
+		wsb_control_cluster_datadir(o->cluster, datadir, sizeof(datadir), err, errlen) != 0)
+		return -1;
+	if (datadir[0])
 	{
-		char		pv[1100];
+		char		pv[PATH_MAX + 16];
 		struct stat st;
 
-		if (realpath(o->pgdata, t->pgdata) == NULL || stat(t->pgdata, &st) != 0 || !S_ISDIR(st.st_mode))
+		errno = 0;
+		if (realpath(datadir, t->pgdata) == NULL || stat(t->pgdata, &st) != 0 || !S_ISDIR(st.st_mode))
 		{
-			snprintf(err, errlen, "cannot use --pgdata \"%s\": %s", o->pgdata,
+			snprintf(err, errlen, "cannot use --pgdata \"%s\": %s", datadir,
 					 errno ? strerror(errno) : "not a directory");
 			return -1;
 		}
 		snprintf(pv, sizeof(pv), "%s/PG_VERSION", t->pgdata);
 		if (access(pv, R_OK) != 0)
 		{
-			snprintf(err, errlen, "cannot use --pgdata \"%s\": not a PostgreSQL data directory (no PG_VERSION)", o->pgdata);
+			snprintf(pv, sizeof(pv), "%s/postgresql.conf", t->pgdata);
+			if (access(pv, R_OK) == 0 && strncmp(t->pgdata, "/etc/postgresql/", 16) == 0)
+				snprintf(err, errlen, "cannot use --pgdata \"%s\": it holds a Debian cluster's "
+						 "configuration, not its data (pg_lsclusters lists the data directory); "
+						 "name the cluster with --cluster VERSION/NAME, e.g. --cluster %.60s",
+						 datadir, t->pgdata + 16);
+			else
+				snprintf(err, errlen, "cannot use --pgdata \"%s\": not a PostgreSQL data directory (no PG_VERSION)", datadir);
 			return -1;
 		}
 		if (geteuid() != 0 && geteuid() != st.st_uid)
@@ -794,7 +888,7 @@ wsb_target_open(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env, char *er
 	}
 	wsb_cleanup_push("work directory", remove_workdir, t);
 
-	if (o->pgdata[0] ? open_existing(t, o, err, errlen) : open_temporary(t, o, err, errlen))
+	if (datadir[0] ? open_existing(t, o, err, errlen) : open_temporary(t, o, err, errlen))
 		return -1;
 
 	wsb_slowdisk_describe(&t->slow, o, env->wal_device, sizeof(env->wal_device));

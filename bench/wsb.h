@@ -85,6 +85,9 @@ typedef struct WsbOptions
 	int			slow_wal_mbps;
 	int			slow_disk_iops;
 	char		pgdata[1024];		/* --pgdata, "" for a temporary cluster */
+	char		cluster[128];		/* --cluster VERSION/NAME (postgresql-common) */
+	char		service[128];		/* --service UNIT (systemd) */
+	bool		yes;				/* --yes: go ahead with other clients there */
 	char		out[1024];			/* --out, default bench-results/DATE-TIME */
 	bool		quiet;
 	bool		validate;			/* --validate (kernel-traced truth) */

@@ -148,6 +148,23 @@ ok "temporary cluster SIGTERM: exit status 130 (got $rc)" [ "$rc" = 130 ]
 ok "temporary cluster SIGTERM: says it was interrupted" grep -q 'interrupted' "$work/t1t.err"
 ok "temporary cluster SIGTERM: cluster, pgbench and work directory removed" nothing_left
 
+# A configuration that comes up without the instrument: with no background
+# worker slots wal_stall is loaded but its collector cannot start.  That run
+# fails with the reason, and no verdict uses it.
+mark
+"$BENCH" --pg-config "$PG_CONFIG" --set max_worker_processes=8,0 --runs 1 --duration 2 \
+	--clients 1 --scale 1 --quiet --out "$work/out1n" >"$work/t1n.out" 2>"$work/t1n.err"
+rc=$?
+ok "no collector: exit status 1 (got $rc)" [ "$rc" = 1 ]
+ok "no collector: the failed run says why" grep -q "(max_worker_processes=0): wal_stall is loaded but its collector is not running" "$work/t1n.err"
+ok "no collector: results.csv marks that run failed and the other ok" python3 - "$work/out1n/results.csv" <<'PY'
+import csv, sys
+rows = {r["configuration"]: r for r in csv.DictReader(open(sys.argv[1]))}
+assert rows["max_worker_processes=0"]["ok"] == "false", rows
+assert rows["max_worker_processes=8"]["ok"] == "true", rows
+PY
+ok "no collector: nothing left behind" nothing_left
+
 # ---------- 2. --pgdata: settings back as before ----------
 mark
 mkdir -p "$pgdir"
@@ -382,6 +399,158 @@ snapshot "$work/after_f"
 ok "--pgdata failed restore: after restore.sql, as before" same_as "$work/before_k" "$work/after_f"
 ok "--pgdata failed restore: nothing else left behind" nothing_left
 as_postgres "$PGBIN/pg_ctl" -D "$pgdir/data" -m fast -w stop >/dev/null
+
+# ---------- 2c. a Debian cluster, driven by its own manager ----------
+# pg_createcluster's layout: configuration in /etc/postgresql/V/NAME, data in
+# /var/lib/postgresql/V/NAME, log in /var/log/postgresql, pg_ctlcluster to
+# start and stop it, peer authentication for the postgres user on the
+# socket in /var/run/postgresql.  The harness runs as root, as the docs say.
+major=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+if command -v pg_createcluster >/dev/null && [ -x "/usr/lib/postgresql/$major/bin/postgres" ] &&
+	[ "$("$PG_CONFIG" --bindir)" = "/usr/lib/postgresql/$major/bin" ]; then
+	dc=wsbe2e$$
+	dcdir=/var/lib/postgresql/$major/$dc
+	dclog=/var/log/postgresql/postgresql-$major-$dc.log
+	drop_dc() { pg_dropcluster --stop "$major" "$dc" >/dev/null 2>&1 || true; }
+	trap 'drop_dc; cleanup' EXIT
+	pg_createcluster "$major" "$dc" --port 5487 >/dev/null
+	pg_ctlcluster "$major" "$dc" start
+	psql_dc() { runuser -u postgres -- "$PGBIN/psql" -X -p 5487 -d postgres -At "$@"; }
+	dc_state() {	# everything that must be as before
+		psql_dc -c "SELECT name, setting, pending_restart FROM pg_settings ORDER BY name" >"$1.settings"
+		psql_dc -c "SELECT datname FROM pg_database ORDER BY 1" >"$1.dbs"
+		cp "$dcdir/postgresql.auto.conf" "$1.auto"
+		(cd "/etc/postgresql/$major/$dc" && sha256sum ./*) >"$1.etc"
+		pg_lsclusters -h | awk -v c="$dc" '$2 == c { $1 = $1; print }' >"$1.ls"
+		ls "$dcdir/pg_stat" >"$1.pgstat"
+	}
+	dc_same() {
+		local f
+		: >"$work/dcdiff"
+		for f in settings dbs auto etc ls pgstat; do
+			diff -u "$1.$f" "$2.$f" >>"$work/dcdiff" || { sed 's/^/# /' "$work/dcdiff" | tail -20; return 1; }
+		done
+	}
+	log_lines() { wc -l <"$dclog"; }
+
+	# running, wal_stall not preloaded: the harness preloads it for the runs
+	dc_state "$work/dc0"
+	l0=$(log_lines)
+	mark
+	"$BENCH" --pg-config "$PG_CONFIG" --cluster "$major/$dc" --set wal_buffers=1MB,4MB --runs 1 \
+		--duration 2 --clients 1 --scale 1 --out "$work/outdc1" >"$work/tdc1.out" 2>"$work/tdc1.err"
+	rc=$?
+	ok "Debian cluster, running: exit status 0 as root (got $rc)" [ "$rc" = 0 ]
+	[ "$rc" = 0 ] || sed 's/^/# /' "$work/tdc1.err"
+	ok "Debian cluster, running: restarts through pg_ctlcluster" grep -q "restarted the server (pg_ctlcluster $major $dc)" "$work/tdc1.err"
+	ok "Debian cluster, running: both runs measured with wal_stall" python3 - "$work/outdc1/results.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 2 and all(r["ok"] == "true" for r in rows), rows
+assert all(r["wal_flush_total_ms"] != "" for r in rows), rows
+PY
+	dc_state "$work/dc1"
+	ok "Debian cluster, running: pg_settings (nothing pending), auto.conf, /etc files, state, databases and pg_stat as before" \
+		dc_same "$work/dc0" "$work/dc1"
+	ok "Debian cluster, running: the cluster's own log got the restarts" \
+		[ "$(sed -n "$((l0 + 1)),\$p" "$dclog" | grep -c 'database system is ready to accept connections')" -ge 3 ]
+	ok "Debian cluster, running: nothing left behind" nothing_left
+
+	# stopped: started by pg_ctlcluster, stopped again
+	pg_ctlcluster "$major" "$dc" stop
+	"$BENCH" --pg-config "$PG_CONFIG" --pgdata "$dcdir" --set wal_buffers=1MB,4MB --runs 1 \
+		--duration 2 --clients 1 --scale 1 --quiet --out "$work/outdc2" >"$work/tdc2.out" 2>"$work/tdc2.err"
+	rc=$?
+	ok "Debian cluster, stopped: exit status 0 (got $rc)" [ "$rc" = 0 ]
+	[ "$rc" = 0 ] || sed 's/^/# /' "$work/tdc2.err"
+	ok "Debian cluster, stopped: down again afterwards" eval 'pg_lsclusters -h | awk -v c="$dc" '"'"'$2 == c && $4 == "down"'"'"' | grep -q .'
+	pg_ctlcluster "$major" "$dc" start
+	dc_state "$work/dc2"
+	ok "Debian cluster, stopped: as before once started" dc_same "$work/dc0" "$work/dc2"
+
+	# the configuration directory instead of the data directory: a hint
+	bad "Debian cluster, its /etc directory" 1 "name the cluster with --cluster VERSION/NAME, e.g. --cluster $major/$dc" \
+		--pg-config "$PG_CONFIG" --pgdata "/etc/postgresql/$major/$dc"
+	# another client connected: refused without --yes
+	runuser -u postgres -- "$PGBIN/psql" -X -p 5487 -d postgres -c 'SELECT pg_sleep(60)' >/dev/null 2>&1 &
+	sleeper=$!
+	for _ in $(seq 1 50); do
+		[ "$(psql_dc -c "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%'")" = 1 ] && break
+		sleep 0.1
+	done
+	bad "Debian cluster with another client" 1 "other client connection(s) (postgres@postgres): .* pass --yes" \
+		--pg-config "$PG_CONFIG" --cluster "$major/$dc"
+	kill "$sleeper" 2>/dev/null
+	psql_dc -q -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%'" >/dev/null
+	wait "$sleeper" 2>/dev/null
+
+	# wal_stall preloaded by the DBA: kept, and so is its save file
+	psql_dc -q -c "ALTER SYSTEM SET shared_preload_libraries = 'wal_stall'"
+	pg_ctlcluster "$major" "$dc" restart
+	pg_ctlcluster "$major" "$dc" restart	# the shutdown writes wal_stall's save file
+	dc_state "$work/dc3"
+	"$BENCH" --pg-config "$PG_CONFIG" --cluster "$major/$dc" --set wal_buffers=1MB,4MB --runs 1 \
+		--duration 2 --clients 1 --scale 1 --quiet --out "$work/outdc3" >"$work/tdc3.out" 2>"$work/tdc3.err"
+	rc=$?
+	ok "Debian cluster, wal_stall preloaded: exit status 0 (got $rc)" [ "$rc" = 0 ]
+	dc_state "$work/dc4"
+	ok "Debian cluster, wal_stall preloaded: as before, save file kept" dc_same "$work/dc3" "$work/dc4"
+	psql_dc -q -c "ALTER SYSTEM RESET shared_preload_libraries"
+	pg_ctlcluster "$major" "$dc" restart
+	rm -f "$dcdir/pg_stat/wal_stall.stat"
+
+	# SIGINT in the middle of a run, then SIGKILL and restore.sql
+	"$BENCH" --pg-config "$PG_CONFIG" --cluster "$major/$dc" --set wal_buffers=1MB,4MB --runs 2 \
+		--duration 20 --clients 2 --scale 1 --quiet --out "$work/outdc5" >"$work/tdc5.out" 2>"$work/tdc5.err" &
+	bench=$!
+	ok "Debian cluster SIGINT: a run started" wait_for_pgbench
+	sleep 1
+	kill -INT "$bench"
+	wait "$bench"
+	rc=$?
+	ok "Debian cluster SIGINT: exit status 130 (got $rc)" [ "$rc" = 130 ]
+	dc_state "$work/dc5"
+	ok "Debian cluster SIGINT: as before, nothing pending" dc_same "$work/dc0" "$work/dc5"
+
+	"$BENCH" --pg-config "$PG_CONFIG" --cluster "$major/$dc" --set wal_buffers=1MB,4MB --runs 2 \
+		--duration 20 --clients 2 --scale 1 --quiet --out "$work/outdc6" >"$work/tdc6.out" 2>"$work/tdc6.err" &
+	bench=$!
+	ok "Debian cluster SIGKILL: a run started" wait_for_pgbench
+	sleep 1
+	kill -KILL "$bench"
+	wait "$bench" 2>/dev/null
+	cmd=$(sed -n 's/^--   //p' "$work/outdc6/restore.sql" | head -1)
+	eval "$cmd" >"$work/restore_dc.out" 2>&1
+	ok "Debian cluster SIGKILL: restore.sql runs as its first lines say" eval '! grep -q ERROR "$work/restore_dc.out"'
+	[ -n "$(psql_dc -c 'SELECT name FROM pg_settings WHERE pending_restart')" ] && pg_ctlcluster "$major" "$dc" restart
+	rm -f "$dcdir/pg_stat/wal_stall.stat"
+	dc_state "$work/dc6"
+	ok "Debian cluster SIGKILL: after restore.sql, as before" dc_same "$work/dc0" "$work/dc6"
+	leftovers | sort | comm -13 "$work/leftovers.before" - | grep '^/tmp/wal_stall_bench\.' | xargs -r rm -rf
+
+	# a systemd unit: systemctl is a stand-in here (no systemd in this
+	# machine), which records its calls and does what the unit would
+	mkdir -p "$work/fakesys"
+	cat >"$work/fakesys/systemctl" <<SH
+#!/bin/sh
+echo "\$@" >>"$work/systemctl.calls"
+exec pg_ctlcluster $major $dc "\$1"
+SH
+	chmod 755 "$work/fakesys/systemctl"
+	PATH="$work/fakesys:$PATH" "$BENCH" --pg-config "$PG_CONFIG" --pgdata "$dcdir" \
+		--service "postgresql@$major-$dc" --set wal_buffers=1MB,4MB --runs 1 --duration 2 --clients 1 \
+		--scale 1 --quiet --out "$work/outdc7" >"$work/tdc7.out" 2>"$work/tdc7.err"
+	rc=$?
+	ok "systemd unit: exit status 0 (got $rc)" [ "$rc" = 0 ]
+	ok "systemd unit: every restart through systemctl restart UNIT" \
+		eval '[ "$(sort -u "$work/systemctl.calls")" = "restart postgresql@$major-$dc" ]'
+	dc_state "$work/dc7"
+	ok "systemd unit: as before" dc_same "$work/dc0" "$work/dc7"
+	drop_dc
+	trap cleanup EXIT
+else
+	echo "# skipped the Debian cluster tests: no pg_createcluster, or $PG_CONFIG is not Debian's $major"
+fi
 
 # ---------- 3. bad input: one clear message, non-zero status, nothing left ----------
 mkdir -p "$work/fakepg/bin"

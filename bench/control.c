@@ -1,0 +1,347 @@
+/*-------------------------------------------------------------------------
+ *
+ * control.c
+ *		wal_stall_bench: starting, stopping and restarting the target server
+ *		the way it is managed.
+ *
+ * Every start, stop and restart goes through the server's own manager, so
+ * that its logs, pid files and the manager's idea of the server stay the
+ * manager's:
+ *
+ *	pg_ctlcluster	a Debian/Ubuntu cluster of postgresql-common, named by
+ *					--cluster VERSION/NAME or found by its data directory in
+ *					pg_lsclusters.  pg_ctlcluster logs where the cluster's
+ *					configuration says (/var/log/postgresql/... by default)
+ *					and, under systemd, goes through systemctl itself.
+ *	systemd			--service UNIT, or, where systemd runs, the .service unit
+ *					the running postmaster's cgroup names: systemctl.
+ *	pg_ctl			the temporary cluster, and any other cluster: pg_ctl -D.
+ *					The server's output goes, with -l, where the running
+ *					postmaster's standard error went (its own log file, so a
+ *					restart's lines land beside the rest), else to
+ *					OUT/server.log, which stays with the results.
+ *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine.h"
+
+/*
+ * The cluster pg_lsclusters lists with data directory datadir (realpath),
+ * or named version/name when datadir is NULL: fills ctl and, for a name,
+ * datadir_out.  true if found.
+ */
+static bool
+find_debian_cluster(WsbController *ctl, const char *datadir, const char *version,
+					const char *name, char *datadir_out, size_t outlen)
+{
+	WsbCommand	c;
+	char		prog[PATH_MAX];
+	char		out[16384];
+	char	   *line,
+			   *save = NULL;
+	bool		found = false;
+
+	if (!wsb_which("pg_lsclusters", prog, sizeof(prog)))
+		return false;
+	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+	wsb_cmd_add(&c, "%s", prog);
+	wsb_cmd_add(&c, "-h");
+	if (wsb_cmd_output(&c, out, sizeof(out)) != 0)
+	{
+		wsb_cmd_free(&c);
+		return false;
+	}
+	wsb_cmd_free(&c);
+	/* "15 main 5432 online postgres /var/lib/postgresql/15/main /var/log/..." */
+	for (line = strtok_r(out, "\n", &save); line && !found; line = strtok_r(NULL, "\n", &save))
+	{
+		char		ver[16],
+					nm[64],
+					port[16],
+					status[64],
+					owner[64],
+					dir[PATH_MAX],
+					real[PATH_MAX];
+
+		if (sscanf(line, "%15s %63s %15s %63s %63s %4095s", ver, nm, port, status, owner, dir) != 6)
+			continue;
+		if (datadir)
+			found = realpath(dir, real) != NULL && strcmp(real, datadir) == 0;
+		else
+			found = strcmp(ver, version) == 0 && strcmp(nm, name) == 0;
+		if (found)
+		{
+			ctl->kind = WSB_CTL_PG_CTLCLUSTER;
+			wsb_strlcpy(ctl->version, ver, sizeof(ctl->version));
+			wsb_strlcpy(ctl->name, nm, sizeof(ctl->name));
+			if (datadir_out)
+				wsb_strlcpy(datadir_out, dir, outlen);
+		}
+	}
+	return found;
+}
+
+/* The data directory of --cluster VERSION/NAME, from pg_lsclusters. */
+int
+wsb_control_cluster_datadir(const char *cluster, char *datadir, size_t len,
+							char *err, size_t errlen)
+{
+	WsbController ctl;
+	char		version[16],
+				name[64];
+	const char *slash = strchr(cluster, '/');
+
+	snprintf(version, sizeof(version), "%.*s", (int) (slash - cluster), cluster);
+	wsb_strlcpy(name, slash + 1, sizeof(name));
+	if (!find_debian_cluster(&ctl, NULL, version, name, datadir, len))
+	{
+		snprintf(err, errlen, "--cluster %s: pg_lsclusters lists no cluster %s %s%s", cluster,
+				 version, name,
+				 access("/usr/bin/pg_lsclusters", X_OK) == 0 ? "" :
+				 " (no pg_lsclusters: postgresql-common is not installed)");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The systemd unit the postmaster runs in, from its cgroup
+ * (".../system.slice/postgresql@15-main.service"), where systemd runs.
+ */
+static bool
+find_systemd_unit(pid_t postmaster, char *unit, size_t len)
+{
+	char		path[64];
+	char	   *text,
+			   *p,
+			   *end;
+	bool		found = false;
+
+	if (access("/run/systemd/system", F_OK) != 0 || postmaster <= 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int) postmaster);
+	text = wsb_read_file(path, NULL);
+	if (text && (end = strstr(text, ".service")) != NULL)
+	{
+		for (p = end; p > text && p[-1] != '/'; p--)
+			;
+		/* a postgresql unit, not the user@.service of a login session */
+		if (strncmp(p, "postgresql", 10) == 0 && (size_t) (end - p) + 8 < len)
+		{
+			snprintf(unit, len, "%.*s.service", (int) (end - p), p);
+			found = true;
+		}
+	}
+	free(text);
+	return found;
+}
+
+/*
+ * Where the running postmaster's standard error goes, if a regular file:
+ * the log a plain pg_ctl -l gave it (/proc/PID/fd/2).
+ */
+static bool
+postmaster_stderr_file(pid_t postmaster, char *path, size_t len)
+{
+	char		fd[64];
+	char		target[PATH_MAX];
+	ssize_t		n;
+	struct stat st;
+
+	if (postmaster <= 0)
+		return false;
+	snprintf(fd, sizeof(fd), "/proc/%d/fd/2", (int) postmaster);
+	n = readlink(fd, target, sizeof(target) - 1);
+	if (n <= 0)
+		return false;
+	target[n] = '\0';
+	if (target[0] != '/' || stat(target, &st) != 0 || !S_ISREG(st.st_mode) ||
+		(size_t) n >= len)
+		return false;
+	wsb_strlcpy(path, target, len);
+	return true;
+}
+
+/*
+ * How the existing cluster at t->pgdata is managed.  postmaster: its pid
+ * if running, else 0.  out: the results directory (a plain cluster's log
+ * when its own cannot be found).
+ */
+void
+wsb_control_find(WsbTarget *t, const WsbOptions *o, pid_t postmaster)
+{
+	WsbController *ctl = &t->ctl;
+
+	memset(ctl, 0, sizeof(*ctl));
+	ctl->kind = WSB_CTL_PG_CTL;
+	if (o->service[0])
+	{
+		ctl->kind = WSB_CTL_SYSTEMD;
+		wsb_strlcpy(ctl->unit, o->service, sizeof(ctl->unit));
+	}
+	else if (find_debian_cluster(ctl, t->pgdata, NULL, NULL, NULL, 0))
+		;
+	else if (find_systemd_unit(postmaster, ctl->unit, sizeof(ctl->unit)))
+		ctl->kind = WSB_CTL_SYSTEMD;
+	else if (!postmaster_stderr_file(postmaster, t->logfile, sizeof(t->logfile)))
+	{
+		int			fd;
+
+		/* pg_ctl -l runs as the owner, who may not write in OUT */
+		snprintf(t->logfile, sizeof(t->logfile), "%s/server.log", o->out);
+		fd = open(t->logfile, O_WRONLY | O_CREAT | O_APPEND, 0640);
+		if (fd >= 0)
+		{
+			if (fchown(fd, t->uid, t->gid) != 0)
+				wsb_note("could not give \"%s\" to the cluster's owner: %s", t->logfile, strerror(errno));
+			close(fd);
+		}
+	}
+}
+
+/* "pg_ctlcluster 15 main", "systemctl ... postgresql@15-main", "pg_ctl -D ..." */
+const char *
+wsb_control_describe(const WsbTarget *t, char *buf, size_t len)
+{
+	switch (t->ctl.kind)
+	{
+		case WSB_CTL_PG_CTLCLUSTER:
+			snprintf(buf, len, "pg_ctlcluster %s %s", t->ctl.version, t->ctl.name);
+			break;
+		case WSB_CTL_SYSTEMD:
+			snprintf(buf, len, "systemctl (unit %s)", t->ctl.unit);
+			break;
+		default:
+			snprintf(buf, len, "pg_ctl -D %s", t->pgdata);
+			break;
+	}
+	return buf;
+}
+
+/* The last line of text that holds marker ("FATAL:  "), cut at its end. */
+static const char *
+last_line_with(char *text, const char *marker)
+{
+	char	   *last = NULL;
+
+	for (char *p = text; p && (p = strstr(p, marker)) != NULL; p++)
+		last = p;
+	if (last)
+	{
+		char	   *nl = strchr(last, '\n');
+
+		if (nl)
+			*nl = '\0';
+	}
+	return last;
+}
+
+/*
+ * Start, stop or restart the server through its manager; waits until the
+ * action is done (pg_ctl -w, pg_ctlcluster and systemctl wait anyway).
+ * On failure err says why: the last FATAL line of the log or of the
+ * manager's own output.
+ */
+int
+wsb_control(WsbTarget *t, const char *action, char *err, size_t errlen)
+{
+	WsbCommand	c;
+	char		out[1100];
+	char		prog[PATH_MAX];
+	char	   *text;
+	const char *why = NULL;
+	bool		stopping = strcmp(action, "stop") == 0;
+	int			rc;
+
+	snprintf(out, sizeof(out), "%s/%s.out", t->workdir,
+			 t->ctl.kind == WSB_CTL_PG_CTL ? "pg_ctl" : "control");
+	switch (t->ctl.kind)
+	{
+		case WSB_CTL_PG_CTLCLUSTER:
+			/* it switches to the cluster's owner itself, and logs where it should */
+			wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+			wsb_cmd_add(&c, "%s", wsb_which("pg_ctlcluster", prog, sizeof(prog)) ? prog : "pg_ctlcluster");
+			wsb_cmd_add(&c, "%s", t->ctl.version);
+			wsb_cmd_add(&c, "%s", t->ctl.name);
+			wsb_cmd_add(&c, "%s", action);
+			break;
+		case WSB_CTL_SYSTEMD:
+			wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+			wsb_cmd_add(&c, "%s", wsb_which("systemctl", prog, sizeof(prog)) ? prog : "systemctl");
+			wsb_cmd_add(&c, "%s", action);
+			wsb_cmd_add(&c, "%s", t->ctl.unit);
+			break;
+		default:
+			wsb_cmd_init(&c, t->uid, t->gid);
+			wsb_cmd_add(&c, "%s/pg_ctl", t->opts->bindir);
+			wsb_cmd_add(&c, "-D");
+			wsb_cmd_add(&c, "%s", t->pgdata);
+			wsb_cmd_add(&c, "-w");
+			wsb_cmd_add(&c, "-t");
+			wsb_cmd_add(&c, "300");
+			if (stopping || strcmp(action, "restart") == 0)
+			{
+				wsb_cmd_add(&c, "-m");
+				wsb_cmd_add(&c, "fast");
+			}
+			if (!stopping && t->logfile[0])
+			{
+				wsb_cmd_add(&c, "-l");
+				wsb_cmd_add(&c, "%s", t->logfile);
+			}
+			wsb_cmd_add(&c, "%s", action);
+			if (t->slow.active && !stopping)
+				c.cgroup_procs = t->slow.cgroup_procs;
+			break;
+	}
+	c.stdout_path = out;
+	c.stdout_append = true;
+	rc = wsb_cmd_run(&c);
+	wsb_cmd_free(&c);
+	if (rc == 0)
+		return 0;
+
+	/* why: the server log's last FATAL, else the manager's own words */
+	text = t->ctl.kind == WSB_CTL_PG_CTL && t->logfile[0] ? wsb_read_file(t->logfile, NULL) : NULL;
+	if (text)
+		why = last_line_with(text, "FATAL:  ");
+	if (why == NULL)
+	{
+		free(text);
+		text = wsb_read_file(out, NULL);
+		if (text)
+		{
+			why = last_line_with(text, "FATAL:  ");
+			if (why == NULL && text[0])
+			{
+				size_t		n = strlen(text);
+
+				while (n > 0 && text[n - 1] == '\n')
+					text[--n] = '\0';
+				why = strrchr(text, '\n') ? strrchr(text, '\n') + 1 : text;
+			}
+		}
+	}
+	{
+		char		how[PATH_MAX + 64];
+
+		snprintf(err, errlen, "%s %s failed for \"%s\"%s%s%s%s", wsb_control_describe(t, how, sizeof(how)),
+				 action, t->pgdata, why ? ": " : "", why ? why : "",
+				 t->ctl.kind == WSB_CTL_PG_CTL && t->logfile[0] ? " (server log: " : "",
+				 t->ctl.kind == WSB_CTL_PG_CTL && t->logfile[0] ? t->logfile : "");
+		if (t->ctl.kind == WSB_CTL_PG_CTL && t->logfile[0])
+			strncat(err, ")", errlen - strlen(err) - 1);
+	}
+	free(text);
+	return -1;
+}
