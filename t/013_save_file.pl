@@ -12,6 +12,9 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use POSIX qw(mkfifo);
+use FindBin;
+use lib $FindBin::RealBin;
+use WalStallSaveFile;
 
 my $node = PostgreSQL::Test::Cluster->new('save_file');
 $node->init;
@@ -27,85 +30,30 @@ my $tmp_file = "$stat_file.tmp";
 my $dbid = $node->safe_psql('postgres',
 	"SELECT oid FROM pg_database WHERE datname = 'postgres'");
 
-sub read_bytes
-{
-	my ($file) = @_;
-	open(my $fh, '<:raw', $file) or die "could not read \"$file\": $!";
-	local $/;
-	my $bytes = <$fh>;
-	close($fh);
-	return $bytes;
-}
-
-sub write_bytes
-{
-	my ($file, $bytes) = @_;
-	open(my $fh, '>:raw', $file) or die "could not write \"$file\": $!";
-	print $fh $bytes;
-	close($fh) or die "could not write \"$file\": $!";
-}
-
-# CRC-32C (Castagnoli), as the server's pg_crc32c computes it.
-my @crc_table;
-for my $i (0 .. 255)
-{
-	my $c = $i;
-	$c = ($c & 1) ? (($c >> 1) ^ 0x82F63B78) : ($c >> 1) for 1 .. 8;
-	$crc_table[$i] = $c;
-}
-
-sub crc32c
-{
-	my ($bytes) = @_;
-	my $crc = 0xFFFFFFFF;
-	for (my $at = 0; $at < length($bytes); $at += 65536)
-	{
-		$crc = $crc_table[ ($crc ^ $_) & 0xFF ] ^ ($crc >> 8)
-		  for unpack('C*', substr($bytes, $at, 65536));
-	}
-	return $crc ^ 0xFFFFFFFF;
-}
-
-# The payload checksummed again, as a writer of the file would.
-sub with_checksum
-{
-	my ($bytes) = @_;
-	my $payload = substr($bytes, 0, length($bytes) - 4);
-	return $payload . pack('L', crc32c($payload));
-}
-
-# The layout this test knows (wal_stall.h, persist.c): a header of eleven
-# uint32, the figures, the history rows, the statement entries, the CRC.
-my %size = (header => 44, figures => 4032, class => 544, row => 176, entry => 576);
-my $figures = $size{header};
+# Offsets in the save file (WalStallSaveFile has the sizes).
+my $figures = $save_size{header};
 my $classes = $figures + 224;
-my $rows = $figures + $size{figures};
+my $rows = $figures + $save_size{figures};
 
-# --- a save file with history rows, and one statement entry added to it
+# --- a save file with history rows, and a statement entry of ours
 ok( $node->poll_query_until('postgres',
 		'SELECT count(*) >= 2 FROM wal_stall_history'),
 	'the history has rows to save');
 $node->stop;
 ok(-f $stat_file, 'a clean stop writes the file');
 my $saved = read_bytes($stat_file);
-my ($magic, $format, $pg, $figures_size, $class_size, $nclasses, $buckets,
-	$row_size, $nhistory, $entry_size, $nqueries) = unpack('L11', $saved);
-is( "$figures_size $class_size $row_size $entry_size",
-	"$size{figures} $size{class} $size{row} $size{entry}",
-	'the structures have the sizes this test knows')
-  or BAIL_OUT('the save file has another layout: update the offsets of this test');
+ok(save_layout_matches($saved), 'the structures have the sizes this test knows')
+  or BAIL_OUT('the save file has another layout: update WalStallSaveFile.pm');
+my $nhistory = (unpack('L11', $saved))[8];
 cmp_ok($nhistory, '>=', 1, "the file has history rows ($nhistory)");
-is(crc32c(substr($saved, 0, -4)), unpack('L', substr($saved, -4)),
+is(save_crc32c(substr($saved, 0, -4)), unpack('L', substr($saved, -4)),
 	'this test computes the server\'s checksum');
 
-my $entries = $rows + $nhistory * $size{row};
-my $our_entry = $nqueries;      # its index among the entries
-my $entry = pack('Q L L l x4 Q q q Q Q', 4242, 10, $dbid, 0, 1, 1, 1, 1000000, 1000000)
-  . pack('q32', 1, (0) x 31) . pack('Q32', 1000000, (0) x 31);
-is(length($entry), $size{entry}, 'the statement entry has its size');
-my $good = substr($saved, 0, -4) . $entry . pack('L', 0);
-substr($good, 40, 4) = pack('L', $nqueries + 1);
-$good = with_checksum($good);
+# the file's statement entries replaced by one of ours
+my $entry = save_statement_entry(4242, 10, $dbid, 0);
+is(length($entry), $save_size{entry}, 'the statement entry has its size');
+my $good = save_with_entries($saved, $entry, 1);
+my $entry_at = $rows + $nhistory * $save_size{row};
 
 # Start with the file given, and return the log of that start.
 sub start_with
@@ -131,10 +79,9 @@ sub field
 	return sub {
 		my $bytes = $good;
 		substr($bytes, $offset, length(pack($template, 0))) = pack($template, $value);
-		return with_checksum($bytes);
+		return save_with_checksum($bytes);
 	};
 }
-my $entry_at = $entries + $our_entry * $size{entry};
 my @cases = (
 	# enum codes, some of them array indices
 	[ 'a checkpoint code past the last', field($rows + 168, 'C', 200),
@@ -142,14 +89,14 @@ my @cases = (
 	[ 'a checkpoint kind beyond its bits', field($rows + 169, 'c', 9),
 		qr/history row 0, checkpoint_kind is 9; it must be between -1 and 3/ ],
 	[ 'a stall class past the last', field($entry_at + 16, 'l', 7),
-		qr/statement entry $our_entry, cls is 7; it must be between 0 and 6/ ],
+		qr/statement entry 0, cls is 7; it must be between 0 and 6/ ],
 	[ 'a bool that is neither', field($figures + 40, 'C', 2),
 		qr/the figures, baseline_valid is 2; it must be between 0 and 1/ ],
 	# counts
-	[ 'a negative episode count', field($classes + 2 * $size{class}, 'q', -5),
+	[ 'a negative episode count', field($classes + 2 * $save_size{class}, 'q', -5),
 		qr/class 2, episodes is -5; it must be 0 or more/ ],
 	[ 'a histogram that does not hold every episode', field($entry_at + 32, 'q', 3),
-		qr/statement entry $our_entry, the histogram's sum is 1; it must be the episode count, 3/ ],
+		qr/statement entry 0, the histogram's sum is 1; it must be the episode count, 3/ ],
 	[ 'more full-rate ticks than ticks', field($figures + 24, 'q', 1 << 40),
 		qr/the figures, reset_full_rate_ticks is 1099511627776; it must be at most reset_ticks/ ],
 	[ 'a row count below unknown', field($rows + 16, 'q', -2),
