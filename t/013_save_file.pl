@@ -153,6 +153,17 @@ ok($node->log_contains(
 	'a FIFO at the temporary path: the server stops and says it removed it');
 ok(-f $stat_file && !-e $tmp_file, 'and the figures are saved');
 
+# A FIFO at the file's own path when the server stops.
+$node->start;
+mkfifo($stat_file, 0600) or die "mkfifo: $!";
+$offset = -s $node->logfile;
+$node->stop;
+ok($node->log_contains(
+		qr/LOG:  removed "pg_stat\/wal_stall.stat" to save wal_stall figures there\n.*DETAIL:  "pg_stat\/wal_stall.stat" is a FIFO/,
+		$offset),
+	'a FIFO at the path at shutdown: the server says it removed it');
+ok(-f $stat_file, 'and saves the figures there');
+
 # A symbolic link to a good save file: not followed, the target left alone.
 my $elsewhere = $node->basedir . '/elsewhere.stat';
 write_bytes($elsewhere, $good);
