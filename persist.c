@@ -863,8 +863,9 @@ ws_load_figures(void)
 	CloseTransientFile(fd);
 
 	/*
-	 * Removed right away: if this server crashes later, the next start must
-	 * not find figures from before the crash.
+	 * Removed right away, loaded or refused: if this server crashes later,
+	 * the next start must not find figures from before the crash.  What it
+	 * returns is the hint of the WARNING if the file is refused.
 	 */
 	hint = remove_after_load();
 	if (problem != NULL || file.err != 0)
