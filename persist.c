@@ -15,9 +15,18 @@
  * last one has exited.  So neither takes our lock.
  *
  * The file is a header, the figures, the history rows oldest first, the
- * wal_stall_queries entries, and a CRC-32C of all that.  Anything unexpected in it (another format, another
- * server version or build, a short file, a bad checksum) gives one WARNING
- * and the file is removed; the server always starts.
+ * wal_stall_queries entries, and a CRC-32C of all that.  Anything
+ * unexpected in it (another format, another server version or build, a
+ * short file, a bad checksum, a value the collector cannot have written)
+ * gives one WARNING and the file is removed; the server always starts.
+ *
+ * The postmaster must never wait on the file: a FIFO put at one of our
+ * paths would block an ordinary open() until someone writes to it.  So
+ * both paths are opened with O_NONBLOCK (reading) or O_CREAT | O_EXCL
+ * (writing), never following a symbolic link, and anything there that is
+ * not a regular file is refused and removed, or, if it is a directory that
+ * is not empty, left alone with a message saying that the figures cannot
+ * be saved until it is removed.
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
@@ -25,6 +34,9 @@
  */
 #include "postgres.h"
 
+#include <fcntl.h>
+#include <math.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "access/xlog_internal.h"
@@ -93,21 +105,192 @@ typedef struct WalStallSavedFigures
  */
 static bool shmem_initialized = false;
 
-/* Write len bytes, adding them to the running checksum. */
-static bool
-write_chunk(FILE *file, const void *data, size_t len, pg_crc32c *crc)
+/*
+ * The save file, read or written through a buffer of our own: stdio's
+ * fopen() modes cannot ask for O_NONBLOCK, O_EXCL or O_NOFOLLOW portably.
+ */
+typedef struct SaveFile
 {
-	COMP_CRC32C(*crc, data, len);
-	return fwrite(data, 1, len, file) == len;
+	int			fd;
+	pg_crc32c	crc;			/* of the bytes read or written with it */
+	int			len;			/* bytes in buf */
+	int			pos;			/* next byte of buf to read */
+	int			err;			/* errno of a failed read() or write() */
+	char		buf[BLCKSZ];
+} SaveFile;
+
+static void
+save_file_init(SaveFile *f, int fd)
+{
+	f->fd = fd;
+	INIT_CRC32C(f->crc);
+	f->len = 0;
+	f->pos = 0;
+	f->err = 0;
 }
 
-/* Read len bytes, adding them to the running checksum. */
+/* Write out the buffer; false (and f->err) on failure. */
 static bool
-read_chunk(FILE *file, void *data, size_t len, pg_crc32c *crc)
+save_flush(SaveFile *f)
 {
-	if (fread(data, 1, len, file) != len)
+	int			done = 0;
+
+	while (done < f->len)
+	{
+		ssize_t		n = write(f->fd, f->buf + done, f->len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+		{
+			/* a short write without an error: the disk is full */
+			f->err = (n < 0) ? errno : ENOSPC;
+			return false;
+		}
+		done += n;
+	}
+	f->len = 0;
+	return true;
+}
+
+/* Write len bytes, adding them to the checksum if checksum is set. */
+static bool
+save_write(SaveFile *f, const void *data, size_t len, bool checksum)
+{
+	const char *in = data;
+
+	if (checksum)
+		COMP_CRC32C(f->crc, data, len);
+	while (len > 0)
+	{
+		size_t		room = sizeof(f->buf) - f->len;
+		size_t		take = Min(len, room);
+
+		memcpy(f->buf + f->len, in, take);
+		f->len += take;
+		in += take;
+		len -= take;
+		if (f->len == (int) sizeof(f->buf) && !save_flush(f))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Read len bytes, adding them to the checksum if checksum is set; false at
+ * the end of the file, or on an error (f->err).
+ */
+static bool
+save_read(SaveFile *f, void *data, size_t len, bool checksum)
+{
+	char	   *out = data;
+	size_t		left = len;
+
+	while (left > 0)
+	{
+		size_t		take;
+
+		if (f->pos == f->len)
+		{
+			ssize_t		n = read(f->fd, f->buf, sizeof(f->buf));
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				f->err = errno;
+			if (n <= 0)
+				return false;
+			f->len = n;
+			f->pos = 0;
+		}
+		take = Min(left, (size_t) (f->len - f->pos));
+		memcpy(out, f->buf + f->pos, take);
+		f->pos += take;
+		out += take;
+		left -= take;
+	}
+	if (checksum)
+		COMP_CRC32C(f->crc, data, len);
+	return true;
+}
+
+/*
+ * not_regular_detail
+ *		The detail of a message about something at one of our paths that is
+ *		not a regular file, from its lstat() mode.
+ */
+static char *
+not_regular_detail(const char *path, mode_t mode)
+{
+	const char *kind;
+
+	if (S_ISDIR(mode))
+		kind = "a directory";
+	else if (S_ISLNK(mode))
+		kind = "a symbolic link";
+	else if (S_ISFIFO(mode))
+		kind = "a FIFO";
+	else if (S_ISSOCK(mode))
+		kind = "a socket";
+	else
+		kind = "a device or other special file";
+	return psprintf("\"%s\" is %s, not a regular file.", path, kind);
+}
+
+/*
+ * clear_path
+ *		Remove what is at one of our paths, whatever it is, without
+ *		following a symbolic link: a file of any kind, or a directory if it
+ *		is empty.  True when nothing is there any more; else errno says why,
+ *		and *mode what is there (0 if unknown).
+ *
+ * A directory with something in it is never removed: what it holds is not
+ * ours to delete.
+ */
+static bool
+clear_path(const char *path, mode_t *mode)
+{
+	struct stat st;
+
+	*mode = 0;
+	if (lstat(path, &st) != 0)
+		return errno == ENOENT;
+	*mode = st.st_mode;
+	if (S_ISDIR(st.st_mode))
+		return rmdir(path) == 0 || errno == ENOENT;
+	return unlink(path) == 0 || errno == ENOENT;
+}
+
+/*
+ * clear_before_save
+ *		Make room at one of our paths before the figures are saved there,
+ *		saying what was in the way.  A regular file (an earlier attempt's
+ *		temporary file) goes silently.  False if the figures cannot be
+ *		saved, with a LOG saying why.
+ */
+static bool
+clear_before_save(const char *path)
+{
+	mode_t		mode;
+
+	if (!clear_path(path, &mode))
+	{
+		/* errno is still clear_path()'s */
+		ereport(LOG,
+				(errcode_for_file_access(),
+				 errmsg("could not remove \"%s\": %m", path),
+				 mode != 0 && !S_ISREG(mode) ?
+				 errdetail("%s wal_stall's figures were not saved.",
+						   not_regular_detail(path, mode)) :
+				 errdetail("wal_stall's figures were not saved."),
+				 errhint("Remove it: the figures will be saved at the next clean shutdown.")));
 		return false;
-	COMP_CRC32C(*crc, data, len);
+	}
+	if (mode != 0 && !S_ISREG(mode))
+		ereport(LOG,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("removed \"%s\" to save wal_stall figures there", path),
+				 errdetail("%s", not_regular_detail(path, mode))));
 	return true;
 }
 
@@ -149,20 +332,27 @@ cluster_shut_down_cleanly(void)
 
 /*
  * write_figures
- *		Write the file: a temporary sibling first, then durable_rename(),
- *		which fsyncs it before the rename and the directory after.  Failures
- *		are logged, never raised: this runs as the postmaster exits.
+ *		Write the file: a temporary sibling first, created anew (O_EXCL: a
+ *		FIFO or a link put there cannot be opened instead), then
+ *		durable_rename(), which fsyncs it before the rename and the
+ *		directory after.  Whatever stands at either path is removed first
+ *		(clear_before_save()).  Failures are logged, never raised: this runs
+ *		as the postmaster exits.
  */
 static void
 write_figures(void)
 {
-	FILE	   *file;
+	SaveFile	file;
+	int			fd;
 	WalStallFileHeader header;
 	WalStallSavedFigures figures;
 	pg_crc32c	crc;
 	int			size = ws_shared->history_size;
 	int			nhistory;
 	int			first;
+
+	if (!clear_before_save(WS_STAT_TMP_FILE) || !clear_before_save(WS_STAT_FILE))
+		return;
 
 	nhistory = (int) Min(ws_shared->history_rows, (int64) size);
 	first = (nhistory < size) ? 0 : ws_shared->history_next;
@@ -193,32 +383,41 @@ write_figures(void)
 	figures.baseline = ws_shared->baseline;
 	memcpy(figures.classes, ws_shared->classes, sizeof(figures.classes));
 
-	file = AllocateFile(WS_STAT_TMP_FILE, PG_BINARY_W);
-	if (file == NULL)
-		goto error;
+	fd = OpenTransientFile(WS_STAT_TMP_FILE,
+						   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | PG_BINARY);
+	if (fd < 0)
+	{
+		ereport(LOG,
+				(errcode_for_file_access(),
+				 errmsg("could not create file \"%s\": %m", WS_STAT_TMP_FILE),
+				 errdetail("wal_stall's figures were not saved.")));
+		return;
+	}
+	save_file_init(&file, fd);
 
-	INIT_CRC32C(crc);
-	if (!write_chunk(file, &header, sizeof(header), &crc) ||
-		!write_chunk(file, &figures, sizeof(figures), &crc))
+	if (!save_write(&file, &header, sizeof(header), true) ||
+		!save_write(&file, &figures, sizeof(figures), true))
 		goto error;
 	for (int i = 0; i < nhistory; i++)
 	{
-		if (!write_chunk(file, &ws_history[(first + i) % size],
-						 sizeof(WalStallSecond), &crc))
+		if (!save_write(&file, &ws_history[(first + i) % size],
+						sizeof(WalStallSecond), true))
 			goto error;
 	}
 	for (uint32 i = 0; i < header.nqueries; i++)
 	{
-		if (!write_chunk(file, ws_queries_entry(i), sizeof(WalStallQueryStats), &crc))
+		if (!save_write(&file, ws_queries_entry(i), sizeof(WalStallQueryStats), true))
 			goto error;
 	}
+	crc = file.crc;
 	FIN_CRC32C(crc);
-	if (fwrite(&crc, 1, sizeof(crc), file) != sizeof(crc))
+	if (!save_write(&file, &crc, sizeof(crc), false) || !save_flush(&file))
 		goto error;
 
-	if (FreeFile(file) != 0)
+	if (CloseTransientFile(fd) != 0)
 	{
-		file = NULL;
+		file.err = errno;
+		fd = -1;
 		goto error;
 	}
 
@@ -228,12 +427,13 @@ write_figures(void)
 	return;
 
 error:
+	errno = file.err;
 	ereport(LOG,
 			(errcode_for_file_access(),
 			 errmsg("could not write file \"%s\": %m", WS_STAT_TMP_FILE),
 			 errdetail("wal_stall's figures were not saved.")));
-	if (file != NULL)
-		FreeFile(file);
+	if (fd >= 0)
+		CloseTransientFile(fd);
 	unlink(WS_STAT_TMP_FILE);
 }
 
@@ -265,33 +465,223 @@ check_header(const WalStallFileHeader *header)
 }
 
 /*
+ * Range checks of the values loaded from a file whose checksum matched: a
+ * file written by a build with a bug, or edited and checksummed again, can
+ * still hold values the collector never writes, and some of them index
+ * arrays (stall classes, checkpoint codes) or must pass output functions
+ * (timestamps).  Each check notes the first value out of range; the file
+ * is then refused as a whole.  Values any bit pattern of their type is
+ * valid for (query ids, OIDs, LSNs, the XID counter, sums of nanoseconds,
+ * the recency clock) are not checked.
+ */
+typedef struct RangeCheck
+{
+	const char *where;			/* "the figures", "history row 3" ... */
+	int			index;			/* row or entry number, -1 for none */
+	char	   *problem;		/* the first value out of range, or NULL */
+} RangeCheck;
+
+static void
+range_problem(RangeCheck *rc, const char *field, const char *value, const char *range)
+{
+	if (rc->problem != NULL)
+		return;
+	if (rc->index >= 0)
+		rc->problem = psprintf("In %s %d, %s is %s; it must be %s.",
+							   rc->where, rc->index, field, value, range);
+	else
+		rc->problem = psprintf("In %s, %s is %s; it must be %s.",
+							   rc->where, field, value, range);
+}
+
+/* A count: min (0, or -1 where -1 means "not known") or more. */
+static void
+check_count(RangeCheck *rc, const char *field, int64 value, int64 min)
+{
+	if (value < min)
+		range_problem(rc, field, psprintf(INT64_FORMAT, value),
+					  psprintf(INT64_FORMAT " or more", min));
+}
+
+/* A code: one of min .. max (an enum, a set of bits, a bool). */
+static void
+check_code(RangeCheck *rc, const char *field, int value, int min, int max)
+{
+	if (value < min || value > max)
+		range_problem(rc, field, psprintf("%d", value),
+					  psprintf("between %d and %d", min, max));
+}
+
+/* A figure in floating point: finite, -1 ("not known") or more. */
+static void
+check_double(RangeCheck *rc, const char *field, double value)
+{
+	if (isnan(value) || isinf(value) || value < -1)
+		range_problem(rc, field, psprintf("%g", value),
+					  "a finite number, -1 or more");
+}
+
+/* A timestamp: finite, within what timestamptz can show. */
+static void
+check_timestamp(RangeCheck *rc, const char *field, TimestampTz value)
+{
+	if (TIMESTAMP_NOT_FINITE(value) || !IS_VALID_TIMESTAMP(value))
+		range_problem(rc, field,
+					  psprintf(INT64_FORMAT " microseconds after 2000-01-01", value),
+					  "a finite timestamp within PostgreSQL's range");
+}
+
+/* A bool as stored: its byte, read without assuming it is 0 or 1. */
+static void
+check_bool(RangeCheck *rc, const char *field, const bool *value)
+{
+	check_code(rc, field, *(const unsigned char *) value, 0, 1);
+}
+
+/*
+ * Episode figures: counts not negative, and a histogram that holds every
+ * episode once (the collector adds an episode to both together).
+ */
+static void
+check_class_stats(RangeCheck *rc, const WalStallClassStats *stats)
+{
+	int64		in_histogram = 0;
+
+	check_count(rc, "episodes", stats->episodes, 0);
+	check_count(rc, "samples", stats->samples, 0);
+	for (int k = 0; k < WS_HIST_BUCKETS; k++)
+	{
+		check_count(rc, "a histogram count", stats->hist[k], 0);
+		/* bounded: an overflow of the sum would be undefined */
+		if (stats->hist[k] >= 0 && stats->hist[k] <= PG_INT64_MAX - in_histogram)
+			in_histogram += stats->hist[k];
+	}
+	if (in_histogram != stats->episodes)
+		range_problem(rc, "the histogram's sum", psprintf(INT64_FORMAT, in_histogram),
+					  psprintf("the episode count, " INT64_FORMAT, stats->episodes));
+}
+
+static void
+check_counters(RangeCheck *rc, const WalStallCounters *c)
+{
+	check_timestamp(rc, "baseline.wal_reset_at", c->wal_reset_at);
+	check_timestamp(rc, "baseline.clog_reset_at", c->clog_reset_at);
+	check_timestamp(rc, "baseline.slru_reset_at", c->slru_reset_at);
+	check_timestamp(rc, "baseline.ckpt_reset_at", c->ckpt_reset_at);
+	check_count(rc, "baseline.wal_fpi", c->wal_fpi, -1);
+	check_count(rc, "baseline.ckpt_timed", c->ckpt_timed, -1);
+	check_count(rc, "baseline.ckpt_requested", c->ckpt_requested, -1);
+	check_count(rc, "baseline.wal_buffers_full", c->wal_buffers_full, -1);
+	check_count(rc, "baseline.wal_write", c->wal_write, -1);
+	check_count(rc, "baseline.wal_sync", c->wal_sync, -1);
+	check_double(rc, "baseline.wal_write_time_ms", c->wal_write_time_ms);
+	check_double(rc, "baseline.wal_sync_time_ms", c->wal_sync_time_ms);
+	check_count(rc, "baseline.clog_zeroed", c->clog_zeroed, -1);
+	check_count(rc, "baseline.clog_hits", c->clog_hits, -1);
+	check_count(rc, "baseline.clog_reads", c->clog_reads, -1);
+	check_count(rc, "baseline.clog_written", c->clog_written, -1);
+	check_count(rc, "baseline.clog_flushes", c->clog_flushes, -1);
+	check_count(rc, "baseline.slru_reads", c->slru_reads, -1);
+	check_count(rc, "baseline.slru_written", c->slru_written, -1);
+}
+
+static void
+check_figures(RangeCheck *rc, const WalStallSavedFigures *f)
+{
+	rc->where = "the figures";
+	rc->index = -1;
+	check_timestamp(rc, "reset_at", f->reset_at);
+	/* 0 until the first collector starts, else its sample interval */
+	if (f->hist_base_ns > (uint64) (WS_MAX_SAMPLE_INTERVAL_MS * WS_NS_PER_MS))
+		range_problem(rc, "hist_base_ns", psprintf(UINT64_FORMAT, f->hist_base_ns),
+					  psprintf("at most the longest sample interval, " UINT64_FORMAT " ns",
+							   (uint64) (WS_MAX_SAMPLE_INTERVAL_MS * WS_NS_PER_MS)));
+	check_count(rc, "reset_ticks", f->reset_ticks, 0);
+	check_count(rc, "reset_full_rate_ticks", f->reset_full_rate_ticks, 0);
+	if (f->reset_full_rate_ticks > f->reset_ticks)
+		range_problem(rc, "reset_full_rate_ticks", psprintf(INT64_FORMAT, f->reset_full_rate_ticks),
+					  psprintf("at most reset_ticks, " INT64_FORMAT, f->reset_ticks));
+	check_bool(rc, "baseline_valid", &f->baseline_valid);
+	check_bool(rc, "timing_off_seen", &f->timing_off_seen);
+	check_counters(rc, &f->baseline);
+	for (int c = 0; c < WS_NUM_CLASSES; c++)
+	{
+		rc->where = "class";
+		rc->index = c;
+		check_class_stats(rc, &f->classes[c]);
+	}
+}
+
+static void
+check_second(RangeCheck *rc, const WalStallSecond *row, int index)
+{
+	rc->where = "history row";
+	rc->index = index;
+	check_timestamp(rc, "sample_time", row->sample_time);
+	check_double(rc, "seconds", row->seconds);
+	check_count(rc, "xids", row->xids, -1);
+	check_count(rc, "wal_bytes", row->wal_bytes, -1);
+	check_double(rc, "buffer_fill_max", row->buffer_fill_max);
+	check_double(rc, "buffer_fill_avg", row->buffer_fill_avg);
+	for (int c = 0; c < WS_NUM_STALL_CLASSES; c++)
+		check_double(rc, "stall_ms", row->stall_ms[c]);
+	check_double(rc, "wal_fsync_max_ms", row->wal_fsync_max_ms);
+	check_count(rc, "wal_buffers_full", row->wal_buffers_full, -1);
+	check_count(rc, "wal_writes", row->wal_writes, -1);
+	check_count(rc, "wal_syncs", row->wal_syncs, -1);
+	check_double(rc, "wal_sync_ms", row->wal_sync_ms);
+	check_count(rc, "clog_hits", row->clog_hits, -1);
+	check_count(rc, "clog_reads", row->clog_reads, -1);
+	check_double(rc, "waiting_backends", row->waiting_backends);
+	check_double(rc, "mean_interval_ms", row->mean_interval_ms);
+	check_double(rc, "active_backends", row->active_backends);
+	check_count(rc, "wal_fpi", row->wal_fpi, -1);
+	check_code(rc, "checkpoint", row->checkpoint, WS_CKPT_NONE, WS_CKPT_DONE);
+	check_code(rc, "checkpoint_kind", row->checkpoint_kind, -1,
+			   WS_CKPT_KIND_TIME | WS_CKPT_KIND_REQUESTED);
+}
+
+static void
+check_query(RangeCheck *rc, const WalStallQueryStats *entry, int index)
+{
+	rc->where = "statement entry";
+	rc->index = index;
+	check_code(rc, "cls", entry->cls, 0, WS_NUM_CLASSES - 1);
+	check_class_stats(rc, &entry->stats);
+}
+
+/*
  * read_figures
  *		Read and check the whole file into figures and the history ring.
- *		Returns NULL on success, else what was wrong.  Rows go straight to
- *		ws_history[0 .. *nrows - 1], the newest that fit, oldest first; on
- *		failure the caller zeroes them again.  wal_stall_queries entries go
- *		straight into its table, as many as wal_stall.max_queries takes now;
- *		*nqueries is how many were in the file.
+ *		Returns NULL on success, else what was wrong: the checksum is
+ *		checked before the range of any value, so that damage is reported
+ *		as damage.  Rows go straight to ws_history[0 .. *nrows - 1], the
+ *		newest that fit, oldest first; on failure the caller zeroes them
+ *		again.  wal_stall_queries entries go straight into its table, as
+ *		many as wal_stall.max_queries takes now (an entry out of range is
+ *		kept out of it); *nqueries is how many were in the file.
  */
 static char *
-read_figures(FILE *file, WalStallSavedFigures *figures, int *nrows, uint32 *nqueries)
+read_figures(SaveFile *file, WalStallSavedFigures *figures, int *nrows, uint32 *nqueries)
 {
 	WalStallFileHeader header;
 	WalStallSecond skipped;
+	RangeCheck	rc = {.problem = NULL};
 	pg_crc32c	crc;
 	pg_crc32c	stored_crc;
 	char	   *problem;
+	char		extra;
 	uint32		nskip;
 
 	*nrows = 0;
 	*nqueries = 0;
-	INIT_CRC32C(crc);
-	if (!read_chunk(file, &header, sizeof(header), &crc))
+	if (!save_read(file, &header, sizeof(header), true))
 		return psprintf("The file is shorter than its header.");
 	if ((problem = check_header(&header)) != NULL)
 		return problem;
-	if (!read_chunk(file, figures, sizeof(*figures), &crc))
+	if (!save_read(file, figures, sizeof(*figures), true))
 		return psprintf("The file ends before its figures do.");
+	check_figures(&rc, figures);
 
 	/* a shorter history ring now keeps the newest rows */
 	nskip = header.nhistory > (uint32) ws_shared->history_size ?
@@ -300,9 +690,10 @@ read_figures(FILE *file, WalStallSavedFigures *figures, int *nrows, uint32 *nque
 	{
 		WalStallSecond *row = (i < nskip) ? &skipped : &ws_history[i - nskip];
 
-		if (!read_chunk(file, row, sizeof(WalStallSecond), &crc))
+		if (!save_read(file, row, sizeof(WalStallSecond), true))
 			return psprintf("The file ends after %u of its %u history rows.",
 							i, header.nhistory);
+		check_second(&rc, row, (int) i);
 		if (i >= nskip)
 			*nrows = i - nskip + 1;
 	}
@@ -310,22 +701,86 @@ read_figures(FILE *file, WalStallSavedFigures *figures, int *nrows, uint32 *nque
 	{
 		WalStallQueryStats entry;
 
-		if (!read_chunk(file, &entry, sizeof(entry), &crc))
+		if (!save_read(file, &entry, sizeof(entry), true))
 			return psprintf("The file ends after %u of its %u statement entries.",
 							i, header.nqueries);
-		(void) ws_queries_restore(&entry);
+		check_query(&rc, &entry, (int) i);
+		if (rc.problem == NULL)
+			(void) ws_queries_restore(&entry);
 	}
 	*nqueries = header.nqueries;
+	crc = file->crc;
 	FIN_CRC32C(crc);
 
-	if (fread(&stored_crc, 1, sizeof(stored_crc), file) != sizeof(stored_crc))
+	if (!save_read(file, &stored_crc, sizeof(stored_crc), false))
 		return psprintf("The file ends before its checksum.");
 	if (!EQ_CRC32C(crc, stored_crc))
 		return psprintf("The checksum does not match the contents (%08X computed, %08X stored).",
 						crc, stored_crc);
-	if (fgetc(file) != EOF)
+	if (save_read(file, &extra, 1, false))
 		return psprintf("The file goes on after its checksum.");
-	return NULL;
+	return rc.problem;
+}
+
+/*
+ * open_for_load
+ *		Open the file to load.  Returns the descriptor, or -1: with
+ *		*not_regular set to a detail when something other than a regular
+ *		file is at the path, else with errno set (ENOENT when nothing is
+ *		there).  Never waits: a FIFO is opened O_NONBLOCK, a symbolic link
+ *		is not followed, and nothing but a regular file is read.
+ */
+static int
+open_for_load(char **not_regular)
+{
+	struct stat st;
+	int			fd;
+	int			save_errno;
+
+	*not_regular = NULL;
+	fd = OpenTransientFile(WS_STAT_FILE, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | PG_BINARY);
+	if (fd >= 0)
+	{
+		if (fstat(fd, &st) != 0)
+		{
+			save_errno = errno;
+			CloseTransientFile(fd);
+			errno = save_errno;
+			return -1;
+		}
+		if (S_ISREG(st.st_mode))
+			return fd;
+		CloseTransientFile(fd);
+		*not_regular = not_regular_detail(WS_STAT_FILE, st.st_mode);
+		return -1;
+	}
+
+	/* a socket, or a symbolic link under O_NOFOLLOW, cannot be opened */
+	save_errno = errno;
+	if (lstat(WS_STAT_FILE, &st) == 0 && !S_ISREG(st.st_mode))
+		*not_regular = not_regular_detail(WS_STAT_FILE, st.st_mode);
+	errno = save_errno;
+	return -1;
+}
+
+/*
+ * remove_after_load
+ *		Remove what is at the file's path once it has been read or refused.
+ *		Returns the hint of the WARNING that reports the problem: whether it
+ *		is gone, and if not, what that means.
+ */
+static char *
+remove_after_load(void)
+{
+	mode_t		mode;
+
+	if (clear_path(WS_STAT_FILE, &mode))
+		return psprintf(S_ISREG(mode) ? "wal_stall starts from zero; the file was removed." :
+						"wal_stall starts from zero; it was removed.");
+	if (S_ISDIR(mode))
+		return psprintf("wal_stall starts from zero; the directory could not be removed (%m), "
+						"and the figures cannot be saved until it is.");
+	return psprintf("wal_stall starts from zero; the file could not be removed (%m).");
 }
 
 /*
@@ -335,17 +790,21 @@ read_figures(FILE *file, WalStallSavedFigures *figures, int *nrows, uint32 *nque
  *
  * Called from the shmem startup hook right after the segment was zeroed and
  * initialized, before any other process is attached; takes no lock.  Never
- * raises an error: at worst the figures start from zero.
+ * raises an error and never waits: at worst the figures start from zero.
  */
 void
 ws_load_figures(void)
 {
 	bool		after_crash = shmem_initialized;
 	WalStallSavedFigures figures;
-	FILE	   *file;
+	SaveFile	file;
+	int			fd;
 	char	   *problem;
+	char	   *hint;
+	int			save_errno;
 	int			nrows;
 	uint32		nqueries;
+	mode_t		mode;
 
 	shmem_initialized = true;
 
@@ -358,10 +817,11 @@ ws_load_figures(void)
 	 * a predecessor did (no shutdown checkpoint in pg_control), the file
 	 * cannot be newer than the crash: it was removed when it was read.
 	 * Remove whatever is there all the same, and say why we start empty.
+	 * Something that cannot be removed is reported when saving.
 	 */
 	if (after_crash || !cluster_shut_down_cleanly())
 	{
-		unlink(WS_STAT_FILE);
+		(void) clear_path(WS_STAT_FILE, &mode);
 		ereport(LOG,
 				(errmsg("wal_stall figures start from zero after a crash"),
 				 errdetail("Figures are saved only at a clean shutdown.")));
@@ -370,46 +830,64 @@ ws_load_figures(void)
 
 	if (!ws_save)
 	{
-		unlink(WS_STAT_FILE);
+		(void) clear_path(WS_STAT_FILE, &mode);
 		return;
 	}
 
-	file = AllocateFile(WS_STAT_FILE, PG_BINARY_R);
-	if (file == NULL)
+	fd = open_for_load(&problem);
+	if (fd < 0)
 	{
-		if (errno != ENOENT)
-		{
+		if (problem == NULL && errno == ENOENT)
+			return;
+		save_errno = errno;
+		hint = remove_after_load();
+		errno = save_errno;
+		if (problem != NULL)
+			ereport(WARNING,
+					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+					 errmsg("could not load wal_stall figures from \"%s\"",
+							WS_STAT_FILE),
+					 errdetail("%s", problem),
+					 errhint("%s", hint)));
+		else
 			ereport(WARNING,
 					(errcode_for_file_access(),
 					 errmsg("could not load wal_stall figures from \"%s\": %m",
 							WS_STAT_FILE),
-					 errhint("wal_stall starts from zero; the file was removed.")));
-			unlink(WS_STAT_FILE);
-		}
+					 errhint("%s", hint)));
 		return;
 	}
 
-	problem = read_figures(file, &figures, &nrows, &nqueries);
-	if (problem == NULL && ferror(file))
-		problem = psprintf("The file could not be read.");
-	FreeFile(file);
+	save_file_init(&file, fd);
+	problem = read_figures(&file, &figures, &nrows, &nqueries);
+	CloseTransientFile(fd);
 
 	/*
-	 * Removed right away: if this server crashes later, the next start must
-	 * not find figures from before the crash.
+	 * Removed right away, loaded or refused: if this server crashes later,
+	 * the next start must not find figures from before the crash.  What it
+	 * returns is the hint of the WARNING if the file is refused.
 	 */
-	unlink(WS_STAT_FILE);
-
-	if (problem != NULL)
+	hint = remove_after_load();
+	if (problem != NULL || file.err != 0)
 	{
 		memset(ws_history, 0, mul_size(nrows, sizeof(WalStallSecond)));
 		ws_queries_reset_locked();
-		ereport(WARNING,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("could not load wal_stall figures from \"%s\"",
-						WS_STAT_FILE),
-				 errdetail("%s", problem),
-				 errhint("wal_stall starts from zero; the file was removed.")));
+		if (file.err != 0)
+		{
+			errno = file.err;
+			ereport(WARNING,
+					(errcode_for_file_access(),
+					 errmsg("could not read file \"%s\": %m", WS_STAT_FILE),
+					 errdetail("wal_stall's figures were not loaded."),
+					 errhint("%s", hint)));
+		}
+		else
+			ereport(WARNING,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("could not load wal_stall figures from \"%s\"",
+							WS_STAT_FILE),
+					 errdetail("%s", problem),
+					 errhint("%s", hint)));
 		return;
 	}
 

@@ -33,7 +33,9 @@
  *	 copy need the entries as an array, and lookups need nothing more than
  *	 a chained bucket array.  It is protected by ws_shared->lock, like the
  *	 rest of the figures: the collector writes it under the exclusive lock
- *	 it holds for the tick already, readers copy it under the shared lock.
+ *	 it holds for the tick already, readers copy it under the shared lock,
+ *	 a batch of QUERIES_BATCH entries at a time, so that neither a reader's
+ *	 memory nor the collector's wait grows with wal_stall.max_queries.
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
@@ -56,6 +58,7 @@
 #include "tcop/utility.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/memutils.h"
 
 #include "compat.h"
 #include "wal_stall.h"
@@ -66,6 +69,13 @@ PG_FUNCTION_INFO_V1(wal_stall_queries_1_1);
 int			ws_max_queries = 5000;
 
 #define QUERY_EVICT_WINDOW	64
+
+/*
+ * Entries wal_stall_queries copies per hold of our lock (about 150 kB):
+ * all the memory a call takes beside its tuplestore, which spills to disk
+ * beyond work_mem, and the longest the collector waits for a reader.
+ */
+#define QUERIES_BATCH		256
 
 /*
  * A process's statement slot.  Written only by its owner, with the change
@@ -83,6 +93,7 @@ typedef struct QueryEntry
 {
 	WalStallQueryStats q;
 	int32		next;			/* next entry in the same bucket, or -1 */
+	uint64		created;		/* table->creations when it was created */
 } QueryEntry;
 
 typedef struct QueryTable
@@ -93,6 +104,8 @@ typedef struct QueryTable
 	int			used;			/* entries[0 .. used - 1] are in the table */
 	int			cursor;			/* start of the next eviction window */
 	uint64		clock;			/* charges so far: the recency of an entry */
+	uint64		creations;		/* entries created since startup, never
+								 * reset: a reader's horizon */
 
 	/*
 	 * Followed by StatementSlot[nslots], int32 buckets[nbuckets] (-1 when
@@ -463,6 +476,7 @@ entry_for(const WalStallStatement *st, int cls)
 	}
 	e = table->used < table->max ? table->used++ : evict_one();
 	memset(&entries[e], 0, sizeof(QueryEntry));
+	entries[e].created = ++table->creations;
 	entries[e].q.statement = *st;
 	entries[e].q.cls = cls;
 	entries[e].next = buckets[b];
@@ -546,17 +560,29 @@ ws_queries_restore(const WalStallQueryStats *saved)
 /*
  * wal_stall_queries
  *		One row per (user, database, statement, class) since the last reset.
- *		Copies the table under our lock shared and builds rows after.  As in
- *		pg_stat_statements, the query id of another user's statement is
- *		NULL unless the caller has the privileges of pg_read_all_stats.
+ *		As in pg_stat_statements, the query id of another user's statement
+ *		is NULL unless the caller has the privileges of pg_read_all_stats.
+ *
+ * The table is copied QUERIES_BATCH entries at a time under our lock
+ * shared, and each batch's rows are built after releasing it, in a memory
+ * context reset after every batch: a call's memory does not depend on the
+ * size of the table.  Between two batches the collector may add, charge
+ * or evict entries.  A row is an entry that was in the table when the call
+ * began, with its figures as they were when its batch was copied; entries
+ * created since (after an eviction or a reset) are left out, so that a
+ * statement evicted and charged again during the call is not shown twice.
  */
 Datum
 wal_stall_queries_1_1(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	QueryEntry *copy;
-	int			ncopied;
+	WalStallQueryStats *batch;
+	MemoryContext rows_context;
+	MemoryContext old_context;
+	uint64		horizon;
 	uint64		base_ns;
+	int			next = 0;
+	bool		done = false;
 	Oid			me = GetUserId();
 	bool		see_all = has_privs_of_role(me, ROLE_PG_READ_ALL_STATS);
 
@@ -566,42 +592,63 @@ wal_stall_queries_1_1(PG_FUNCTION_ARGS)
 		elog(ERROR, "incorrect number of output arguments: %d, expected %d",
 			 rsinfo->setDesc->natts, QUERIES_COLS);
 
-	/* palloc0 faults the pages in now, not while the collector waits */
-	copy = palloc0(mul_size(table->max, sizeof(QueryEntry)));
+	batch = palloc(QUERIES_BATCH * sizeof(WalStallQueryStats));
+	rows_context = AllocSetContextCreate(CurrentMemoryContext,
+										 "wal_stall_queries rows",
+										 ALLOCSET_SMALL_SIZES);
+
 	LWLockAcquire(ws_shared->lock, LW_SHARED);
-	ncopied = table->used;
-	memcpy(copy, entries, ncopied * sizeof(QueryEntry));
+	horizon = table->creations;
 	base_ns = ws_shared->hist_base_ns;
 	LWLockRelease(ws_shared->lock);
 
-	for (int e = 0; e < ncopied; e++)
+	while (!done)
 	{
-		const WalStallQueryStats *q = &copy[e].q;
-		Datum		values[QUERIES_COLS];
-		bool		nulls[QUERIES_COLS] = {false};
-		int			i = 0;
+		int			ncopied = 0;
 
-		values[i] = ObjectIdGetDatum(q->statement.userid);
-		nulls[i++] = !OidIsValid(q->statement.userid);
-		values[i] = ObjectIdGetDatum(q->statement.dbid);
-		nulls[i++] = !OidIsValid(q->statement.dbid);
-		values[i] = Int64GetDatum((int64) q->statement.queryid);
-		nulls[i++] = q->statement.queryid == 0 ||
-			!(see_all || q->statement.userid == me);
-		values[i] = CStringGetTextDatum(ws_class_name(q->cls));
-		nulls[i++] = false;
-		values[i] = Int64GetDatum(q->stats.episodes);
-		nulls[i++] = false;
-		values[i] = Float8GetDatum(q->stats.total_ns / WS_NS_PER_MS);
-		nulls[i++] = false;
-		values[i] = Float8GetDatum(q->stats.max_ns / WS_NS_PER_MS);
-		nulls[i++] = false;
-		values[i] = Float8GetDatum(ws_histogram_percentile(&q->stats, base_ns, 0.99));
-		nulls[i++] = false;
-		Assert(i == QUERIES_COLS);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		LWLockAcquire(ws_shared->lock, LW_SHARED);
+		for (int k = 0; k < QUERIES_BATCH && next < table->used; k++, next++)
+		{
+			if (entries[next].created <= horizon)
+				batch[ncopied++] = entries[next].q;
+		}
+		done = next >= table->used;
+		LWLockRelease(ws_shared->lock);
+
+		old_context = MemoryContextSwitchTo(rows_context);
+		for (int e = 0; e < ncopied; e++)
+		{
+			const WalStallQueryStats *q = &batch[e];
+			Datum		values[QUERIES_COLS];
+			bool		nulls[QUERIES_COLS] = {false};
+			int			i = 0;
+
+			values[i] = ObjectIdGetDatum(q->statement.userid);
+			nulls[i++] = !OidIsValid(q->statement.userid);
+			values[i] = ObjectIdGetDatum(q->statement.dbid);
+			nulls[i++] = !OidIsValid(q->statement.dbid);
+			values[i] = Int64GetDatum((int64) q->statement.queryid);
+			nulls[i++] = q->statement.queryid == 0 ||
+				!(see_all || q->statement.userid == me);
+			values[i] = CStringGetTextDatum(ws_class_name(q->cls));
+			nulls[i++] = false;
+			values[i] = Int64GetDatum(q->stats.episodes);
+			nulls[i++] = false;
+			values[i] = Float8GetDatum(q->stats.total_ns / WS_NS_PER_MS);
+			nulls[i++] = false;
+			values[i] = Float8GetDatum(q->stats.max_ns / WS_NS_PER_MS);
+			nulls[i++] = false;
+			values[i] = Float8GetDatum(ws_histogram_percentile(&q->stats, base_ns, 0.99));
+			nulls[i++] = false;
+			Assert(i == QUERIES_COLS);
+			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		}
+		MemoryContextSwitchTo(old_context);
+		MemoryContextReset(rows_context);
+		CHECK_FOR_INTERRUPTS();
 	}
-	pfree(copy);
+	MemoryContextDelete(rows_context);
+	pfree(batch);
 	return (Datum) 0;
 }
 

@@ -173,7 +173,7 @@ define_gucs(void)
 							 "Time between two samples of every process's wait event.",
 							 "Waits shorter than this are caught in proportion to their length.",
 							 &ws_sample_interval_ms,
-							 1.0, 0.1, 1000.0,
+							 1.0, 0.1, WS_MAX_SAMPLE_INTERVAL_MS,
 							 PGC_SIGHUP,
 							 GUC_UNIT_MS,
 							 NULL, NULL, NULL);
@@ -183,7 +183,7 @@ define_gucs(void)
 							 "While no process waits or works, the collector stretches its interval up to this; "
 							 "set it to wal_stall.sample_interval or below to sample at a constant rate.",
 							 &ws_idle_interval_ms,
-							 100.0, 0.1, 1000.0,
+							 100.0, 0.1, WS_MAX_SAMPLE_INTERVAL_MS,
 							 PGC_SIGHUP,
 							 GUC_UNIT_MS,
 							 NULL, NULL, NULL);

@@ -80,6 +80,9 @@ typedef enum WalStallGroup
 
 #define WS_NS_PER_MS			1000000.0
 
+/* The longest wal_stall.sample_interval (and idle_interval), in ms. */
+#define WS_MAX_SAMPLE_INTERVAL_MS	1000.0
+
 /*
  * A sample weighs the real time since the previous tick, up to this many
  * intervals.  Beyond that the collector was not looking (stopped, starved of

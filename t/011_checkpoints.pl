@@ -39,29 +39,54 @@ $node->safe_psql('postgres', 'CHECKPOINT');
 # A pgbench run of 30 s; once the full-page images of the checkpoint
 # before it have died down (few per transaction: most pages have been
 # written since), a CHECKPOINT.  How long that takes depends on the
-# machine's speed, so it is polled for, not timed.
+# machine's speed, so it is polled for, not timed.  The poll waits for the
+# very rows the jump is compared with later: three rows under load whose
+# mean is quiet (full-page images reach the counters up to a second late,
+# as backends publish them, so one quiet row alone proves nothing), and
+# says which they are.
 $node->safe_psql('postgres', "SELECT pg_stat_reset_shared('wal')") if $stats;
 $node->safe_psql('postgres', 'SELECT wal_stall_reset()');
 my $load = IPC::Run::start(
 	[ 'pgbench', '-n', '-c', '4', '-j', '2', '-T', '30',
 	  '-h', $node->host, '-p', $node->port, 'postgres' ],
 	'>', \my $out, '2>', \my $err);
-if ($stats)
+
+# full-page images per transaction, for the three rows up to and including
+# the one at sample_time $upto (or the latest three)
+sub last_three
 {
-	ok( $node->poll_query_until('postgres', q{
-			SELECT xids > 50 AND wal_fpi < 0.2 * xids FROM wal_stall_history
-			ORDER BY sample_time DESC LIMIT 1}, 't', 25),
-		'full-page images of the earlier checkpoint died down');
+	my ($upto) = @_;
+	my $where = defined $upto ? "WHERE sample_time <= timestamptz '$upto'" : '';
+	return qq{(SELECT sample_time, xids, wal_fpi::float8 / nullif(xids, 0) AS per_xact
+	           FROM wal_stall_history $where
+	           ORDER BY sample_time DESC LIMIT 3) last_three};
 }
-else
+# Quiet: below 0.1 and below a quarter of the peak after the earlier
+# checkpoint, the same jump on the same machine, so that the one after the
+# CHECKPOINT can be expected to reach twice the quiet mean.
+my $quiet = $stats ? q{AND count(per_xact) = 3 AND avg(per_xact) < least(0.1, 0.25 *
+		(SELECT max(wal_fpi::float8 / xids) FROM wal_stall_history WHERE xids > 50))} : '';
+my $quiet_until = '';
+my $deadline = time() + 25;
+while ($quiet_until eq '' && time() < $deadline)
 {
-	sleep 5;	# no full-page image counts before 15: give them time
+	$quiet_until = $node->safe_psql('postgres', qq{
+		SELECT max(sample_time) FROM } . last_three() . qq{
+		HAVING count(*) = 3 AND bool_and(xids > 50) $quiet});
+	usleep(100_000) if $quiet_until eq '';
 }
+isnt($quiet_until, '',
+	$stats ? 'full-page images of the earlier checkpoint died down' : 'three seconds of load')
+  or die 'no three quiet rows under load within 25 s';
 my $before = $node->safe_psql('postgres', 'SELECT clock_timestamp()');
 $node->safe_psql('postgres', 'CHECKPOINT');
 my $after = $node->safe_psql('postgres', 'SELECT clock_timestamp()');
 $load->finish;
-sleep 2;	# backends publish their counters when idle
+# Every pgbench backend has gone, and so published its counters; then a
+# row that read them.
+ok( $node->poll_query_until('postgres', q{
+		SELECT count(*) = 0 FROM pg_stat_activity WHERE application_name = 'pgbench'}),
+	'the pgbench backends have exited');
 my $t_end = $node->safe_psql('postgres', "SELECT now() + interval '1 second'");
 $node->poll_query_until('postgres',
 	"SELECT max(sample_time) > timestamptz '$t_end' FROM wal_stall_history")
@@ -88,12 +113,13 @@ SKIP:
 	like($kinds, qr/requested/, 'core counted it as requested');
 
 	# full-page images per transaction jump after the checkpoint and decay
-	# (counts per transaction: the machine's speed varies from second to second)
+	# (counts per transaction: the machine's speed varies from second to
+	# second).  Before: the three quiet rows the poll above found.
 	my ($fpi_before, $fpi_first, $fpi_later) = split /\|/, $node->safe_psql('postgres', qq{
 		WITH h AS (SELECT wal_fpi::float8 / nullif(xids, 0) AS per_xact,
 		                  extract(epoch FROM sample_time - timestamptz '$first_mark') AS t
 		           FROM wal_stall_history)
-		SELECT round((SELECT avg(per_xact) FROM h WHERE t BETWEEN -3 AND -1)::numeric, 3),
+		SELECT round((SELECT avg(per_xact) FROM } . last_three($quiet_until) . qq{)::numeric, 3),
 		       round((SELECT max(per_xact) FROM h WHERE t BETWEEN 0 AND 2)::numeric, 3),
 		       round((SELECT min(per_xact) FROM h WHERE t BETWEEN 4 AND 8)::numeric, 3)});
 	diag("full-page images per transaction: before $fpi_before, right after $fpi_first, 4-8 s after $fpi_later");

@@ -1,0 +1,223 @@
+# The save file pg_stat/wal_stall.stat against odd things at its path and
+# odd values in it: a FIFO, a directory, a symbolic link, a stale temporary
+# file never make the postmaster wait or stop saving for good, and a file
+# whose checksum is right but one of whose values the collector cannot have
+# written (an enum code, a count, a timestamp, a float, a class used as an
+# index) is refused as a whole, with a detail naming the value.
+#
+# Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use POSIX qw(mkfifo);
+use FindBin;
+use lib $FindBin::RealBin;
+use WalStallSaveFile;
+
+my $node = PostgreSQL::Test::Cluster->new('save_file');
+$node->init;
+$node->append_conf('postgresql.conf', qq{
+shared_preload_libraries = 'wal_stall'
+autovacuum = off
+});
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION wal_stall');
+
+my $stat_file = $node->data_dir . '/pg_stat/wal_stall.stat';
+my $tmp_file = "$stat_file.tmp";
+my $dbid = $node->safe_psql('postgres',
+	"SELECT oid FROM pg_database WHERE datname = 'postgres'");
+
+# Offsets in the save file (WalStallSaveFile has the sizes).
+my $figures = $save_size{header};
+my $classes = $figures + 224;
+my $rows = $figures + $save_size{figures};
+
+# --- a save file with history rows, and a statement entry of ours
+ok( $node->poll_query_until('postgres',
+		'SELECT count(*) >= 2 FROM wal_stall_history'),
+	'the history has rows to save');
+$node->stop;
+ok(-f $stat_file, 'a clean stop writes the file');
+my $saved = read_bytes($stat_file);
+ok(save_layout_matches($saved), 'the structures have the sizes this test knows')
+  or BAIL_OUT('the save file has another layout: update WalStallSaveFile.pm');
+my $nhistory = (unpack('L11', $saved))[8];
+cmp_ok($nhistory, '>=', 1, "the file has history rows ($nhistory)");
+is(save_crc32c(substr($saved, 0, -4)), unpack('L', substr($saved, -4)),
+	'this test computes the server\'s checksum');
+
+# the file's statement entries replaced by one of ours
+my $entry = save_statement_entry(4242, 10, $dbid, 0);
+is(length($entry), $save_size{entry}, 'the statement entry has its size');
+my $good = save_with_entries($saved, $entry, 1);
+my $entry_at = $rows + $nhistory * $save_size{row};
+
+# Start with the file given, and return the log of that start.
+sub start_with
+{
+	my ($bytes) = @_;
+	write_bytes($stat_file, $bytes) if defined $bytes;
+	my $offset = -s $node->logfile;
+	$node->start;
+	return slurp_file($node->logfile, $offset);
+}
+
+my $log = start_with($good);
+like($log, qr/wal_stall: loaded figures saved at clean shutdown/,
+	'the file with the added entry loads');
+is($node->safe_psql('postgres',
+		'SELECT class, episodes FROM wal_stall_queries WHERE queryid = 4242'),
+	'wal_buffer_full|1', 'and the added entry is in wal_stall_queries');
+
+# --- one value out of range, the checksum right: refused as a whole
+sub field
+{
+	my ($offset, $template, $value) = @_;
+	return sub {
+		my $bytes = $good;
+		substr($bytes, $offset, length(pack($template, 0))) = pack($template, $value);
+		return save_with_checksum($bytes);
+	};
+}
+my @cases = (
+	# enum codes, some of them array indices
+	[ 'a checkpoint code past the last', field($rows + 168, 'C', 200),
+		qr/history row 0, checkpoint is 200; it must be between 0 and 3/ ],
+	[ 'a checkpoint kind beyond its bits', field($rows + 169, 'c', 9),
+		qr/history row 0, checkpoint_kind is 9; it must be between -1 and 3/ ],
+	[ 'a stall class past the last', field($entry_at + 16, 'l', 7),
+		qr/statement entry 0, cls is 7; it must be between 0 and 6/ ],
+	[ 'a bool that is neither', field($figures + 40, 'C', 2),
+		qr/the figures, baseline_valid is 2; it must be between 0 and 1/ ],
+	# counts
+	[ 'a negative episode count', field($classes + 2 * $save_size{class}, 'q', -5),
+		qr/class 2, episodes is -5; it must be 0 or more/ ],
+	[ 'a histogram that does not hold every episode', field($entry_at + 32, 'q', 3),
+		qr/statement entry 0, the histogram's sum is 1; it must be the episode count, 3/ ],
+	[ 'more full-rate ticks than ticks', field($figures + 24, 'q', 1 << 40),
+		qr/the figures, reset_full_rate_ticks is 1099511627776; it must be at most reset_ticks/ ],
+	[ 'a row count below unknown', field($rows + 16, 'q', -2),
+		qr/history row 0, xids is -2; it must be -1 or more/ ],
+	# timestamps
+	[ 'an infinite reset time', field($figures, 'q', 9223372036854775807),
+		qr/the figures, reset_at is 9223372036854775807 microseconds after 2000-01-01/ ],
+	[ 'a sample time past timestamptz', field($rows, 'q', 9223372036854775000),
+		qr/history row 0, sample_time is 9223372036854775000 microseconds/ ],
+	# floating point
+	[ 'a NaN fill', field($rows + 40, 'd', 'NaN'),
+		qr/history row 0, buffer_fill_avg is NaN; it must be a finite number/ ],
+	# the histogram's base
+	[ 'a histogram base above the longest interval', field($figures + 8, 'Q', 10**12),
+		qr/the figures, hist_base_ns is 1000000000000; it must be at most the longest sample interval/ ]);
+
+foreach my $case (@cases)
+{
+	my ($what, $make, $detail) = @$case;
+	$node->stop;
+	$log = start_with($make->());
+	is($node->safe_psql('postgres', 'SELECT 1'), '1', "$what: the server starts");
+	my @warnings = ($log =~ /WARNING:/g);
+	is(scalar(@warnings), 1, "$what: exactly one WARNING");
+	like($log,
+		qr/WARNING:  could not load wal_stall figures from "pg_stat\/wal_stall.stat"\n.*DETAIL:  In $detail/,
+		"$what: the detail names the value");
+	ok(!-e $stat_file, "$what: the file is removed");
+	is( $node->safe_psql('postgres', q{
+			SELECT (SELECT count(*) FROM wal_stall_queries WHERE queryid = 4242) || '/' ||
+			       (SELECT count(*) FROM wal_stall_history
+			        WHERE sample_time < pg_postmaster_start_time())}),
+		'0/0', "$what: nothing of the file is shown");
+}
+
+# --- odd things at the path: never waited on, reported as what they are
+# A FIFO at the file's path when the server starts.
+$node->stop;
+unlink($stat_file);
+mkfifo($stat_file, 0600) or die "mkfifo: $!";
+$log = start_with(undef);
+like($log,
+	qr/WARNING:  could not load wal_stall figures from "pg_stat\/wal_stall.stat"\n.*DETAIL:  "pg_stat\/wal_stall.stat" is a FIFO, not a regular file.\n.*HINT:  wal_stall starts from zero; it was removed./,
+	'a FIFO at the path: the server starts and says what it found');
+ok(!-e $stat_file, 'the FIFO is removed');
+
+# A FIFO at the temporary file's path when the server stops.
+mkfifo($tmp_file, 0600) or die "mkfifo: $!";
+my $offset = -s $node->logfile;
+$node->stop;
+ok($node->log_contains(
+		qr/LOG:  removed "pg_stat\/wal_stall.stat.tmp" to save wal_stall figures there\n.*DETAIL:  "pg_stat\/wal_stall.stat.tmp" is a FIFO/,
+		$offset),
+	'a FIFO at the temporary path: the server stops and says it removed it');
+ok(-f $stat_file && !-e $tmp_file, 'and the figures are saved');
+
+# A FIFO at the file's own path when the server stops.
+$node->start;
+mkfifo($stat_file, 0600) or die "mkfifo: $!";
+$offset = -s $node->logfile;
+$node->stop;
+ok($node->log_contains(
+		qr/LOG:  removed "pg_stat\/wal_stall.stat" to save wal_stall figures there\n.*DETAIL:  "pg_stat\/wal_stall.stat" is a FIFO/,
+		$offset),
+	'a FIFO at the path at shutdown: the server says it removed it');
+ok(-f $stat_file, 'and saves the figures there');
+
+# A symbolic link to a good save file: not followed, the target left alone.
+my $elsewhere = $node->basedir . '/elsewhere.stat';
+write_bytes($elsewhere, $good);
+unlink($stat_file);
+symlink($elsewhere, $stat_file) or die "symlink: $!";
+$log = start_with(undef);
+like($log, qr/DETAIL:  "pg_stat\/wal_stall.stat" is a symbolic link, not a regular file./,
+	'a symbolic link at the path is refused');
+unlike($log, qr/loaded figures/, 'and not loaded through');
+ok(!-e $stat_file && -f $elsewhere, 'the link is removed, not what it points to');
+
+# An empty directory: removed, and the figures are saved at the next stop.
+$node->stop;
+unlink($stat_file);
+mkdir($stat_file) or die "mkdir: $!";
+$log = start_with(undef);
+like($log,
+	qr/DETAIL:  "pg_stat\/wal_stall.stat" is a directory, not a regular file.\n.*HINT:  wal_stall starts from zero; it was removed./,
+	'an empty directory at the path is reported as a directory, and removed');
+ok(!-e $stat_file, 'it is gone');
+$node->stop;
+ok(-f $stat_file, 'the next clean stop saves the figures');
+
+# A directory with something in it: left alone, and said so at start and
+# at every stop; saved again once it is removed.
+unlink($stat_file);
+mkdir($stat_file) or die "mkdir: $!";
+write_bytes("$stat_file/keep", 'not ours');
+$log = start_with(undef);
+like($log,
+	qr/DETAIL:  "pg_stat\/wal_stall.stat" is a directory, not a regular file.\n.*HINT:  wal_stall starts from zero; the directory could not be removed \(Directory not empty\), and the figures cannot be saved until it is./,
+	'a directory with files in it: the start says it stays and what that means');
+ok(-f "$stat_file/keep", 'what it holds is left alone');
+$offset = -s $node->logfile;
+$node->stop;
+ok($node->log_contains(
+		qr/LOG:  could not remove "pg_stat\/wal_stall.stat": Directory not empty\n.*DETAIL:  "pg_stat\/wal_stall.stat" is a directory, not a regular file. wal_stall's figures were not saved.\n.*HINT:  Remove it: the figures will be saved at the next clean shutdown./,
+		$offset),
+	'the stop says the figures were not saved, and why');
+unlink("$stat_file/keep");
+rmdir($stat_file) or die "rmdir: $!";
+$node->start;
+$node->stop;
+ok(-f $stat_file, 'once the directory is removed, the figures are saved again');
+
+# A temporary file left by a postmaster killed while it saved: the start
+# does not read it, the next save replaces it.
+write_bytes($tmp_file, substr($good, 0, 100));
+$log = start_with(undef);
+like($log, qr/wal_stall: loaded figures saved at clean shutdown/,
+	'a stale temporary file does not keep the file from loading');
+$node->stop;
+ok(-f $stat_file && !-e $tmp_file, 'and the next save replaces it');
+
+$node->start;
+$node->stop;
+done_testing();
