@@ -4,7 +4,9 @@
  *		The rules of wal_stall_advice(), a pure function of the figures
  *		(advice.h).  Each rule states its evidence in numbers; too little
  *		evidence gives one row that says so, and no rule ever suggests a
- *		smaller setting.
+ *		smaller setting.  A row either suggests a change or is a keep row
+ *		(suggested = current, evidence "keep: ..."): never a change that
+ *		is already there.
  *
  * No PostgreSQL header on purpose: the rules are unit-tested apart from a
  * server (test/unit/test_advice.c).
@@ -141,7 +143,7 @@ advise_wal_buffers(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *
 	{
 		snprintf(row->suggested, sizeof(row->suggested), "%s", cur);
 		snprintf(row->evidence, sizeof(row->evidence),
-				 "ring full in %d of %.0f s, but %s is already the largest power of two wal_buffers allows; "
+				 "keep: ring full in %d of %.0f s, but %s is already the largest power of two wal_buffers allows; "
 				 "the WAL device is what can change (see the storage row)",
 				 in->seconds_ring_full, in->seconds, cur);
 		return;
@@ -339,19 +341,22 @@ advise_clog(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, int 
 		want = ((want + 15) / 16) * 16;
 	if (want > in->clog_buffers_max)
 		want = in->clog_buffers_max;
-	row = add_row(rows, n, max, settable ? "transaction_buffers" : "shared_buffers", confidence);
-	if (row == NULL)
-		return;
 	if (want <= in->clog_buffers)
 	{
-		snprintf(row->current, sizeof(row->current), "%d buffers", in->clog_buffers);
+		/* nothing to ask for: a keep row, like the others that suggest no change */
+		row = add_clog_keep_row(in, rows, n, max);
+		if (row == NULL)
+			return;
 		snprintf(row->evidence, sizeof(row->evidence),
-				 "CLOG hit ratio %.2f%% (%lld reads in %.0f s), lock waits %.1f ms, but %d CLOG buffers "
+				 "keep: CLOG hit ratio %.2f%% (%lld reads in %.0f s), lock waits %.1f ms, but %d CLOG buffers "
 				 "is the most this version allows%s",
 				 100.0 * ratio, (long long) in->clog_reads, in->seconds, in->clog_lock_ms,
 				 in->clog_buffers, settable ? "" : " (17 makes it a setting, transaction_buffers)");
 		return;
 	}
+	row = add_row(rows, n, max, settable ? "transaction_buffers" : "shared_buffers", confidence);
+	if (row == NULL)
+		return;
 	if (settable)
 	{
 		snprintf(row->current, sizeof(row->current), "%d", in->clog_buffers);
@@ -385,7 +390,9 @@ advise_clog(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, int 
  * write+fsync cycle's tail latency is 5 ms or more, the device is the
  * bottleneck (too few IOPS, too little bandwidth, slow syncs).  What it
  * would need: a write+fsync cycle within half the time the ring takes to
- * fill at the peak rate.
+ * fill at the peak rate.  A device whose p99 already meets that gets a keep
+ * row: the stalls are not its to fix, and a row that asks for nothing is
+ * not advice.
  */
 static void
 advise_storage(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, int max)
@@ -405,9 +412,21 @@ advise_storage(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, i
 		return;
 	snprintf(row->current, sizeof(row->current), "write+fsync p99 %.1f ms", tail);
 	ws_format_bytes(in->wal_buffers_bytes, cur, sizeof(cur));
-	if (in->peak_wal_bytes_per_sec > 0)
+	fill_ms = in->peak_wal_bytes_per_sec > 0 ?
+		in->wal_buffers_bytes / in->peak_wal_bytes_per_sec * 1000.0 : 0;
+	if (fill_ms > 0 && tail < fill_ms / WS_ADVICE_RING_HEADROOM)
 	{
-		fill_ms = in->wal_buffers_bytes / in->peak_wal_bytes_per_sec * 1000.0;
+		/* the device already meets what this row would ask of it */
+		snprintf(row->suggested, sizeof(row->suggested), "%s", row->current);
+		snprintf(row->evidence, sizeof(row->evidence),
+				 "keep: p99 write+fsync %.1f ms is already under half the %.1f ms the %s ring takes to "
+				 "fill at the peak %.1f MB/s, so the device keeps up with the ring; the %.1f s of client "
+				 "stalls on the WAL path (WAL writes and fsyncs took %.1f s) are not the device's to fix",
+				 tail, fill_ms, cur, in->peak_wal_bytes_per_sec / MB, stall / 1000.0, io_ms / 1000.0);
+		return;
+	}
+	if (fill_ms > 0)
+	{
 		snprintf(row->suggested, sizeof(row->suggested), "write+fsync p99 under %.1f ms",
 				 fill_ms / WS_ADVICE_RING_HEADROOM);
 		snprintf(row->evidence, sizeof(row->evidence),

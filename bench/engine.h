@@ -142,8 +142,10 @@ typedef struct WsbSlowDisk
 	char		loopdev[64];
 	char		mountpoint[1024];
 	unsigned	major, minor;
-	char		cgroup[1024];	/* /sys/fs/cgroup/blkio/wal_stall_bench.PID */
-	char		cgroup_procs[1100];
+	int			cgroup_version; /* 2: io.max, 1: blkio */
+	char		cgroup_parent[1024];	/* /sys/fs/cgroup (v2), /sys/fs/cgroup/blkio (v1) */
+	char		cgroup[1100];	/* cgroup_parent/wal_stall_bench.PID */
+	char		cgroup_procs[1200];
 	char		what[32];		/* "pg_wal" or "data directory" */
 } WsbSlowDisk;
 

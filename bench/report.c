@@ -651,7 +651,7 @@ write_environment_html(FILE *f, const WsbOptions *opts, const WsbPlan *plan,
 		if (opts->slow_wal_iops || opts->slow_wal_mbps || opts->slow_disk_iops)
 			snprintf(buf, sizeof(buf), "slow WAL: %d write IOPS; WAL bandwidth: %d MB/s; slow data directory: %d write IOPS (0 = not limited)",
 					 opts->slow_wal_iops, opts->slow_wal_mbps, opts->slow_disk_iops);
-		env_row(f, "throttling (cgroup v1 blkio)", buf, false);
+		env_row(f, "throttling (cgroup v2 io.max or v1 blkio)", buf, false);
 		env_row(f, "cluster", opts->pgdata[0] ? opts->pgdata : "temporary (removed at the end)", false);
 	}
 	snprintf(buf, sizeof(buf), "%d", plan->nconfigs);

@@ -5,12 +5,22 @@
  *
  * A sparse file in the work directory becomes a loop device with an ext4
  * file system, mounted in the work directory; pg_wal (--slow-wal) or the
- * whole data directory (--slow-disk) is created on it by initdb.  A cgroup
- * v1 blkio group limits writes to that device alone (write_iops_device,
- * and write_bps_device for --slow-wal-mbps); the postmaster starts inside
- * it, so every backend it forks inherits the limit.  Each resource is
- * registered in the cleanup list the moment it exists, and the cleanups
- * undo it in reverse order: cgroup, mount, loop device, file.
+ * whole data directory (--slow-disk) is created on it by initdb.  A child
+ * cgroup limits writes to that device alone: with the unified hierarchy
+ * (cgroup v2, whose root lists "io" in cgroup.controllers) its io.max
+ * ("MAJ:MIN wiops=N", and wbps=N for --slow-wal-mbps), created directly
+ * under the root, the one cgroup exempt from v2's rule that a cgroup with
+ * processes cannot hand controllers to children, after enabling +io in the
+ * root's cgroup.subtree_control if it was not; otherwise a cgroup v1 blkio
+ * group (blkio.throttle.write_iops_device, write_bps_device).  The
+ * postmaster starts inside it, so every backend it forks inherits the
+ * limit.  Each resource is registered in the cleanup list the moment it
+ * exists, and the cleanups undo it in reverse order: cgroup (its processes
+ * moved back to the parent first), the io controller if we enabled it,
+ * mount, loop device, file.
+ *
+ * WSB_CGROUP_ROOT, for the tests only, replaces /sys/fs/cgroup: a plain
+ * directory standing for a cgroup root (bench/t/cgroup_v2.sh).
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
@@ -18,6 +28,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,7 +38,61 @@
 
 #include "engine.h"
 
-#define BLKIO_ROOT "/sys/fs/cgroup/blkio"
+#define CGROUP_ROOT "/sys/fs/cgroup"
+
+/* The cgroup root: /sys/fs/cgroup, or the tests' stand-in. */
+static const char *
+cgroup_root(void)
+{
+	const char *root = getenv("WSB_CGROUP_ROOT");
+
+	return root && root[0] ? root : CGROUP_ROOT;
+}
+
+/* Does the file hold word as a whole space- or newline-separated word? */
+static bool
+file_has_word(const char *path, const char *word)
+{
+	char	   *text = wsb_read_file(path, NULL);
+	char	   *save = NULL;
+	bool		found = false;
+
+	for (char *w = text ? strtok_r(text, " \t\n", &save) : NULL; w && !found;
+		 w = strtok_r(NULL, " \t\n", &save))
+		found = strcmp(w, word) == 0;
+	free(text);
+	return found;
+}
+
+/*
+ * Which cgroup version can throttle here, and the cgroup to create the
+ * child under: 2 when the root is the unified hierarchy with the io
+ * controller, 1 when the v1 blkio controller is mounted, 0 (err says why,
+ * naming both) when neither.
+ */
+static int
+cgroup_detect(const char *flag, char *parent, size_t len, char *err, size_t errlen)
+{
+	const char *root = cgroup_root();
+	char		path[1200];
+
+	snprintf(path, sizeof(path), "%s/cgroup.controllers", root);
+	if (file_has_word(path, "io"))
+	{
+		snprintf(parent, len, "%s", root);
+		return 2;
+	}
+	snprintf(path, sizeof(path), "%s/blkio/blkio.throttle.write_iops_device", root);
+	if (access(path, F_OK) == 0)
+	{
+		snprintf(parent, len, "%s/blkio", root);
+		return 1;
+	}
+	snprintf(err, errlen, "%s needs the cgroup v2 io controller (\"io\" in %s/cgroup.controllers) "
+			 "or the cgroup v1 blkio controller (%s/blkio/blkio.throttle.write_iops_device), "
+			 "and this system has neither", flag, root, root);
+	return 0;
+}
 
 /* Can we throttle here?  Checked before anything is created. */
 int
@@ -40,14 +106,11 @@ wsb_slowdisk_check(const WsbOptions *o, char *err, size_t errlen)
 		return 0;
 	if (geteuid() != 0)
 	{
-		snprintf(err, errlen, "%s needs root: it creates a loop device, a mount and a blkio cgroup", flag);
+		snprintf(err, errlen, "%s needs root: it creates a loop device, a mount and a cgroup", flag);
 		return -1;
 	}
-	if (access(BLKIO_ROOT "/blkio.throttle.write_iops_device", F_OK) != 0)
-	{
-		snprintf(err, errlen, "%s needs the cgroup v1 blkio controller, and " BLKIO_ROOT " has no blkio.throttle.write_iops_device", flag);
+	if (cgroup_detect(flag, path, sizeof(path), err, errlen) == 0)
 		return -1;
-	}
 	if (access("/dev/loop-control", F_OK) != 0)
 	{
 		snprintf(err, errlen, "%s needs loop devices, and /dev/loop-control is missing", flag);
@@ -127,37 +190,70 @@ undo_mount(void *arg)
 	wsb_error("could not unmount \"%s\"", d->mountpoint);
 }
 
+/* Pids listed in a cgroup.procs file that are still alive. */
+static int
+live_pids(const char *procs, pid_t *pids, int max)
+{
+	char	   *text = wsb_read_file(procs, NULL);
+	char	   *save = NULL;
+	int			n = 0;
+
+	for (char *p = text ? strtok_r(text, " \n", &save) : NULL; p && n < max;
+		 p = strtok_r(NULL, " \n", &save))
+	{
+		pid_t		pid = (pid_t) atol(p);
+
+		if (pid > 0 && (kill(pid, 0) == 0 || errno == EPERM))
+			pids[n++] = pid;
+	}
+	free(text);
+	return n;
+}
+
 /*
- * Remove the cgroup.  The last server processes leave it a moment after
- * pg_ctl stop returns; anything still in it after 5 s is moved to the root
- * group so that the directory can go.
+ * Remove the cgroup, v1 or v2.  The last server processes leave it a
+ * moment after pg_ctl stop returns; whatever still lives in it after 5 s
+ * is moved back to the parent cgroup so that the directory can go.  (A
+ * real cgroup's cgroup.procs lists only live processes and its interface
+ * files go with rmdir; the tests' stand-in directory lists whatever was
+ * written, and its files are removed here.)
  */
 static void
 undo_cgroup(void *arg)
 {
 	WsbSlowDisk *d = arg;
+	char		parent_procs[1100];
+	pid_t		pids[256];
+	int			n = 0;
 
 	for (int i = 0; i < 50; i++)
 	{
-		if (rmdir(d->cgroup) == 0 || errno == ENOENT)
-			return;
+		if ((n = live_pids(d->cgroup_procs, pids, 256)) == 0)
+			break;
 		usleep(100000);
 	}
+	snprintf(parent_procs, sizeof(parent_procs), "%s/cgroup.procs", d->cgroup_parent);
+	for (int i = 0; i < n; i++)
 	{
-		char	   *pids = wsb_read_file(d->cgroup_procs, NULL);
-		char	   *save = NULL;
+		FILE	   *f = fopen(parent_procs, "a");
 
-		for (char *p = pids ? strtok_r(pids, "\n", &save) : NULL; p; p = strtok_r(NULL, "\n", &save))
+		if (f)
 		{
-			FILE	   *f = fopen(BLKIO_ROOT "/cgroup.procs", "w");
-
-			if (f)
-			{
-				fprintf(f, "%s\n", p);
-				fclose(f);
-			}
+			fprintf(f, "%d\n", (int) pids[i]);
+			fclose(f);
 		}
-		free(pids);
+	}
+	if (getenv("WSB_CGROUP_ROOT"))
+	{
+		const char *files[] = {"cgroup.procs", "io.max", "blkio.throttle.write_iops_device",
+		"blkio.throttle.write_bps_device", NULL};
+		char		path[1200];
+
+		for (int i = 0; files[i]; i++)
+		{
+			snprintf(path, sizeof(path), "%s/%s", d->cgroup, files[i]);
+			unlink(path);
+		}
 	}
 	for (int i = 0; i < 20; i++)
 	{
@@ -166,6 +262,21 @@ undo_cgroup(void *arg)
 		usleep(100000);
 	}
 	wsb_error("could not remove cgroup \"%s\": %s", d->cgroup, strerror(errno));
+}
+
+/* Disable the io controller in the parent again, if we enabled it. */
+static void
+undo_io_controller(void *arg)
+{
+	WsbSlowDisk *d = arg;
+	char		path[1200];
+	FILE	   *f;
+
+	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", d->cgroup_parent);
+	f = fopen(path, "w");
+	if (f == NULL || fprintf(f, "-io\n") < 0 || fclose(f) != 0)
+		wsb_error("could not disable the io controller again in \"%s\" (another cgroup may use it now): %s",
+				  path, strerror(errno));
 }
 
 static int
@@ -260,14 +371,36 @@ wsb_slowdisk_setup(WsbSlowDisk *d, const WsbOptions *o, const char *workdir,
 		return -1;
 	}
 
-	snprintf(d->cgroup, sizeof(d->cgroup), BLKIO_ROOT "/wal_stall_bench.%d", (int) getpid());
+	d->cgroup_version = cgroup_detect(wal ? "--slow-wal" : "--slow-disk", d->cgroup_parent,
+									  sizeof(d->cgroup_parent), err, errlen);
+	if (d->cgroup_version == 0)
+		return -1;
+	if (d->cgroup_version == 2)
+	{
+		char		path[1200];
+		FILE	   *f;
+
+		/* the child's io.max exists only if the parent hands io down */
+		snprintf(path, sizeof(path), "%s/cgroup.subtree_control", d->cgroup_parent);
+		if (!file_has_word(path, "io"))
+		{
+			f = fopen(path, "w");
+			if (f == NULL || fprintf(f, "+io\n") < 0 || fclose(f) != 0)
+			{
+				snprintf(err, errlen, "could not enable the io controller in \"%s\": %s", path, strerror(errno));
+				return -1;
+			}
+			wsb_cleanup_push("io controller", undo_io_controller, d);
+		}
+	}
+	snprintf(d->cgroup, sizeof(d->cgroup), "%s/wal_stall_bench.%d", d->cgroup_parent, (int) getpid());
 	if (mkdir(d->cgroup, 0755) != 0)
 	{
 		snprintf(err, errlen, "could not create cgroup \"%s\": %s", d->cgroup, strerror(errno));
 		return -1;
 	}
 	snprintf(d->cgroup_procs, sizeof(d->cgroup_procs), "%s/cgroup.procs", d->cgroup);
-	wsb_cleanup_push("blkio cgroup", undo_cgroup, d);
+	wsb_cleanup_push(d->cgroup_version == 2 ? "io cgroup" : "blkio cgroup", undo_cgroup, d);
 	d->active = true;
 	return 0;
 }
@@ -283,6 +416,27 @@ wsb_slowdisk_throttle(WsbSlowDisk *d, const WsbOptions *o, char *err, size_t err
 
 	if (!d->active)
 		return 0;
+	if (d->cgroup_version == 2)
+	{
+		char		path[1200];
+		char		line[128];
+		FILE	   *f;
+
+		/* one line, both keys: the device's limits are set together */
+		snprintf(line, sizeof(line), "%u:%u wiops=%d", d->major, d->minor,
+				 wal ? o->slow_wal_iops : o->slow_disk_iops);
+		if (wal && o->slow_wal_mbps)
+			snprintf(line + strlen(line), sizeof(line) - strlen(line), " wbps=%lld",
+					 (long long) o->slow_wal_mbps * 1024 * 1024);
+		snprintf(path, sizeof(path), "%s/io.max", d->cgroup);
+		f = fopen(path, "w");
+		if (f == NULL || fprintf(f, "%s\n", line) < 0 || fclose(f) != 0)
+		{
+			snprintf(err, errlen, "could not write \"%s\" to \"%s\": %s", line, path, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
 	if (write_limit(d->cgroup, "blkio.throttle.write_iops_device", d->major, d->minor,
 					wal ? o->slow_wal_iops : o->slow_disk_iops, err, errlen) != 0)
 		return -1;
@@ -302,10 +456,12 @@ wsb_slowdisk_describe(const WsbSlowDisk *d, const WsbOptions *o, char *buf, size
 		return;
 	}
 	if (o->slow_wal_iops)
-		snprintf(buf, len, "pg_wal alone on loop device %u:%u (ext4), writes throttled to %d IOPS%s%.0d%s",
+		snprintf(buf, len, "pg_wal alone on loop device %u:%u (ext4), writes throttled to %d IOPS%s%.0d%s (%s)",
 				 d->major, d->minor, o->slow_wal_iops,
-				 o->slow_wal_mbps ? " and " : "", o->slow_wal_mbps, o->slow_wal_mbps ? " MB/s" : "");
+				 o->slow_wal_mbps ? " and " : "", o->slow_wal_mbps, o->slow_wal_mbps ? " MB/s" : "",
+				 d->cgroup_version == 2 ? "cgroup v2 io.max" : "cgroup v1 blkio");
 	else
-		snprintf(buf, len, "data directory on loop device %u:%u (ext4), writes throttled to %d IOPS",
-				 d->major, d->minor, o->slow_disk_iops);
+		snprintf(buf, len, "data directory on loop device %u:%u (ext4), writes throttled to %d IOPS (%s)",
+				 d->major, d->minor, o->slow_disk_iops,
+				 d->cgroup_version == 2 ? "cgroup v2 io.max" : "cgroup v1 blkio");
 }

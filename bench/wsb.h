@@ -11,7 +11,7 @@
  *	 options.c	 flags and preset files -> WsbOptions, the plan
  *	 target.c	 the cluster: temporary or --pgdata
  *	 settings.c	 settings through ALTER SYSTEM, checked, and restored
- *	 slowdisk.c	 loop device + blkio cgroup for --slow-wal / --slow-disk
+ *	 slowdisk.c	 loop device + cgroup (v2 io.max, v1 blkio) for --slow-wal / --slow-disk
  *	 run.c		 one run: checkpoint, resets, pgbench, polling, figures
  *	 pgbench.c	 parsing pgbench's per-transaction log and its summary
  *	 stats.c	 medians, Welch's t interval, verdicts

@@ -51,6 +51,7 @@ cleanup() {
 		kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
 	done
 	cluster_stop "$dir"
+	cluster_stop "$dir/nl"
 	rm -rf "$dir"
 }
 pg_port=$(free_port)
@@ -268,6 +269,71 @@ fi
 ok "the exporter logged no query error" test ! -s "$dir/exporter_errors.log"
 ok "Prometheus logged no rule evaluation error" \
 	bash -c "! grep -iE 'level=(error|warn)' '$dir/prometheus.log' | grep -v 'does not exist' | sed 's/^/# /' | grep ."
+
+# ---------- wal_stall not loaded ----------
+# A second cluster with the extension created but wal_stall not in
+# shared_preload_libraries, where each of wal_stall's functions raises an
+# error: the queries must not call them, and say wal_stall_collector_running 0.
+echo "# wal_stall not loaded (at ${SECONDS}s)"
+nl_port=$(free_port)
+cluster_init "$dir/nl" "$nl_port"
+cluster_conf "$dir/nl" "shared_preload_libraries = 'pg_stat_statements'" "autovacuum = off"
+nl_up=false
+cluster_start "$dir/nl" && nl_up=true
+ok "a cluster without wal_stall preloaded starts" $nl_up
+nl_sql() { cluster_psql "$dir/nl" -At -v ON_ERROR_STOP=1 "$@"; }
+nl_sql -q -c "CREATE EXTENSION wal_stall" -c "CREATE ROLE wal_stall_exporter LOGIN IN ROLE pg_monitor" >/dev/null
+nl_queries_ok=true
+for f in "$dir"/q/*.sql; do
+	nl_sql -U wal_stall_exporter -f "$f" >/dev/null 2>"$dir/nl_q.err" ||
+		{ nl_queries_ok=false; echo "# $(basename "$f"): $(cat "$dir/nl_q.err")"; }
+done
+ok "not loaded: every query of queries.yaml runs without error as a pg_monitor role" $nl_queries_ok
+# The test of shared_preload_libraries, taken from the collector's query,
+# on the spellings the setting accepts.
+python3 - "$here/queries.yaml" >"$dir/nl_loaded.sql" <<'PY'
+import re, sys, yaml
+q = yaml.safe_load(open(sys.argv[1]))["wal_stall_collector"]["query"]
+m = re.search(r"WHERE (EXISTS \(.*?'wal_stall'\))", q, re.S)
+expr = m.group(1).replace("current_setting('shared_preload_libraries')", "v.setting")
+print("SELECT string_agg(v.setting || '=' || (%s)::text, ' | ' ORDER BY v.n) FROM (VALUES "
+      "(1, 'wal_stall'), (2, 'pg_stat_statements, wal_stall'), (3, '\"wal_stall\" , auto_explain'), "
+      "(4, '$libdir/wal_stall'), (5, 'wal_stall.so'), (6, ''), (7, 'wal_stall_x'), (8, 'pg_wal_stall'), "
+      "(9, 'auto_explain')) AS v(n, setting)" % expr)
+PY
+spellings=$(nl_sql -f "$dir/nl_loaded.sql" 2>&1)
+echo "# $spellings"
+ok "not loaded: the queries' test of shared_preload_libraries finds wal_stall in each spelling, and only there" \
+	test "$spellings" = 'wal_stall=true | pg_stat_statements, wal_stall=true | "wal_stall" , auto_explain=true | $libdir/wal_stall=true | wal_stall.so=true | =false | wal_stall_x=false | pg_wal_stall=false | auto_explain=false'
+nl_exp_port=$(free_port)
+DATA_SOURCE_NAME="host=$dir/nl port=$nl_port user=wal_stall_exporter dbname=postgres sslmode=disable" \
+	"$EXPORTER" --extend.query-path="$here/queries.yaml" \
+	--web.listen-address="127.0.0.1:$nl_exp_port" >"$dir/nl_exporter.log" 2>&1 &
+pids+=($!)
+nl_running=false
+for _ in $(seq 1 50); do
+	curl -sf "http://127.0.0.1:$nl_exp_port/metrics" >"$dir/nl_metrics.txt" 2>/dev/null &&
+		grep -q '^wal_stall_collector_running{.*} 0$' "$dir/nl_metrics.txt" && { nl_running=true; break; }
+	sleep 0.2
+done
+grep -E '^wal_stall_' "$dir/nl_metrics.txt" | sed 's/{[^}]*}//' | sort | sed 's/^/# /'
+ok "not loaded: the exporter serves wal_stall_collector_running 0" $nl_running
+ok "not loaded: the other wal_stall metrics are wal_stall_clients_busy and the collector's, NaN" python3 - "$dir/nl_metrics.txt" <<'PY'
+import math, re, sys
+got = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"^(wal_stall_\w+)\{[^}]*\} (\S+)$", line)
+    if m:
+        got[m.group(1)] = float(m.group(2))
+assert got.pop("wal_stall_collector_running") == 0, got
+assert "wal_stall_clients_busy" in got, got
+got.pop("wal_stall_clients_busy")
+assert got and all(k.startswith("wal_stall_collector_") and math.isnan(v) for k, v in got.items()), got
+PY
+if grep -iE 'error|level=warn' "$dir/nl_exporter.log" >"$dir/nl_exporter_errors.log"; then
+	sed 's/^/# /' "$dir/nl_exporter_errors.log" | cut -c1-200 | head -10
+fi
+ok "not loaded: the exporter logged no query error" test ! -s "$dir/nl_exporter_errors.log"
 
 # ---------- nothing left ----------
 echo "# nothing left (at ${SECONDS}s)"

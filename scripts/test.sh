@@ -199,6 +199,13 @@ suites_once() {
 	grep -E '^(not ok|ok) ' "$logs/e2e.log" | grep -v '^ok' | sed 's/^/  /'
 	count_tap "$logs/e2e.log" $status
 
+	echo "== bench cgroup v2 (bench/t/cgroup_v2.sh, as root, a stand-in cgroup root)"
+	make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" wal_stall_bench >"$logs/cgroup_v2.log" 2>&1 &&
+		PG_CONFIG=$PGCONFIG limit 900 bash "$work/bench/t/cgroup_v2.sh" >>"$logs/cgroup_v2.log" 2>&1
+	status=$?
+	grep -E '^(not ok|ok) ' "$logs/cgroup_v2.log" | grep -v '^ok' | sed 's/^/  /'
+	count_tap "$logs/cgroup_v2.log" $status
+
 	echo "== Prometheus (exporter/test.sh, as root)"
 	PG_CONFIG=$PGCONFIG limit 900 bash "$work/exporter/test.sh" >"$logs/exporter.log" 2>&1
 	status=$?
