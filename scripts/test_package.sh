@@ -82,6 +82,8 @@ cleanup() {
 	rm -rf "$dir"
 }
 trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM	# test.sh's time limit: clean up all the same
 step() { echo "# $* (at ${SECONDS}s)"; }
 
 # ---------- build ----------
