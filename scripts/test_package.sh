@@ -145,7 +145,7 @@ is "$(sql -c "SELECT extversion FROM pg_extension WHERE extname = 'wal_stall'")"
 # The collector has no database connection, so it is not in
 # pg_stat_activity: ps shows it, a child of this cluster's postmaster.
 collector=$(sql -c "SELECT collector_pid FROM wal_stall_status()")
-postmaster=$(head -1 "/var/lib/postgresql/$major/$cluster/postmaster.pid")
+postmaster=$(head -1 "$(sql -c 'SHOW data_directory')/postmaster.pid")
 is "$(ps -o ppid= -p "$collector" | tr -d ' ') $(ps -o args= -p "$collector" | grep -o 'wal_stall collector')" \
 	"$postmaster wal_stall collector" "wal_stall_status().collector_pid is the cluster's running collector"
 
