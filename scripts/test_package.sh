@@ -153,6 +153,10 @@ is "$(ps -o ppid= -p "$collector" | tr -d ' ') $(ps -o args= -p "$collector" | g
 step "pgbench -i -s 1, then 60 s of pgbench -c 4 (the advice needs 60 s)"
 pgbench() { runuser -u postgres -- "$("$PG_CONFIG" --bindir)/pgbench" -p "$port" "$@"; }
 ok "pgbench -i -s 1" to_log "$dir/pgbench_init.log" pgbench -i -s 1 postgres
+# Backends publish their WAL counters at most once a second: pgbench -i's
+# last WAL would otherwise land in the history rows after the start mark
+# (+50% on a 15 s run, measured).
+sleep 2
 lsn0=$(sql -c "SELECT pg_current_wal_lsn()")
 xid0=$(sql -c "SELECT pg_current_xact_id()::text::bigint")
 t0=$(sql -c "SELECT now()")
@@ -214,12 +218,12 @@ sql -c "SELECT min(sample_time)::time(0), max(sample_time)::time(0), count(*), s
 	sed 's/^/# history (from | to | rows | xids | wal_bytes | wal_buffer_full_ms | fill_max): /'
 # The history against core's figures: the WAL position's advance and the
 # transaction ids handed out while pgbench ran.
-is "$(sql -c "SELECT count(*) >= 55 AND sum(wal_bytes) BETWEEN 0.8 * $lsn_bytes AND 1.2 * $lsn_bytes
+is "$(sql -c "SELECT count(*) >= 55 AND sum(wal_bytes) BETWEEN 0.9 * $lsn_bytes AND 1.1 * $lsn_bytes
 	FROM wal_stall_history WHERE sample_time > '$t0'")" t \
-	"wal_stall_history: a row per second, summing to the WAL position's advance ($lsn_bytes bytes) within 20%"
-is "$(sql -c "SELECT sum(xids) BETWEEN 0.8 * $xids AND 1.2 * $xids
+	"wal_stall_history: a row per second, summing to the WAL position's advance ($lsn_bytes bytes) within 10%"
+is "$(sql -c "SELECT sum(xids) BETWEEN 0.9 * $xids AND 1.1 * $xids
 	FROM wal_stall_history WHERE sample_time > '$t0'")" t \
-	"wal_stall_history: its xids sum to the transaction ids handed out ($xids) within 20%"
+	"wal_stall_history: its xids sum to the transaction ids handed out ($xids) within 10%"
 is "$(sql -c "SELECT sum(wal_buffer_full_ms) > 0 AND max(buffer_fill_max) > 0.5
 	FROM wal_stall_history WHERE sample_time > '$t0'")" t \
 	"wal_stall_history: the 32kB ring was seen full, with stall time"
