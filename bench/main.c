@@ -239,12 +239,20 @@ add_optional_libraries(WsbOptions *o, WsbPlan *plan, char *err, size_t errlen)
 	return wsb_make_plan(o, plan, err, errlen);
 }
 
+/*
+ * Where --preset NAME looks: $WSB_PRESETS_DIR if set; else "presets" beside
+ * the binary, where a build in the source tree finds bench/presets; else
+ * the directory "make install" (and the Debian package) put them in,
+ * WSB_PRESETS_DIR_DEFAULT (wsb.h), fixed at build time.
+ */
+
 static void
 presets_dir(const char *argv0, char *dir, size_t len)
 {
 	char		exe[PATH_MAX];
 	ssize_t		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	const char *env = getenv("WSB_PRESETS_DIR");
+	struct stat st;
 
 	if (env && *env)
 	{
@@ -256,6 +264,8 @@ presets_dir(const char *argv0, char *dir, size_t len)
 	else
 		wsb_strlcpy(exe, argv0, sizeof(exe));
 	snprintf(dir, len, "%s/presets", dirname(exe));
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		wsb_strlcpy(dir, WSB_PRESETS_DIR_DEFAULT, len);
 }
 
 int

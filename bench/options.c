@@ -65,8 +65,10 @@ wsb_usage(FILE *f)
 		  "  --set GUC=V1,V2,...   values of a setting; repeatable: every combination is a\n"
 		  "                        configuration, the first (all first values) the baseline;\n"
 		  "                        quote a value holding a comma: --set \"x='a,b',c\"\n"
-		  "  --preset NAME|FILE    read settings and flags from bench/presets/NAME.conf or\n"
-		  "                        FILE; flags given here override the preset's, and a --set\n"
+		  "  --preset NAME|FILE    read settings and flags from FILE, or NAME.conf in the\n"
+		  "                        presets directory ($WSB_PRESETS_DIR, else presets/ beside\n"
+		  "                        the binary, else " WSB_PRESETS_DIR_DEFAULT ");\n"
+		  "                        flags given here override the preset's, and a --set\n"
 		  "                        here replaces the preset's --set of the same setting\n"
 		  "  --runs N              runs per configuration (default 3); run order interleaves\n"
 		  "                        the configurations: A B C A B C ...\n"
@@ -111,6 +113,7 @@ wsb_usage(FILE *f)
 		  "                        error, and the tracer's cost against the untraced runs;\n"
 		  "                        needs root, bpftrace and a postgres built with\n"
 		  "                        --enable-dtrace (as Debian's packages are)\n"
+		  "  --version             the wal_stall release of this harness\n"
 		  "  --help                this text\n"
 		  "\n"
 		  "Exit status: 0 done, 1 a run-time failure, 2 a usage error, 130 interrupted.\n",
@@ -572,7 +575,8 @@ static const struct
 
 /*
  * Parse the command line into o (defaults first, then the preset, then the
- * flags).  0 ok, 1 --help (printed), -1 usage error with one message in err.
+ * flags).  0 ok, 1 --help or --version (printed), -1 usage error with one
+ * message in err.
  */
 int
 wsb_parse_args(int argc, char **argv, const char *presets_dir, WsbOptions *o,
@@ -604,6 +608,15 @@ wsb_parse_args(int argc, char **argv, const char *presets_dir, WsbOptions *o,
 				if (pass == 1)
 				{
 					wsb_usage(stdout);
+					return 1;
+				}
+				continue;
+			}
+			if (strcmp(arg, "--version") == 0 || strcmp(arg, "-V") == 0)
+			{
+				if (pass == 1)
+				{
+					printf("wal_stall_bench (wal_stall) %s\n", WSB_VERSION);
 					return 1;
 				}
 				continue;

@@ -40,6 +40,21 @@
 #include <stdint.h>
 #include <time.h>
 
+/*
+ * The wal_stall release this harness belongs to: wal_stall.control's
+ * default_version, the Debian package's upstream version and CHANGELOG.md's
+ * newest release agree with it (scripts/check_versions.sh checks).
+ */
+#define WSB_VERSION			"1.1"
+
+/*
+ * The presets directory of an installed harness (bench/Makefile sets it from
+ * its prefix); a binary with a presets directory beside it uses that one.
+ */
+#ifndef WSB_PRESETS_DIR_DEFAULT
+#define WSB_PRESETS_DIR_DEFAULT "/usr/local/share/wal-stall-bench/presets"
+#endif
+
 #define WSB_MAX_SETS		16	/* --set flags */
 #define WSB_DATABASE		"wal_stall_bench"	/* the runs' database on a --pgdata cluster */
 #define WSB_MAX_VALUES		32	/* values of one --set */

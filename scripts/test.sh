@@ -12,7 +12,8 @@
 # runs the suites as the postgres user in a scratch copy of the tree.  The
 # matrix is WS_MATRIX (default "13 15 17 18 19"); a version whose sources
 # cannot be downloaded is reported as skipped, not failed.  The unit suites,
-# the bench end-to-end tests and the Prometheus test run once, on 15.
+# the bench end-to-end tests, the Prometheus test, the version check and
+# the Debian package test run once, on 15.
 # Prints the per-suite counts for each version and ends with one line
 # "N passed, N failed" summing every version and suite.  Exits non-zero if
 # any failed.
@@ -211,6 +212,24 @@ suites_once() {
 	status=$?
 	grep -E '^not ok ' "$logs/exporter.log" | sed 's/^/  /'
 	count_tap "$logs/exporter.log" $status
+
+	echo "== versions agree (scripts/check_versions.sh)"
+	bash "$work/scripts/check_versions.sh" "$work/bench/wal_stall_bench" >"$logs/versions.log" 2>&1
+	status=$?
+	grep -E '^not ok |^#  ' "$logs/versions.log" | sed 's/^/  /'
+	count_tap "$logs/versions.log" $status
+
+	echo "== Debian packages: built, installed, used, purged (scripts/test_package.sh, as root)"
+	PG_CONFIG=$PGCONFIG limit 1200 bash "$work/scripts/test_package.sh" >"$logs/package.log" 2>&1
+	status=$?
+	grep -E '^not ok |^#   |^Bail out' "$logs/package.log" | sed 's/^/  /'
+	count_tap "$logs/package.log" $status
+	# The purge took wal_stall out of this PostgreSQL's directories: the
+	# suites after this one need the tree's build there again.
+	if ! make -C "$work" -s PG_CONFIG="$PGCONFIG" install >>"$logs/package.log" 2>&1; then
+		echo "  could not install the tree's build again after the package test"
+		count 0 1
+	fi
 }
 
 saved_path=$PATH

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Build wal_stall's Debian packages (debian/): postgresql-NN-wal-stall for
+# every PostgreSQL version that debian/pgversions allows and
+# /usr/share/postgresql-common/supported-versions lists (on Debian 12: 15),
+# and wal-stall-bench; then run lintian on them.
+#
+#   scripts/build_deb.sh [OUTDIR]
+#
+# Installs the build dependencies first (as root; skipped when present),
+# builds with "dpkg-buildpackage -us -uc -b" in a scratch copy of the tree
+# (the tree itself is left as it is), copies the .deb files and lintian's
+# output (lintian.txt) to OUTDIR (default: a new /tmp/wal_stall_deb.XXXXXX)
+# and prints their paths, one per line, the directory last.  Exits non-zero
+# if the build fails or lintian reports an error.
+#
+# Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:-}
+
+# The build dependencies of debian/control, by name, and lintian.  The
+# postgresql-server-dev-all of the postgresql-common already installed:
+# building packages must not upgrade the PostgreSQL tooling under the
+# clusters and suites already on this machine.
+packages="build-essential debhelper dpkg-dev libpq-dev lintian"
+missing=""
+for p in $packages postgresql-server-dev-all; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "build_deb.sh: missing build dependencies:$missing (run as root to install them)" >&2
+		exit 1
+	fi
+	pins=""
+	for p in $missing; do
+		if [ "$p" = postgresql-server-dev-all ] &&
+			common=$(dpkg-query -W -f='${Version}' postgresql-common 2>/dev/null) && [ -n "$common" ]; then
+			pins="$pins $p=$common"
+		else
+			pins="$pins $p"
+		fi
+	done
+	echo "build_deb.sh: installing$pins" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	# shellcheck disable=SC2086
+	if ! apt-get install -y -q --no-install-recommends $pins >/dev/null; then
+		apt-get update -q >/dev/null
+		# shellcheck disable=SC2086
+		apt-get install -y -q --no-install-recommends $pins >/dev/null
+	fi
+fi
+
+scratch=$(mktemp -d /tmp/wal_stall_debbuild.XXXXXX)
+trap 'rm -rf "$scratch"' EXIT
+if [ -z "$out" ]; then
+	out=$(mktemp -d /tmp/wal_stall_deb.XXXXXX)
+fi
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+# The source directory is named as Debian names it: source-upstreamversion.
+version=$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)
+src="$scratch/wal-stall-${version%-*}"
+mkdir "$src"
+cp -a "$top/." "$src/"
+rm -rf "$src/.git" "$src/tmp_check" "$src/results" "$src/log"
+make -C "$src" -s clean >/dev/null 2>&1 || true
+
+(
+	cd "$src"
+	dpkg-checkbuilddeps
+	# debian/control must be what debian/control.in makes of the installed
+	# versions (pg_buildext checkcontrol fails the build otherwise).
+	dpkg-buildpackage -us -uc -b
+) >"$scratch/build.log" 2>&1 || {
+	cp "$scratch/build.log" "$out/build.log"
+	tail -40 "$scratch/build.log" >&2
+	echo "build_deb.sh: dpkg-buildpackage failed (its output: $out/build.log)" >&2
+	exit 1
+}
+
+changes=$(ls "$scratch"/wal-stall_*.changes)
+cp "$scratch"/*.deb "$scratch/build.log" "$out/"
+# lintian warns when run as root: as root, run it as nobody.
+chmod 755 "$scratch"
+as_user=()
+[ "$(id -u)" -eq 0 ] && as_user=(runuser -u nobody --)
+lstatus=0
+"${as_user[@]}" lintian --info --display-info --pedantic "$changes" >"$out/lintian.txt" 2>&1 || lstatus=$?
+status=0
+if grep -q '^E: ' "$out/lintian.txt"; then
+	grep '^E: ' "$out/lintian.txt" >&2
+	echo "build_deb.sh: lintian reports errors (all of its output: $out/lintian.txt)" >&2
+	status=1
+elif [ "$lstatus" -ne 0 ]; then
+	tail -5 "$out/lintian.txt" >&2
+	echo "build_deb.sh: lintian failed (exit $lstatus)" >&2
+	status=1
+fi
+ls "$out"/*.deb
+echo "$out"
+exit "$status"
