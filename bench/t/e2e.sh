@@ -44,7 +44,7 @@ trap cleanup EXIT
 leftovers() {
 	{
 		ls -d /tmp/wal_stall_bench.* 2>/dev/null
-		ls -d /sys/fs/cgroup/blkio/wal_stall_bench.* 2>/dev/null
+		ls -d /sys/fs/cgroup/blkio/wal_stall_bench.* /sys/fs/cgroup/wal_stall_bench.* 2>/dev/null
 		losetup -a 2>/dev/null | grep wal_stall_bench
 		findmnt -rn -o TARGET 2>/dev/null | grep wal_stall_bench
 		pgrep -af "^$PGBIN/postgres -D /tmp/wal_stall_bench"
@@ -420,7 +420,7 @@ if command -v pg_createcluster >/dev/null && [ -x "/usr/lib/postgresql/$major/bi
 		psql_dc -c "SELECT name, setting, pending_restart FROM pg_settings ORDER BY name" >"$1.settings"
 		psql_dc -c "SELECT datname FROM pg_database ORDER BY 1" >"$1.dbs"
 		cp "$dcdir/postgresql.auto.conf" "$1.auto"
-		(cd "/etc/postgresql/$major/$dc" && sha256sum ./*) >"$1.etc"
+		(cd "/etc/postgresql/$major/$dc" && find . -type f | sort | xargs sha256sum) >"$1.etc"
 		pg_lsclusters -h | awk -v c="$dc" '$2 == c { $1 = $1; print }' >"$1.ls"
 		ls "$dcdir/pg_stat" >"$1.pgstat"
 	}
