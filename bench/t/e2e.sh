@@ -205,6 +205,7 @@ same_as() {
 		diff -u "$1.dbs" "$2.dbs" >>"$work/diff" || { sed 's/^/# /' "$work/diff" | head -20; return 1; }
 }
 snapshot "$work/before"
+plain_log0=$(wc -l <"$pgdir/log")
 
 # max_locks_per_transaction: a restart setting the file never held, reset at
 # the end, so only a restart makes pg_settings show the old value again
@@ -218,6 +219,9 @@ ok "--pgdata running: 2 results rows" [ "$(($(wc -l <"$work/out2/results.csv") -
 snapshot "$work/after2"
 ok "--pgdata running: pg_settings, postgresql.auto.conf and databases as before" same_as "$work/before" "$work/after2"
 ok "--pgdata running: no setting waits for a restart" [ -z "$(psql_pg -c 'SELECT name FROM pg_settings WHERE pending_restart')" ]
+# pg_ctl -l of the running postmaster: the restarts log to that same file
+ok "--pgdata running: the cluster's own log (pg_ctl -l) got the restarts" \
+	[ "$(sed -n "$((plain_log0 + 1)),\$p" "$pgdir/log" | grep -c 'database system is ready to accept connections')" -ge 3 ]
 ok "--pgdata running: restore journal removed after restoring" test ! -e "$work/out2/restore.sql"
 ok "--pgdata running: the backslashes of log_line_prefix kept (not doubled)" \
 	[ "$(psql_pg -c 'SHOW log_line_prefix')" = '%m [%p] \ ' ]
