@@ -177,8 +177,9 @@ advise_wal_buffers(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *
  * decides when an asynchronous commit wakes the writer: not before that
  * much WAL waits to be flushed, where 13 to 16 woke it at every completed
  * page.  A ring smaller than that never gets the writer's help between its
- * sleeps, and the evidence says so: README, "Tested on".  Lowering it to
- * the ring's size would make the writer fsync at every wake-up instead.)
+ * sleeps, and the evidence says so: docs/results.md, "PostgreSQL 18: small
+ * rings and the WAL writer".  Lowering it to the ring's size would make
+ * the writer fsync at every wake-up instead.)
  */
 static void
 advise_wal_writer(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, int max)

@@ -11,7 +11,7 @@ PG_MAJOR=15
 pgbin=/usr/lib/postgresql/$PG_MAJOR/bin
 PACKAGES="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR libpq-dev postgresql-$PG_MAJOR-pgtap
 libtap-parser-sourcehandler-pgtap-perl libipc-run-perl make gcc gnuplot-nox
-e2fsprogs util-linux prometheus-postgres-exporter prometheus bpftrace"
+e2fsprogs util-linux prometheus-postgres-exporter prometheus bpftrace python3"
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "setup.sh: run as root (it installs packages with apt-get)" >&2

@@ -12,8 +12,8 @@
 # runs the suites as the postgres user in a scratch copy of the tree.  The
 # matrix is WS_MATRIX (default "13 15 17 18 19"); a version whose sources
 # cannot be downloaded is reported as skipped, not failed.  The unit suites,
-# the bench end-to-end tests, the Prometheus test, the version check and
-# the Debian package test run once, on 15.
+# the bench end-to-end tests, the Prometheus test, the version check, the
+# markdown link check and the Debian package test run once, on 15.
 # Prints the per-suite counts for each version and ends with one line
 # "N passed, N failed" summing every version and suite.  Exits non-zero if
 # any failed.
@@ -218,6 +218,12 @@ suites_once() {
 	status=$?
 	grep -E '^not ok |^#  ' "$logs/versions.log" | sed 's/^/  /'
 	count_tap "$logs/versions.log" $status
+
+	echo "== markdown links resolve (scripts/check_links.py)"
+	python3 "$work/scripts/check_links.py" >"$logs/links.log" 2>&1
+	status=$?
+	grep -E '^not ok |^#   ' "$logs/links.log" | sed 's/^/  /'
+	count_tap "$logs/links.log" $status
 
 	echo "== Debian packages: built, installed, used, purged (scripts/test_package.sh, as root)"
 	PG_CONFIG=$PGCONFIG limit 1200 bash "$work/scripts/test_package.sh" >"$logs/package.log" 2>&1

@@ -350,7 +350,7 @@ ORDER BY name COLLATE "C";
 -- search_path: the extension's objects live in public, where a role with
 -- CREATE there can add an overload.  The view and a call with a typed
 -- literal are bound to the extension's function; an untyped literal
--- prefers the text overload, which is why the README types every literal.
+-- prefers the text overload, which is why docs/reference.md types every literal.
 --
 SELECT regress_poll('(SELECT count(*) > 0 FROM wal_stall_history)') AS history_has_rows;
 CREATE ROLE regress_attacker;

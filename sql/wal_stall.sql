@@ -79,7 +79,7 @@ $$;
 SELECT regress_wrap_around(100) AS wrap_around_seen;
 -- core publishes this backend's counters when it next goes idle (15+: at
 -- most once a second unless forced); 13 has no pg_stat_wal, and there
--- exact_count stays NULL (README).
+-- exact_count stays NULL (docs/reference.md).
 DO $$
 BEGIN
     IF current_setting('server_version_num')::int >= 150000 THEN

@@ -85,9 +85,9 @@ is( $node->safe_psql('postgres',
 
 # columns that must hold figures during a run; the core counters' deltas
 # only from 15, where the collector reads core's statistics (before, they
-# are NULL: README).  Only the rows that close inside the run: a row at
+# are NULL: docs/sampling.md).  Only the rows that close inside the run: a row at
 # its edges may cover a second the collector rested through, which reads
-# core's statistics only every 10 s (README, "Resting").
+# core's statistics only every 10 s (docs/sampling.md, "Resting").
 my ($major) = `pg_config --version` =~ /(\d+)/;	# pg_version is 15+ only
 my $core = $major >= 15 ? 'IS NOT NULL' : 'IS NULL';
 is( $node->safe_psql('postgres', qq{

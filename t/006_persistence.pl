@@ -141,7 +141,7 @@ is($node->safe_psql('postgres', $clog_query), $clog_before,
 	'the CLOG view\'s sampled lock figures and since are the same');
 SKIP:
 {
-	# before 15 the collector leaves core's statistics alone (README)
+	# before 15 the collector leaves core's statistics alone (docs/sampling.md)
 	skip 'CLOG hits come from core from 15', 2 if $major < 15;
 	cmp_ok($clog_hits_before, '>', 0, "CLOG hits before the restart ($clog_hits_before)");
 	# counted from the saved baseline: a baseline taken afresh at start would

@@ -69,7 +69,7 @@ cmp_ok($idle_rows, '>=', 27, "idle history rows ($idle_rows)");
 is($wal_rows, $idle_rows, 'the WAL position is read every second');
 SKIP:
 {
-	# before 15 the collector leaves core's statistics alone (README)
+	# before 15 the collector leaves core's statistics alone (docs/sampling.md)
 	skip 'the collector reads core statistics from 15', 2 if $major < 15;
 	cmp_ok($read_rows, '>=', 2, "core read every 10 s while resting ($read_rows of $idle_rows rows)");
 	cmp_ok($read_rows, '<=', 6, 'and not every second');

@@ -14,7 +14,7 @@ use Time::HiRes qw(time usleep);
 
 # Checkpoint marks come from the redo pointers on every version; full-page
 # images and the checkpoint kind from core's statistics, which the
-# collector reads from 15 (README).
+# collector reads from 15 (docs/sampling.md).
 my ($major) = `pg_config --version` =~ /(\d+)/;
 my $stats = $major >= 15;
 
