@@ -300,17 +300,25 @@ ws_io_class(WalStallGroup group)
  * (wal_buffer_full); WALWrite in LW_WAIT_UNTIL_FREE is a flush (wal_flush).
  * These set the cause of the whole wait, which the process's own WAL I/O
  * and its waits for insertions to finish then inherit.  An insertion-lock
- * wait is wal_insert, or wal_buffer_full while the ring is full.  Where no
- * lock mode has spoken yet in this wait (it began in I/O, or in a wait for
- * insertions to finish) the ring decides: full is wal_buffer_full,
- * otherwise wal_flush; *by_ring says so.
+ * wait is wal_insert, or wal_buffer_full while the ring is full.
+ *
+ * Where no lock mode has spoken yet in this wait (it began in I/O, or in a
+ * wait for insertions to finish) the ring decides: full is wal_buffer_full,
+ * otherwise wal_flush; *by_ring says so.  One exception: a WAL fsync of a
+ * process inside its commit (in_commit: compat.h) is its commit's flush.
+ * XLogFlush() writes and fsyncs without any lock wait when WALWriteLock is
+ * free, and beside a bulk load that keeps the ring full the ring rule put
+ * those fsyncs in wal_buffer_full; a wrap-around write fsyncs only when it
+ * completes a segment, so inside a commit (whose record may need one) that
+ * is one fsync per segment against one per commit.
  *
  * lock_mode is the process's lwWaitMode read at this tick after its
- * wait_event_info; meaningless for events that are not LWLock waits.
+ * wait_event_info, in_commit read for a WAL fsync event; each meaningless
+ * for other events.
  */
 WalStallClass
 ws_sample_class(WalStallEpisode *episode, WalStallEvent event, uint8 lock_mode,
-				bool ring_full, bool *by_ring)
+				bool in_commit, bool ring_full, bool *by_ring)
 {
 	WalStallClass ring_class = ring_full ? WS_CLASS_WAL_BUFFER_FULL : WS_CLASS_WAL_FLUSH;
 
@@ -335,8 +343,14 @@ ws_sample_class(WalStallEpisode *episode, WalStallEvent event, uint8 lock_mode,
 			if (lock_mode == LW_EXCLUSIVE)
 				return ring_full ? WS_CLASS_WAL_BUFFER_FULL : WS_CLASS_WAL_INSERT;
 			break;
-		case WS_EVENT_WAL_WRITE_IO:
 		case WS_EVENT_WAL_SYNC_IO:
+			if (in_commit && !episode->caused)
+			{
+				episode->caused = true;
+				episode->cause = WS_CLASS_WAL_FLUSH;
+			}
+			break;
+		case WS_EVENT_WAL_WRITE_IO:
 			break;
 		case WS_EVENT_NONE:
 		case WS_EVENT_SLRU_IO:

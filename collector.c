@@ -62,6 +62,7 @@ typedef struct ProcSample
 	uint32		wait_event_info;
 	WalStallEvent event;
 	uint8		lock_mode;		/* PGPROC.lwWaitMode, for an LWLock event */
+	bool		in_commit;		/* inside its commit, for a WAL I/O event */
 	bool		serves_queries;
 	WalStallStatement statement;	/* read only while in a tracked wait */
 } ProcSample;
@@ -269,6 +270,8 @@ scan_processes(void)
 			pg_read_barrier();
 			s->lock_mode = *((volatile uint8 *) &proc->lwWaitMode);
 		}
+		else if (s->event == WS_EVENT_WAL_SYNC_IO)
+			s->in_commit = ws_proc_in_commit(proc);
 		s->serves_queries = proc_serves_queries(proc);
 		active_clients += s->serves_queries;
 		/* an episode can start only in a tracked wait */
@@ -415,7 +418,7 @@ apply_samples(int n, bool ring_full, uint64 elapsed_ns)
 		{
 			bool		by_ring;
 			WalStallClass cls = ws_sample_class(&slot->stall, event, s->lock_mode,
-												ring_full, &by_ring);
+												s->in_commit, ring_full, &by_ring);
 
 			follow(&slot->stall, cls, &s->statement, elapsed_ns);
 			/* the history's row takes the very same class */

@@ -308,7 +308,8 @@ extern WalStallGroup ws_stall_group(WalStallEvent event);
 extern WalStallGroup ws_io_group(WalStallEvent event);
 extern WalStallClass ws_io_class(WalStallGroup group);
 extern WalStallClass ws_sample_class(WalStallEpisode *episode, WalStallEvent event,
-									 uint8 lock_mode, bool ring_full, bool *by_ring);
+									 uint8 lock_mode, bool in_commit, bool ring_full,
+									 bool *by_ring);
 extern int	ws_hist_bucket(uint64 duration_ns, uint64 base_ns);
 extern void ws_hist_bounds(int bucket, uint64 base_ns, double *lower_ns, double *upper_ns);
 extern double ws_histogram_percentile(const WalStallClassStats *stats, uint64 base_ns,
