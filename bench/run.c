@@ -548,7 +548,7 @@ after:
 			run->collector_cpu_share = 100.0 * (cpu1 - cpu0) / 1e9 / (wsb_now() - start);
 	}
 	if (traced)
-		wsb_validate_compare(&run->validation, &run->summary, &run->wal);
+		wsb_validate_compare(&run->validation, &run->summary, &run->wal, &run->history);
 	if (!o->quiet && !tty)
 		fprintf(stderr, "run %d/%d  %s  %.0f tps%s%s\n", run->order, nruns,
 				plan->configs[run->config].label, run->tps,

@@ -9,6 +9,13 @@
 #     WALWrite behind the WAL writer's next long write); the history's
 #     wal_flush share of the WAL-path time must stay below 5%, and each
 #     class of the history must sum to the summary's.
+#  2. a mixed load on the same disk: commits that flush
+#     (synchronous_commit = on) beside bulk inserts that do not, through a
+#     16MB ring: both sides are large, and with --validate each side of the
+#     history must come within 10% of the time PostgreSQL's own functions
+#     took (XLogInsertRecord: the insert side; XLogFlush: the flush side;
+#     traced with bpftrace).  Skipped, with the reason, where bpftrace or
+#     the server's probes are missing.
 #
 # Run as root, after building bench/wal_stall_bench, with PG_CONFIG set;
 # run by bench/t/e2e.sh.  Skips (and says why) where this machine has no
@@ -93,6 +100,49 @@ for l in bad:
     print("# %s: history %s ms, summary %s ms" % tuple(l))
 sys.exit(1 if bad or total <= 0 else 0)
 PY
+
+# ---------- 2. commits that flush beside bulk inserts, traced ----------
+PGBIN=$("$PG_CONFIG" --bindir)
+if ! command -v bpftrace >/dev/null; then
+	skip "the traced split of a mixed load: bpftrace is not on PATH"
+elif ! bpftrace -l "usdt:$PGBIN/postgres:postgresql:*" 2>/dev/null | grep -q lwlock__wait__start; then
+	skip "the traced split of a mixed load: $PGBIN/postgres has no USDT probes (--validate needs them)"
+else
+	cat >"$work/commit.sql" <<'SQL'
+\set aid random(1, 100000 * :scale)
+UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = :aid;
+SQL
+	cat >"$work/bulk.sql" <<'SQL'
+BEGIN;
+SET LOCAL synchronous_commit = off;
+INSERT INTO pgbench_history (tid, bid, aid, delta, mtime)
+SELECT 1, 1, g, 0, now() FROM generate_series(1, 200000) g;
+COMMIT;
+SQL
+	chmod 644 "$work/commit.sql" "$work/bulk.sql"
+	"$BENCH" --pg-config "$PG_CONFIG" --slow-wal 100 --slow-wal-mbps 4 --set wal_buffers=16MB \
+		--set synchronous_commit=on --script "$work/commit.sql" --pgbench-args "-f $work/bulk.sql" \
+		--runs 1 --duration 20 --clients 4 --scale 10 --validate --quiet \
+		--out "$work/mixed" >"$work/mixed.out" 2>"$work/mixed.err"
+	rc=$?
+	ok "mixed load, traced: exit status 0 (got $rc)" [ "$rc" = 0 ]
+	[ "$rc" = 0 ] || sed 's/^/# /' "$work/mixed.err"
+	python3 - "$work/mixed/results.csv" >"$work/mixed.split" 2>&1 <<'PY'
+import csv, sys
+r = list(csv.DictReader(open(sys.argv[1])))[0]
+for side in ("insert", "flush"):
+    print(side, r["traced_%s_side_ms" % side] or 0, r["history_%s_side_ms" % side] or 0,
+          r["summary_%s_side_ms" % side] or 0)
+PY
+	sed 's/^/# side traced_ms history_ms summary_ms: /' "$work/mixed.split"
+	for side in insert flush; do
+		read -r _ traced history _ < <(grep "^$side " "$work/mixed.split")
+		ok "mixed load: the clients' $side side is large (${traced:-?} ms traced)" \
+			python3 -c "import sys; sys.exit(not float('${traced:-0}') > 2000)"
+		ok "mixed load: the history's $side side (${history:-?} ms) is within 10% of the traced (${traced:-?} ms)" \
+			python3 -c "import sys; t = float('${traced:-0}'); sys.exit(not (t > 0 and abs(float('${history:-0}') - t) <= 0.10 * t))"
+	done
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
