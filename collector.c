@@ -372,6 +372,7 @@ follow(WalStallEpisode *episode, WalStallClass cls,
 	}
 	episode->samples++;
 	episode->time_ns += elapsed_ns;
+	episode->wait_ns += elapsed_ns;
 }
 
 /*

@@ -117,6 +117,8 @@ typedef struct WalStallEpisode
 	uint8		cause;			/* WalStallClass */
 	uint32		samples;
 	uint64		time_ns;		/* sum of the samples' real durations */
+	uint64		wait_ns;		/* the same since the wait began, over
+								 * every class it was counted in */
 	uint64		first_ns;		/* the first sample's weight (cadence.h) */
 	WalStallStatement statement;	/* at the first sample: charged with it */
 } WalStallEpisode;
