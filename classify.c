@@ -304,13 +304,18 @@ ws_io_class(WalStallGroup group)
  *
  * Where no lock mode has spoken yet in this wait (it began in I/O, or in a
  * wait for insertions to finish) the ring decides: full is wal_buffer_full,
- * otherwise wal_flush; *by_ring says so.  One exception: a WAL fsync of a
- * process inside its commit (in_commit: compat.h) is its commit's flush.
+ * otherwise wal_flush; *by_ring says so.
+ *
+ * One exception: a WAL fsync of a process inside its commit (in_commit:
+ * compat.h) is its commit's flush, and so is the rest of that wait.
  * XLogFlush() writes and fsyncs without any lock wait when WALWriteLock is
  * free, and beside a bulk load that keeps the ring full the ring rule put
- * those fsyncs in wal_buffer_full; a wrap-around write fsyncs only when it
- * completes a segment, so inside a commit (whose record may need one) that
- * is one fsync per segment against one per commit.
+ * those fsyncs in wal_buffer_full; and when the commit record itself
+ * needed a wrap-around, the flush that follows it within microseconds is
+ * the same wait to us and inherited wal_buffer_full from it.  A wrap-around
+ * write fsyncs only when it completes a segment, so inside a commit (whose
+ * record may need one) that is one fsync per segment against one per
+ * commit.
  *
  * lock_mode is the process's lwWaitMode read at this tick after its
  * wait_event_info, in_commit read for a WAL fsync event; each meaningless
@@ -344,7 +349,7 @@ ws_sample_class(WalStallEpisode *episode, WalStallEvent event, uint8 lock_mode,
 				return ring_full ? WS_CLASS_WAL_BUFFER_FULL : WS_CLASS_WAL_INSERT;
 			break;
 		case WS_EVENT_WAL_SYNC_IO:
-			if (in_commit && !episode->caused)
+			if (in_commit)
 			{
 				episode->caused = true;
 				episode->cause = WS_CLASS_WAL_FLUSH;
