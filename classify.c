@@ -272,8 +272,8 @@ ws_io_class(WalStallGroup group)
  *		it is counted in, by the summary and by the history alike.
  *
  * The waiter's own lock mode says which side of the WAL write path it is
- * on.  What PostgreSQL does (lwlock.c and xlog.c, read in 13.23, 15.3 and
- * 15.20, 18.6):
+ * on.  What PostgreSQL does (lwlock.c and xlog.c read in 13.23, 15.3 and
+ * 18.6; PGPROC also in 15.20's headers):
  *	- PGPROC.lwWaitMode is a uint8 in every version from 13 to 18, holding
  *	  an LWLockMode (LW_EXCLUSIVE 0, LW_SHARED 1, LW_WAIT_UNTIL_FREE 2, the
  *	  same order in all of them).  LWLockQueueSelf() sets it, with
@@ -288,8 +288,9 @@ ws_io_class(WalStallGroup group)
  *	  LW_EXCLUSIVE taker, XLogBackgroundFlush(), is the WAL writer's (not a
  *	  client's), and GetLastSegSwitchData()'s LW_SHARED the checkpointer's.
  *	- WALBufMapping: taken only in AdvanceXLInsertBuffer(), LW_EXCLUSIVE,
- *	  in all of 13-18 (18.6 still has the lock: the patch that removed it
- *	  from 18's development tree was reverted before the release).
+ *	  in 13.23, 15.3 and 18.6 alike (18's AdvanceXLInsertBuffer() still
+ *	  takes it, then releases it before it waits for insertions and for
+ *	  WALWriteLock).
  *	- WALInsert: LW_EXCLUSIVE is WALInsertLockAcquire(), an inserter
  *	  waiting for an insertion lock (whose holder may itself be blocked on
  *	  the ring); LW_WAIT_UNTIL_FREE is LWLockWaitForVar() in

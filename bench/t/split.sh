@@ -105,7 +105,10 @@ PY
 PGBIN=$("$PG_CONFIG" --bindir)
 if ! command -v bpftrace >/dev/null; then
 	skip "the traced split of a mixed load: bpftrace is not on PATH"
-elif ! bpftrace -l "usdt:$PGBIN/postgres:postgresql:*" 2>/dev/null | grep -q lwlock__wait__start; then
+# (the list in a file first: grep -q would end the pipe early, and pipefail
+# would then count bpftrace's SIGPIPE as no probes)
+elif ! { bpftrace -l "usdt:$PGBIN/postgres:postgresql:*" >"$work/probes" 2>/dev/null;
+	grep -q lwlock__wait__start "$work/probes"; }; then
 	skip "the traced split of a mixed load: $PGBIN/postgres has no USDT probes (--validate needs them)"
 else
 	cat >"$work/commit.sql" <<'SQL'
