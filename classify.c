@@ -32,8 +32,8 @@ typedef struct WaitEventName
 
 static const WaitEventName tracked_names[] = {
 	{PG_WAIT_LWLOCK, "WALInsert", WS_EVENT_WAL_INSERT_LOCK},
-	{PG_WAIT_LWLOCK, "WALBufMapping", WS_EVENT_WAL_LOCK},
-	{PG_WAIT_LWLOCK, "WALWrite", WS_EVENT_WAL_LOCK},
+	{PG_WAIT_LWLOCK, "WALBufMapping", WS_EVENT_WAL_MAPPING_LOCK},
+	{PG_WAIT_LWLOCK, "WALWrite", WS_EVENT_WAL_WRITE_LOCK},
 	{PG_WAIT_IO, "WALWrite", WS_EVENT_WAL_WRITE_IO},
 	{PG_WAIT_IO, "WALInitWrite", WS_EVENT_WAL_WRITE_IO},
 	{PG_WAIT_IO, "WALSync", WS_EVENT_WAL_SYNC_IO},
@@ -212,7 +212,8 @@ ws_stall_group(WalStallEvent event)
 	switch (event)
 	{
 		case WS_EVENT_WAL_INSERT_LOCK:
-		case WS_EVENT_WAL_LOCK:
+		case WS_EVENT_WAL_MAPPING_LOCK:
+		case WS_EVENT_WAL_WRITE_LOCK:
 		case WS_EVENT_WAL_WRITE_IO:
 		case WS_EVENT_WAL_SYNC_IO:
 			return WS_GROUP_WAL_PATH;
@@ -241,22 +242,14 @@ ws_io_group(WalStallEvent event)
 }
 
 /*
- * ws_episode_class
- *		The class an episode is counted in.
- *
- * A WAL write-path episode is a wrap-around stall if the ring was full at
- * any of its ticks; otherwise it is an insertion-lock wait if it never left
- * the WALInsert lock, and a flush wait if it did.
+ * ws_io_class
+ *		The class of an io tracker's episode, or of a CLOG one.
  */
 WalStallClass
-ws_episode_class(const WalStallEpisode *episode)
+ws_io_class(WalStallGroup group)
 {
-	switch ((WalStallGroup) episode->group)
+	switch (group)
 	{
-		case WS_GROUP_WAL_PATH:
-			if (episode->ring_full)
-				return WS_CLASS_WAL_BUFFER_FULL;
-			return episode->beyond_insert ? WS_CLASS_WAL_FLUSH : WS_CLASS_WAL_INSERT;
 		case WS_GROUP_CLOG:
 			return WS_CLASS_CLOG;
 		case WS_GROUP_WAL_WRITE:
@@ -265,11 +258,114 @@ ws_episode_class(const WalStallEpisode *episode)
 			return WS_CLASS_WAL_FSYNC;
 		case WS_GROUP_SLRU_IO:
 			return WS_CLASS_SLRU_IO;
+		case WS_GROUP_WAL_PATH:
 		case WS_GROUP_NONE:
 			break;
 	}
-	elog(ERROR, "wal_stall: episode without a group");
+	elog(ERROR, "wal_stall: no class for episode group %d", (int) group);
 	pg_unreachable();
+}
+
+/*
+ * ws_sample_class
+ *		The cause of one sample of a client's WAL write-path wait: the class
+ *		it is counted in, by the summary and by the history alike.
+ *
+ * The waiter's own lock mode says which side of the WAL write path it is
+ * on.  What PostgreSQL does (lwlock.c and xlog.c read in 13.23, 15.3 and
+ * 18.6; PGPROC also in 15.20's headers):
+ *	- PGPROC.lwWaitMode is a uint8 in every version from 13 to 18, holding
+ *	  an LWLockMode (LW_EXCLUSIVE 0, LW_SHARED 1, LW_WAIT_UNTIL_FREE 2, the
+ *	  same order in all of them).  LWLockQueueSelf() sets it, with
+ *	  lwWaiting, before LWLockAcquire(), LWLockAcquireOrWait() or
+ *	  LWLockWaitForVar() report the wait event (LWLockReportWaitStart) and
+ *	  sleep; nothing clears it when the wait ends (only lwWaiting is
+ *	  reset), so it is meaningful exactly while wait_event_info names an
+ *	  LWLock.  InitProcess() sets it to 0.
+ *	- WALWrite: AdvanceXLInsertBuffer(), the wrap-around write of an
+ *	  inserter, takes it with LWLockAcquire(LW_EXCLUSIVE); XLogFlush() with
+ *	  LWLockAcquireOrWait(), which queues in LW_WAIT_UNTIL_FREE.  The other
+ *	  LW_EXCLUSIVE taker, XLogBackgroundFlush(), is the WAL writer's (not a
+ *	  client's), and GetLastSegSwitchData()'s LW_SHARED the checkpointer's.
+ *	- WALBufMapping: taken only in AdvanceXLInsertBuffer(), LW_EXCLUSIVE,
+ *	  in 13.23, 15.3 and 18.6 alike (18's AdvanceXLInsertBuffer() still
+ *	  takes it, then releases it before it waits for insertions and for
+ *	  WALWriteLock).
+ *	- WALInsert: LW_EXCLUSIVE is WALInsertLockAcquire(), an inserter
+ *	  waiting for an insertion lock (whose holder may itself be blocked on
+ *	  the ring); LW_WAIT_UNTIL_FREE is LWLockWaitForVar() in
+ *	  WaitXLogInsertionsToFinish(), which both AdvanceXLInsertBuffer() and
+ *	  XLogFlush() call before they write: that mode alone does not say
+ *	  which side.
+ * So: WALBufMapping, and WALWrite in LW_EXCLUSIVE, are wrap-around
+ * (wal_buffer_full); WALWrite in LW_WAIT_UNTIL_FREE is a flush (wal_flush).
+ * These set the cause of the whole wait, which the process's own WAL I/O
+ * and its waits for insertions to finish then inherit.  An insertion-lock
+ * wait is wal_insert, or wal_buffer_full while the ring is full.
+ *
+ * Where no lock mode has spoken yet in this wait (it began in I/O, or in a
+ * wait for insertions to finish) the ring decides: full is wal_buffer_full,
+ * otherwise wal_flush; *by_ring says so.
+ *
+ * One exception: a WAL fsync of a process inside its commit (in_commit:
+ * compat.h) is its commit's flush, and so is the rest of that wait.
+ * XLogFlush() writes and fsyncs without any lock wait when WALWriteLock is
+ * free, and beside a bulk load that keeps the ring full the ring rule put
+ * those fsyncs in wal_buffer_full; and when the commit record itself
+ * needed a wrap-around, the flush that follows it within microseconds is
+ * the same wait to us and inherited wal_buffer_full from it.  A wrap-around
+ * write fsyncs only when it completes a segment, so inside a commit (whose
+ * record may need one) that is one fsync per segment against one per
+ * commit.
+ *
+ * lock_mode is the process's lwWaitMode read at this tick after its
+ * wait_event_info, in_commit read for a WAL fsync event; each meaningless
+ * for other events.
+ */
+WalStallClass
+ws_sample_class(WalStallEpisode *episode, WalStallEvent event, uint8 lock_mode,
+				bool in_commit, bool ring_full, bool *by_ring)
+{
+	WalStallClass ring_class = ring_full ? WS_CLASS_WAL_BUFFER_FULL : WS_CLASS_WAL_FLUSH;
+
+	*by_ring = false;
+	switch (event)
+	{
+		case WS_EVENT_CLOG:
+			return WS_CLASS_CLOG;
+		case WS_EVENT_WAL_MAPPING_LOCK:
+			episode->caused = true;
+			episode->cause = WS_CLASS_WAL_BUFFER_FULL;
+			return WS_CLASS_WAL_BUFFER_FULL;
+		case WS_EVENT_WAL_WRITE_LOCK:
+			if (lock_mode == LW_EXCLUSIVE || lock_mode == LW_WAIT_UNTIL_FREE)
+			{
+				episode->caused = true;
+				episode->cause = lock_mode == LW_EXCLUSIVE ?
+					WS_CLASS_WAL_BUFFER_FULL : WS_CLASS_WAL_FLUSH;
+			}
+			break;
+		case WS_EVENT_WAL_INSERT_LOCK:
+			if (lock_mode == LW_EXCLUSIVE)
+				return ring_full ? WS_CLASS_WAL_BUFFER_FULL : WS_CLASS_WAL_INSERT;
+			break;
+		case WS_EVENT_WAL_SYNC_IO:
+			if (in_commit)
+			{
+				episode->caused = true;
+				episode->cause = WS_CLASS_WAL_FLUSH;
+			}
+			break;
+		case WS_EVENT_WAL_WRITE_IO:
+			break;
+		case WS_EVENT_NONE:
+		case WS_EVENT_SLRU_IO:
+			elog(ERROR, "wal_stall: event %d is no stall", (int) event);
+	}
+	if (episode->caused)
+		return (WalStallClass) episode->cause;
+	*by_ring = true;
+	return ring_class;
 }
 
 const char *

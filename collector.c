@@ -12,7 +12,11 @@
  *	- weigh the tick by the real time elapsed since the previous one
  *	  (monotonic clock), so a late tick loses no time, up to
  *	  WS_MAX_SAMPLE_WEIGHT intervals (longer gaps are counted as unobserved);
- *	- per process, extend or close its stall and io episodes.
+ *	- per process, extend or close its stall and io episodes; a client's
+ *	  WAL write-path sample is classified by its own lock mode, carried
+ *	  through the I/O that follows, the ring's fill deciding only where no
+ *	  lock mode has (ws_sample_class()), and the summary and the history
+ *	  count each sample in that same class.
  * Every second: close a history row, reading the core counters for it (every
  * 10 s instead while the collector rests: ws_second_reads_core()).
  *
@@ -57,6 +61,8 @@ typedef struct ProcSample
 	int			pid;			/* 0: slot not in use */
 	uint32		wait_event_info;
 	WalStallEvent event;
+	uint8		lock_mode;		/* PGPROC.lwWaitMode, for an LWLock event */
+	bool		in_commit;		/* inside its commit, for a WAL I/O event */
 	bool		serves_queries;
 	WalStallStatement statement;	/* read only while in a tracked wait */
 } ProcSample;
@@ -190,11 +196,20 @@ proc_serves_queries(PGPROC *proc)
  *		note in "seen" whether anything could stall (cadence.h).
  *
  * Reads other processes' PGPROCs without locks: each field is a single
- * aligned word, and a stale value costs at most one sample.  The wait event
- * is read first: a slot whose process is not in a tracked wait and that has
- * no episode open needs nothing else, unless it is in no wait at all (on
- * CPU, or unused: the pid tells), which keeps the tick cheap with a high
- * max_connections.  The episode groups are ours (we are their only writer),
+ * aligned word, and a stale value costs at most one sample.  The lock mode
+ * of a WAL lock wait (lwWaitMode) is read after its wait event, behind a
+ * read barrier: the waiter stores the mode before it reports the wait
+ * event (LWLockQueueSelf, then a spinlock release, then
+ * LWLockReportWaitStart), so the mode read belongs to the wait seen or to
+ * a later one.  A later one means the process woke and queued again
+ * between our two reads, and then the event read is one tick stale
+ * anyway: the pair costs at most that one sample, like any other stale
+ * read here.
+ *
+ * The wait event is read first: a slot whose process is not in a tracked
+ * wait and that has no episode open needs nothing else, unless it is in no
+ * wait at all (on CPU, or unused: the pid tells), which keeps the tick
+ * cheap with a high max_connections.  The episode groups are ours (we are their only writer),
  * so reading them without the lock is safe.
  */
 static int
@@ -248,6 +263,15 @@ scan_processes(void)
 		}
 		s->pid = pid;
 		s->wait_event_info = info;
+		if (s->event == WS_EVENT_WAL_WRITE_LOCK ||
+			s->event == WS_EVENT_WAL_MAPPING_LOCK ||
+			s->event == WS_EVENT_WAL_INSERT_LOCK)
+		{
+			pg_read_barrier();
+			s->lock_mode = *((volatile uint8 *) &proc->lwWaitMode);
+		}
+		else if (s->event == WS_EVENT_WAL_SYNC_IO)
+			s->in_commit = ws_proc_in_commit(proc);
 		s->serves_queries = proc_serves_queries(proc);
 		active_clients += s->serves_queries;
 		/* an episode can start only in a tracked wait */
@@ -260,19 +284,20 @@ scan_processes(void)
 }
 
 /*
- * close_episode
- *		Count a finished episode in its class, and for the statement its
- *		process ran when it began.  Needs our lock exclusively.
+ * count_episode
+ *		Count the samples an episode has gathered in its class, as one
+ *		episode, and for the statement its process ran when it began.
+ *		Needs our lock exclusively.
  */
 static void
-close_episode(WalStallEpisode *episode)
+count_episode(WalStallEpisode *episode)
 {
-	WalStallClass cls;
+	WalStallClass cls = (WalStallClass) episode->cls;
 	WalStallClassStats *stats;
 	uint64		duration_ns;
 	int			bucket;
 
-	if (episode->group == WS_GROUP_NONE)
+	if (episode->group == WS_GROUP_NONE || episode->samples == 0)
 		return;
 
 	/*
@@ -283,7 +308,6 @@ close_episode(WalStallEpisode *episode)
 	duration_ns = episode->time_ns - episode->first_ns +
 		ws_histogram_first_sample(episode->first_ns, ws_shared->interval_ns);
 
-	cls = ws_episode_class(episode);
 	stats = &ws_shared->classes[cls];
 	stats->episodes++;
 	stats->samples += episode->samples;
@@ -298,55 +322,57 @@ close_episode(WalStallEpisode *episode)
 	if (cls == WS_CLASS_WAL_FSYNC)
 		second.fsync_max_ns = Max(second.fsync_max_ns, duration_ns);
 
+	episode->samples = 0;
+	episode->time_ns = 0;
+	episode->first_ns = 0;
+}
+
+/* Count a finished wait and forget it.  Needs our lock exclusively. */
+static void
+close_episode(WalStallEpisode *episode)
+{
+	count_episode(episode);
 	memset(episode, 0, sizeof(*episode));
 }
 
 /*
+ * enter_group
+ *		Close the wait a process was in when it moved to another group (or
+ *		stopped waiting).  Returns true when a new wait begins.
+ */
+static bool
+enter_group(WalStallEpisode *episode, WalStallGroup group)
+{
+	if (episode->group == group)
+		return false;
+	close_episode(episode);
+	episode->group = group;
+	return group != WS_GROUP_NONE;
+}
+
+/*
  * follow
- *		Extend an episode by one sample, or close it and start another when
- *		the process moved to another group (or stopped waiting).  An
- *		episode belongs to the statement seen at its first sample: the
- *		statement may end before the episode does.
+ *		Extend the episode by one sample of class cls; when the class
+ *		differs from that of the samples so far, count those as an episode
+ *		of their own and begin another, within the same wait.  An episode
+ *		belongs to the statement seen at its first sample: the statement
+ *		may end before the episode does.
  */
 static void
-follow(WalStallEpisode *episode, WalStallGroup group, WalStallEvent event,
-	   const WalStallStatement *statement, bool ring_full, uint64 elapsed_ns)
+follow(WalStallEpisode *episode, WalStallClass cls,
+	   const WalStallStatement *statement, uint64 elapsed_ns)
 {
-	if (episode->group != group)
-	{
-		close_episode(episode);
-		episode->group = group;
-	}
-	if (group == WS_GROUP_NONE)
-		return;
-
+	if (episode->samples > 0 && episode->cls != (uint8) cls)
+		count_episode(episode);
 	if (episode->samples == 0)
 	{
 		episode->first_ns = elapsed_ns;
 		episode->statement = *statement;
+		episode->cls = (uint8) cls;
 	}
 	episode->samples++;
 	episode->time_ns += elapsed_ns;
-	if (ring_full)
-		episode->ring_full = true;
-	if (event != WS_EVENT_WAL_INSERT_LOCK)
-		episode->beyond_insert = true;
-}
-
-/*
- * The class one sample of a stall episode adds to the history's per-second
- * time.  The timeline classifies each tick by the ring at that tick, while
- * the summary classifies whole episodes; they differ only for the ticks of
- * a wrap-around episode that came before the ring was seen full.
- */
-static WalStallClass
-sample_stall_class(WalStallEvent event, bool ring_full)
-{
-	if (event == WS_EVENT_CLOG)
-		return WS_CLASS_CLOG;
-	if (ring_full)
-		return WS_CLASS_WAL_BUFFER_FULL;
-	return event == WS_EVENT_WAL_INSERT_LOCK ? WS_CLASS_WAL_INSERT : WS_CLASS_WAL_FLUSH;
+	episode->wait_ns += elapsed_ns;
 }
 
 /*
@@ -365,6 +391,7 @@ apply_samples(int n, bool ring_full, uint64 elapsed_ns)
 		WalStallProcSlot *slot = &ws_slots[i];
 		WalStallEvent event = s->event;
 		WalStallGroup stall_group;
+		WalStallGroup io_group;
 
 		if (s->skip)
 		{
@@ -380,19 +407,33 @@ apply_samples(int n, bool ring_full, uint64 elapsed_ns)
 		}
 		slot->wait_event_info = (event == WS_EVENT_NONE) ? 0 : s->wait_event_info;
 		stall_group = s->serves_queries ? ws_stall_group(event) : WS_GROUP_NONE;
-		follow(&slot->stall, stall_group, event, &s->statement, ring_full, elapsed_ns);
-		follow(&slot->io, ws_io_group(event), event, &s->statement, ring_full, elapsed_ns);
+		io_group = ws_io_group(event);
 
+		if (enter_group(&slot->stall, stall_group) && stall_group == WS_GROUP_WAL_PATH)
+		{
+			ws_shared->wal_path_waits++;
+			if (event == WS_EVENT_WAL_WRITE_IO || event == WS_EVENT_WAL_SYNC_IO)
+				ws_shared->wal_path_waits_io_first++;
+		}
 		if (stall_group != WS_GROUP_NONE)
 		{
-			WalStallClass cls = sample_stall_class(event, ring_full);
+			bool		by_ring;
+			WalStallClass cls = ws_sample_class(&slot->stall, event, s->lock_mode,
+												s->in_commit, ring_full, &by_ring);
 
+			follow(&slot->stall, cls, &s->statement, elapsed_ns);
+			/* the history's row takes the very same class */
 			second.stall_ns[cls] += elapsed_ns;
+			if (by_ring)
+				ws_shared->ring_rule_ns += elapsed_ns;
 			/* for wal_stall_advice(): did the WAL writer sleep through it? */
 			if (cls == WS_CLASS_WAL_BUFFER_FULL && writer_asleep)
 				ws_shared->wrap_writer_asleep_ns += elapsed_ns;
 			waiting++;
 		}
+		enter_group(&slot->io, io_group);
+		if (io_group != WS_GROUP_NONE)
+			follow(&slot->io, ws_io_class(io_group), &s->statement, elapsed_ns);
 	}
 	return waiting;
 }
@@ -608,6 +649,9 @@ close_second(uint64 now)
 	double		elapsed = Max(second.elapsed_ns, 1);
 	bool		timing_on = timing_was_on && track_wal_io_timing;
 	bool		read_core;
+	int64		waits;
+	int64		waits_io_first;
+	double		ring_rule_ms;
 
 	read_core = ws_second_reads_core(second.ticks > 0 &&
 									 second.rested_ticks == second.ticks,
@@ -665,7 +709,21 @@ close_second(uint64 now)
 	}
 	if (!track_wal_io_timing)
 		ws_shared->timing_off_seen = true;
+	waits = ws_shared->wal_path_waits;
+	waits_io_first = ws_shared->wal_path_waits_io_first;
+	ring_rule_ms = ws_shared->ring_rule_ns / WS_NS_PER_MS;
 	LWLockRelease(ws_shared->lock);
+
+	/*
+	 * How often the ring, not a lock mode, decided the cause of a wait: a
+	 * diagnostic for those who check the classification, not a figure the
+	 * views show.
+	 */
+	if (waits > 0)
+		ereport(DEBUG1,
+				(errmsg_internal("wal_stall: since the reset, %lld WAL write-path waits of clients, %lld of them began in WAL I/O; %.1f ms of their time classified by the ring's fill",
+								 (long long) waits, (long long) waits_io_first,
+								 ring_rule_ms)));
 
 	start_second(now, &counters);
 }
@@ -690,6 +748,9 @@ ws_reset_locked(const WalStallCounters *baseline)
 	ws_shared->reset_full_rate_ticks = 0;
 	ws_shared->reset_full_rate_ns = 0;
 	ws_shared->wrap_writer_asleep_ns = 0;
+	ws_shared->wal_path_waits = 0;
+	ws_shared->wal_path_waits_io_first = 0;
+	ws_shared->ring_rule_ns = 0;
 	ws_shared->history_next = 0;
 	ws_shared->history_rows = 0;
 	ws_shared->reset_at = GetCurrentTimestamp();

@@ -60,6 +60,21 @@
 #endif
 
 /*
+ * Is another process inside its commit?  RecordTransactionCommit() delays
+ * checkpoints from just before the commit record until after the commit is
+ * in CLOG, its XLogFlush() included: DELAY_CHKPT_START in
+ * PGPROC.delayChkptFlags in 15-18, the bool PGPROC.delayChkpt in 13 and 14
+ * (in PGPROC since 13.7 and 14.3; read in 13.23, 15.20 and 18.6).  One
+ * aligned word, read without a lock: a stale value costs a sample.
+ */
+#if PG_VERSION_NUM >= 150000
+#define ws_proc_in_commit(proc) \
+	((*((volatile int *) &(proc)->delayChkptFlags) & DELAY_CHKPT_START) != 0)
+#else
+#define ws_proc_in_commit(proc) (*((volatile bool *) &(proc)->delayChkpt))
+#endif
+
+/*
  * Materialized SRF set-up: InitMaterializedSRF (16+), SetSingleFuncCall
  * (15: 15.0 has only that name; 15.1+ has both), and the tuplestore built
  * by hand before that, as SetSingleFuncCall does it.

@@ -370,10 +370,10 @@ put_current_row(ReturnSetInfo *rsinfo, const WalStallProcSlot *slot,
 
 	put_datum(&row, Int32GetDatum(slot->pid), false);
 	put_text(&row, backend_type_of(slot->pid));
-	put_text(&row, ws_class_name(ws_episode_class(episode)));
+	put_text(&row, ws_class_name((WalStallClass) episode->cls));
 	put_text(&row, pgstat_get_wait_event_type(slot->wait_event_info));
 	put_text(&row, pgstat_get_wait_event(slot->wait_event_info));
-	put_datum(&row, Float8GetDatum(episode->time_ns / WS_NS_PER_MS), false);
+	put_datum(&row, Float8GetDatum(episode->wait_ns / WS_NS_PER_MS), false);
 	Assert(row.ncols == CURRENT_COLS);
 
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, row.values, row.nulls);

@@ -49,7 +49,8 @@ typedef enum WalStallEvent
 {
 	WS_EVENT_NONE = 0,
 	WS_EVENT_WAL_INSERT_LOCK,	/* LWLock WALInsert */
-	WS_EVENT_WAL_LOCK,			/* LWLock WALBufMapping, WALWrite */
+	WS_EVENT_WAL_MAPPING_LOCK,	/* LWLock WALBufMapping */
+	WS_EVENT_WAL_WRITE_LOCK,	/* LWLock WALWrite */
 	WS_EVENT_WAL_WRITE_IO,		/* IO WALWrite, WALInitWrite */
 	WS_EVENT_WAL_SYNC_IO,		/* IO WALSync, WALInitSync */
 	WS_EVENT_CLOG,				/* LWLock XactSLRU, XactBuffer; IPC
@@ -102,13 +103,25 @@ typedef struct WalStallStatement
 	Oid			dbid;
 } WalStallStatement;
 
+/*
+ * An episode: consecutive samples of one process in one class.  A wait on
+ * the WAL write path whose cause changes (an insertion-lock wait, then the
+ * wrap-around write its lock holder was blocked on) is counted as one
+ * episode per class, so that the summary and the history count every
+ * sample in the same class.  "cause" belongs to the whole wait: the cause
+ * its latest WALWrite or WALBufMapping lock wait gave (see
+ * ws_sample_class()), which the WAL I/O that follows inherits.
+ */
 typedef struct WalStallEpisode
 {
 	uint8		group;			/* WalStallGroup, NONE when idle */
-	bool		ring_full;		/* WAL ring full at some tick of it */
-	bool		beyond_insert;	/* saw a WAL-path event other than WALInsert */
+	uint8		cls;			/* WalStallClass of its samples */
+	bool		caused;			/* a lock mode gave the wait a cause: */
+	uint8		cause;			/* WalStallClass */
 	uint32		samples;
 	uint64		time_ns;		/* sum of the samples' real durations */
+	uint64		wait_ns;		/* the same since the wait began, over
+								 * every class it was counted in */
 	uint64		first_ns;		/* the first sample's weight (cadence.h) */
 	WalStallStatement statement;	/* at the first sample: charged with it */
 } WalStallEpisode;
@@ -249,6 +262,10 @@ typedef struct WalStallShared
 									 * second since the reset */
 	uint64		wrap_writer_asleep_ns;	/* wal_buffer_full time sampled while
 										 * the WAL writer slept, since reset */
+	int64		wal_path_waits;	/* clients' WAL write-path waits, since
+								 * reset, and those of them that */
+	int64		wal_path_waits_io_first;	/* began in WAL I/O */
+	uint64		ring_rule_ns;	/* write-path time no lock mode decided */
 	uint64		hist_base_ns;	/* histogram bucket 0 upper bound */
 
 	/* accumulated since reset */
@@ -294,7 +311,10 @@ extern const char *ws_class_name(WalStallClass cls);
 extern const char *ws_class_kind(WalStallClass cls);
 extern WalStallGroup ws_stall_group(WalStallEvent event);
 extern WalStallGroup ws_io_group(WalStallEvent event);
-extern WalStallClass ws_episode_class(const WalStallEpisode *episode);
+extern WalStallClass ws_io_class(WalStallGroup group);
+extern WalStallClass ws_sample_class(WalStallEpisode *episode, WalStallEvent event,
+									 uint8 lock_mode, bool in_commit, bool ring_full,
+									 bool *by_ring);
 extern int	ws_hist_bucket(uint64 duration_ns, uint64 base_ns);
 extern void ws_hist_bounds(int bucket, uint64 base_ns, double *lower_ns, double *upper_ns);
 extern double ws_histogram_percentile(const WalStallClassStats *stats, uint64 base_ns,

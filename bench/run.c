@@ -9,8 +9,8 @@
  * over libpq and reads pgbench's newest progress line for the live line.
  * After: pgbench's summary tps; the log parsed into per-second buckets and
  * a latency histogram (p99); a pause of 1.5 s, since backends publish
- * their WAL counters at most once a second; then wal_stall_summary,
- * wal_stall_clog, pg_stat_wal (reset before, so the run's delta),
+ * their WAL counters at most once a second; then wal_stall_summary and
+ * the history rows closed since the run ended, wal_stall_clog, pg_stat_wal (reset before, so the run's delta),
  * wal_stall_status() and wal_stall_advice(); with pg_stat_statements
  * preloaded (and reset before the run too), the five statements with the
  * most stall time in wal_stall_queries, with their text; the collector's
@@ -596,6 +596,19 @@ after:
 		double		cpu1 = schedstat_ns(collector);
 
 		fetch_after(t, "SELECT * FROM public.wal_stall_summary", &run->summary);
+
+		/*
+		 * The history rows that closed since the run ended: its last second
+		 * closes up to a second after pgbench exits, and without it the
+		 * history falls short of the summary just read by the waits of
+		 * that second (3-7% of a 20 s run on a slow WAL disk).
+		 */
+		{
+			WsbRows		last = {0};
+
+			poll_history(t, run, since, sizeof(since), &last);
+			wsb_rows_free(&last);
+		}
 		fetch_after(t, "SELECT * FROM public.wal_stall_clog", &run->clog);
 		fetch_after(t, "SELECT * FROM public.wal_stall_status()", &run->status);
 		fetch_after(t, "SELECT * FROM public.wal_stall_advice()", &run->advice);
@@ -605,7 +618,7 @@ after:
 			run->collector_cpu_share = 100.0 * (cpu1 - cpu0) / 1e9 / (wsb_now() - start);
 	}
 	if (traced)
-		wsb_validate_compare(&run->validation, &run->summary, &run->wal);
+		wsb_validate_compare(&run->validation, &run->summary, &run->wal, &run->history);
 	if (!o->quiet && !tty)
 		fprintf(stderr, "run %d/%d  %s  %.0f tps%s%s\n", run->order, nruns,
 				plan->configs[run->config].label, run->tps,

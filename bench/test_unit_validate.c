@@ -109,6 +109,11 @@ test_traced_and_program(void)
 		  "validate: program traces libc's write and fsync when libc is known");
 	check(strstr(buf, WSB_TRACE_READY) && strstr(buf, WSB_TRACE_END),
 		  "validate: program prints the ready and end markers");
+	check(strstr(buf, "uprobe:/pg/bin/postgres:XLogInsertRecord\n") &&
+		  strstr(buf, "uretprobe:/pg/bin/postgres:XLogInsertRecord\n") &&
+		  strstr(buf, "if ($d >= 50000) { @insert_ns[pid] = sum($d)") &&
+		  strstr(buf, "if ($d >= 50000) { @flushw_ns[pid] = sum($d)"),
+		  "validate: program times XLogInsertRecord and XLogFlush calls of 50 us or more per side");
 	check(wsb_validate_program("/pg/bin/postgres", "", buf, sizeof(buf)) == 0 &&
 		  strstr(buf, "pwrite64") == NULL && strstr(buf, "clear(@wr_t0)") == NULL,
 		  "validate: without libc, no write/fsync probes and no clear() of their maps");
@@ -208,6 +213,25 @@ test_parse_classify(void)
 	wsb_trace_free(&t);
 	check(wsb_trace_parse("", &t) == -1 && t.npids == 0, "validate: empty output is incomplete");
 	wsb_trace_free(&t);
+
+	/* the two sides: pid 12 a client (backend type), 13 the WAL writer */
+	{
+		WsbBackendTypes bt = {0};
+		WsbValidation v;
+
+		memset(&v, 0, sizeof(v));
+		wsb_backends_note(&bt, 12, "client backend");
+		wsb_backends_note(&bt, 13, "walwriter");
+		rc = wsb_trace_parse("@insert_ns[12]: 3000000\n@insert_n[12]: 4\n@flushw_ns[12]: 500000\n"
+							 "@flushw_n[12]: 2\n@insert_ns[13]: 7000000\n@flushw_ns[13]: 9000000\n"
+							 "wsb_validate end\n", &t);
+		wsb_trace_classify(&t, &bt, &v);
+		check(rc == 0 && near(v.client_insert_side_ms, 3, 1e-9) && v.client_insert_waits == 4 &&
+			  near(v.client_flush_side_ms, 0.5, 1e-9) && v.client_flush_waits == 2,
+			  "validate: the sides of client backends only: insert 3 ms in 4 calls, flush 0.5 ms in 2");
+		wsb_trace_free(&t);
+		wsb_backends_free(&bt);
+	}
 }
 
 static WsbRows
@@ -235,6 +259,9 @@ test_compare_config(void)
 	const char *wc[] = {"310"};
 	WsbRows		w = rows_of(1, wn, 1, wc);
 	WsbRows		empty = {0};
+	const char *hn[] = {"wal_buffer_full_ms", "wal_flush_ms", "wal_insert_ms"};
+	const char *hc[] = {"600", "30", "10", "350", NULL, "5"};
+	WsbRows		h = rows_of(3, hn, 2, hc);
 	WsbValidation v;
 	WsbRun		runs[4];
 	WsbPlan		plan;
@@ -248,18 +275,33 @@ test_compare_config(void)
 	/* sampled = 1000 + 80 + 20 = 1100 ms (clog is not WAL path); traced 1000 */
 	memset(&v, 0, sizeof(v));
 	v.client_traced_ms = 1000;
-	wsb_validate_compare(&v, &s, &w);
+	v.client_insert_side_ms = 1000;
+	v.client_flush_side_ms = 100;
+	wsb_validate_compare(&v, &s, &w, &h);
 	check(near(v.client_sampled_ms, 1100, 1e-9) && near(v.ratio, 1.1, 1e-12),
 		  "validate: sampled 1100 ms against traced 1000: ratio 1.1 (got %.4f)", v.ratio);
 	check(v.exact_count == 300 && v.wal_buffers_full == 310 &&
 		  near(v.sampled_wal_write_ms, 40.5, 1e-9) && near(v.sampled_wal_fsync_ms, 170.25, 1e-9),
 		  "validate: core's and wal_stall's counts copied");
+
+	/*
+	 * Per side: summary 1000 + 20 = 1020 insert, 80 flush; history rows
+	 * 600 + 10 + 350 + 5 = 965 insert, 30 + NULL = 30 flush; traced 1000
+	 * and 100.
+	 */
+	check(near(v.summary_insert_side_ms, 1020, 1e-9) && near(v.summary_flush_side_ms, 80, 1e-9) &&
+		  near(v.history_insert_side_ms, 965, 1e-9) && near(v.history_flush_side_ms, 30, 1e-9),
+		  "validate: the sides from the summary (1020, 80) and the history (965, 30)");
+	check(near(wsb_validate_side_ratio(v.history_flush_side_ms, v.client_flush_side_ms), 0.3, 1e-12) &&
+		  isnan(wsb_validate_side_ratio(80, 0)) && isnan(wsb_validate_side_ratio(NAN, 10)),
+		  "validate: side ratio 30 / 100 = 0.3; none when nothing traced or nothing sampled");
 	v.client_traced_ms = 0;
-	wsb_validate_compare(&v, &s, &w);
+	wsb_validate_compare(&v, &s, &w, &h);
 	check(isnan(v.ratio), "validate: nothing traced: no ratio");
 	v.client_traced_ms = 5;
-	wsb_validate_compare(&v, &empty, &empty);
-	check(isnan(v.client_sampled_ms) && isnan(v.ratio) && v.exact_count == -1 && v.wal_buffers_full == -1,
+	wsb_validate_compare(&v, &empty, &empty, &empty);
+	check(isnan(v.client_sampled_ms) && isnan(v.ratio) && v.exact_count == -1 && v.wal_buffers_full == -1 &&
+		  isnan(v.history_insert_side_ms) && isnan(v.summary_flush_side_ms),
 		  "validate: wal_stall not loaded: sampled unknown, no ratio");
 
 	/*
@@ -290,6 +332,15 @@ test_compare_config(void)
 	runs[0].validation.ratio = 1.1;
 	runs[2].validation.client_traced_ms = 500;
 	runs[2].validation.client_sampled_ms = 500;
+	/* per side: traced 800 + 400 insert, 200 + 100 flush; history 780 + 420, 220 + 80 */
+	runs[0].validation.client_insert_side_ms = 800;
+	runs[0].validation.client_flush_side_ms = 200;
+	runs[0].validation.history_insert_side_ms = 780;
+	runs[0].validation.history_flush_side_ms = 220;
+	runs[2].validation.client_insert_side_ms = 400;
+	runs[2].validation.client_flush_side_ms = 100;
+	runs[2].validation.history_insert_side_ms = 420;
+	runs[2].validation.history_flush_side_ms = 80;
 	{
 		int			n = wsb_validate_config(runs, 4, 0, &sum, &tt, &tu);
 
@@ -300,6 +351,9 @@ test_compare_config(void)
 	}
 	check(sum.wal_buffers_full == 20 && sum.exact_count == 18,
 		  "validate: counts summed over the traced runs only");
+	check(near(sum.client_insert_side_ms, 1200, 1e-9) && near(sum.history_insert_side_ms, 1200, 1e-9) &&
+		  near(sum.client_flush_side_ms, 300, 1e-9) && near(sum.history_flush_side_ms, 300, 1e-9),
+		  "validate: the sides summed over the traced runs (1200 and 300 each)");
 	check(near(wsb_validate_overall_cost(&plan, runs, 4), 100.0 * (100.0 / 110.0 - 1), 1e-9),
 		  "validate: tracer's cost -9.09%%");
 	runs[1].ok = runs[3].ok = false;
@@ -327,11 +381,15 @@ test_compare_config(void)
 			else if (*p == ',' && line < 3)
 				commas[line]++;
 		}
-		check(line == 3 && commas[0] == 18 && commas[1] == 18 && commas[2] == 18,
-			  "validate: CSV header and rows have 18 cells each (%d, %d, %d)",
+		check(line == 3 && commas[0] == 30 && commas[1] == 30 && commas[2] == 30,
+			  "validate: CSV header and rows have 30 cells each (%d, %d, %d)",
 			  commas[0], commas[1], commas[2]);
 		check(strstr(text, ",true,") && strstr(text, ",1.1000,") && strstr(text, "\n,false,,,"),
 			  "validate: traced row has its ratio, untraced row empty cells");
+		/* run 1: history 780 / traced 800 insert, 220 / 200 flush */
+		check(strstr(text, ",history_insert_ratio,history_flush_ratio,validate_error\n") &&
+			  strstr(text, ",0.9750,1.1000,"),
+			  "validate: CSV has the per-side ratios (history 0.9750 insert, 1.1000 flush)");
 		check(strstr(text, ",traced_dirty_writes,traced_client_dirty_writes,wal_buffer_full_exact_count,") &&
 			  strstr(text, ",true,") && strstr(text, ",0,0,9,"),
 			  "validate: traced wrap-around writes beside wal_stall's exact_count (9)");
@@ -347,6 +405,9 @@ test_compare_config(void)
 		  strstr(text, "tracer's cost: -9.1% tps") && strstr(text, "20 / 20 / 18") == NULL &&
 		  strstr(text, "/ 20 / 18"),
 		  "validate: terminal table has the ratio, the counts and the cost");
+	check(strstr(text, "per side, clients") && strstr(text, "1200.0 / 0.0 / 1200.0 (0.000, 1.000)") &&
+		  strstr(text, "300.0 / 0.0 / 300.0 (0.000, 1.000)"),
+		  "validate: terminal table has both sides, traced / summary / history");
 	free(text);
 	text = NULL;
 	f = open_memstream(&text, &len);
@@ -359,6 +420,7 @@ test_compare_config(void)
 
 	wsb_rows_free(&s);
 	wsb_rows_free(&w);
+	wsb_rows_free(&h);
 }
 
 void

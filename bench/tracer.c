@@ -87,7 +87,8 @@ wsb_validate_check(const WsbOptions *o, char *err, size_t errlen)
 		"lwlock__wait__start", "lwlock__wait__done",
 		"wal__buffer__write__dirty__start", "wal__buffer__write__dirty__done", NULL
 	};
-	const char *syms[] = {"XLogFlush", "XLogBackgroundFlush", "PostgresMain", "ParallelWorkerMain", NULL};
+	const char *syms[] = {"XLogFlush", "XLogInsertRecord", "XLogBackgroundFlush", "PostgresMain",
+	"ParallelWorkerMain", NULL};
 	char		missing[256] = "";
 	WsbCommand	c;
 	int			fd,

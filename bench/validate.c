@@ -21,6 +21,9 @@
  *	 write	libc pwrite/pwritev called inside XLogFlush, XLogBackgroundFlush
  *			(the WAL writer) or a dirty write: WAL writes
  *	 sync	libc fdatasync/fsync called inside them: WAL fsyncs
+ *	 insert	uprobe/uretprobe on XLogInsertRecord, calls of WSB_TRACE_WAIT_US
+ *			or more: the insert side (insertion-lock waits, wrap-arounds)
+ *	 flushw	the XLogFlush calls of as long: the flush side
  *
  * The three first never overlap in one process, so their sum is the time
  * the process spent on the WAL path, which wal_stall's stall classes
@@ -32,7 +35,11 @@
  * program saw it enter PostgresMain or ParallelWorkerMain (uprobes, once
  * per process); any other is counted apart as unclassified (an autovacuum
  * worker, which wal_stall's stall kind does not count either).  write and sync are for every process, as
- * wal_stall's io classes are.  Not traced: the WAL segment pre-allocation
+ * wal_stall's io classes are.  The two sides (insert, flushw) are checked
+ * class by class for client backends: wal_buffer_full + wal_insert against
+ * the insert side, wal_flush against the flush side, from the summary and
+ * from the history rows of the run; both are exported functions, so the
+ * check needs no USDT probe of its own.  Not traced: the WAL segment pre-allocation
  * of the checkpointer (outside those functions), and a write or fsync of a
  * WAL segment made outside them.
  *
@@ -121,12 +128,25 @@ wsb_validate_program(const char *pg, const char *libc, char *buf, size_t len)
 				 "uretprobe:%s:XLogFlush\n"
 				 "/@fl_t0[tid]/\n"
 				 "{\n"
-				 "\t@flush_ns[pid] = sum(nsecs - @fl_t0[tid]);\n"
+				 "\t$d = nsecs - @fl_t0[tid];\n"
+				 "\t@flush_ns[pid] = sum($d);\n"
 				 "\t@flush_n[pid] = count();\n"
+				 "\tif ($d >= %d) { @flushw_ns[pid] = sum($d); @flushw_n[pid] = count(); }\n"
 				 "\tdelete(@fl_t0[tid]);\n"
 				 "\tdelete(@in_wal[tid]);\n"
+				 "}\n"
+				 "uprobe:%s:XLogInsertRecord\n"
+				 "/curtask->real_parent->tgid == $1/\n"
+				 "{ @ins_t0[tid] = nsecs; }\n"
+				 "uretprobe:%s:XLogInsertRecord\n"
+				 "/@ins_t0[tid]/\n"
+				 "{\n"
+				 "\t$d = nsecs - @ins_t0[tid];\n"
+				 "\tif ($d >= %d) { @insert_ns[pid] = sum($d); @insert_n[pid] = count(); }\n"
+				 "\tdelete(@ins_t0[tid]);\n"
 				 "}\n",
-				 pg, pg, pg, pg, pg, pg, pg, pg);
+				 pg, pg, pg, pg, pg, pg, pg, pg, WSB_TRACE_WAIT_US * 1000,
+				 pg, pg, WSB_TRACE_WAIT_US * 1000);
 	if (n >= len)
 		return -1;
 	if (libc && *libc)
@@ -165,7 +185,7 @@ wsb_validate_program(const char *pg, const char *libc, char *buf, size_t len)
 	n += snprintf(buf + n, len - n,
 				  "END\n"
 				  "{\n"
-				  "\tclear(@lw_t0); clear(@dw_t0); clear(@fl_t0); clear(@in_wal);\n"
+				  "\tclear(@lw_t0); clear(@dw_t0); clear(@fl_t0); clear(@in_wal); clear(@ins_t0);\n"
 				  "%s"
 				  "\tprintf(\"" WSB_TRACE_END "\\n\");\n"
 				  "}\n",
@@ -232,7 +252,8 @@ wsb_trace_parse(const char *text, WsbTrace *t)
 {
 	static const char *const names[] = {
 		"lock_ns", "lock_n", "flush_ns", "flush_n", "dirty_ns", "dirty_n",
-		"write_ns", "write_n", "sync_ns", "sync_n", "client"
+		"write_ns", "write_n", "sync_ns", "sync_n", "client",
+		"insert_ns", "insert_n", "flushw_ns", "flushw_n"
 	};
 
 	memset(t, 0, sizeof(*t));
@@ -286,7 +307,8 @@ wsb_trace_parse(const char *text, WsbTrace *t)
 			int64_t    *fields[] = {
 				&tp->lock_ns, &tp->lock_n, &tp->flush_ns, &tp->flush_n,
 				&tp->dirty_ns, &tp->dirty_n, &tp->write_ns, &tp->write_n,
-				&tp->sync_ns, &tp->sync_n, &tp->client
+				&tp->sync_ns, &tp->sync_n, &tp->client,
+				&tp->insert_ns, &tp->insert_n, &tp->flushw_ns, &tp->flushw_n
 			};
 
 			if (tp == NULL)
@@ -372,6 +394,8 @@ wsb_trace_classify(const WsbTrace *t, const WsbBackendTypes *bt, WsbValidation *
 	v->dirty_writes = v->client_dirty_writes = 0;
 	v->wal_write_ms = v->wal_fsync_ms = 0;
 	v->wal_writes = v->wal_fsyncs = 0;
+	v->client_insert_side_ms = v->client_flush_side_ms = 0;
+	v->client_insert_waits = v->client_flush_waits = 0;
 	for (int i = 0; i < t->npids; i++)
 	{
 		const WsbTracePid *p = &t->pids[i];
@@ -397,6 +421,10 @@ wsb_trace_classify(const WsbTrace *t, const WsbBackendTypes *bt, WsbValidation *
 			v->client_flush_ms += p->flush_ns / 1e6;
 			v->client_dirty_write_ms += p->dirty_ns / 1e6;
 			v->client_dirty_writes += p->dirty_n;
+			v->client_insert_side_ms += p->insert_ns / 1e6;
+			v->client_insert_waits += p->insert_n;
+			v->client_flush_side_ms += p->flushw_ns / 1e6;
+			v->client_flush_waits += p->flushw_n;
 		}
 		else
 		{
@@ -420,9 +448,33 @@ summary_ms(const WsbRows *summary, const char *class, const char *col)
 	return NAN;
 }
 
-/* wal_stall's and core's figures beside the traced ones, and the ratio. */
+/* The sum of a column over the rows (a NULL cell counts 0); NAN without rows. */
+static double
+rows_sum(const WsbRows *rows, const char *col)
+{
+	double		sum = 0;
+
+	if (rows == NULL || rows->nrows == 0)
+		return NAN;
+	for (int i = 0; i < rows->nrows; i++)
+		sum += wsb_rows_double(rows, i, col, 0);
+	return sum;
+}
+
+/* sampled / traced for one side; NAN when nothing was traced on it. */
+double
+wsb_validate_side_ratio(double sampled_ms, double traced_ms)
+{
+	return traced_ms > 0 && !isnan(sampled_ms) ? sampled_ms / traced_ms : NAN;
+}
+
+/*
+ * wal_stall's and core's figures beside the traced ones, and the ratio;
+ * per side, from the summary and from the run's history rows.
+ */
 void
-wsb_validate_compare(WsbValidation *v, const WsbRows *summary, const WsbRows *wal)
+wsb_validate_compare(WsbValidation *v, const WsbRows *summary, const WsbRows *wal,
+					 const WsbRows *history)
 {
 	double		ec = summary_ms(summary, "wal_buffer_full", "exact_count");
 	double		bf = wal && wal->nrows > 0 ? wsb_rows_double(wal, 0, "wal_buffers_full", NAN) : NAN;
@@ -435,6 +487,12 @@ wsb_validate_compare(WsbValidation *v, const WsbRows *summary, const WsbRows *wa
 	v->sampled_wal_fsync_ms = summary_ms(summary, "wal_fsync", "total_ms");
 	v->exact_count = isnan(ec) ? -1 : (int64_t) ec;
 	v->wal_buffers_full = isnan(bf) ? -1 : (int64_t) bf;
+	v->summary_insert_side_ms = summary_ms(summary, "wal_buffer_full", "total_ms") +
+		summary_ms(summary, "wal_insert", "total_ms");
+	v->summary_flush_side_ms = summary_ms(summary, "wal_flush", "total_ms");
+	v->history_insert_side_ms = rows_sum(history, "wal_buffer_full_ms") +
+		rows_sum(history, "wal_insert_ms");
+	v->history_flush_side_ms = rows_sum(history, "wal_flush_ms");
 }
 
 /*
@@ -487,6 +545,14 @@ wsb_validate_config(const WsbRun *runs, int nruns, int config, WsbValidation *su
 		sum->wal_fsyncs += v->wal_fsyncs;
 		sum->sampled_wal_write_ms += v->sampled_wal_write_ms;
 		sum->sampled_wal_fsync_ms += v->sampled_wal_fsync_ms;
+		sum->client_insert_side_ms += v->client_insert_side_ms;
+		sum->client_insert_waits += v->client_insert_waits;
+		sum->client_flush_side_ms += v->client_flush_side_ms;
+		sum->client_flush_waits += v->client_flush_waits;
+		sum->summary_insert_side_ms += v->summary_insert_side_ms;
+		sum->summary_flush_side_ms += v->summary_flush_side_ms;
+		sum->history_insert_side_ms += v->history_insert_side_ms;
+		sum->history_flush_side_ms += v->history_flush_side_ms;
 		if (v->wal_buffers_full < 0 || v->exact_count < 0)
 			counts = false;
 		sum->wal_buffers_full += v->wal_buffers_full;
@@ -558,7 +624,11 @@ wsb_validate_csv_header(FILE *f)
 		  "traced_dirty_writes,traced_client_dirty_writes,wal_buffer_full_exact_count,"
 		  "traced_other_wal_path_ms,"
 		  "traced_unclassified_ms,traced_wal_write_ms,traced_wal_writes,"
-		  "traced_wal_fsync_ms,traced_wal_fsyncs,validate_error", f);
+		  "traced_wal_fsync_ms,traced_wal_fsyncs,"
+		  "traced_insert_side_ms,traced_insert_waits,traced_flush_side_ms,traced_flush_waits,"
+		  "summary_insert_side_ms,summary_flush_side_ms,history_insert_side_ms,history_flush_side_ms,"
+		  "summary_insert_ratio,summary_flush_ratio,history_insert_ratio,history_flush_ratio,"
+		  "validate_error", f);
 }
 
 /* The run's validation columns; empty cells when the run was not traced. */
@@ -587,6 +657,18 @@ wsb_validate_csv_row(FILE *f, const WsbRun *r)
 	csv_num(f, "%.0f", io ? (double) v->wal_writes : NAN);
 	csv_num(f, "%.3f", io ? v->wal_fsync_ms : NAN);
 	csv_num(f, "%.0f", io ? (double) v->wal_fsyncs : NAN);
+	csv_num(f, "%.3f", have ? v->client_insert_side_ms : NAN);
+	csv_num(f, "%.0f", have ? (double) v->client_insert_waits : NAN);
+	csv_num(f, "%.3f", have ? v->client_flush_side_ms : NAN);
+	csv_num(f, "%.0f", have ? (double) v->client_flush_waits : NAN);
+	csv_num(f, "%.3f", have ? v->summary_insert_side_ms : NAN);
+	csv_num(f, "%.3f", have ? v->summary_flush_side_ms : NAN);
+	csv_num(f, "%.3f", have ? v->history_insert_side_ms : NAN);
+	csv_num(f, "%.3f", have ? v->history_flush_side_ms : NAN);
+	csv_num(f, "%.4f", have ? wsb_validate_side_ratio(v->summary_insert_side_ms, v->client_insert_side_ms) : NAN);
+	csv_num(f, "%.4f", have ? wsb_validate_side_ratio(v->summary_flush_side_ms, v->client_flush_side_ms) : NAN);
+	csv_num(f, "%.4f", have ? wsb_validate_side_ratio(v->history_insert_side_ms, v->client_insert_side_ms) : NAN);
+	csv_num(f, "%.4f", have ? wsb_validate_side_ratio(v->history_flush_side_ms, v->client_flush_side_ms) : NAN);
 	fputc(',', f);
 	wsb_csv_field(f, v->error);
 }
@@ -653,6 +735,32 @@ wsb_validate_print(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 		fprintf(f, "%-*.*s  %5d  %11s  %11s  %6s  %s / %s / %s\n", wl, wl, plan->configs[c].label,
 				n, a, b, r, d1, d2, d3);
 	}
+	fprintf(f, "per side, clients: traced = time in XLogInsertRecord / XLogFlush calls of %d us or more\n",
+			WSB_TRACE_WAIT_US);
+	fprintf(f, "%-*s  %-44s  %s\n", wl, "", "insert side ms: traced / summary / history",
+			"flush side ms: traced / summary / history");
+	for (int c = 0; c < plan->nconfigs; c++)
+	{
+		WsbValidation s;
+		double		tt,
+					tu;
+		int			n = wsb_validate_config(runs, nruns, c, &s, &tt, &tu);
+		char		ins[96] = "-",
+					fl[96] = "-";
+
+		if (n)
+		{
+			snprintf(ins, sizeof(ins), "%.1f / %.1f / %.1f (%.3f, %.3f)",
+					 s.client_insert_side_ms, s.summary_insert_side_ms, s.history_insert_side_ms,
+					 wsb_validate_side_ratio(s.summary_insert_side_ms, s.client_insert_side_ms),
+					 wsb_validate_side_ratio(s.history_insert_side_ms, s.client_insert_side_ms));
+			snprintf(fl, sizeof(fl), "%.1f / %.1f / %.1f (%.3f, %.3f)",
+					 s.client_flush_side_ms, s.summary_flush_side_ms, s.history_flush_side_ms,
+					 wsb_validate_side_ratio(s.summary_flush_side_ms, s.client_flush_side_ms),
+					 wsb_validate_side_ratio(s.history_flush_side_ms, s.client_flush_side_ms));
+		}
+		fprintf(f, "%-*.*s  %-44s  %s\n", wl, wl, plan->configs[c].label, ins, fl);
+	}
 	fprintf(f, "%-*s  %19s  %19s  %s\n", wl, "", "wal_write ms", "wal_fsync ms", "tps traced / untraced");
 	fprintf(f, "%-*s  %19s  %19s\n", wl, "", "traced / sampled", "traced / sampled");
 	for (int c = 0; c < plan->nconfigs; c++)
@@ -700,6 +808,22 @@ html_num(FILE *f, const char *fmt, double v)
 		fputs("&ndash;", f);
 	else
 		fprintf(f, fmt, v);
+	fputs("</td>", f);
+}
+
+/* A sampled figure and, in parentheses, its ratio to the traced one. */
+static void
+html_side(FILE *f, double sampled_ms, double traced_ms)
+{
+	double		r = wsb_validate_side_ratio(sampled_ms, traced_ms);
+
+	fputs("<td class=\"n\">", f);
+	if (isnan(sampled_ms))
+		fputs("&ndash;", f);
+	else if (isnan(r))
+		fprintf(f, "%.1f", sampled_ms);
+	else
+		fprintf(f, "%.1f (%.3f)", sampled_ms, r);
 	fputs("</td>", f);
 }
 
@@ -762,6 +886,39 @@ wsb_validate_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 		fprintf(f, "<td class=\"n\">%s / %s / %s</td>", d1, d2, d3);
 		html_num(f, "%.0f", tt);
 		html_num(f, "%.0f", tu);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+
+	fprintf(f, "<p>Per side, client backends: the insert side is the time inside "
+			"<code>XLogInsertRecord</code> (insertion-lock waits and wrap-arounds happen inside "
+			"it), the flush side the time inside <code>XLogFlush</code> (uprobes on both), "
+			"counting only calls of %d&nbsp;us or more: shorter ones are CPU (copying a record), "
+			"not waits. Against them, wal_stall's <code>wal_buffer_full</code> + "
+			"<code>wal_insert</code> and <code>wal_flush</code>, from the summary and from "
+			"the history rows of the run (<code>wal_stall_history</code>); sampled/traced in "
+			"parentheses.</p>\n"
+			"<table><tr><th>configuration</th><th>insert side traced ms</th><th>waits</th>"
+			"<th>summary ms</th><th>history ms</th><th>flush side traced ms</th><th>waits</th>"
+			"<th>summary ms</th><th>history ms</th></tr>\n", WSB_TRACE_WAIT_US);
+	for (int c = 0; c < plan->nconfigs; c++)
+	{
+		WsbValidation s;
+		double		tt,
+					tu;
+		int			n = wsb_validate_config(runs, nruns, c, &s, &tt, &tu);
+
+		fputs("<tr><td>", f);
+		wsb_html_escape(f, plan->configs[c].label);
+		fputs("</td>", f);
+		html_num(f, "%.1f", n ? s.client_insert_side_ms : NAN);
+		html_num(f, "%.0f", n ? (double) s.client_insert_waits : NAN);
+		html_side(f, n ? s.summary_insert_side_ms : NAN, s.client_insert_side_ms);
+		html_side(f, n ? s.history_insert_side_ms : NAN, s.client_insert_side_ms);
+		html_num(f, "%.1f", n ? s.client_flush_side_ms : NAN);
+		html_num(f, "%.0f", n ? (double) s.client_flush_waits : NAN);
+		html_side(f, n ? s.summary_flush_side_ms : NAN, s.client_flush_side_ms);
+		html_side(f, n ? s.history_flush_side_ms : NAN, s.client_flush_side_ms);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);

@@ -39,7 +39,19 @@ typedef struct WsbTracePid
 	int64_t		sync_ns,
 				sync_n;			/* fdatasync/fsync inside it */
 	int64_t		client;			/* 1: entered PostgresMain or ParallelWorkerMain */
+	int64_t		insert_ns,
+				insert_n;		/* XLogInsertRecord calls of WSB_TRACE_WAIT_US or more */
+	int64_t		flushw_ns,
+				flushw_n;		/* XLogFlush calls (outermost) of as long */
 } WsbTracePid;
+
+/*
+ * A call of XLogInsertRecord or XLogFlush shorter than this is CPU, not a
+ * wait: copying a record, even a full-page image, takes a few microseconds,
+ * and the shortest LWLock wait (sleep on a semaphore, wake up) takes tens;
+ * the uprobe pair itself adds a few.
+ */
+#define WSB_TRACE_WAIT_US	50
 
 typedef struct WsbTrace
 {
@@ -73,7 +85,9 @@ extern const char *wsb_backends_type(const WsbBackendTypes *bt, int pid);
 extern void wsb_backends_free(WsbBackendTypes *bt);
 extern void wsb_trace_classify(const WsbTrace *trace, const WsbBackendTypes *bt,
 							   WsbValidation *v);
-extern void wsb_validate_compare(WsbValidation *v, const WsbRows *summary, const WsbRows *wal);
+extern void wsb_validate_compare(WsbValidation *v, const WsbRows *summary, const WsbRows *wal,
+								 const WsbRows *history);
+extern double wsb_validate_side_ratio(double sampled_ms, double traced_ms);
 extern int	wsb_validate_config(const WsbRun *runs, int nruns, int config,
 								WsbValidation *sum, double *tps_traced, double *tps_untraced);
 extern double wsb_validate_overall_cost(const WsbPlan *plan, const WsbRun *runs, int nruns);

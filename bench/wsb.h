@@ -188,6 +188,23 @@ typedef struct WsbValidation
 	double		sampled_wal_fsync_ms;
 	int64_t		wal_buffers_full;	/* pg_stat_wal, -1 unknown */
 	int64_t		exact_count;	/* wal_stall_summary wal_buffer_full, -1 */
+
+	/*
+	 * Per side of the WAL path, clients only: the insert side is the time
+	 * inside XLogInsertRecord (insertion-lock waits and wrap-arounds), the
+	 * flush side the time inside XLogFlush, both in calls that lasted at
+	 * least WSB_TRACE_WAIT_US (shorter ones are CPU); against wal_stall's
+	 * wal_buffer_full + wal_insert and wal_flush, from the summary and
+	 * from the run's history rows.
+	 */
+	double		client_insert_side_ms;
+	int64_t		client_insert_waits;	/* calls counted */
+	double		client_flush_side_ms;
+	int64_t		client_flush_waits;
+	double		summary_insert_side_ms;
+	double		summary_flush_side_ms;
+	double		history_insert_side_ms;
+	double		history_flush_side_ms;
 } WsbValidation;
 
 /* ---------- a run (run.c) ---------- */

@@ -137,6 +137,45 @@ cmp_ok($stalled32, '>', 0, '32kB ring: seconds with wal_buffer_full_ms > 0');
 cmp_ok($ms16, '<', $ms32, '16MB ring: less wrap-around stall time than 32kB');
 cmp_ok($stalled16, '<=', $stalled32, '16MB ring: no more stalled seconds than 32kB');
 
+# --- the summary and the history count every sample in the same class.
+# Commits that flush (synchronous_commit = on) beside commits that do not,
+# through a 32kB ring, so that flushes, wrap-arounds and insertion-lock
+# waits all occur.  Once no client waits on the WAL path and a row has
+# closed after that, every class of the summary (finished episodes) must
+# equal the sum of its history rows since the reset.
+$node->append_conf('postgresql.conf', "wal_buffers = 32kB\n");
+$node->restart;
+$node->safe_psql('postgres', 'SELECT wal_stall_reset()');
+my @mixed = (pgbench(6, '-c', '2'),
+	IPC::Run::start(
+		[ 'pgbench', '-n', '-c', '2', '-j', '1', '-T', 6,
+		  '-h', $node->host, '-p', $node->port, 'postgres' ],
+		'>', \my $out_on, '2>', \my $err_on,
+		init => sub { $ENV{PGOPTIONS} = '-c synchronous_commit=on' }));
+$_->finish for @mixed;
+ok( $node->poll_query_until('postgres', q{
+		SELECT count(*) = 0 FROM wal_stall_current
+		WHERE class IN ('wal_buffer_full', 'wal_flush', 'wal_insert', 'clog')}),
+	'no client waits after the load');
+next_row();
+my $agree = $node->safe_psql('postgres', qq{
+	SELECT s.class, round(s.total_ms::numeric, 3), round(h.ms::numeric, 3),
+	       abs(s.total_ms - h.ms) <= 0.001 * greatest(s.total_ms, 1)
+	FROM wal_stall_summary s
+	JOIN (SELECT 'wal_buffer_full' AS class, sum(wal_buffer_full_ms) AS ms FROM wal_stall_history
+	      UNION ALL SELECT 'wal_flush', sum(wal_flush_ms) FROM wal_stall_history
+	      UNION ALL SELECT 'wal_insert', sum(wal_insert_ms) FROM wal_stall_history
+	      UNION ALL SELECT 'clog', sum(clog_ms) FROM wal_stall_history) h USING (class)
+	ORDER BY s.class COLLATE "C"});
+diag("class | summary ms | history ms | equal\n$agree");
+my %agree = map { my @f = split /\|/; ($f[0] => [@f]) } split /\n/, $agree;
+cmp_ok($agree{wal_flush}[1], '>', 0, 'the synchronous commits waited on flushes');
+for my $class (qw(wal_buffer_full wal_flush wal_insert clog))
+{
+	is($agree{$class}[3], 't',
+		"$class: the summary's total ($agree{$class}[1] ms) equals its history's sum ($agree{$class}[2] ms)");
+}
+
 $node->stop;
 
 # --- a tiny ring wraps and keeps exactly its newest rows, in order

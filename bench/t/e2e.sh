@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end tests of wal_stall_bench: a temporary cluster, an existing
 # cluster (--pgdata) whose settings must come back, also after a SIGINT,
-# bad input, and (when possible here) --slow-wal and --validate.  Run as root, after
+# bad input, and (when possible here) --slow-wal and --validate, and at the end
+# bench/t/split.sh (the cause of each WAL wait).  Run as root, after
 # building bench/wal_stall_bench.  Prints TAP lines and "N passed, N failed".
 #
 #   bench/t/e2e.sh            PG_CONFIG=/path/to/pg_config bench/t/e2e.sh
@@ -717,5 +718,9 @@ else
 	echo "# skipped the --validate smoke: no bpftrace, or no USDT probes in $PGBIN/postgres"
 fi
 
+# ---------- 6. the cause of each WAL wait (bench/t/split.sh: its own TAP lines) ----------
+split_rc=0
+PG_CONFIG=$PG_CONFIG bash "$here/t/split.sh" || split_rc=$?
+
 echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+[ "$failed" = 0 ] && [ "$split_rc" = 0 ]
