@@ -133,11 +133,14 @@ SQL
 	python3 - "$work/mixed/results.csv" >"$work/mixed.split" 2>&1 <<'PY'
 import csv, sys
 r = list(csv.DictReader(open(sys.argv[1])))[0]
+if r["traced"] != "true" or r["validate_error"] or r["traced_insert_side_ms"] == "":
+    print("# the run was not traced: ok %s, traced %s, validate_error %r, error %r"
+          % (r["ok"], r["traced"], r["validate_error"], r.get("error", "")))
 for side in ("insert", "flush"):
     print(side, r["traced_%s_side_ms" % side] or 0, r["history_%s_side_ms" % side] or 0,
           r["summary_%s_side_ms" % side] or 0)
 PY
-	sed 's/^/# side traced_ms history_ms summary_ms: /' "$work/mixed.split"
+	sed -e '/^#/!s/^/# side traced_ms history_ms summary_ms: /' "$work/mixed.split"
 	for side in insert flush; do
 		read -r _ traced history _ < <(grep "^$side " "$work/mixed.split")
 		ok "mixed load: the clients' $side side is large (${traced:-?} ms traced)" \
