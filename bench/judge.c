@@ -10,8 +10,9 @@
  * tps (an old results.csv without round: its run column, which was the
  * repeat, is the round).  Optional columns: ok, position, traced, clients
  * and seconds (together: the clients' time), client_ms, and per stall class
- * CLASS_total_ms and CLASS_episodes.  The first configuration in the file,
- * or --baseline NAME, is the baseline.
+ * CLASS_total_ms and CLASS_episodes.  The baseline: --baseline NAME, else
+ * the configuration of the rows whose baseline column is true (results.csv
+ * has one), else the first configuration in the file.
  *
  * The verdicts (verdict.c) go to verdicts.csv (one row per configuration
  * and metric), the terminal table and the report's "Verdict by rounds"
@@ -232,9 +233,19 @@ wsb_round_table_read_csv(const char *path, const char *baseline, WsbRoundTable *
 		wsb_rows_free(&rows);
 		return -1;
 	}
+	/* results.csv says which configuration was the baseline: its runs run
+	 * in shuffled order, so the first row need not be one of them */
+	if ((baseline == NULL || *baseline == '\0') && wsb_rows_col(&rows, "baseline") >= 0)
+		for (int r = 0; r < rows.nrows; r++)
+			if (parse_bool(wsb_rows_get(&rows, r, "baseline"), false) &&
+				wsb_rows_get(&rows, r, "configuration"))
+			{
+				label_index(t, wsb_rows_get(&rows, r, "configuration"), true);
+				break;
+			}
 	if (baseline && *baseline)
 		label_index(t, baseline, true);
-	t->runs = calloc(rows.nrows ? rows.nrows : 1, sizeof(WsbRoundRun));
+	t->runs = calloc(rows.nrows > 0 ? (size_t) rows.nrows : 1, sizeof(WsbRoundRun));
 	for (int r = 0; r < rows.nrows; r++)
 	{
 		WsbRoundRun *x = &t->runs[t->nruns];
@@ -465,15 +476,28 @@ wsb_write_verdicts_csv(const char *path, const WsbRoundTable *t, const WsbJudgeS
 	return fclose(f) == 0 ? 0 : -1;
 }
 
+/* a ratio: three decimals, or two significant digits below 0.1 (stall
+ * shares fall a thousandfold) */
+static const char *
+num(char *buf, double v)
+{
+	snprintf(buf, 32, fabs(v) >= 0.1 ? "%.3f" : "%.2g", v);
+	return buf;
+}
+
 static void
 fmt_ratio(char *buf, size_t len, const WsbPaired *p)
 {
+	char		a[32],
+				b[32],
+				c[32];
+
 	if (isnan(p->ratio))
 		snprintf(buf, len, "-");
 	else if (isnan(p->low))
-		snprintf(buf, len, "%.3f", p->ratio);
+		snprintf(buf, len, "%s", num(a, p->ratio));
 	else
-		snprintf(buf, len, "%.3f [%.3f, %.3f]", p->ratio, p->low, p->high);
+		snprintf(buf, len, "%s [%s, %s]", num(a, p->ratio), num(b, p->low), num(c, p->high));
 }
 
 /* a stall metric worth a line: measured, and not at the floor in every round */
@@ -534,7 +558,7 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 	for (int c = 1; c < t->nconfigs; c++)
 	{
 		const WsbPaired *p = &v[c * WSB_N_METRICS];
-		char		r[96];
+		char		r[128];
 
 		fmt_ratio(r, sizeof(r), &p[WSB_M_TPS]);
 		if (strlen(t->labels[c]) > 40)
@@ -544,8 +568,8 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 		fprintf(f, "  %-26s  %s\n", r, p[WSB_M_TPS].words);
 		if (stall_line_shown(&p[WSB_M_SHARE_ALL]))
 		{
-			char		s[96],
-						im[96];
+			char		s[128],
+						im[128];
 
 			fmt_ratio(s, sizeof(s), &p[WSB_M_SHARE_ALL]);
 			fmt_ratio(im, sizeof(im), &p[WSB_M_IMPLIED]);
@@ -556,8 +580,8 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 		{
 			const WsbPaired *s = &p[WSB_M_SHARE + k];
 			const WsbPaired *e = &p[WSB_M_EPISODES + k];
-			char		a[96],
-						b[96];
+			char		a[128],
+						b[128];
 
 			if (!stall_line_shown(s) && !stall_line_shown(e))
 				continue;
@@ -572,12 +596,17 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 static void
 html_ratio_cells(FILE *f, const WsbPaired *p)
 {
+	char		a[32],
+				b[32],
+				c[32];
+
 	if (isnan(p->ratio))
 		fputs("<td class=\"n\">&ndash;</td><td>&ndash;</td>", f);
 	else if (isnan(p->low))
-		fprintf(f, "<td class=\"n\">%.3f</td><td>&ndash;</td>", p->ratio);
+		fprintf(f, "<td class=\"n\">%s</td><td>&ndash;</td>", num(a, p->ratio));
 	else
-		fprintf(f, "<td class=\"n\">%.3f</td><td class=\"n\">[%.3f, %.3f]</td>", p->ratio, p->low, p->high);
+		fprintf(f, "<td class=\"n\">%s</td><td class=\"n\">[%s, %s]</td>", num(a, p->ratio),
+				num(b, p->low), num(c, p->high));
 }
 
 static const char *

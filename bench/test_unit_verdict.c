@@ -519,6 +519,14 @@ test_csv_input(void)
 		  vs.v ? vs.v[WSB_N_METRICS + WSB_M_SHARE + 1].words : err);
 	wsb_verdicts_free(&vs);
 	unlink(path);
+	/* results.csv: shuffled, the baseline's runs need not come first */
+	path = write_tmp("configuration,round,tps,baseline\nb,1,130,false\na,1,100,true\n"
+					 "a,2,100,true\nb,2,131,false\n");
+	check(wsb_verdicts_from_csv(path, NULL, NAN, 0, 0, &vs, err, sizeof(err)) == 0 &&
+		  strcmp(vs.table.labels[0], "a") == 0 && vs.v[WSB_N_METRICS].ratio > 1.2,
+		  "CSV: the baseline column names the baseline, whatever runs first (%s)", err);
+	wsb_verdicts_free(&vs);
+	unlink(path);
 	snprintf(p2, sizeof(p2), "rm -rf '%s'", dir);
 	if (system(p2) != 0)
 		fprintf(stderr, "could not remove %s\n", dir);

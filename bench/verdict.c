@@ -367,11 +367,11 @@ sum_stall(const WsbRoundRun *r)
 
 /*
  * The figure of metric m of run r, on the scale whose ratio is judged;
- * NAN when the run does not have it.  Shares are floored at 1 ms of stall
- * per run (the sampling interval), counts at 1.
+ * NAN when the run does not have it.  A share is stall ms / client ms,
+ * floored below; counts are floored at 1.
  */
 static double
-metric_value(const WsbRoundRun *r, WsbMetric m)
+metric_value(const WsbRoundRun *r, WsbMetric m, double share_floor)
 {
 	if (m == WSB_M_TPS)
 		return r->tps > 0 ? r->tps : NAN;
@@ -381,7 +381,7 @@ metric_value(const WsbRoundRun *r, WsbMetric m)
 
 		if (!(r->client_ms > 0) || isnan(ms))
 			return NAN;
-		return fmax(ms, 1.0) / r->client_ms;
+		return fmax(ms / r->client_ms, share_floor);
 	}
 	if (m >= WSB_M_EPISODES && m < WSB_M_EPISODES + WSB_N_STALL)
 	{
@@ -410,7 +410,8 @@ paired_logs(const WsbRoundRun *runs, const RoundIndex *ix, int nconfigs, int con
 		const WsbRoundRun *b,
 				   *x;
 		double		vb,
-					vx;
+					vx,
+					floor;
 
 		if (!ix->complete[r])
 			continue;
@@ -418,8 +419,14 @@ paired_logs(const WsbRoundRun *runs, const RoundIndex *ix, int nconfigs, int con
 		x = &runs[ix->idx[r * nconfigs + config]];
 		if (b->traced || x->traced)
 			continue;
-		vb = metric_value(b, metric);
-		vx = metric_value(x, metric);
+		/*
+		 * one floor for both shares of a pair: 1 ms of stall in the shorter
+		 * run's client time (the sampling interval: less is not measured),
+		 * so that two runs without stalls compare as equal
+		 */
+		floor = 1.0 / fmin(b->client_ms, x->client_ms);
+		vb = metric_value(b, metric, floor);
+		vx = metric_value(x, metric, floor);
 		if (isnan(vb) || isnan(vx))
 			continue;
 		d[n] = log(vx / vb);
