@@ -478,8 +478,10 @@ main(int argc, char **argv)
 		}
 		if (wsb_interrupted)
 			return finish(WSB_EXIT_INTERRUPTED);
+		/* of how many: with a budget alone, the rounds it was estimated to fit */
 		rc = wsb_run_one(&target, &opts, &plan, run, resumed.runs_done +
-						 (opts.budget_seconds > 0 && !opts.runs_given ? ndone : plan.nruns - first),
+						 (opts.budget_seconds > 0 && !opts.runs_given
+						  ? (nlooks + 2) * plan.nconfigs : plan.nruns - first),
 						 err, sizeof(err));
 		if (rc == 1 || wsb_interrupted)
 			return finish(WSB_EXIT_INTERRUPTED);
