@@ -4,14 +4,22 @@
  *		wal_stall_bench: plan, run, judge, report.
  *
  * Order of business: parse the flags (usage errors exit 2 before anything
- * exists); find PostgreSQL's programs through pg_config; check that a slow
- * disk is possible, and for --validate that bpftrace can trace the server; open the target (every resource it makes is in the
- * cleanup list first); check every --set setting and value against the
- * server; then the runs in interleaved order, each after applying its
- * configuration; then judge and write results.csv, timeline.csv,
- * report.html and the verdict table.  SIGINT/SIGTERM set a flag that the
- * loops check: pgbench is stopped, settings restored, everything removed,
- * exit status 130.  The cleanups also run from atexit.
+ * exists); --judge needs no server and ends there (experiment.c); with
+ * --resume the stored plan's seed and margin are taken, and the plan made
+ * must match it; find PostgreSQL's programs through pg_config; check that a
+ * slow disk is possible, and for --validate that bpftrace can trace the
+ * server; write OUT/plan.txt; open the target (every resource it makes is
+ * in the cleanup list first); check every --set setting and value against
+ * the server; then the rounds, each running every configuration once in
+ * the order the seed gives, each run after applying its configuration;
+ * results.csv after every round, and with --budget a look at the verdict
+ * from the third round on (stop when decided, when the looks are spent or
+ * when another round would not fit); then judge results.csv as written
+ * (verdicts.csv, the forest plots), Welch's comparison beside it, and write
+ * timeline.csv, advice.csv, report.html and both tables.  SIGINT/SIGTERM
+ * set a flag that the loops check: pgbench is stopped, settings restored,
+ * everything removed, exit status 130 (results.csv keeps the finished
+ * rounds, for --resume).  The cleanups also run from atexit.
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *

@@ -730,9 +730,16 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 			"<title>wal_stall_bench report</title>\n<style>%s</style></head><body>\n", report_css);
 	fputs("<h1>wal_stall_bench: ", f);
-	html_printf(f, "%d configuration%s x %d run%s", plan->nconfigs, plan->nconfigs == 1 ? "" : "s",
-				opts ? opts->runs : (plan->nconfigs ? nruns / plan->nconfigs : 0),
-				opts && opts->runs == 1 ? "" : "s");
+	{
+		int			rounds = 0;
+
+		/* the rounds run, which --budget and --resume decide */
+		for (int i = 0; i < nruns; i++)
+			if (runs[i].repeat > rounds)
+				rounds = runs[i].repeat;
+		html_printf(f, "%d configuration%s x %d round%s", plan->nconfigs,
+					plan->nconfigs == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s");
+	}
 	fputs("</h1>\n<p>", f);
 	if (env)
 		html_printf(f, "Started %s, finished %s. ", env->started, env->finished);

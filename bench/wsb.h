@@ -4,9 +4,10 @@
  *		wal_stall_bench: shared structures and the interfaces between its
  *		parts.
  *
- * The harness runs a plan (configurations x runs, interleaved), measures
- * each run through pgbench and wal_stall's SQL views, judges the runs of
- * every configuration against the baseline's, and reports:
+ * The harness runs a plan (configurations x rounds, each round every
+ * configuration once in an order shuffled from a seed), measures each run
+ * through pgbench and wal_stall's SQL views, judges every configuration
+ * against the baseline run of the same round, and reports:
  *
  *	 options.c	 flags and preset files -> WsbOptions, the plan
  *	 target.c	 the cluster: temporary or --pgdata
@@ -24,6 +25,7 @@
  *	 validate.c	 --validate: the bpftrace program, its sums against wal_stall's
  *	 tracer.c	 --validate: the bpftrace process (requirements, start, stop)
  *	 util.c		 strings, CSV quoting, running commands, files
+ *	 experiment.c plan.txt, --resume, the budget's looks, --judge
  *	 main.c		 the plan-run-judge-report loop, signals
  *
  * The harness reads the extension only through its SQL views, like any
