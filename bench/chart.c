@@ -7,7 +7,7 @@
  * gnuplot's inputs (one data file per run, the scripts) are kept in
  * DIR/plots/ so that a chart can be redrawn or restyled by hand:
  * `cd DIR/plots && gnuplot timeline.gp`.  Everything put into a gnuplot
- * script as text goes through gp_string() and is drawn noenhanced, so a
+ * script as text goes through wsb_gp_string() and is drawn noenhanced, so a
  * configuration label is shown as typed.
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
@@ -56,8 +56,8 @@ wsb_config_colour(int c)
  * quotes, but not an escape), line breaks and other control characters
  * become blanks.  Every text is drawn noenhanced, so it shows as typed.
  */
-static void
-gp_string(FILE *f, const char *s)
+void
+wsb_gp_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; s && *s; s++)
@@ -87,8 +87,8 @@ gp_comment(FILE *f, const char *s)
 		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
 }
 
-static void
-gp_number(FILE *f, double v)
+void
+wsb_gp_number(FILE *f, double v)
 {
 	if (isnan(v) || isinf(v))
 		fputs("?", f);
@@ -97,8 +97,8 @@ gp_number(FILE *f, double v)
 }
 
 /* gnuplot on PATH?  Fills why when not. */
-static bool
-find_gnuplot(char *why, size_t len)
+bool
+wsb_find_gnuplot(char *why, size_t len)
 {
 	const char *path = getenv("PATH");
 	char		buf[4096];
@@ -126,8 +126,8 @@ find_gnuplot(char *why, size_t len)
 
 /* Run `gnuplot script` in dir, its messages into script.log.  0 on
  * success; else why says what went wrong. */
-static int
-run_gnuplot(const char *dir, const char *script, char *why, size_t len)
+int
+wsb_run_gnuplot(const char *dir, const char *script, char *why, size_t len)
 {
 	pid_t		pid;
 	int			status;
@@ -373,12 +373,12 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 			for (int c = 0; c < N_STALL_COLUMNS; c++)
 			{
 				fputc(' ', d);
-				gp_number(d, rows[k].hist >= 0 && cols[c] >= 0
+				wsb_gp_number(d, rows[k].hist >= 0 && cols[c] >= 0
 						  ? wsb_rows_double(&r->history, rows[k].hist, stall_columns[c], NAN)
 						  : NAN);
 			}
 			fputc(' ', d);
-			gp_number(d, rows[k].hist >= 0 && fillc >= 0
+			wsb_gp_number(d, rows[k].hist >= 0 && fillc >= 0
 					  ? wsb_rows_double(&r->history, rows[k].hist, "buffer_fill_max", NAN)
 					  : NAN);
 			fputc('\n', d);
@@ -443,7 +443,7 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 				if (strlen(wsb_config_label(plan, r->config)) > 40)
 					strcpy(lab + 37, "...");
 				fputs("title ", gp);
-				gp_string(gp, lab);
+				wsb_gp_string(gp, lab);
 				titled[r->config] = true;
 			}
 			else
@@ -465,7 +465,7 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 			if (last)
 				fputs("set format x '%g'\nset xlabel 'seconds since the run started' noenhanced\n", gp);
 			fputs("set ylabel ", gp);
-			gp_string(gp, name);
+			wsb_gp_string(gp, name);
 			fputs(" noenhanced\n", gp);
 			if (p >= npanels)
 				fputs("set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb '#555555'\n", gp);
@@ -556,11 +556,11 @@ write_strip_chart(const char *plotdir, const WsbPlan *plan,
 		if (n == 0)
 			continue;
 		fprintf(d, "%d ", c + 1);
-		gp_number(d, m);
+		wsb_gp_number(d, m);
 		fputc(' ', d);
-		gp_number(d, isnan(half) ? m : m - half);
+		wsb_gp_number(d, isnan(half) ? m : m - half);
 		fputc(' ', d);
-		gp_number(d, isnan(half) ? m : m + half);
+		wsb_gp_number(d, isnan(half) ? m : m + half);
 		fputc('\n', d);
 	}
 	fclose(d);
@@ -595,7 +595,7 @@ write_strip_chart(const char *plotdir, const WsbPlan *plan,
 		snprintf(lab, sizeof(lab), "%.63s", plan->configs[c].label);
 		if (strlen(plan->configs[c].label) > 60)
 			strcpy(lab + 56, "...");
-		gp_string(gp, lab);
+		wsb_gp_string(gp, lab);
 		fprintf(gp, " %d%s", c + 1, c < plan->nconfigs - 1 ? ", " : "");
 	}
 	fputs(")\n", gp);
@@ -642,7 +642,7 @@ wsb_draw_charts(const char *plotdir, const WsbPlan *plan, const WsbRun *runs, in
 {
 	left_out[0] = '\0';
 	*ckpt = false;
-	if (!find_gnuplot(why, whylen))
+	if (!wsb_find_gnuplot(why, whylen))
 		return -1;
 	if (make_dir(plotdir) != 0)
 	{
@@ -655,8 +655,8 @@ wsb_draw_charts(const char *plotdir, const WsbPlan *plan, const WsbRun *runs, in
 		snprintf(why, whylen, "could not write the chart data in \"%s\": %s", plotdir, strerror(errno));
 		return -1;
 	}
-	if (run_gnuplot(plotdir, "timeline.gp", why, whylen) != 0 ||
-		run_gnuplot(plotdir, "strip.gp", why, whylen) != 0)
+	if (wsb_run_gnuplot(plotdir, "timeline.gp", why, whylen) != 0 ||
+		wsb_run_gnuplot(plotdir, "strip.gp", why, whylen) != 0)
 		return -1;
 	return 0;
 }

@@ -86,6 +86,9 @@ extern int	wsb_parse_set(const char *arg, WsbSet *set, char *err, size_t errlen)
 extern const char *wsb_setting_refused(const char *name);
 extern int	wsb_make_plan(const WsbOptions *o, WsbPlan *plan, char *err, size_t errlen);
 extern void wsb_plan_free(WsbPlan *plan);
+extern bool wsb_parse_duration(const char *s, double *seconds);
+extern void wsb_round_order(uint64_t seed, int nconfigs, int rounds, int *order);
+#define WSB_BUDGET_MAX_ROUNDS 200	/* --budget without --runs: the cap */
 extern void wsb_usage(FILE *f);
 
 /* ---------- pgbench.c ---------- */

@@ -4,14 +4,22 @@
  *		wal_stall_bench: plan, run, judge, report.
  *
  * Order of business: parse the flags (usage errors exit 2 before anything
- * exists); find PostgreSQL's programs through pg_config; check that a slow
- * disk is possible, and for --validate that bpftrace can trace the server; open the target (every resource it makes is in the
- * cleanup list first); check every --set setting and value against the
- * server; then the runs in interleaved order, each after applying its
- * configuration; then judge and write results.csv, timeline.csv,
- * report.html and the verdict table.  SIGINT/SIGTERM set a flag that the
- * loops check: pgbench is stopped, settings restored, everything removed,
- * exit status 130.  The cleanups also run from atexit.
+ * exists); --judge needs no server and ends there (experiment.c); with
+ * --resume the stored plan's seed and margin are taken, and the plan made
+ * must match it; find PostgreSQL's programs through pg_config; check that a
+ * slow disk is possible, and for --validate that bpftrace can trace the
+ * server; write OUT/plan.txt; open the target (every resource it makes is
+ * in the cleanup list first); check every --set setting and value against
+ * the server; then the rounds, each running every configuration once in
+ * the order the seed gives, each run after applying its configuration;
+ * results.csv after every round, and with --budget a look at the verdict
+ * from the third round on (stop when decided, when the looks are spent or
+ * when another round would not fit); then judge results.csv as written
+ * (verdicts.csv, the forest plots), Welch's comparison beside it, and write
+ * timeline.csv, advice.csv, report.html and both tables.  SIGINT/SIGTERM
+ * set a flag that the loops check: pgbench is stopped, settings restored,
+ * everything removed, exit status 130 (results.csv keeps the finished
+ * rounds, for --resume).  The cleanups also run from atexit.
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
@@ -30,6 +38,8 @@
 
 #include "engine.h"
 #include "validate.h"
+#include "verdict.h"
+#include "experiment.h"
 
 static WsbTarget target;
 
@@ -282,6 +292,14 @@ main(int argc, char **argv)
 	struct sigaction sa;
 	int			rc,
 				failed = 0;
+	int			first,
+				ndone = 0,
+				look = 0,
+				nlooks = 0;
+	double		started;
+	WsbResume	resumed = {0};
+	WsbVerdicts verdicts;
+	bool		have_verdicts = false;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	presets_dir(argv[0], pdir, sizeof(pdir));
@@ -294,6 +312,13 @@ main(int argc, char **argv)
 		return WSB_EXIT_USAGE;
 	}
 	wsb_quiet = opts.quiet;
+	if (opts.judge[0])
+		return wsb_judge_only(&opts, opts.margin_given);	/* no server */
+	if (opts.resume[0] && wsb_resume_prepare(&opts, opts.margin_given, err, sizeof(err)) != 0)
+	{
+		wsb_error("%s", err);
+		return WSB_EXIT_FAILURE;
+	}
 	if (wsb_make_plan(&opts, &plan, err, sizeof(err)) != 0)
 	{
 		wsb_error("%s", err);
@@ -315,6 +340,30 @@ main(int argc, char **argv)
 		if (realpath(opts.script, real))
 			wsb_strlcpy(opts.script, real, sizeof(opts.script));
 	}
+	if (opts.resume[0] &&
+		(wsb_resume_check(&opts, &plan, err, sizeof(err)) != 0 ||
+		 wsb_resume_load(&opts, &plan, &resumed, err, sizeof(err)) != 0))
+	{
+		wsb_error("%s", err);
+		return WSB_EXIT_FAILURE;
+	}
+	if (opts.resume[0] && resumed.rounds_done * plan.nconfigs >= plan.nruns)
+	{
+		wsb_error("--resume \"%s\": it has %d rounds already; give --runs more than that, or --budget",
+				  opts.resume, resumed.rounds_done);
+		return WSB_EXIT_USAGE;
+	}
+	printf("plan: %d configuration%s (baseline %s), ", plan.nconfigs, plan.nconfigs == 1 ? "" : "s",
+		   plan.configs[0].label);
+	if (opts.budget_seconds > 0 && !opts.runs_given)
+		printf("rounds until decided within --budget %.0f s", opts.budget_seconds);
+	else
+		printf("%d round%s%s", plan.nruns / plan.nconfigs, plan.nruns / plan.nconfigs == 1 ? "" : "s",
+			   opts.budget_seconds > 0 ? " at most, within --budget" : "");
+	if (resumed.rounds_done)
+		printf(" (%d there already)", resumed.rounds_done);
+	printf(" of %d s runs, order in each round shuffled from seed %lld, margin +-%g%%\n",
+		   opts.duration, opts.seed, opts.margin_pct);
 
 	/* the handler before anything that needs undoing exists */
 	memset(&sa, 0, sizeof(sa));
@@ -357,6 +406,18 @@ main(int argc, char **argv)
 		if (realpath(opts.out, real))
 			wsb_strlcpy(opts.out, real, sizeof(opts.out));
 	}
+	if (!opts.resume[0])
+	{
+		char		text[16384];
+
+		wsb_plan_text(&opts, &plan, text, sizeof(text));
+		snprintf(path, sizeof(path), "%s/plan.txt", opts.out);
+		if (wsb_write_file(path, text) != 0)
+		{
+			wsb_error("could not write \"%s\"", path);
+			return finish(WSB_EXIT_FAILURE);
+		}
+	}
 
 	if (wsb_target_open(&target, &opts, &env, err, sizeof(err)) != 0)
 	{
@@ -390,16 +451,48 @@ main(int argc, char **argv)
 	if (wsb_interrupted)
 		return finish(WSB_EXIT_INTERRUPTED);
 
+	/*
+	 * The rounds.  Run i of the plan is round i / nconfigs + 1; a
+	 * continuation (--resume) starts after the rounds already there.  After
+	 * every round results.csv is written (an interrupted experiment keeps
+	 * its finished rounds), and with --budget the rounds are judged from
+	 * the third on: stop when every configuration is decided, when the
+	 * looks are spent, or when another round would not fit.
+	 */
+	first = resumed.rounds_done * plan.nconfigs;
 	runs = calloc(plan.nruns, sizeof(WsbRun));
 	judged = calloc(plan.nconfigs, sizeof(WsbJudgement));
-	for (int i = 0; i < plan.nruns; i++)
+	if (opts.budget_seconds > 0)
 	{
-		WsbRun	   *run = &runs[i];
+		nlooks = wsb_budget_looks(&opts, plan.nconfigs);
+		printf("budget %.0f s: judged after every round from the third, at most %d look%s, "
+			   "alpha 0.05/%d each (Bonferroni error spending)\n", opts.budget_seconds, nlooks,
+			   nlooks == 1 ? "" : "s", nlooks);
+	}
+	started = wsb_now();
+	for (int i = first; i < plan.nruns; i++)
+	{
+		WsbRun	   *run = &runs[ndone];
+		int			round = i / plan.nconfigs + 1;
 
+		if (i % plan.nconfigs == 0 && i > first && opts.budget_seconds > 0)
+		{
+			double		spent = wsb_now() - started;
+			double		per_round = spent / ((i - first) / plan.nconfigs);
+
+			if (spent + per_round > opts.budget_seconds)
+			{
+				printf("budget: another round (about %.0f s) would not fit in the %.0f s left; stopping after round %d\n",
+					   per_round, opts.budget_seconds - spent, round - 1);
+				break;
+			}
+		}
 		run->config = plan.order[i];
-		run->repeat = i / plan.nconfigs + 1;
-		run->order = i + 1;
+		run->repeat = round;
+		run->position = i % plan.nconfigs + 1;
+		run->order = resumed.runs_done + ndone + 1;
 		run->collector_cpu_share = -1;
+		ndone++;
 		if (wsb_target_apply(&target, &plan.configs[run->config], err, sizeof(err)) != 0)
 		{
 			if (wsb_interrupted)
@@ -413,13 +506,43 @@ main(int argc, char **argv)
 		}
 		if (wsb_interrupted)
 			return finish(WSB_EXIT_INTERRUPTED);
-		rc = wsb_run_one(&target, &opts, &plan, run, plan.nruns, err, sizeof(err));
+		/* of how many: with a budget alone, the rounds it was estimated to fit */
+		rc = wsb_run_one(&target, &opts, &plan, run, resumed.runs_done +
+						 (opts.budget_seconds > 0 && !opts.runs_given
+						  ? (nlooks + 2) * plan.nconfigs : plan.nruns - first),
+						 err, sizeof(err));
 		if (rc == 1 || wsb_interrupted)
 			return finish(WSB_EXIT_INTERRUPTED);
 		if (rc != 0)
 		{
 			wsb_error("run %d (%s): %s", run->order, plan.configs[run->config].label, err);
 			failed++;
+		}
+		if (run->position == plan.nconfigs)
+		{
+			/* a round ended: keep it, and with a budget look at it */
+			snprintf(path, sizeof(path), "%s/results.csv", opts.out);
+			if (wsb_write_results_continued(path, resumed.results_text, &plan, runs, ndone) != 0)
+				wsb_error("could not write \"%s\"", path);
+			else if (opts.budget_seconds > 0 && round >= 3)
+			{
+				WsbVerdicts vs;
+
+				look++;
+				if (wsb_verdicts_from_csv(path, plan.configs[0].label, opts.margin_pct, look, nlooks,
+										  &vs, err, sizeof(err)) == 0)
+				{
+					bool		done = wsb_verdicts_all_decided(&vs);
+
+					wsb_verdicts_free(&vs);
+					if (done || look >= nlooks)
+					{
+						printf("budget: %s after round %d (look %d of %d)\n",
+							   done ? "every configuration decided" : "looks spent", round, look, nlooks);
+						break;
+					}
+				}
+			}
 		}
 	}
 	{
@@ -428,33 +551,52 @@ main(int argc, char **argv)
 		strftime(env.finished, sizeof(env.finished), "%Y-%m-%d %H:%M:%S %Z", localtime(&now));
 	}
 
-	wsb_judge(&plan, runs, plan.nruns, judged);
+	wsb_judge(&plan, runs, ndone, judged);
 	snprintf(path, sizeof(path), "%s/results.csv", opts.out);
-	if (wsb_write_results_csv(path, &plan, runs, plan.nruns) != 0)
+	if (wsb_write_results_continued(path, resumed.results_text, &plan, runs, ndone) != 0)
 	{
 		wsb_error("could not write \"%s\"", path);
 		failed++;
 	}
+	/* the verdicts from results.csv as written: what --judge DIR gives too */
+	if (wsb_verdicts_from_csv(path, plan.configs[0].label, opts.margin_pct, look, nlooks,
+							  &verdicts, err, sizeof(err)) != 0)
+	{
+		wsb_error("%s", err);
+		failed++;
+	}
+	else
+	{
+		have_verdicts = true;
+		if (wsb_verdicts_write(opts.out, &verdicts) != 0)
+		{
+			wsb_error("could not write \"%s/verdicts.csv\"", opts.out);
+			failed++;
+		}
+	}
 	snprintf(path, sizeof(path), "%s/timeline.csv", opts.out);
-	if (wsb_write_timeline_csv(path, &plan, runs, plan.nruns) != 0)
+	if (wsb_write_timeline_csv(path, &plan, runs, ndone) != 0)
 	{
 		wsb_error("could not write \"%s\"", path);
 		failed++;
 	}
 	snprintf(path, sizeof(path), "%s/advice.csv", opts.out);
-	if (wsb_write_advice_csv(path, &plan, runs, plan.nruns) != 0)
+	if (wsb_write_advice_csv(path, &plan, runs, ndone) != 0)
 	{
 		wsb_error("could not write \"%s\"", path);
 		failed++;
 	}
-	if (wsb_write_report(opts.out, &opts, &plan, runs, plan.nruns, judged, &env) != 0)
+	if (wsb_write_report(opts.out, &opts, &plan, runs, ndone, judged, &env,
+						 have_verdicts ? &verdicts : NULL) != 0)
 	{
 		wsb_error("could not write the report in \"%s\"", opts.out);
 		failed++;
 	}
 	wsb_cleanup_run();			/* restore and remove before the verdict */
-	wsb_print_verdict(stdout, &plan, runs, plan.nruns, judged);
-	wsb_validate_print(stdout, &plan, runs, plan.nruns);
+	wsb_print_verdict(stdout, &plan, runs, ndone, judged);
+	if (have_verdicts)
+		wsb_print_paired(stdout, &verdicts.table, &verdicts.spec, verdicts.v, plan.seed);
+	wsb_validate_print(stdout, &plan, runs, ndone);
 	printf("results in %s\n", opts.out);
 	if (wsb_interrupted)
 		return WSB_EXIT_INTERRUPTED;

@@ -8,7 +8,7 @@
  * comment.  Keys: set (repeatable, "GUC=V1,V2"), conf (repeatable, a fixed
  * setting "name = value"), runs, duration, clients, jobs, scale, builtin,
  * script, pgbench_args, pgbench_init_args, optional_library, slow_wal, slow_wal_mbps,
- * slow_disk, description (repeatable, joined), set_from_17 (repeatable: on
+ * slow_disk, margin, budget, seed, description (repeatable, joined), set_from_17 (repeatable: on
  * PostgreSQL 17 and later these replace the preset's set lines, for a knob
  * that 17 introduced).  Flags on the command line override the preset; a
  * --set on the command line replaces the preset's --set of the same GUC.
@@ -29,6 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <math.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engine.h"
@@ -38,6 +40,7 @@ enum
 {
 	F_RUNS, F_DURATION, F_CLIENTS, F_JOBS, F_SCALE, F_BUILTIN, F_SCRIPT,
 	F_PGBENCH_ARGS, F_INIT_ARGS, F_SLOW_WAL, F_SLOW_WAL_MBPS, F_SLOW_DISK,
+	F_SEED, F_MARGIN, F_BUDGET,
 	F_COUNT
 };
 
@@ -51,6 +54,102 @@ wsb_options_defaults(WsbOptions *o)
 	o->jobs = 2;
 	o->scale = 10;
 	strcpy(o->builtin, "tpcb-like");
+	o->margin_pct = 5;
+	o->seed = -1;
+}
+
+/*
+ * wsb_parse_duration
+ *		"90", "90s", "20m", "2h", "1h30m" -> seconds.  false when the text is
+ *		not such a duration or is not positive.
+ */
+bool
+wsb_parse_duration(const char *s, double *seconds)
+{
+	double		total = 0;
+	bool		any = false;
+
+	if (s == NULL)
+		return false;
+	while (*s)
+	{
+		char	   *end;
+		double		v = strtod(s, &end);
+
+		if (end == s || v < 0 || isnan(v))
+			return false;
+		s = end;
+		switch (*s)
+		{
+			case 'h':
+				v *= 3600;
+				s++;
+				break;
+			case 'm':
+				v *= 60;
+				s++;
+				break;
+			case 's':
+				s++;
+				break;
+			case '\0':
+				break;
+			default:
+				return false;
+		}
+		total += v;
+		any = true;
+	}
+	if (!any || !(total > 0))
+		return false;
+	*seconds = total;
+	return true;
+}
+
+/* splitmix64: a small PRNG whose stream is the same on every platform, so
+ * a seed names one run order everywhere */
+static uint64_t
+splitmix64(uint64_t *state)
+{
+	uint64_t	z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/*
+ * wsb_round_order
+ *		The order of configurations in every round: each round a permutation
+ *		drawn afresh (Fisher-Yates from the seed's stream), so that no
+ *		configuration always runs first and each round's order is
+ *		independent of the others'.  Independence matters: an earlier rule
+ *		that kept a round from starting with the configuration the previous
+ *		one ended with tied neighbouring rounds together, and under drift
+ *		inside a round that made the paired t test read 8% false verdicts
+ *		at 5% (test_unit_sim.c found it).  order has rounds x nconfigs
+ *		entries.
+ */
+void
+wsb_round_order(uint64_t seed, int nconfigs, int rounds, int *order)
+{
+	uint64_t	state = seed;
+
+	for (int r = 0; r < rounds; r++)
+	{
+		int		   *p = order + r * nconfigs;
+
+		for (int c = 0; c < nconfigs; c++)
+			p[c] = c;
+		for (int c = nconfigs - 1; c > 0; c--)
+		{
+			int			j = (int) (splitmix64(&state) % (uint64_t) (c + 1));
+			int			t = p[c];
+
+			p[c] = p[j];
+			p[j] = t;
+		}
+	}
 }
 
 void
@@ -70,9 +169,28 @@ wsb_usage(FILE *f)
 		  "                        the binary, else " WSB_PRESETS_DIR_DEFAULT ");\n"
 		  "                        flags given here override the preset's, and a --set\n"
 		  "                        here replaces the preset's --set of the same setting\n"
-		  "  --runs N              runs per configuration (default 3); run order interleaves\n"
-		  "                        the configurations: A B C A B C ...\n"
+		  "  --runs N              rounds (default 3): each runs every configuration once, in\n"
+		  "                        an order shuffled from --seed\n"
 		  "  --duration S          seconds per run (default 30)\n"
+		  "  --seed N              the seed of the order inside each round (default random;\n"
+		  "                        printed, and stored in results.csv and the report)\n"
+		  "\n"
+		  "The verdict (rounds are the unit: each run against the same round's baseline):\n"
+		  "  --margin PCT          the change that matters, declared before the runs\n"
+		  "                        (default 5): faster/slower by >= PCT%, equivalent within\n"
+		  "                        +-PCT%, or inconclusive with the rounds still needed\n"
+		  "  --budget DURATION     e.g. 20m, 2h: judge after every round from the third and\n"
+		  "                        stop when every configuration is decided or another round\n"
+		  "                        would not fit (error spent over the looks); --runs, if\n"
+		  "                        given, caps the rounds\n"
+		  "  --judge DIR|FILE.csv  no runs, no server: the verdicts of a results directory or\n"
+		  "                        of any CSV with the columns configuration, round, tps\n"
+		  "                        (optional: ok, CLASS_total_ms, CLASS_episodes, clients,\n"
+		  "                        seconds); report and verdicts.csv go to --out if given\n"
+		  "  --baseline NAME       with --judge: the baseline configuration (default: the\n"
+		  "                        first in the file)\n"
+		  "  --resume DIR          continue the experiment in DIR (the same plan, checked)\n"
+		  "                        with more rounds, up to --runs or --budget\n"
 		  "\n"
 		  "The load (pgbench):\n"
 		  "  --clients N           pgbench clients (default 4)\n"
@@ -314,6 +432,48 @@ set_field(WsbOptions *o, const char *key, const char *value, bool *given,
 		{"slow_wal_mbps", F_SLOW_WAL_MBPS, &o->slow_wal_mbps, 1, 100000},
 		{"slow_disk", F_SLOW_DISK, &o->slow_disk_iops, 1, 10000000},
 	};
+
+	if (strcmp(key, "margin") == 0)
+	{
+		char	   *end;
+		double		v = strtod(value, &end);
+
+		if (end == value || *end != '\0' || !(v > 0 && v < 100))
+		{
+			snprintf(err, errlen, "margin: \"%s\" is not a percentage above 0 and below 100", value);
+			return -1;
+		}
+		o->margin_pct = v;
+		given[F_MARGIN] = true;
+		return 0;
+	}
+	if (strcmp(key, "budget") == 0)
+	{
+		if (!wsb_parse_duration(value, &o->budget_seconds))
+		{
+			snprintf(err, errlen, "budget: \"%s\" is not a duration such as 90s, 20m, 2h or 1h30m", value);
+			return -1;
+		}
+		given[F_BUDGET] = true;
+		return 0;
+	}
+	if (strcmp(key, "seed") == 0)
+	{
+		char	   *end;
+		long long	v;
+
+		errno = 0;
+		v = strtoll(value, &end, 10);
+		if (end == value || *end != '\0' || errno != 0 || v < 0 || v > 9007199254740991LL)
+		{
+			snprintf(err, errlen, "seed: \"%s\" is not an integer from 0 to 2^53 - 1", value);
+			return -1;
+		}
+		o->seed = v;
+		o->seed_given = true;
+		given[F_SEED] = true;
+		return 0;
+	}
 
 	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
 		if (strcmp(key, ints[i].key) == 0)
@@ -572,6 +732,8 @@ static const struct
 	{"--script", "script"}, {"--pgbench-args", "pgbench_args"},
 	{"--slow-wal", "slow_wal"}, {"--slow-wal-mbps", "slow_wal_mbps"},
 	{"--slow-disk", "slow_disk"},
+	{"--seed", "seed"}, {"--margin", "margin"}, {"--budget", "budget"},
+	{"--judge", NULL}, {"--baseline", NULL}, {"--resume", NULL},
 };
 
 /*
@@ -736,6 +898,19 @@ wsb_parse_args(int argc, char **argv, const char *presets_dir, WsbOptions *o,
 				wsb_strlcpy(o->pg_config, value, sizeof(o->pg_config));
 				continue;
 			}
+			if (strcmp(flag, "--judge") == 0 || strcmp(flag, "--baseline") == 0 ||
+				strcmp(flag, "--resume") == 0)
+			{
+				char	   *dst = flag[2] == 'j' ? o->judge : flag[2] == 'b' ? o->baseline : o->resume;
+
+				if (*value == '\0')
+				{
+					snprintf(err, errlen, "%s: empty value", flag);
+					return -1;
+				}
+				wsb_strlcpy(dst, value, sizeof(o->judge));
+				continue;
+			}
 			if (set_field(o, value_flags[k].key, value, given, msg, sizeof(msg)) != 0)
 			{
 				/* "runs: ..." -> "--runs: ..." */
@@ -746,6 +921,28 @@ wsb_parse_args(int argc, char **argv, const char *presets_dir, WsbOptions *o,
 		}
 	}
 
+	/* a preset's runs is its default length, not a cap on a --budget */
+	o->runs_given = given[F_RUNS];
+	o->margin_given = given[F_MARGIN] || preset_given[F_MARGIN];
+	if (o->baseline[0] && !o->judge[0])
+	{
+		snprintf(err, errlen, "--baseline works with --judge (a run's baseline is its first --set value)");
+		return -1;
+	}
+	if (o->judge[0] && o->resume[0])
+	{
+		snprintf(err, errlen, "--judge and --resume exclude each other");
+		return -1;
+	}
+	if (!o->seed_given)
+	{
+		/* random, but printable and storable: 31 bits of the clock and pid */
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		o->seed = (long long) (((uint64_t) ts.tv_nsec * 2654435761u ^ (uint64_t) ts.tv_sec ^
+								((uint64_t) getpid() << 16)) & 0x7fffffff);
+	}
 	if (given[F_BUILTIN] && given[F_SCRIPT])
 	{
 		snprintf(err, errlen, "--builtin and --script exclude each other");
@@ -791,7 +988,8 @@ wsb_parse_args(int argc, char **argv, const char *presets_dir, WsbOptions *o,
 /*
  * The configurations: the cartesian product of the sets, the last set
  * varying fastest, so configs[0] takes every set's first value (the
- * baseline); the run order repeats them all, runs times (A B C A B C).
+ * baseline); the run order is rounds, each running every configuration
+ * once in an order shuffled from the seed (wsb_round_order).
  */
 int
 wsb_make_plan(const WsbOptions *o, WsbPlan *plan, char *err, size_t errlen)
@@ -837,10 +1035,19 @@ wsb_make_plan(const WsbOptions *o, WsbPlan *plan, char *err, size_t errlen)
 		if (cf->label[0] == '\0')
 			strcpy(cf->label, "as configured");
 	}
-	plan->nruns = plan->nconfigs * o->runs;
+	plan->seed = o->seed;
+	plan->margin_pct = o->margin_pct;
+	plan->clients = o->clients;
+	/* with --budget and no --runs the budget alone says when to stop */
+	plan->nruns = plan->nconfigs *
+		(o->budget_seconds > 0 && !o->runs_given ? WSB_BUDGET_MAX_ROUNDS : o->runs);
 	plan->order = malloc(sizeof(int) * plan->nruns);
-	for (int i = 0; i < plan->nruns; i++)
-		plan->order[i] = i % plan->nconfigs;
+	if (plan->order == NULL)
+	{
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	wsb_round_order((uint64_t) o->seed, plan->nconfigs, plan->nruns / plan->nconfigs, plan->order);
 	return 0;
 }
 

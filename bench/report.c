@@ -23,6 +23,7 @@
 
 #include "report_internal.h"
 #include "validate.h"
+#include "verdict.h"
 
 /* ---------------------------------------------------------------------
  * HTML
@@ -696,7 +697,8 @@ write_order_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 int
 wsb_write_report(const char *dir, const WsbOptions *opts,
 				 const WsbPlan *plan, const WsbRun *runs, int nruns,
-				 const WsbJudgement *judged, const WsbEnvironment *env)
+				 const WsbJudgement *judged, const WsbEnvironment *env,
+				 const WsbVerdicts *verdicts)
 {
 	char		path[1200],
 				plotdir[1100],
@@ -728,9 +730,16 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 			"<title>wal_stall_bench report</title>\n<style>%s</style></head><body>\n", report_css);
 	fputs("<h1>wal_stall_bench: ", f);
-	html_printf(f, "%d configuration%s x %d run%s", plan->nconfigs, plan->nconfigs == 1 ? "" : "s",
-				opts ? opts->runs : (plan->nconfigs ? nruns / plan->nconfigs : 0),
-				opts && opts->runs == 1 ? "" : "s");
+	{
+		int			rounds = 0;
+
+		/* the rounds run, which --budget and --resume decide */
+		for (int i = 0; i < nruns; i++)
+			if (runs[i].repeat > rounds)
+				rounds = runs[i].repeat;
+		html_printf(f, "%d configuration%s x %d round%s", plan->nconfigs,
+					plan->nconfigs == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s");
+	}
 	fputs("</h1>\n<p>", f);
 	if (env)
 		html_printf(f, "Started %s, finished %s. ", env->started, env->finished);
@@ -761,7 +770,21 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 		fputs("</p>\n", f);
 	}
 
-	fputs("<h2>Verdict</h2>\n", f);
+	if (verdicts)
+	{
+		fputs("<h2>Verdict by rounds</h2>\n", f);
+		wsb_paired_html(f, &verdicts->table, &verdicts->spec, verdicts->v, plan->seed,
+						verdicts->forest ? plotdir : NULL);
+		if (!verdicts->forest)
+		{
+			fputs("<p class=\"missing\">Forest plots missing: ", f);
+			wsb_html_escape(f, verdicts->forest_why);
+			fputs("</p>\n", f);
+		}
+		fputs("<h2>Runs, and Welch's test on run means (rounds ignored, for comparison)</h2>\n", f);
+	}
+	else
+		fputs("<h2>Verdict</h2>\n", f);
 	write_verdict_html(f, plan, runs, nruns, judged);
 
 	fputs("<h2>Throughput and stalls, second by second</h2>\n", f);

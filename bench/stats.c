@@ -163,8 +163,8 @@ inc_beta(double a, double b, double x)
 
 /* Student's t CDF with df degrees of freedom (df > 0, not necessarily an
  * integer): P(T <= t) = 1 - I_{df/(df+t^2)}(df/2, 1/2) / 2 for t >= 0. */
-static double
-t_cdf(double t, double df)
+double
+wsb_t_cdf(double t, double df)
 {
 	double		tail = 0.5 * inc_beta(df / 2, 0.5, df / (df + t * t));
 
@@ -194,7 +194,7 @@ wsb_t_quantile(double p, double df)
 		return -wsb_t_quantile(1 - p, df);
 
 	/* bracket: t_cdf is increasing; double hi until it passes p */
-	while (t_cdf(hi, df) < p)
+	while (wsb_t_cdf(hi, df) < p)
 	{
 		lo = hi;
 		hi *= 2;
@@ -205,7 +205,7 @@ wsb_t_quantile(double p, double df)
 	{
 		double		mid = (lo + hi) / 2;
 
-		if (t_cdf(mid, df) < p)
+		if (wsb_t_cdf(mid, df) < p)
 			lo = mid;
 		else
 			hi = mid;

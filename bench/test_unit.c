@@ -694,7 +694,7 @@ test_report(void)
 	add_advice_and_statements(runs, n);
 	if (mkdtemp(dir) != NULL)
 	{
-		rc = wsb_write_report(dir, &opts, &plan, runs, n, j, &env);
+		rc = wsb_write_report(dir, &opts, &plan, runs, n, j, &env, NULL);
 		snprintf(path, sizeof(path), "%s/report.html", dir);
 		html = read_path(path);
 	}
@@ -781,7 +781,7 @@ test_report(void)
 		setenv("PATH", "/nonexistent", 1);
 		if (mkdtemp(dir2) != NULL)
 		{
-			rc = wsb_write_report(dir2, &opts, &plan, runs, n, j, &env);
+			rc = wsb_write_report(dir2, &opts, &plan, runs, n, j, &env, NULL);
 			snprintf(path, sizeof(path), "%s/report.html", dir2);
 			html = read_path(path);
 		}
@@ -887,7 +887,7 @@ test_report_labels(void)
 	wsb_judge(&plan, runs, 4, j);
 	if (mkdtemp(dir) != NULL)
 	{
-		rc = wsb_write_report(dir, NULL, &plan, runs, 4, j, NULL);
+		rc = wsb_write_report(dir, NULL, &plan, runs, 4, j, NULL, NULL);
 		snprintf(path, sizeof(path), "%s/report.html", dir);
 		html = read_path(path);
 	}
@@ -941,7 +941,7 @@ test_report_all_failed(void)
 	fill_environment(&env, &opts);
 	if (mkdtemp(dir) != NULL)
 	{
-		rc = wsb_write_report(dir, &opts, &plan, runs, n, j, &env);
+		rc = wsb_write_report(dir, &opts, &plan, runs, n, j, &env, NULL);
 		snprintf(path, sizeof(path), "%s/report.html", dir);
 		html = read_path(path);
 	}
@@ -962,14 +962,14 @@ test_report_all_failed(void)
 	for (int c = 0; c < plan.nconfigs; c++)
 		strcpy(plan.configs[c].names[0], "shared_buffers");
 	html = NULL;
-	if (wsb_write_report(dir, &opts, &plan, runs, n, j, &env) == 0)
+	if (wsb_write_report(dir, &opts, &plan, runs, n, j, &env, NULL) == 0)
 		html = read_path(path);
 	check(html && strstr(html, "<strong>Confound:</strong> <code>shared_buffers</code> differs"),
 		  "shared_buffers varies on 15: the report states the CLOG confound");
 	free(html);
 	snprintf(env.pg_version, sizeof(env.pg_version), "PostgreSQL 17.2 (Debian 17.2-1) on x86_64");
 	html = NULL;
-	if (wsb_write_report(dir, &opts, &plan, runs, n, j, &env) == 0)
+	if (wsb_write_report(dir, &opts, &plan, runs, n, j, &env, NULL) == 0)
 		html = read_path(path);
 	check(html && strstr(html, "Confound") == NULL,
 		  "shared_buffers varies on 17: no confound (transaction_buffers is the CLOG's own)");
@@ -991,6 +991,8 @@ main(void)
 	test_options();
 	test_pgbench();
 	test_validate();
+	test_verdict();
+	test_simulation();
 	printf("%d passed, %d failed\n", n_passed, n_failed);
 	return n_failed ? 1 : 0;
 }

@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * test_unit.h
- *		wal_stall_bench: the unit-test runner's check() and the engine's
- *		test groups (test_unit_engine.c).
+ *		wal_stall_bench: the unit-test runner's check() and the test groups
+ *		of the other files (test_unit_engine.c, test_unit_validate.c,
+ *		test_unit_verdict.c, test_unit_sim.c).
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
@@ -17,5 +18,7 @@ void check(bool ok, const char *fmt, ...);
 void test_options(void);
 void test_pgbench(void);
 void test_validate(void);
+void test_verdict(void);
+void test_simulation(void);
 
 #endif							/* WSB_TEST_UNIT_H */

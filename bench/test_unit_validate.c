@@ -86,9 +86,9 @@ test_traced_and_program(void)
 	check(!wsb_validate_traced(&o, 0, 1), "validate: no run traced without --validate");
 	o.validate = true;
 	check(wsb_validate_traced(&o, 0, 1) && !wsb_validate_traced(&o, 0, 2) && wsb_validate_traced(&o, 0, 3),
-		  "validate: --runs 3 traces the baseline's repeats 1 and 3, not 2");
-	check(!wsb_validate_traced(&o, 1, 1) && wsb_validate_traced(&o, 1, 2) && !wsb_validate_traced(&o, 1, 3),
-		  "validate: --runs 3 traces the second configuration's repeat 2 only");
+		  "validate: --runs 3 traces rounds 1 and 3, not 2");
+	check(wsb_validate_traced(&o, 1, 1) && !wsb_validate_traced(&o, 1, 2) && wsb_validate_traced(&o, 1, 3),
+		  "validate: every configuration of a traced round is traced, so untraced rounds are complete pairs");
 	o.runs = 1;
 	check(wsb_validate_traced(&o, 0, 1) && wsb_validate_traced(&o, 1, 1),
 		  "validate: --runs 1 traces every run");

@@ -43,14 +43,14 @@
  * of the checkpointer (outside those functions), and a write or fsync of a
  * WAL segment made outside them.
  *
- * Which runs are traced: with --runs >= 2, every other repeat of each
- * configuration, the baseline's odd repeats (1, 3, ...), the next
- * configuration's even ones, and so on alternately; the other runs go
- * without the tracer, so that its cost is measured on the same
- * configurations in the same interleaved order, and traced and untraced
- * runs alternate through the session (no side gets all the first runs,
- * which follow pgbench -i).  With --runs 1 every run is traced and the cost
- * is not measured.
+ * Which runs are traced: with --runs >= 2, whole rounds, the odd ones
+ * (1, 3, ...); the even rounds go without the tracer, so that its cost is
+ * measured on the same configurations in the same shuffled order, traced
+ * and untraced rounds alternate through the session, and the untraced
+ * rounds are complete: the verdict by rounds pairs only untraced runs (the
+ * tracer moves tps), so tracing every other run of each configuration
+ * would leave it almost no pair.  With --runs 1 every run is traced and
+ * the cost is not measured.
  *
  * The bpftrace process itself (requirements, start, stop): tracer.c.
  *
@@ -71,12 +71,13 @@
  * The program
  * --------------------------------------------------------------------- */
 
-/* Whether the run of this configuration and repeat (1..) is traced (see
- * the file header). */
+/* Whether the run of this configuration and repeat (its round, 1..) is
+ * traced (see the file header): the odd rounds. */
 bool
 wsb_validate_traced(const WsbOptions *o, int config, int repeat)
 {
-	return o->validate && (o->runs < 2 || (config + repeat) % 2 == 1);
+	(void) config;
+	return o->validate && (o->runs < 2 || repeat % 2 == 1);
 }
 
 /*
@@ -997,10 +998,11 @@ wsb_validate_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 	fputs("</table>\n", f);
 	if (isnan(cost))
 		fputs("<p>The tracer's cost was not measured: that needs <code>--runs</code> of 2 or "
-			  "more (every other run traced).</p>\n", f);
+			  "more (every other round traced).</p>\n", f);
 	else
 		fprintf(f, "<p>The tracer's cost: <strong>%+.1f%%</strong> tps, the mean over the "
 				"configurations of (mean tps of the traced runs / mean tps of the untraced runs "
-				"&minus; 1); both sets ran in the same interleaved order. The verdicts above use "
+				"&minus; 1); traced and untraced rounds alternated. The verdict by rounds pairs "
+				"the untraced runs only (the tracer moves tps); Welch's comparison beside it uses "
 				"every run, traced or not.</p>\n", cost);
 }

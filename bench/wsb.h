@@ -4,9 +4,10 @@
  *		wal_stall_bench: shared structures and the interfaces between its
  *		parts.
  *
- * The harness runs a plan (configurations x runs, interleaved), measures
- * each run through pgbench and wal_stall's SQL views, judges the runs of
- * every configuration against the baseline's, and reports:
+ * The harness runs a plan (configurations x rounds, each round every
+ * configuration once in an order shuffled from a seed), measures each run
+ * through pgbench and wal_stall's SQL views, judges every configuration
+ * against the baseline run of the same round, and reports:
  *
  *	 options.c	 flags and preset files -> WsbOptions, the plan
  *	 target.c	 the cluster: temporary or --pgdata
@@ -14,13 +15,17 @@
  *	 slowdisk.c	 loop device + cgroup (v2 io.max, v1 blkio) for --slow-wal / --slow-disk
  *	 run.c		 one run: checkpoint, resets, pgbench, polling, figures
  *	 pgbench.c	 parsing pgbench's per-transaction log and its summary
- *	 stats.c	 medians, Welch's t interval, verdicts
+ *	 stats.c	 medians, Student's t, Welch's interval (for comparison)
+ *	 verdict.c	 the verdict: paired by round, margin, Holm, TOST, budget
+ *	 judge.c	 rounds from runs or a CSV; verdicts.csv, table, report section
+ *	 forest.c	 the verdict's forest plots (gnuplot SVG)
  *	 csv.c		 results.csv, timeline.csv, reading a run's figures
  *	 chart.c	 the report's charts (gnuplot SVG)
  *	 report.c	 report.html, the terminal verdict table
  *	 validate.c	 --validate: the bpftrace program, its sums against wal_stall's
  *	 tracer.c	 --validate: the bpftrace process (requirements, start, stop)
  *	 util.c		 strings, CSV quoting, running commands, files
+ *	 experiment.c plan.txt, --resume, the budget's looks, --judge
  *	 main.c		 the plan-run-judge-report loop, signals
  *
  * The harness reads the extension only through its SQL views, like any
@@ -111,6 +116,15 @@ typedef struct WsbOptions
 	char		pgbench_init_args[256]; /* preset's extra pgbench -i arguments */
 	char		optional_libraries[256];	/* preset's optional_library names,
 											 * blank-separated */
+	long long	seed;				/* --seed: the order inside each round */
+	bool		seed_given;
+	double		margin_pct;			/* --margin, declared before the runs */
+	bool		margin_given;
+	double		budget_seconds;		/* --budget, 0: none */
+	bool		runs_given;			/* --runs was given (with --budget: the cap) */
+	char		judge[1024];		/* --judge DIR|FILE.csv: no server */
+	char		baseline[1024];		/* --baseline NAME for --judge */
+	char		resume[1024];		/* --resume DIR */
 	int			nsets_from_17;	/* preset's set_from_17 lines: on 17+ */
 	WsbSet		sets_from_17[WSB_MAX_SETS]; /* they replace its set lines */
 } WsbOptions;
@@ -119,8 +133,12 @@ typedef struct WsbPlan
 {
 	int			nconfigs;
 	WsbConfig	configs[WSB_MAX_CONFIGS];	/* [0] is the baseline */
-	int			nruns;					/* nconfigs * runs */
-	int		   *order;					/* run i -> configuration index */
+	long long	seed;					/* of the order inside each round */
+	double		margin_pct;				/* declared before the runs */
+	int			clients;				/* for the stall share of client time */
+	int			nruns;					/* nconfigs * rounds planned */
+	int		   *order;					/* run i -> configuration index; round
+										 * i / nconfigs shuffled from the seed */
 } WsbPlan;
 
 /* ---------- rows as text (util.c) ---------- */
@@ -214,6 +232,7 @@ typedef struct WsbRun
 	int			config;			/* index into WsbPlan.configs */
 	int			repeat;			/* 1 .. runs */
 	int			order;			/* 1 .. nruns, position in the run order */
+	int			position;		/* 1 .. nconfigs, place inside its round */
 	time_t		started_at;
 	double		seconds;		/* measured length of the pgbench run */
 	double		tps;			/* pgbench's own figure (without connecting) */
@@ -279,6 +298,7 @@ extern double wsb_median(const double *x, int n);
 extern double wsb_mean(const double *x, int n);
 extern double wsb_stddev(const double *x, int n);	/* sample, n - 1 */
 extern double wsb_t_quantile(double p, double df);	/* Student's t */
+extern double wsb_t_cdf(double t, double df);
 extern void wsb_welch_interval(const double *base, int nb, const double *x, int nx,
 							   double level, double *low, double *high);
 extern const char *wsb_verdict_name(WsbVerdict v);
@@ -294,9 +314,11 @@ extern int	wsb_write_timeline_csv(const char *path, const WsbPlan *plan,
 								   const WsbRun *runs, int nruns);
 extern int	wsb_write_advice_csv(const char *path, const WsbPlan *plan,
 								 const WsbRun *runs, int nruns);
+struct WsbVerdicts;
 extern int	wsb_write_report(const char *dir, const WsbOptions *opts,
 							 const WsbPlan *plan, const WsbRun *runs, int nruns,
-							 const WsbJudgement *judged, const WsbEnvironment *env);
+							 const WsbJudgement *judged, const WsbEnvironment *env,
+							 const struct WsbVerdicts *verdicts);
 extern void wsb_print_verdict(FILE *f, const WsbPlan *plan, const WsbRun *runs,
 							  int nruns, const WsbJudgement *judged);
 

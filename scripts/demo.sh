@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The README's first quick-start command: install what is needed, build
-# wal_stall and its harness, and run a short wal_buffers_small: the auto-
-# tuned ring (-1) against 32kB, 256kB and 16MB, pg_wal alone on a slowed
-# loop device, 2 interleaved runs of 10 s each, on a temporary cluster.
-# Prints the verdict table and the path of the report.  As root on Debian
-# 12 (about 3 minutes).
+# wal_stall and its harness, and run the quick preset: wal_buffers 32kB
+# against 16MB, pg_wal alone on a slowed loop device, rounds of 10 s runs
+# within a budget of 2 minutes, margin 10% (bench/presets/quick.conf), on a
+# temporary cluster.  Prints the verdict tables and the path of the report.
+# As root on Debian 12 (about 3 minutes with the build).
 #
 #   scripts/demo.sh [HARNESS FLAGS...]   (e.g. --preset wal_buffers_small
 #                                        for the full 3 runs of 15 s)
@@ -25,7 +25,7 @@ if [ "$("$pg_config" --pkglibdir)" != /usr/lib/postgresql/15/lib ]; then
 fi
 out="$top/bench-results/$(date -u +%Y%m%d-%H%M%S)"
 if [ $# -eq 0 ]; then
-	set -- --preset wal_buffers_small --runs 2 --duration 10
+	set -- --preset quick
 fi
 "$top/bench/wal_stall_bench" --pg-config "$pg_config" --out "$out" "$@"
 echo

@@ -207,6 +207,12 @@ suites_once() {
 	grep -E '^(not ok|ok) ' "$logs/cgroup_v2.log" | grep -v '^ok' | sed 's/^/  /'
 	count_tap "$logs/cgroup_v2.log" $status
 
+	echo "== bench verdicts end to end (bench/t/verdicts.sh, as root)"
+	PG_CONFIG=$PGCONFIG limit 1800 bash "$work/bench/t/verdicts.sh" >"$logs/verdicts.log" 2>&1
+	status=$?
+	grep -E '^(not ok|ok) ' "$logs/verdicts.log" | grep -v '^ok' | sed 's/^/  /'
+	count_tap "$logs/verdicts.log" $status
+
 	echo "== Prometheus (exporter/test.sh, as root)"
 	PG_CONFIG=$PGCONFIG limit 900 bash "$work/exporter/test.sh" >"$logs/exporter.log" 2>&1
 	status=$?

@@ -1,0 +1,335 @@
+/*-------------------------------------------------------------------------
+ *
+ * experiment.c
+ *		wal_stall_bench: an experiment across invocations.  The plan as
+ *		text (OUT/plan.txt, what --resume checks a continuation against),
+ *		the budget's arithmetic, appending a continuation's rows to
+ *		results.csv, and --judge: the verdicts of a results directory or a
+ *		CSV file, without any server.
+ *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "report_internal.h"
+#include "verdict.h"
+#include "experiment.h"
+
+/*
+ * The plan as "key = value" lines: everything that makes one round
+ * comparable with another (what runs, how long, on what disk, the order's
+ * seed, the margin).  Not the number of rounds or the budget: those a
+ * continuation may change.
+ */
+void
+wsb_plan_text(const WsbOptions *o, const WsbPlan *plan, char *buf, size_t len)
+{
+	size_t		n = 0;
+
+#define ADD(...) do { if (n < len) n += snprintf(buf + n, len - n, __VA_ARGS__); } while (0)
+	ADD("# wal_stall_bench plan: --resume checks a continuation against it\n");
+	ADD("seed = %lld\n", o->seed);
+	ADD("margin = %g\n", o->margin_pct);
+	ADD("duration = %d\nclients = %d\njobs = %d\nscale = %d\n", o->duration, o->clients,
+		o->jobs, o->scale);
+	ADD("builtin = %s\nscript = %s\npgbench_args = %s\npgbench_init_args = %s\n", o->builtin,
+		o->script, o->pgbench_args, o->pgbench_init_args);
+	ADD("slow_wal = %d\nslow_wal_mbps = %d\nslow_disk = %d\n", o->slow_wal_iops,
+		o->slow_wal_mbps, o->slow_disk_iops);
+	ADD("validate = %s\npgdata = %s\n", o->validate ? "true" : "false", o->pgdata);
+	for (const char *p = o->extra_conf; *p;)
+	{
+		const char *e = strchr(p, '\n');
+		int			l = e ? (int) (e - p) : (int) strlen(p);
+
+		ADD("conf = %.*s\n", l, p);
+		p += l + (e ? 1 : 0);
+	}
+	for (int c = 0; c < plan->nconfigs; c++)
+		ADD("configuration = %s\n", plan->configs[c].label);
+#undef ADD
+}
+
+/* the value of "key = " in plan text, or NULL */
+static const char *
+plan_value(const char *text, const char *key, char *out, size_t len)
+{
+	size_t		kl = strlen(key);
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (strncmp(p, key, kl) == 0 && strncmp(p + kl, " = ", 3) == 0)
+		{
+			const char *v = p + kl + 3;
+			const char *e = strchr(v, '\n');
+
+			snprintf(out, len, "%.*s", e ? (int) (e - v) : (int) strlen(v), v);
+			return out;
+		}
+	return NULL;
+}
+
+/*
+ * --resume DIR: take the seed and the margin stored in DIR/plan.txt unless
+ * given (then they must be the same, which wsb_resume_check says), so that
+ * the plan made next continues the stored one.  0, -1 with err.
+ */
+int
+wsb_resume_prepare(WsbOptions *o, bool margin_given, char *err, size_t errlen)
+{
+	char		path[1200],
+				v[256];
+	char	   *text;
+
+	snprintf(path, sizeof(path), "%s/plan.txt", o->resume);
+	text = wsb_read_file(path, NULL);
+	if (text == NULL)
+	{
+		snprintf(err, errlen, "--resume \"%s\": no plan.txt there (%s): not an experiment of this harness",
+				 o->resume, strerror(errno));
+		return -1;
+	}
+	if (!o->seed_given && plan_value(text, "seed", v, sizeof(v)))
+		o->seed = atoll(v);
+	if (!margin_given && plan_value(text, "margin", v, sizeof(v)))
+		o->margin_pct = atof(v);
+	free(text);
+	wsb_strlcpy(o->out, o->resume, sizeof(o->out));
+	return 0;
+}
+
+/*
+ * The stored plan against this one: 0 when they are the same, else -1 and
+ * err names the first line that differs.
+ */
+int
+wsb_resume_check(const WsbOptions *o, const WsbPlan *plan, char *err, size_t errlen)
+{
+	char		path[1200];
+	char	   *stored;
+	char	   *now = malloc(65536);
+	const char *a,
+			   *b;
+
+	snprintf(path, sizeof(path), "%s/plan.txt", o->resume);
+	stored = wsb_read_file(path, NULL);
+	if (stored == NULL || now == NULL)
+	{
+		snprintf(err, errlen, "could not read \"%s\"", path);
+		free(stored);
+		free(now);
+		return -1;
+	}
+	wsb_plan_text(o, plan, now, 65536);
+	for (a = stored, b = now; *a || *b;)
+	{
+		const char *ea = strchr(a, '\n'),
+				   *eb = strchr(b, '\n');
+		int			la = ea ? (int) (ea - a) : (int) strlen(a),
+					lb = eb ? (int) (eb - b) : (int) strlen(b);
+
+		if (la != lb || strncmp(a, b, la) != 0)
+		{
+			snprintf(err, errlen, "--resume \"%s\": the plan differs: stored \"%.*s\", now \"%.*s\"",
+					 o->resume, la > 200 ? 200 : la, a, lb > 200 ? 200 : lb, b);
+			free(stored);
+			free(now);
+			return -1;
+		}
+		a += la + (ea ? 1 : 0);
+		b += lb + (eb ? 1 : 0);
+	}
+	free(stored);
+	free(now);
+	return 0;
+}
+
+/* The rounds and runs already in DIR/results.csv: its highest round, and
+ * its text kept for the continuation (malloc'd).  0, -1 with err. */
+int
+wsb_resume_load(const WsbOptions *o, const WsbPlan *plan, WsbResume *r, char *err, size_t errlen)
+{
+	char		path[1200];
+	WsbRoundTable t;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(path, sizeof(path), "%s/results.csv", o->resume);
+	r->results_text = wsb_read_file(path, NULL);
+	if (r->results_text == NULL)
+	{
+		snprintf(err, errlen, "--resume \"%s\": no results.csv (%s): no round finished",
+				 o->resume, strerror(errno));
+		return -1;
+	}
+	if (wsb_round_table_read_csv(path, plan->configs[0].label, &t, err, errlen) != 0)
+		return -1;
+	for (int i = 0; i < t.nruns; i++)
+	{
+		if (t.runs[i].round > r->rounds_done)
+			r->rounds_done = t.runs[i].round;
+	}
+	r->runs_done = t.nruns;
+	wsb_round_table_free(&t);
+	return 0;
+}
+
+/*
+ * results.csv of a continuation: the rows already there, then the new
+ * runs' rows (written to results.csv.new first; its header must be the
+ * stored one).  0, -1.
+ */
+int
+wsb_write_results_continued(const char *path, const char *old_text, const WsbPlan *plan,
+							const WsbRun *runs, int nruns)
+{
+	char		tmp[1300];
+	char	   *fresh,
+			   *body;
+	size_t		hl;
+	FILE	   *f;
+	int			rc = 0;
+
+	if (old_text == NULL)
+		return wsb_write_results_csv(path, plan, runs, nruns);
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
+	if (wsb_write_results_csv(tmp, plan, runs, nruns) != 0)
+		return -1;
+	fresh = wsb_read_file(tmp, NULL);
+	unlink(tmp);
+	if (fresh == NULL)
+		return -1;
+	body = strchr(fresh, '\n');
+	hl = body ? (size_t) (body - fresh) : strlen(fresh);
+	if (strncmp(old_text, fresh, hl) != 0 || old_text[hl] != '\n')
+	{
+		wsb_error("results.csv of the continuation has other columns than the stored one");
+		free(fresh);
+		return -1;
+	}
+	f = fopen(path, "w");
+	if (f == NULL)
+	{
+		free(fresh);
+		return -1;
+	}
+	fputs(old_text, f);
+	if (body)
+		fputs(body + 1, f);
+	if (ferror(f))
+		rc = -1;
+	if (fclose(f) != 0)
+		rc = -1;
+	free(fresh);
+	return rc;
+}
+
+/*
+ * How many looks a budget allows: the rounds that fit, at an estimated
+ * round length, less the two before the first look (at least 1).  The
+ * estimate: each run takes its duration plus WSB_RUN_OVERHEAD_S (the
+ * checkpoint, resets, the 1.5 s pause, reading the views; measured here).
+ * K is fixed before the first run, since the error spent per look depends
+ * on it; rounds that go faster than the estimate stop at K looks.
+ */
+int
+wsb_budget_looks(const WsbOptions *o, int nconfigs)
+{
+	double		round_s = nconfigs * (o->duration + WSB_RUN_OVERHEAD_S);
+	int			rounds = (int) floor(o->budget_seconds / round_s);
+
+	if (o->runs_given && rounds > o->runs)
+		rounds = o->runs;
+	return rounds - 2 > 1 ? rounds - 2 : 1;
+}
+
+/* A small report for --judge: the verdicts of a file, no runs behind them. */
+static int
+write_judge_report(const char *dir, const WsbVerdicts *vs, const char *source)
+{
+	char		path[1200],
+				plotdir[1200];
+	FILE	   *f;
+	int			rc = 0;
+
+	snprintf(path, sizeof(path), "%s/report.html", dir);
+	snprintf(plotdir, sizeof(plotdir), "%s/plots", dir);
+	f = fopen(path, "w");
+	if (f == NULL)
+		return -1;
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+		  "<title>wal_stall_bench verdicts</title>\n<style>body{font-family:sans-serif;"
+		  "max-width:1100px;margin:1em auto}table{border-collapse:collapse}th,td{border:1px solid #ccc;"
+		  "padding:.25em .5em}td.n{text-align:right}.faster{color:#070;font-weight:bold}"
+		  ".slower{color:#a00;font-weight:bold}.missing{background:#fde}</style></head><body>\n", f);
+	fputs("<h1>wal_stall_bench: verdicts of ", f);
+	wsb_html_escape(f, source);
+	fputs("</h1>\n<p>Judged with <code>--judge</code> from the file alone (no server). Baseline: ", f);
+	wsb_html_escape(f, vs->table.labels[0]);
+	fputs(".</p>\n<h2>Verdict by rounds</h2>\n", f);
+	wsb_paired_html(f, &vs->table, &vs->spec, vs->v, vs->table.seed, vs->forest ? plotdir : NULL);
+	if (!vs->forest)
+	{
+		fputs("<p class=\"missing\">Forest plots missing: ", f);
+		wsb_html_escape(f, vs->forest_why);
+		fputs("</p>\n", f);
+	}
+	fputs("</body></html>\n", f);
+	if (ferror(f))
+		rc = -1;
+	if (fclose(f) != 0)
+		rc = -1;
+	return rc;
+}
+
+/*
+ * --judge DIR|FILE.csv: read, judge, print; with --out also verdicts.csv,
+ * the forest plots and report.html there.  The exit status.
+ */
+int
+wsb_judge_only(const WsbOptions *o, bool margin_given)
+{
+	char		path[1200],
+				err[1024];
+	struct stat st;
+	WsbVerdicts vs;
+
+	if (stat(o->judge, &st) == 0 && S_ISDIR(st.st_mode))
+		snprintf(path, sizeof(path), "%s/results.csv", o->judge);
+	else
+		wsb_strlcpy(path, o->judge, sizeof(path));
+	if (wsb_verdicts_from_csv(path, o->baseline, margin_given ? o->margin_pct : NAN, 0, 0,
+							  &vs, err, sizeof(err)) != 0)
+	{
+		wsb_error("%s", err);
+		return WSB_EXIT_FAILURE;
+	}
+	wsb_print_paired(stdout, &vs.table, &vs.spec, vs.v, vs.table.seed);
+	if (o->out[0])
+	{
+		if (mkdir(o->out, 0755) != 0 && errno != EEXIST)
+		{
+			wsb_error("could not create \"%s\": %s", o->out, strerror(errno));
+			wsb_verdicts_free(&vs);
+			return WSB_EXIT_FAILURE;
+		}
+		if (wsb_verdicts_write(o->out, &vs) != 0 || write_judge_report(o->out, &vs, path) != 0)
+		{
+			wsb_error("could not write the verdicts in \"%s\"", o->out);
+			wsb_verdicts_free(&vs);
+			return WSB_EXIT_FAILURE;
+		}
+		if (!vs.forest)
+			wsb_note("no forest plots: %s", vs.forest_why);
+		printf("verdicts in %s\n", o->out);
+	}
+	wsb_verdicts_free(&vs);
+	return WSB_EXIT_OK;
+}

@@ -1,0 +1,40 @@
+/*-------------------------------------------------------------------------
+ *
+ * experiment.h
+ *		wal_stall_bench: an experiment across invocations (experiment.c):
+ *		the plan as text, --resume, the budget's looks, --judge.
+ *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef WSB_EXPERIMENT_H
+#define WSB_EXPERIMENT_H
+
+#include "wsb.h"
+
+/*
+ * Seconds a run takes beyond its --duration: CHECKPOINT, the resets, the
+ * 1.5 s pause before reading the views, the reads; about 4-6 s measured on
+ * this 2-core machine (restarts for postmaster settings come on top).
+ */
+#define WSB_RUN_OVERHEAD_S 6.0
+
+typedef struct WsbResume
+{
+	char	   *results_text;	/* DIR/results.csv as found */
+	int			rounds_done;	/* its highest round */
+	int			runs_done;
+} WsbResume;
+
+extern void wsb_plan_text(const WsbOptions *o, const WsbPlan *plan, char *buf, size_t len);
+extern int	wsb_resume_prepare(WsbOptions *o, bool margin_given, char *err, size_t errlen);
+extern int	wsb_resume_check(const WsbOptions *o, const WsbPlan *plan, char *err, size_t errlen);
+extern int	wsb_resume_load(const WsbOptions *o, const WsbPlan *plan, WsbResume *r,
+							char *err, size_t errlen);
+extern int	wsb_write_results_continued(const char *path, const char *old_text,
+										const WsbPlan *plan, const WsbRun *runs, int nruns);
+extern int	wsb_budget_looks(const WsbOptions *o, int nconfigs);
+extern int	wsb_judge_only(const WsbOptions *o, bool margin_given);
+
+#endif							/* WSB_EXPERIMENT_H */

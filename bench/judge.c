@@ -1,0 +1,817 @@
+/*-------------------------------------------------------------------------
+ *
+ * judge.c
+ *		wal_stall_bench: the rounds an experiment judged, where they come
+ *		from and where its verdicts go.
+ *
+ * The rounds come from the runs just made (wsb_round_table_from_runs) or
+ * from a CSV file (wsb_round_table_read_csv): results.csv of an earlier
+ * experiment, or any CSV with at least the columns configuration, round and
+ * tps (an old results.csv without round: its run column, which was the
+ * repeat, is the round).  Optional columns: ok, position, traced, clients
+ * and seconds (together: the clients' time), client_ms, and per stall class
+ * CLASS_total_ms and CLASS_episodes.  The baseline: --baseline NAME, else
+ * the configuration of the rows whose baseline column is true (results.csv
+ * has one), else the first configuration in the file.
+ *
+ * The verdicts (verdict.c) go to verdicts.csv (one row per configuration
+ * and metric), the terminal table and the report's "Verdict by rounds"
+ * section, whose forest plots forest.c draws.
+ *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "report_internal.h"
+#include "verdict.h"
+
+/* ---------------------------------------------------------------------
+ * Reading
+ * --------------------------------------------------------------------- */
+
+/*
+ * Parse CSV text (RFC 4180: quoted fields, "" inside quotes, CRLF or LF)
+ * into rows of cells; the first row is the header.  Returns 0, -1 with err
+ * on an unterminated quote.
+ */
+static int
+parse_csv(const char *text, WsbRows *out, char *err, size_t errlen)
+{
+	const char *p = text;
+	int			rowcap = 0;
+	char	  **cells = NULL;
+	int			ncells = 0,
+				cellcap = 0;
+	bool		header = true;
+
+	memset(out, 0, sizeof(*out));
+	while (*p)
+	{
+		char	   *buf = malloc(strlen(p) + 1);
+		size_t		n = 0;
+		bool		end_of_row = false;
+
+		if (*p == '"')
+		{
+			p++;
+			for (;;)
+			{
+				if (*p == '\0')
+				{
+					snprintf(err, errlen, "unterminated quoted field");
+					free(buf);
+					return -1;
+				}
+				if (*p == '"' && p[1] == '"')
+				{
+					buf[n++] = '"';
+					p += 2;
+					continue;
+				}
+				if (*p == '"')
+				{
+					p++;
+					break;
+				}
+				buf[n++] = *p++;
+			}
+		}
+		while (*p && *p != ',' && *p != '\n' && *p != '\r')
+			buf[n++] = *p++;
+		buf[n] = '\0';
+		if (*p == ',')
+			p++;
+		else
+		{
+			if (*p == '\r')
+				p++;
+			if (*p == '\n')
+				p++;
+			end_of_row = true;
+		}
+		if (ncells == cellcap)
+		{
+			cellcap = cellcap ? cellcap * 2 : 64;
+			cells = realloc(cells, sizeof(char *) * cellcap);
+		}
+		cells[ncells++] = buf;
+		if (!end_of_row && *p)
+			continue;
+		/* a row ends */
+		if (ncells == 1 && cells[0][0] == '\0')
+		{
+			free(cells[0]);		/* a blank line */
+			ncells = 0;
+			continue;
+		}
+		if (header)
+		{
+			out->ncols = ncells;
+			out->names = cells;
+			header = false;
+		}
+		else
+		{
+			char	  **row = calloc(out->ncols, sizeof(char *));
+
+			for (int i = 0; i < ncells; i++)
+			{
+				if (i < out->ncols)
+					row[i] = cells[i];
+				else
+					free(cells[i]);
+			}
+			free(cells);
+			if (out->nrows == rowcap)
+			{
+				rowcap = rowcap ? rowcap * 2 : 64;
+				out->cells = realloc(out->cells, sizeof(char **) * rowcap);
+			}
+			out->cells[out->nrows++] = row;
+		}
+		cells = NULL;
+		ncells = cellcap = 0;
+	}
+	if (ncells > 0)
+	{
+		for (int i = 0; i < ncells; i++)
+			free(cells[i]);
+	}
+	free(cells);
+	return 0;
+}
+
+static bool
+parse_bool(const char *s, bool if_empty)
+{
+	if (s == NULL || *s == '\0')
+		return if_empty;
+	return strcasecmp(s, "true") == 0 || strcasecmp(s, "t") == 0 ||
+		strcmp(s, "1") == 0 || strcasecmp(s, "yes") == 0 || strcasecmp(s, "ok") == 0;
+}
+
+/* a number cell: NAN when empty or not a number */
+static double
+cell_double(const WsbRows *rows, int r, const char *name)
+{
+	const char *s = wsb_rows_get(rows, r, name);
+	char	   *end;
+	double		v;
+
+	if (s == NULL || *s == '\0')
+		return NAN;
+	v = strtod(s, &end);
+	while (isspace((unsigned char) *end))
+		end++;
+	return *end == '\0' ? v : NAN;
+}
+
+static int
+label_index(WsbRoundTable *t, const char *label, bool add)
+{
+	for (int c = 0; c < t->nconfigs; c++)
+		if (strcmp(t->labels[c], label) == 0)
+			return c;
+	if (!add || t->nconfigs >= 64)
+		return -1;
+	wsb_strlcpy(t->labels[t->nconfigs], label, sizeof(t->labels[0]));
+	return t->nconfigs++;
+}
+
+void
+wsb_round_table_free(WsbRoundTable *t)
+{
+	free(t->runs);
+	t->runs = NULL;
+	t->nruns = 0;
+}
+
+/*
+ * Read a CSV of runs into t (see the file header).  baseline: a label, or
+ * NULL/"" for the first configuration in the file.  0, or -1 with err.
+ */
+int
+wsb_round_table_read_csv(const char *path, const char *baseline, WsbRoundTable *t,
+						 char *err, size_t errlen)
+{
+	char	   *text = wsb_read_file(path, NULL);
+	WsbRows		rows;
+	const char *round_col = "round";
+	char		msg[256];
+
+	memset(t, 0, sizeof(*t));
+	t->seed = -1;
+	t->margin_pct = NAN;
+	wsb_strlcpy(t->source, path, sizeof(t->source));
+	if (text == NULL)
+	{
+		snprintf(err, errlen, "could not read \"%s\": %s", path, strerror(errno));
+		return -1;
+	}
+	if (parse_csv(text, &rows, msg, sizeof(msg)) != 0)
+	{
+		snprintf(err, errlen, "\"%s\": %s", path, msg);
+		free(text);
+		return -1;
+	}
+	free(text);
+	if (wsb_rows_col(&rows, "round") < 0 && wsb_rows_col(&rows, "run") >= 0)
+		round_col = "run";		/* results.csv before rounds: run was the repeat */
+	if (wsb_rows_col(&rows, "configuration") < 0 || wsb_rows_col(&rows, round_col) < 0 ||
+		wsb_rows_col(&rows, "tps") < 0)
+	{
+		snprintf(err, errlen, "\"%s\" needs the columns configuration, round and tps", path);
+		wsb_rows_free(&rows);
+		return -1;
+	}
+	/* results.csv says which configuration was the baseline: its runs run
+	 * in shuffled order, so the first row need not be one of them */
+	if ((baseline == NULL || *baseline == '\0') && wsb_rows_col(&rows, "baseline") >= 0)
+		for (int r = 0; r < rows.nrows; r++)
+			if (parse_bool(wsb_rows_get(&rows, r, "baseline"), false) &&
+				wsb_rows_get(&rows, r, "configuration"))
+			{
+				label_index(t, wsb_rows_get(&rows, r, "configuration"), true);
+				break;
+			}
+	if (baseline && *baseline)
+		label_index(t, baseline, true);
+	t->runs = calloc(rows.nrows > 0 ? (size_t) rows.nrows : 1, sizeof(WsbRoundRun));
+	for (int r = 0; r < rows.nrows; r++)
+	{
+		WsbRoundRun *x = &t->runs[t->nruns];
+		const char *label = wsb_rows_get(&rows, r, "configuration");
+		double		round = cell_double(&rows, r, round_col);
+		double		clients = cell_double(&rows, r, "clients");
+		double		seconds = cell_double(&rows, r, "seconds");
+		double		pos = cell_double(&rows, r, "position");
+
+		if (label == NULL || *label == '\0' || isnan(round) || round < 1 || round != floor(round))
+		{
+			snprintf(err, errlen, "\"%s\" line %d: a configuration and a whole round number from 1 are needed",
+					 path, r + 2);
+			goto fail;
+		}
+		x->config = label_index(t, label, true);
+		if (x->config < 0)
+		{
+			snprintf(err, errlen, "\"%s\": more than 64 configurations", path);
+			goto fail;
+		}
+		x->round = (int) round;
+		x->position = isnan(pos) ? 0 : (int) pos;
+		x->tps = cell_double(&rows, r, "tps");
+		x->ok = parse_bool(wsb_rows_get(&rows, r, "ok"), true) && x->tps > 0;
+		x->traced = parse_bool(wsb_rows_get(&rows, r, "traced"), false);
+		x->client_ms = cell_double(&rows, r, "client_ms");
+		if (isnan(x->client_ms) && clients > 0 && seconds > 0)
+			x->client_ms = clients * seconds * 1000;
+		for (int k = 0; k < WSB_N_STALL; k++)
+		{
+			char		col[64];
+
+			snprintf(col, sizeof(col), "%s_total_ms", wsb_stall_classes[k]);
+			x->stall_ms[k] = cell_double(&rows, r, col);
+			snprintf(col, sizeof(col), "%s_episodes", wsb_stall_classes[k]);
+			x->episodes[k] = cell_double(&rows, r, col);
+		}
+		for (int i = 0; i < t->nruns; i++)
+			if (t->runs[i].config == x->config && t->runs[i].round == x->round)
+			{
+				snprintf(err, errlen, "\"%s\": configuration \"%s\" has two rows in round %d",
+						 path, label, x->round);
+				goto fail;
+			}
+		if (t->seed < 0 && !isnan(cell_double(&rows, r, "seed")))
+			t->seed = (long long) cell_double(&rows, r, "seed");
+		if (isnan(t->margin_pct))
+			t->margin_pct = cell_double(&rows, r, "margin_pct");
+		t->nruns++;
+	}
+	if (baseline && *baseline)
+	{
+		bool		seen = false;
+
+		for (int i = 0; i < t->nruns; i++)
+			seen |= t->runs[i].config == 0;
+		if (!seen)
+		{
+			snprintf(err, errlen, "--baseline \"%s\" is not a configuration of \"%s\"", baseline, path);
+			goto fail;
+		}
+	}
+	if (t->nconfigs < 2)
+	{
+		snprintf(err, errlen, "\"%s\" has %d configuration%s: nothing to compare", path,
+				 t->nconfigs, t->nconfigs == 1 ? "" : "s");
+		goto fail;
+	}
+	wsb_rows_free(&rows);
+	return 0;
+fail:
+	wsb_rows_free(&rows);
+	wsb_round_table_free(t);
+	return -1;
+}
+
+/*
+ * The rounds of the runs just made.  A run's round is its repeat; the
+ * clients' time is clients x the run's measured seconds.
+ */
+int
+wsb_round_table_from_runs(const WsbPlan *plan, const WsbRun *runs, int nruns,
+						  int clients, WsbRoundTable *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->seed = -1;
+	t->margin_pct = NAN;
+	t->nconfigs = plan->nconfigs;
+	for (int c = 0; c < plan->nconfigs && c < 64; c++)
+		wsb_strlcpy(t->labels[c], plan->configs[c].label, sizeof(t->labels[0]));
+	t->runs = calloc(nruns ? nruns : 1, sizeof(WsbRoundRun));
+	if (t->runs == NULL)
+		return -1;
+	for (int i = 0; i < nruns; i++)
+	{
+		const WsbRun *r = &runs[i];
+		WsbRoundRun *x = &t->runs[t->nruns];
+
+		if (r->order == 0)
+			continue;			/* not run (yet) */
+		x->config = r->config;
+		x->round = r->repeat;
+		x->position = r->position;
+		x->ok = r->ok;
+		x->traced = r->validation.traced;
+		x->tps = r->tps;
+		x->client_ms = r->seconds > 0 ? clients * r->seconds * 1000 : NAN;
+		for (int k = 0; k < WSB_N_STALL; k++)
+		{
+			x->stall_ms[k] = wsb_summary_value(r, wsb_stall_classes[k], "total_ms");
+			x->episodes[k] = wsb_summary_value(r, wsb_stall_classes[k], "episodes");
+		}
+		t->nruns++;
+	}
+	return 0;
+}
+
+/* "round 2 (a failed run), round 5 (...)": the rounds left out. */
+void
+wsb_left_out_rounds(const WsbRoundTable *t, char *buf, size_t len)
+{
+	int			maxround = 0;
+	size_t		used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < t->nruns; i++)
+		if (t->runs[i].round > maxround)
+			maxround = t->runs[i].round;
+	for (int r = 1; r <= maxround; r++)
+	{
+		bool		any = false,
+					failed = false;
+
+		for (int i = 0; i < t->nruns; i++)
+			if (t->runs[i].round == r)
+			{
+				any = true;
+				failed |= !t->runs[i].ok;
+			}
+		if (!any || wsb_round_complete(t->runs, t->nruns, t->nconfigs, r))
+			continue;
+		used += snprintf(buf + used, used < len ? len - used : 0, "%sround %d (%s)",
+						 used ? ", " : "", r, failed ? "a failed run" : "not every configuration ran");
+		if (used >= len)
+			break;
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * Writing
+ * --------------------------------------------------------------------- */
+
+/* How the interval of metric m was made, for verdicts.csv and the report. */
+void
+wsb_method_text(const WsbJudgeSpec *spec, WsbMetric m, const WsbPaired *p,
+				char *buf, size_t len)
+{
+	int			n = snprintf(buf, len, "paired t on per-round log ratios of %s, %d df, %.4g%% interval "
+							 "(Holm over configurations), TOST at %.4g%%",
+							 m == WSB_M_TPS ? "tps" : m == WSB_M_IMPLIED ? "(1 - stall share)" :
+							 (m >= WSB_M_EPISODES ? "episodes (floor 1)" : "stall share (floor 1 ms)"),
+							 p->rounds > 1 ? p->rounds - 1 : 0,
+							 isnan(p->level) ? 95.0 : 100 * p->level,
+							 100 * (1 - 2 * p->alpha_used));
+
+	if (spec->nlooks > 1 && (size_t) n < len)
+		n += snprintf(buf + n, len - n, "; look %d of at most %d, alpha %.4g each (Bonferroni spending)",
+					  spec->look, spec->nlooks, p->alpha_used);
+	if (!isnan(p->rank_p) && (size_t) n < len)
+		snprintf(buf + n, len - n, "; signed-rank p %.3g", p->rank_p);
+}
+
+static void
+csv_num(FILE *f, const char *fmt, double v)
+{
+	fputc(',', f);
+	if (!isnan(v) && !isinf(v))
+		fprintf(f, fmt, v);
+}
+
+/*
+ * verdicts.csv: one row per configuration (not the baseline) and metric:
+ * ratio, its interval, the 90% interval, p values, the words, the rounds
+ * used and the method.  0, or -1 when the file could not be written.
+ */
+int
+wsb_write_verdicts_csv(const char *path, const WsbRoundTable *t, const WsbJudgeSpec *spec,
+					   const WsbPaired *v)
+{
+	FILE	   *f = fopen(path, "w");
+
+	if (f == NULL)
+		return -1;
+	fputs("configuration,baseline,metric,ratio,low,high,level,low90,high90,p,p_holm,"
+		  "signed_rank_p,verdict,decided,rounds,margin_pct,method\n", f);
+	for (int c = 1; c < t->nconfigs; c++)
+		for (int m = 0; m < WSB_N_METRICS; m++)
+		{
+			const WsbPaired *p = &v[c * WSB_N_METRICS + m];
+			char		method[512];
+
+			wsb_csv_field(f, t->labels[c]);
+			fputc(',', f);
+			wsb_csv_field(f, t->labels[0]);
+			fprintf(f, ",%s", wsb_metric_name(m));
+			csv_num(f, "%.6f", p->ratio);
+			csv_num(f, "%.6f", p->low);
+			csv_num(f, "%.6f", p->high);
+			csv_num(f, "%.6f", p->level);
+			csv_num(f, "%.6f", p->low90);
+			csv_num(f, "%.6f", p->high90);
+			csv_num(f, "%.6g", p->p);
+			csv_num(f, "%.6g", p->p_holm);
+			csv_num(f, "%.6g", p->rank_p);
+			fputc(',', f);
+			wsb_csv_field(f, p->words);
+			fprintf(f, ",%s,%d,%g,", p->decided ? "true" : "false", p->rounds, spec->margin_pct);
+			wsb_method_text(spec, m, p, method, sizeof(method));
+			wsb_csv_field(f, method);
+			fputc('\n', f);
+		}
+	if (ferror(f))
+	{
+		fclose(f);
+		return -1;
+	}
+	return fclose(f) == 0 ? 0 : -1;
+}
+
+/* a ratio: three decimals, or two significant digits below 0.1 (stall
+ * shares fall a thousandfold) */
+static const char *
+num(char *buf, double v)
+{
+	snprintf(buf, 32, fabs(v) >= 0.1 ? "%.3f" : "%.2g", v);
+	return buf;
+}
+
+static void
+fmt_ratio(char *buf, size_t len, const WsbPaired *p)
+{
+	char		a[32],
+				b[32],
+				c[32];
+
+	if (isnan(p->ratio))
+		snprintf(buf, len, "-");
+	else if (isnan(p->low))
+		snprintf(buf, len, "%s", num(a, p->ratio));
+	else
+		snprintf(buf, len, "%s [%s, %s]", num(a, p->ratio), num(b, p->low), num(c, p->high));
+}
+
+/* a stall metric worth a line: measured, and not at the floor in every round */
+static bool
+stall_line_shown(const WsbPaired *p)
+{
+	return !isnan(p->ratio) && !(p->ratio == 1 && p->low == 1 && p->high == 1);
+}
+
+static int
+complete_rounds(const WsbRoundTable *t)
+{
+	int			maxround = 0,
+				n = 0;
+
+	for (int i = 0; i < t->nruns; i++)
+		if (t->runs[i].round > maxround)
+			maxround = t->runs[i].round;
+	for (int r = 1; r <= maxround; r++)
+		n += wsb_round_complete(t->runs, t->nruns, t->nconfigs, r);
+	return n;
+}
+
+/*
+ * The terminal table: per configuration the tps ratio with its interval
+ * and the words, then the stall share of all classes, the tps change the
+ * stalls imply, and each class whose share or episodes moved.
+ */
+void
+wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
+				 const WsbPaired *v, long long seed)
+{
+	char		left[1024];
+	int			traced = 0;
+
+	for (int i = 0; i < t->nruns; i++)
+		traced += t->runs[i].traced;
+	fprintf(f, "\nverdict by rounds: each configuration against the baseline of the same round\n");
+	fprintf(f, "margin +-%g%%, %d complete round%s", spec->margin_pct, complete_rounds(t),
+			complete_rounds(t) == 1 ? "" : "s");
+	if (seed >= 0)
+		fprintf(f, ", seed %lld", seed);
+	if (spec->nlooks > 1)
+		fprintf(f, ", look %d of at most %d (alpha %.4g each)", spec->look, spec->nlooks,
+				wsb_look_alpha(spec->alpha, spec->nlooks));
+	fputc('\n', f);
+	wsb_left_out_rounds(t, left, sizeof(left));
+	if (left[0])
+		fprintf(f, "left out: %s\n", left);
+	if (traced)
+		fprintf(f, "%d traced run%s (--validate) left out of the pairs: the tracer moves tps\n",
+				traced, traced == 1 ? "" : "s");
+	fprintf(f, "%-40s  %-26s  %s\n", "configuration", "tps ratio [95% CI, Holm]", "verdict");
+	for (int i = 0; i < 100; i++)
+		fputc('-', f);
+	fputc('\n', f);
+	fprintf(f, "%-40.40s  %-26s  baseline\n", t->labels[0], "1");
+	for (int c = 1; c < t->nconfigs; c++)
+	{
+		const WsbPaired *p = &v[c * WSB_N_METRICS];
+		char		r[128];
+
+		fmt_ratio(r, sizeof(r), &p[WSB_M_TPS]);
+		if (strlen(t->labels[c]) > 40)
+			fprintf(f, "%s\n%-40s", t->labels[c], "");
+		else
+			fprintf(f, "%-40s", t->labels[c]);
+		fprintf(f, "  %-26s  %s\n", r, p[WSB_M_TPS].words);
+		if (stall_line_shown(&p[WSB_M_SHARE_ALL]))
+		{
+			char		s[128],
+						im[128];
+
+			fmt_ratio(s, sizeof(s), &p[WSB_M_SHARE_ALL]);
+			fmt_ratio(im, sizeof(im), &p[WSB_M_IMPLIED]);
+			fprintf(f, "    stall share of client time  %s  %s\n", s, p[WSB_M_SHARE_ALL].words);
+			fprintf(f, "    tps the stalls alone imply  %s\n", im);
+		}
+		for (int k = 0; k < WSB_N_STALL; k++)
+		{
+			const WsbPaired *s = &p[WSB_M_SHARE + k];
+			const WsbPaired *e = &p[WSB_M_EPISODES + k];
+			char		a[128],
+						b[128];
+
+			if (!stall_line_shown(s) && !stall_line_shown(e))
+				continue;
+			fmt_ratio(a, sizeof(a), s);
+			fmt_ratio(b, sizeof(b), e);
+			fprintf(f, "    %-16s share %s %s\n", wsb_stall_classes[k], a, s->words);
+			fprintf(f, "    %-16s episodes %s %s\n", "", b, e->words);
+		}
+	}
+}
+
+static void
+html_ratio_cells(FILE *f, const WsbPaired *p)
+{
+	char		a[32],
+				b[32],
+				c[32];
+
+	if (isnan(p->ratio))
+		fputs("<td class=\"n\">&ndash;</td><td>&ndash;</td>", f);
+	else if (isnan(p->low))
+		fprintf(f, "<td class=\"n\">%s</td><td>&ndash;</td>", num(a, p->ratio));
+	else
+		fprintf(f, "<td class=\"n\">%s</td><td class=\"n\">[%s, %s]</td>", num(a, p->ratio),
+				num(b, p->low), num(c, p->high));
+}
+
+static const char *
+word_class(WsbWord w)
+{
+	switch (w)
+	{
+		case WSB_W_FASTER_BY:
+		case WSB_W_FASTER:
+		case WSB_W_FEWER:
+			return "faster";
+		case WSB_W_SLOWER_BY:
+		case WSB_W_SLOWER:
+		case WSB_W_MORE:
+			return "slower";
+		case WSB_W_TOO_FEW:
+			return "few";
+		default:
+			return "noise";
+	}
+}
+
+/* a forest plot, as an <img> holding the SVG in a data: URI (self-contained) */
+static void
+paste_svg_as_image(FILE *f, const char *path, const char *alt)
+{
+	static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t		len;
+	unsigned char *s = (unsigned char *) wsb_read_file(path, &len);
+
+	if (s == NULL)
+	{
+		fputs("<p class=\"missing\">", f);
+		wsb_html_escape(f, path);
+		fputs(" could not be read</p>\n", f);
+		return;
+	}
+	fputs("<img alt=\"", f);
+	wsb_html_escape(f, alt);
+	fputs("\" src=\"data:image/svg+xml;base64,", f);
+	for (size_t i = 0; i < len; i += 3)
+	{
+		unsigned	v = s[i] << 16 | (i + 1 < len ? s[i + 1] << 8 : 0) | (i + 2 < len ? s[i + 2] : 0);
+
+		fputc(b64[v >> 18 & 63], f);
+		fputc(b64[v >> 12 & 63], f);
+		fputc(i + 1 < len ? b64[v >> 6 & 63] : '=', f);
+		fputc(i + 2 < len ? b64[v & 63] : '=', f);
+	}
+	fputs("\">\n", f);
+	free(s);
+}
+
+/*
+ * The report's "Verdict by rounds" section: the method, the seed, the
+ * rounds left out, the table, and the forest plots (drawn beforehand into
+ * plotdir by wsb_draw_forest; NULL: none).
+ */
+void
+wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
+				const WsbPaired *v, long long seed, const char *plotdir)
+{
+	char		left[1024],
+				buf[1400];
+	int			traced = 0;
+
+	for (int i = 0; i < t->nruns; i++)
+		traced += t->runs[i].traced;
+	fprintf(f, "<p>Rounds are the unit: a round runs every configuration once, in an order "
+			"shuffled from the seed (<strong>%s%lld</strong>), and each configuration is compared "
+			"with the baseline run of the same round. Per round the log of the ratio; the "
+			"<strong>ratio</strong> is their geometric mean, its interval a paired t interval with "
+			"rounds &minus; 1 degrees of freedom at 95%%, Holm-adjusted over the configurations "
+			"(the one with the i-th smallest p at 5%% / (k &minus; i)). The margin, declared before "
+			"the runs, is <strong>&plusmn;%g%%</strong>: <em>faster/slower by &ge; %g%%</em> when "
+			"the whole interval lies beyond it; <em>equivalent within &plusmn;%g%%</em> when the "
+			"90%% interval (two one-sided tests) lies inside it; <em>faster/slower</em> when the "
+			"interval excludes no change but reaches into the margin; otherwise "
+			"<em>inconclusive</em>, with the rounds still needed at the spread seen. From %d "
+			"rounds, Wilcoxon's exact signed-rank p stands beside it (verdicts.csv). Stall "
+			"shares (stall ms / (clients &times; run ms), floored at 1 ms) and episode counts "
+			"(floored at 1) are paired the same way; <em>implied</em> is the tps ratio the "
+			"stalls alone would give, (1 &minus; s<sub>config</sub>) / (1 &minus; "
+			"s<sub>baseline</sub>): a client waiting a share s of its time has 1 &minus; s left "
+			"to commit in.</p>\n",
+			seed >= 0 ? "" : "unknown", seed >= 0 ? seed : 0LL,
+			spec->margin_pct, spec->margin_pct, spec->margin_pct, WSB_RANK_MIN_ROUNDS);
+	if (spec->nlooks > 1)
+		fprintf(f, "<p>--budget: the verdict was taken after every round from the third, at "
+				"most %d times (fixed from the budget before the first run); this is look %d. "
+				"Error control over the looks: <strong>Bonferroni error spending</strong>, each "
+				"look at &alpha; = 5%% / %d = %.4g, so the chance of any false faster/slower "
+				"over all looks stays under 5%%.</p>\n",
+				spec->nlooks, spec->look, spec->nlooks, wsb_look_alpha(spec->alpha, spec->nlooks));
+	wsb_left_out_rounds(t, left, sizeof(left));
+	snprintf(buf, sizeof(buf), "%d complete rounds.%s%s%s", complete_rounds(t),
+			 left[0] ? " Left out of the paired figures: " : "", left, left[0] ? "." : "");
+	fputs("<p>", f);
+	wsb_html_escape(f, buf);
+	if (traced)
+		fprintf(f, " %d traced run%s (--validate) %s left out of the pairs: the tracer moves tps.",
+				traced, traced == 1 ? "" : "s", traced == 1 ? "is" : "are");
+	fputs("</p>\n", f);
+	fputs("<table><tr><th>configuration</th><th>metric</th><th>rounds</th><th>ratio</th>"
+		  "<th>interval</th><th>verdict</th></tr>\n", f);
+	for (int c = 1; c < t->nconfigs; c++)
+		for (int m = 0; m < WSB_N_METRICS; m++)
+		{
+			const WsbPaired *p = &v[c * WSB_N_METRICS + m];
+
+			if (m != WSB_M_TPS && !stall_line_shown(p))
+				continue;
+			fputs("<tr><td>", f);
+			wsb_html_escape(f, t->labels[c]);
+			fprintf(f, "</td><td>%s</td><td class=\"n\">%d</td>", wsb_metric_name(m), p->rounds);
+			html_ratio_cells(f, p);
+			fprintf(f, "<td class=\"%s\">", word_class(p->word));
+			wsb_html_escape(f, m == WSB_M_IMPLIED ? "(implied by the stalls)" : p->words);
+			fputs("</td></tr>\n", f);
+		}
+	fputs("</table>\n", f);
+	if (plotdir)
+	{
+		char		path[1200];
+
+		fputs("<figure>\n", f);
+		snprintf(path, sizeof(path), "%s/forest_tps.svg", plotdir);
+		paste_svg_as_image(f, path, "forest plot of the tps ratios");
+		snprintf(path, sizeof(path), "%s/forest_stall.svg", plotdir);
+		if (access(path, R_OK) == 0)
+			paste_svg_as_image(f, path, "forest plot of the stall share ratios");
+		else
+			fputs("<p>No stall share chart: the runs have no stall figures.</p>\n", f);
+		fprintf(f, "<figcaption>Forest plots: one row per configuration, the ratio against the "
+				"baseline of the same round (dot) and its interval (bar, as in the table). Top: "
+				"tps, against the grey &plusmn;%g%% margin band; beneath: the share of client "
+				"time in all stall classes, log scale. Data and scripts: "
+				"<code>plots/forest.dat</code>, <code>plots/forest_*.gp</code>.</figcaption>\n"
+				"</figure>\n", spec->margin_pct);
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * An experiment's verdicts, start to end
+ * --------------------------------------------------------------------- */
+
+/*
+ * Read a CSV of runs and judge it.  margin_pct: NAN for the file's own
+ * margin_pct column, else 5; look/nlooks as for --budget (0, 0 without).
+ * The live harness judges its own results.csv this way too, so that
+ * --judge on a results directory gives the same verdicts to the digit.
+ */
+int
+wsb_verdicts_from_csv(const char *path, const char *baseline, double margin_pct,
+					  int look, int nlooks, WsbVerdicts *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	if (wsb_round_table_read_csv(path, baseline, &out->table, err, errlen) != 0)
+		return -1;
+	if (isnan(margin_pct))
+		margin_pct = isnan(out->table.margin_pct) ? 5 : out->table.margin_pct;
+	out->spec.margin_pct = margin_pct;
+	out->spec.look = look;
+	out->spec.nlooks = nlooks;
+	out->spec.alpha = wsb_look_alpha(0.05, nlooks);
+	out->v = calloc(out->table.nconfigs * WSB_N_METRICS, sizeof(WsbPaired));
+	if (out->v == NULL)
+	{
+		snprintf(err, errlen, "out of memory");
+		wsb_round_table_free(&out->table);
+		return -1;
+	}
+	wsb_judge_rounds(out->table.runs, out->table.nruns, out->table.nconfigs, &out->spec, out->v);
+	return 0;
+}
+
+/* Every configuration decided on tps: by the margin, or equivalent. */
+bool
+wsb_verdicts_all_decided(const WsbVerdicts *vs)
+{
+	for (int c = 1; c < vs->table.nconfigs; c++)
+		if (!vs->v[c * WSB_N_METRICS + WSB_M_TPS].decided)
+			return false;
+	return true;
+}
+
+/* verdicts.csv and the forest plots (dir/plots) in dir.  0, -1 when
+ * verdicts.csv could not be written; a forest plot that could not be drawn
+ * is said in forest_why (the report says so too). */
+int
+wsb_verdicts_write(const char *dir, WsbVerdicts *vs)
+{
+	char		path[1200];
+
+	snprintf(path, sizeof(path), "%s/plots", dir);
+	vs->forest = wsb_draw_forest(path, &vs->table, &vs->spec, vs->v,
+								 vs->forest_why, sizeof(vs->forest_why)) == 0;
+	snprintf(path, sizeof(path), "%s/verdicts.csv", dir);
+	return wsb_write_verdicts_csv(path, &vs->table, &vs->spec, vs->v);
+}
+
+void
+wsb_verdicts_free(WsbVerdicts *vs)
+{
+	wsb_round_table_free(&vs->table);
+	free(vs->v);
+	vs->v = NULL;
+}

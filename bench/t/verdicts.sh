@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# End-to-end tests of wal_stall_bench's verdict by rounds, on temporary
+# clusters only: an A/A comparison (two spellings of one value) never reads
+# faster or slower; synchronous_commit off against on, on a WAL disk slowed
+# to 100 IOPS, reads "faster by >= 5%" within 3 rounds; --judge on a
+# results directory gives its verdicts again, to the digit; --resume of an
+# interrupted experiment adds rounds and keeps the old ones; --judge on a
+# plain CSV (the 2012 pgsql-hackers figures).  Run as root, after building
+# bench/wal_stall_bench.  Prints TAP lines and "N passed, N failed".
+#
+#   bench/t/verdicts.sh       PG_CONFIG=/path/to/pg_config bench/t/verdicts.sh
+#
+# Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+set -uo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+BENCH=$here/wal_stall_bench
+PG_CONFIG=${PG_CONFIG:-$(command -v pg_config || echo /usr/lib/postgresql/15/bin/pg_config)}
+
+n=0 passed=0 failed=0
+ok() {	# ok DESCRIPTION COMMAND...: the command's status decides
+	local what=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then
+		echo "ok $n - $what"
+		passed=$((passed + 1))
+	else
+		echo "not ok $n - $what"
+		failed=$((failed + 1))
+	fi
+}
+
+[ "$(id -u)" = 0 ] || { echo "Bail out! run as root"; exit 1; }
+[ -x "$BENCH" ] || { echo "Bail out! build $BENCH first"; exit 1; }
+
+work=$(mktemp -d /tmp/wsb_verdicts.XXXXXX)
+chmod 755 "$work"
+trap 'rm -rf "$work"' EXIT
+
+# the tps row of verdicts.csv for a configuration: its verdict words
+tps_verdict() {	# tps_verdict DIR CONFIGURATION
+	python3 - "$1/verdicts.csv" "$2" <<'PY'
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1]))
+        if r["configuration"] == sys.argv[2] and r["metric"] == "tps"]
+assert len(rows) == 1, rows
+print(rows[0]["verdict"])
+PY
+}
+
+# ---------- 1. A/A: two spellings of the same ring ----------
+aa=$work/aa
+"$BENCH" --pg-config "$PG_CONFIG" --set wal_buffers=16MB,16384kB --runs 3 --duration 5 \
+	--clients 2 --scale 1 --quiet --out "$aa" >"$work/aa.out" 2>"$work/aa.err"
+rc=$?
+ok "A/A: exit status 0 (got $rc)" [ "$rc" = 0 ]
+[ "$rc" = 0 ] || sed 's/^/# /' "$work/aa.err"
+v=$(tps_verdict "$aa" wal_buffers=16384kB 2>/dev/null)
+echo "# A/A verdict: $v"
+ok "A/A: 16384kB against 16MB reads neither faster nor slower ($v)" \
+	eval '[ -n "$v" ] && ! [[ "$v" =~ ^(faster|slower) ]]'
+ok "A/A: the plan line names the rounds, the seed and the margin" \
+	grep -qE '^plan: 2 configurations .* 3 rounds .* shuffled from seed [0-9]+, margin \+-5%' "$work/aa.out"
+ok "A/A: the terminal table has ratio [interval] and the margin" \
+	grep -qE '^wal_buffers=16384kB +[0-9.]+ \[[0-9.]+, [0-9.]+\] ' "$work/aa.out"
+ok "A/A: results.csv has round, position and the seed; each round runs both once" python3 - "$aa/results.csv" <<'PY'
+import csv, sys, collections
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 6, len(rows)
+per = collections.defaultdict(list)
+for r in rows:
+    per[r["round"]].append(r["configuration"])
+    assert r["seed"].isdigit() and r["margin_pct"] == "5", r
+assert sorted(per) == ["1", "2", "3"], per
+for k, v in per.items():
+    assert sorted(v) == ["wal_buffers=16384kB", "wal_buffers=16MB"], v
+assert sorted(r["position"] for r in rows) == ["1", "1", "1", "2", "2", "2"]
+PY
+ok "A/A: verdicts.csv has a row per metric with ratio, interval, verdict, rounds, method" python3 - "$aa/verdicts.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 11, len(rows)  # tps, 4 shares, all, 4 episodes, implied
+t = [r for r in rows if r["metric"] == "tps"][0]
+assert float(t["low"]) <= float(t["ratio"]) <= float(t["high"]), t
+assert t["rounds"] == "3" and "paired t" in t["method"], t
+assert any(r["metric"] == "wal_flush_share" and r["ratio"] for r in rows)
+PY
+ok "A/A: the report has the verdict by rounds and the forest plots" python3 - "$aa/report.html" <<'PY'
+import sys
+html = open(sys.argv[1]).read()
+start = html.index("<h2>Verdict by rounds</h2>")
+sec = html[start:html.index("<h2>", start + 1)]
+assert "data:image/svg+xml;base64," in sec, "forest plot"
+assert "&plusmn;5%" in sec and "shuffled from the seed" in sec
+PY
+
+# ---------- 2. --judge DIR gives the same verdicts ----------
+"$BENCH" --judge "$aa" --out "$work/aaj" >"$work/aaj.out" 2>"$work/aaj.err"
+rc=$?
+ok "--judge DIR: exit status 0, no server (got $rc)" [ "$rc" = 0 ]
+ok "--judge DIR: verdicts.csv identical to the run's own" cmp -s "$aa/verdicts.csv" "$work/aaj/verdicts.csv"
+sed -n '/^verdict by rounds/,$p' "$work/aa.out" | grep -v '^results in' >"$work/aa.table"
+grep -v '^verdicts in' "$work/aaj.out" | sed -n '/^verdict by rounds/,$p' >"$work/aaj.table"
+ok "--judge DIR: the same terminal table" cmp -s "$work/aa.table" "$work/aaj.table"
+
+# ---------- 3. --judge FILE.csv: the 2012 figures ----------
+cat >"$work/2012.csv" <<'CSV'
+configuration,round,tps
+wal_buffers=16MB,1,13069
+wal_buffers=32MB,1,14916
+wal_buffers=16MB,2,14370
+wal_buffers=32MB,2,14746
+wal_buffers=16MB,3,13787
+wal_buffers=32MB,3,15110
+CSV
+"$BENCH" --judge "$work/2012.csv" >"$work/2012.out" 2>&1
+ok "--judge FILE.csv: the 2012 data read 1.087 [0.951, 1.242], about 9 more rounds" \
+	grep -q '1.087 \[0.951, 1.242\] *inconclusive \[-4.9%, +24.2%\]: about 9 more rounds for +-5%' "$work/2012.out"
+"$BENCH" --judge "$work/2012.csv" --margin 20 >"$work/2012m.out" 2>&1
+ok "--judge FILE.csv --margin 20: equivalent within +-20%" grep -q 'equivalent within +-20%' "$work/2012m.out"
+
+# ---------- 4. --resume: interrupted after a round, continued ----------
+rs=$work/resume
+"$BENCH" --pg-config "$PG_CONFIG" --set wal_buffers=1MB,4MB --runs 3 --duration 4 \
+	--clients 2 --scale 1 --quiet --seed 5 --out "$rs" >"$work/rs1.out" 2>"$work/rs1.err" &
+bench=$!
+for _ in $(seq 1 900); do	# until round 1 is in results.csv
+	[ -s "$rs/results.csv" ] && [ "$(wc -l <"$rs/results.csv")" -ge 3 ] && break
+	sleep 0.2
+done
+kill -TERM "$bench"
+wait "$bench"
+rc=$?
+ok "--resume: the first invocation was interrupted (exit status $rc)" [ "$rc" = 130 ]
+cp "$rs/results.csv" "$work/rs_before.csv" 2>/dev/null
+before=$(($(wc -l <"$work/rs_before.csv") - 1))
+ok "--resume: the interrupted experiment kept its finished round ($before rows)" [ "$before" = 2 ]
+"$BENCH" --pg-config "$PG_CONFIG" --set wal_buffers=1MB,2MB --runs 3 --duration 4 \
+	--clients 2 --scale 1 --quiet --resume "$rs" >"$work/rs_bad.out" 2>"$work/rs_bad.err"
+rc=$?
+ok "--resume with another plan is refused (exit status $rc)" \
+	eval '[ "$rc" = 1 ] && grep -q "the plan differs" "$work/rs_bad.err"'
+"$BENCH" --pg-config "$PG_CONFIG" --set wal_buffers=1MB,4MB --runs 3 --duration 4 \
+	--clients 2 --scale 1 --quiet --resume "$rs" >"$work/rs2.out" 2>"$work/rs2.err"
+rc=$?
+ok "--resume: exit status 0 (got $rc)" [ "$rc" = 0 ]
+[ "$rc" = 0 ] || sed 's/^/# /' "$work/rs2.err"
+ok "--resume: the old rows are kept as they were" \
+	eval '[ "$(head -n 3 "$rs/results.csv")" = "$(cat "$work/rs_before.csv")" ]'
+ok "--resume: rounds 2 and 3 added, seed kept, run numbers continue" python3 - "$rs/results.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 6, len(rows)
+assert [r["round"] for r in rows] == ["1", "1", "2", "2", "3", "3"], [r["round"] for r in rows]
+assert {r["seed"] for r in rows} == {"5"}
+assert [r["order"] for r in rows] == ["1", "2", "3", "4", "5", "6"]
+PY
+ok "--resume: the verdict is judged on 3 complete rounds" grep -q 'margin +-5%, 3 complete rounds, seed 5' "$work/rs2.out"
+
+# ---------- 5. synchronous_commit off against on, on a slow WAL disk ----------
+if [ -e /sys/fs/cgroup/blkio/blkio.throttle.write_iops_device ] && [ -e /dev/loop-control ] &&
+	command -v losetup >/dev/null; then
+	sc=$work/sync
+	"$BENCH" --pg-config "$PG_CONFIG" --set synchronous_commit=on,off --slow-wal 100 --runs 3 \
+		--duration 8 --quiet --out "$sc" >"$work/sc.out" 2>"$work/sc.err"
+	rc=$?
+	ok "synchronous_commit on/off, --slow-wal 100: exit status 0 (got $rc)" [ "$rc" = 0 ]
+	[ "$rc" = 0 ] || sed 's/^/# /' "$work/sc.err"
+	v=$(tps_verdict "$sc" synchronous_commit=off 2>/dev/null)
+	echo "# synchronous_commit=off: $v"
+	ok "synchronous_commit=off reads \"faster by >= 5%\" within 3 rounds ($v)" [ "$v" = "faster by >= 5%" ]
+	ok "synchronous_commit=off: wal_flush share of client time \"fewer\"" python3 - "$sc/verdicts.csv" <<'PY'
+import csv, sys
+rows = {r["metric"]: r for r in csv.DictReader(open(sys.argv[1]))}
+assert rows["wal_flush_share"]["verdict"] == "fewer", rows["wal_flush_share"]
+assert float(rows["tps_implied_by_stalls"]["ratio"]) > 1, rows["tps_implied_by_stalls"]
+PY
+else
+	echo "# skipped synchronous_commit on a slow WAL disk: no blkio throttling or loop devices here"
+fi
+
+# ---------- 6. usage ----------
+"$BENCH" --judge "$work/2012.csv" --resume "$aa" >/dev/null 2>"$work/u1.err"
+rc=$?
+ok "--judge with --resume is a usage error (exit status $rc)" eval '[ "$rc" = 2 ] && grep -q "exclude each other" "$work/u1.err"'
+"$BENCH" --margin 0 >/dev/null 2>"$work/u2.err"
+rc=$?
+ok "--margin 0 is a usage error (exit status $rc)" eval '[ "$rc" = 2 ] && grep -q "percentage above 0" "$work/u2.err"'
+"$BENCH" --budget 10x >/dev/null 2>"$work/u3.err"
+rc=$?
+ok "--budget 10x is a usage error (exit status $rc)" eval '[ "$rc" = 2 ] && grep -q "not a duration" "$work/u3.err"'
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

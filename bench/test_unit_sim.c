@@ -1,0 +1,205 @@
+/*-------------------------------------------------------------------------
+ *
+ * test_unit_sim.c
+ *		wal_stall_bench: simulated experiments for the verdict by rounds.
+ *
+ * The machine, as this 2-core VM shared with other work behaves: every run's
+ * tps is the configuration's true tps times the machine's state, which
+ * drifts (+10% a round, spread over its runs, so that inside a round too
+ * whatever runs later is faster, and a random walk of 2% a run on top),
+ * times noise of 6% a run (lognormal), and one run in twenty meets a burst
+ * from a neighbour (a further lognormal factor of 30%).  The per-round log
+ * ratios then spread by about 0.1, as in the README's Results run (0.05 to
+ * 0.12 for its three configurations), and one configuration's runs drift
+ * by +60% over 20 rounds.  The order inside every round is shuffled from
+ * the experiment's seed, as the harness does.
+ *
+ *	A/A		three configurations that are all the baseline: over 2,000
+ *			experiments, any faster or slower word is a false verdict; the
+ *			family-wise rate must stay at 5% plus three standard errors of
+ *			the simulation (sqrt(.05 .95 / 2000) = 0.49%), both with 5
+ *			rounds judged once and with --budget's looks after rounds 3..20
+ *			(18 looks, Bonferroni spending).  The same looks without
+ *			spending must exceed 5%: evidence that the simulation can see
+ *			the inflation the spending prevents.  With looks, a false
+ *			verdict counts if any look showed one, whether or not the
+ *			experiment stopped there (a reader may watch every look).
+ *	20%		one configuration truly 20% faster, --budget's looks: the
+ *			design decides "faster by >= 5%" in at least 80% of 2,000
+ *			experiments within 20 rounds, and never reads slower.
+ *
+ * Deterministic: a fixed seed for the simulation's own generator.
+ *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wsb.h"
+#include "engine.h"
+#include "verdict.h"
+#include "test_unit.h"
+
+#define N_EXPERIMENTS 2000
+#define MAX_ROUNDS 20
+#define FIRST_LOOK 3
+
+static uint64_t rng_state = 0x2012c0ffee;
+
+static double
+uniform(void)
+{
+	uint64_t	z = (rng_state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return ((z >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/* Box-Muller: one standard normal */
+static double
+normal(void)
+{
+	return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
+}
+
+/*
+ * One experiment of rounds x nconfigs runs; true_ratio[c] the truth.
+ * Fills runs in run order.
+ */
+static void
+simulate(int rounds, int nconfigs, const double *true_ratio, WsbRoundRun *runs)
+{
+	int			order[MAX_ROUNDS * 8];
+	double		machine = 0;	/* log of the machine's state */
+
+	wsb_round_order((uint64_t) (uniform() * 4e9), nconfigs, rounds, order);
+	for (int r = 0; r < rounds; r++)
+		for (int pos = 0; pos < nconfigs; pos++)
+		{
+			WsbRoundRun *x = &runs[r * nconfigs + pos];
+			int			c = order[r * nconfigs + pos];
+			double		lt;
+
+			machine += log(1.10) / nconfigs + 0.02 * normal();
+			lt = log(1000 * true_ratio[c]) + machine + 0.06 * normal();
+			if (uniform() < 0.05)
+				lt += 0.30 * normal();
+			memset(x, 0, sizeof(*x));
+			x->config = c;
+			x->round = r + 1;
+			x->position = pos + 1;
+			x->ok = true;
+			x->tps = exp(lt);
+			x->client_ms = NAN;
+			for (int k = 0; k < WSB_N_STALL; k++)
+				x->stall_ms[k] = x->episodes[k] = NAN;
+		}
+}
+
+typedef struct SimOutcome
+{
+	int			false_direction;	/* experiments whose verdict read faster/slower */
+	int			ever_direction;		/* ... at any look, stopped there or not */
+	int			decided_faster_by;	/* configuration 1 read faster by >= 5% */
+	int			slower;
+	double		mean_rounds;
+} SimOutcome;
+
+static bool
+directional(WsbWord w)
+{
+	return w == WSB_W_FASTER || w == WSB_W_FASTER_BY || w == WSB_W_SLOWER || w == WSB_W_SLOWER_BY;
+}
+
+/*
+ * Run N_EXPERIMENTS: with looks, judge after every round from FIRST_LOOK
+ * to MAX_ROUNDS and stop when every configuration is decided (the
+ * harness's --budget), spending alpha / nlooks at each look when spend,
+ * else the whole alpha at each; without looks, judge fixed_rounds once.
+ */
+static SimOutcome
+run_sims(int nconfigs, const double *truth, bool looks, bool spend, int fixed_rounds)
+{
+	SimOutcome	o = {0};
+	WsbRoundRun runs[MAX_ROUNDS * 8];
+	WsbPaired  *v = calloc(nconfigs * WSB_N_METRICS, sizeof(WsbPaired));
+	int			nlooks = MAX_ROUNDS - FIRST_LOOK + 1;
+	long		total_rounds = 0;
+
+	for (int e = 0; e < N_EXPERIMENTS; e++)
+	{
+		int			rounds = looks ? MAX_ROUNDS : fixed_rounds;
+		int			used = rounds;
+		bool		any_dir = false,
+					ever = false;
+
+		simulate(rounds, nconfigs, truth, runs);
+		for (int r = looks ? FIRST_LOOK : rounds; r <= rounds; r++)
+		{
+			WsbJudgeSpec s = {5, 0.05, looks ? r - FIRST_LOOK + 1 : 0, looks && spend ? nlooks : 0};
+			bool		all = true;
+
+			s.alpha = wsb_look_alpha(0.05, s.nlooks);
+			wsb_judge_rounds(runs, r * nconfigs, nconfigs, &s, v);
+			for (int c = 1; c < nconfigs; c++)
+			{
+				all &= v[c * WSB_N_METRICS].decided;
+				ever |= directional(v[c * WSB_N_METRICS].word);
+			}
+			used = r;
+			if (all || r == rounds)
+			{
+				/* the experiment's final verdict is the one it stopped at */
+				for (int c = 1; c < nconfigs; c++)
+					any_dir |= directional(v[c * WSB_N_METRICS].word);
+				if (v[WSB_N_METRICS].word == WSB_W_FASTER_BY)
+					o.decided_faster_by++;
+				if (v[WSB_N_METRICS].word == WSB_W_SLOWER || v[WSB_N_METRICS].word == WSB_W_SLOWER_BY)
+					o.slower++;
+				break;
+			}
+		}
+		o.false_direction += any_dir;
+		o.ever_direction += ever;
+		total_rounds += used;
+	}
+	o.mean_rounds = (double) total_rounds / N_EXPERIMENTS;
+	free(v);
+	return o;
+}
+
+void
+test_simulation(void)
+{
+	const double aa[3] = {1, 1, 1};
+	const double effect[2] = {1, 1.20};
+	double		bound = 0.05 + 3 * sqrt(0.05 * 0.95 / N_EXPERIMENTS);
+	SimOutcome	o;
+
+	o = run_sims(3, aa, false, false, 5);
+	check(o.false_direction <= bound * N_EXPERIMENTS,
+		  "simulation A/A, 5 rounds judged once: faster/slower in %.2f%% of %d experiments (at most %.2f%%)",
+		  100.0 * o.false_direction / N_EXPERIMENTS, N_EXPERIMENTS, 100 * bound);
+	o = run_sims(3, aa, true, true, 0);
+	check(o.ever_direction <= bound * N_EXPERIMENTS,
+		  "simulation A/A, budget looks after rounds 3..20 with spending: faster/slower at any look in %.2f%% "
+		  "(at most %.2f%%; the final verdict in %.2f%%)",
+		  100.0 * o.ever_direction / N_EXPERIMENTS, 100 * bound, 100.0 * o.false_direction / N_EXPERIMENTS);
+	o = run_sims(3, aa, true, false, 0);
+	check(o.ever_direction > bound * N_EXPERIMENTS,
+		  "simulation A/A, the same looks without spending: faster/slower at some look in %.2f%%, above %.2f%% "
+		  "(the simulation sees the inflation the spending prevents)",
+		  100.0 * o.ever_direction / N_EXPERIMENTS, 100 * bound);
+	o = run_sims(2, effect, true, true, 0);
+	check(o.decided_faster_by >= 0.80 * N_EXPERIMENTS && o.slower == 0 && o.mean_rounds < MAX_ROUNDS,
+		  "simulation, a true +20%%: the budgeted design reads \"faster by >= 5%%\" in %.1f%% of %d experiments "
+		  "(mean %.1f rounds), slower in %d",
+		  100.0 * o.decided_faster_by / N_EXPERIMENTS, N_EXPERIMENTS, o.mean_rounds, o.slower);
+}

@@ -1,0 +1,561 @@
+/*-------------------------------------------------------------------------
+ *
+ * test_unit_verdict.c
+ *		wal_stall_bench: unit tests of the verdict by rounds (verdict.c) and
+ *		of what judge.c reads and writes, on fixed data with known answers.
+ *
+ * The expected figures are worked out independently of the code: t
+ * quantiles from published tables, or for 2 degrees of freedom from the
+ * closed form F(t) = 1/2 + t / (2 sqrt(2 + t^2)), i.e. t = q sqrt(2 / (1 -
+ * q^2)) with q = 2p - 1; logs and means by hand (shown in the comments,
+ * checked with a separate Python script).
+ *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
+ *-------------------------------------------------------------------------
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "wsb.h"
+#include "engine.h"
+#include "verdict.h"
+#include "test_unit.h"
+
+static bool
+near(double a, double b, double tol)
+{
+	return fabs(a - b) <= tol;
+}
+
+/* t quantile for 2 df, closed form (see the header) */
+static double
+t2(double p)
+{
+	double		q = 2 * p - 1;
+
+	return q * sqrt(2 / (1 - q * q));
+}
+
+/* A table of rounds: tps[round][config], everything ok, untraced. */
+static WsbRoundRun *
+rounds_of(int nrounds, int nconfigs, const double *tps, int *nruns)
+{
+	WsbRoundRun *r = calloc(nrounds * nconfigs, sizeof(WsbRoundRun));
+
+	for (int i = 0; i < nrounds; i++)
+		for (int c = 0; c < nconfigs; c++)
+		{
+			WsbRoundRun *x = &r[i * nconfigs + c];
+
+			x->config = c;
+			x->round = i + 1;
+			x->position = c + 1;
+			x->ok = true;
+			x->tps = tps[i * nconfigs + c];
+			x->client_ms = NAN;
+			for (int k = 0; k < WSB_N_STALL; k++)
+				x->stall_ms[k] = x->episodes[k] = NAN;
+		}
+	*nruns = nrounds * nconfigs;
+	return r;
+}
+
+static WsbJudgeSpec
+spec5(void)
+{
+	WsbJudgeSpec s = {5, 0.05, 0, 0};
+
+	return s;
+}
+
+/* the 2012 pgsql-hackers figures, read as three rounds */
+static void
+test_2012(void)
+{
+	const double tps[] = {13069, 14916, 14370, 14746, 13787, 15110};
+	WsbJudgeSpec s = spec5();
+	WsbPaired	v[2 * WSB_N_METRICS];
+	int			n;
+	WsbRoundRun *r = rounds_of(3, 2, tps, &n);
+	const WsbPaired *p = &v[WSB_N_METRICS + WSB_M_TPS];
+	double		d[3],
+				m,
+				sd,
+				b[3] = {13069, 14370, 13787},
+				x[3] = {14916, 14746, 15110},
+				lo,
+				hi;
+
+	wsb_judge_rounds(r, n, 2, &s, v);
+	/*
+	 * d = ln(14916/13069), ln(14746/14370), ln(15110/13787) = 0.1321914,
+	 * 0.0258292, 0.0916307; mean 0.0832171 -> ratio 1.0867777; sd 0.0536780;
+	 * t(0.975, 2) = 4.3026527: exp(0.0832171 -+ 4.3026527 * 0.0536780 /
+	 * sqrt 3) = [0.9511092, 1.2417983]
+	 */
+	check(p->rounds == 3 && near(p->ratio, 1.0867777, 1e-6),
+		  "2012 data: geometric-mean ratio of 3 rounds is 1.086778 (got %d rounds, %.7f)", p->rounds, p->ratio);
+	check(near(p->low, 0.9511092, 1e-6) && near(p->high, 1.2417983, 1e-6),
+		  "2012 data: paired t 95%% interval [0.951109, 1.241798] (got [%.7f, %.7f])", p->low, p->high);
+	/* t = 0.0832171 / (0.0536780 / sqrt 3) = 2.6852022; 2 df: p = 1 - t / sqrt(2 + t^2) */
+	check(near(p->p, 1 - 2.6852022 / sqrt(2 + 2.6852022 * 2.6852022), 1e-6),
+		  "2012 data: paired t p = 0.115211 (got %.6f)", p->p);
+	/*
+	 * more rounds: the estimate +8.7% lies beyond +5%, so the interval must
+	 * shrink to 0.0832171 - ln 1.05 = 0.0344272 a side: t(0.975, n-1) *
+	 * 0.053678 / sqrt n is 0.036061 at n = 11 (t 2.228139) and 0.034107 at
+	 * n = 12 (t 2.200985): 12 rounds, 9 more
+	 */
+	check(p->word == WSB_W_INCONCLUSIVE && p->more_rounds == 9 &&
+		  strcmp(p->words, "inconclusive [-4.9%, +24.2%]: about 9 more rounds for +-5%") == 0,
+		  "2012 data: \"%s\"", p->words);
+	check(!p->decided && isnan(p->rank_p), "2012 data: undecided; no rank test under 6 rounds");
+	wsb_welch_interval(b, 3, x, 3, 0.95, &lo, &hi);
+	check(lo < 0 && hi > 0, "2012 data: Welch's interval contains 0 as well ([%.0f, %.0f] tps)", lo, hi);
+	n = wsb_paired_logs(r, 6, 2, 1, WSB_M_TPS, d, NULL);
+	wsb_paired_summary(d, n, &m, &sd);
+	check(n == 3 && near(sd, 0.0536780, 1e-6), "2012 data: sd of the log ratios 0.053678 (got %.7f)", sd);
+	free(r);
+}
+
+/*
+ * The README's Results run (wal_stall_bench --preset wal_buffers_small,
+ * 3 rounds): Welch's intervals were 88.6, 87.9 and 87.5 points wide; the
+ * same runs paired by round, each configuration judged alone, give 25.7,
+ * 33.9 and 59.6 (t(0.975, 2) = 4.302653).
+ */
+static void
+test_readme_results(void)
+{
+	const double base[] = {430, 544, 658};
+	const double cfg[3][3] = {{446, 575, 632}, {468, 601, 646}, {501, 662, 655}};
+	const double width[3] = {25.69851, 33.89278, 59.57822};
+
+	for (int c = 0; c < 3; c++)
+	{
+		double		tps[6],
+					lo,
+					hi;
+		WsbPaired	v[2 * WSB_N_METRICS];
+		WsbJudgeSpec s = spec5();
+		int			n;
+		WsbRoundRun *r;
+
+		for (int i = 0; i < 3; i++)
+		{
+			tps[2 * i] = base[i];
+			tps[2 * i + 1] = cfg[c][i];
+		}
+		r = rounds_of(3, 2, tps, &n);
+		wsb_judge_rounds(r, n, 2, &s, v);
+		wsb_welch_interval(base, 3, cfg[c], 3, 0.95, &lo, &hi);
+		lo = 100 * lo / wsb_mean(base, 3);
+		hi = 100 * hi / wsb_mean(base, 3);
+		check(near(100 * (v[WSB_N_METRICS].high - v[WSB_N_METRICS].low), width[c], 1e-3) &&
+			  100 * (v[WSB_N_METRICS].high - v[WSB_N_METRICS].low) < hi - lo,
+			  "README Results, configuration %d: paired interval %.1f points wide, narrower than Welch's %.1f",
+			  c + 1, 100 * (v[WSB_N_METRICS].high - v[WSB_N_METRICS].low), hi - lo);
+		free(r);
+	}
+}
+
+/*
+ * Linear drift: the machine gets 15% faster every round (+75% over six),
+ * the configuration is 10% faster than the baseline of its round, with
+ * +-1% noise on each.  Paired: the interval covers 1.10 and the verdict is
+ * "faster by >= 5%".  Welch on the same runs: the drift is counted as
+ * noise, and the interval contains no change.
+ */
+static void
+test_drift(void)
+{
+	const double noise_b[6] = {0.01, -0.01, 0.005, -0.005, 0, 0.008};
+	const double noise_x[6] = {-0.008, 0.004, 0.01, -0.01, 0.006, -0.004};
+	double		tps[12],
+				b[6],
+				x[6],
+				lo,
+				hi;
+	WsbPaired	v[2 * WSB_N_METRICS];
+	WsbJudgeSpec s = spec5();
+	int			n;
+	WsbRoundRun *r;
+
+	for (int i = 0; i < 6; i++)
+	{
+		double		machine = 1000 * (1 + 0.15 * i);
+
+		b[i] = tps[2 * i] = machine * (1 + noise_b[i]);
+		x[i] = tps[2 * i + 1] = 1.10 * machine * (1 + noise_x[i]);
+	}
+	r = rounds_of(6, 2, tps, &n);
+	wsb_judge_rounds(r, n, 2, &s, v);
+	check(v[WSB_N_METRICS].low < 1.10 && v[WSB_N_METRICS].high > 1.10 &&
+		  v[WSB_N_METRICS].high - v[WSB_N_METRICS].low < 0.05,
+		  "drift: paired interval covers the true 1.10 and is narrow ([%.4f, %.4f])",
+		  v[WSB_N_METRICS].low, v[WSB_N_METRICS].high);
+	check(strcmp(v[WSB_N_METRICS].words, "faster by >= 5%") == 0 && v[WSB_N_METRICS].decided,
+		  "drift: \"faster by >= 5%%\" (got \"%s\")", v[WSB_N_METRICS].words);
+	/* six rounds all one way: exact signed-rank p = 2 / 2^6 */
+	check(near(v[WSB_N_METRICS].rank_p, 2.0 / 64, 1e-12), "drift: signed-rank p 0.03125 (got %g)",
+		  v[WSB_N_METRICS].rank_p);
+	wsb_welch_interval(b, 6, x, 6, 0.95, &lo, &hi);
+	check(lo < 0 && hi > 0, "drift: Welch's interval on the same runs contains no change ([%+.0f, %+.0f] tps)",
+		  lo, hi);
+	free(r);
+}
+
+static void
+test_words(void)
+{
+	WsbJudgeSpec s = spec5();
+	WsbPaired	v[4 * WSB_N_METRICS];
+	int			n;
+
+	/* three configurations against one baseline of 1000 tps a round */
+	{
+		/* 1: +30%, 2: -30%, 3: +-0.3% around no change; 4 rounds */
+		const double tps[] = {
+			1000, 1300, 700, 1003,
+			1000, 1310, 702, 998,
+			1000, 1290, 698, 1001,
+			1000, 1305, 700, 999
+		};
+		WsbRoundRun *r = rounds_of(4, 4, tps, &n);
+
+		wsb_judge_rounds(r, n, 4, &s, v);
+		check(strcmp(v[1 * WSB_N_METRICS].words, "faster by >= 5%") == 0,
+			  "words: +30%% every round is \"faster by >= 5%%\" (got \"%s\")", v[WSB_N_METRICS].words);
+		check(strcmp(v[2 * WSB_N_METRICS].words, "slower by >= 5%") == 0,
+			  "words: -30%% is \"slower by >= 5%%\" (got \"%s\")", v[2 * WSB_N_METRICS].words);
+		check(strcmp(v[3 * WSB_N_METRICS].words, "equivalent within +-5%") == 0 &&
+			  v[3 * WSB_N_METRICS].low90 > 0.95 && v[3 * WSB_N_METRICS].high90 < 1.05,
+			  "words: +-0.3%% is \"equivalent within +-5%%\" by TOST's 90%% interval (got \"%s\")",
+			  v[3 * WSB_N_METRICS].words);
+		check(strcmp(v[0].words, "baseline") == 0, "words: the baseline is \"baseline\"");
+		/*
+		 * Holm: the p of configuration 3 is the largest of the three, so its
+		 * interval is drawn at 95%; the other two at 1 - 0.05/3 and 1 - 0.05/2
+		 * in the order of their p
+		 */
+		check(near(v[3 * WSB_N_METRICS].level, 0.95, 1e-12) &&
+			  (near(v[1 * WSB_N_METRICS].level, 1 - 0.05 / 3, 1e-12) ||
+			   near(v[1 * WSB_N_METRICS].level, 1 - 0.05 / 2, 1e-12)) &&
+			  v[1 * WSB_N_METRICS].level != v[2 * WSB_N_METRICS].level,
+			  "Holm: levels %.4f %.4f %.4f", v[1 * WSB_N_METRICS].level, v[2 * WSB_N_METRICS].level,
+			  v[3 * WSB_N_METRICS].level);
+		free(r);
+	}
+	{
+		/*
+		 * +3%, +6%, +9%, +6%: d mean ln-ish 0.0580, sd 0.0283; 95% with 3 df
+		 * (t 3.182446): about [1.014, 1.108]: excludes 1, overlaps +5%
+		 */
+		const double tps[] = {1000, 1030, 1000, 1060, 1000, 1090, 1000, 1060};
+		WsbRoundRun *r = rounds_of(4, 2, tps, &n);
+
+		wsb_judge_rounds(r, n, 2, &s, v);
+		check(strcmp(v[WSB_N_METRICS].words, "faster") == 0 && v[WSB_N_METRICS].low > 1 &&
+			  v[WSB_N_METRICS].low < 1.05 && !v[WSB_N_METRICS].decided,
+			  "words: +3/+6/+9/+6%% is \"faster\", not by the margin ([%.3f, %.3f], \"%s\")",
+			  v[WSB_N_METRICS].low, v[WSB_N_METRICS].high, v[WSB_N_METRICS].words);
+		free(r);
+	}
+	{
+		const double tps[] = {1000, 1300};
+		WsbRoundRun *r = rounds_of(1, 2, tps, &n);
+
+		wsb_judge_rounds(r, n, 2, &s, v);
+		check(strcmp(v[WSB_N_METRICS].words, "too few rounds") == 0 && v[WSB_N_METRICS].rounds == 1,
+			  "words: one round is \"too few rounds\" (got \"%s\")", v[WSB_N_METRICS].words);
+		free(r);
+	}
+	{
+		/*
+		 * margin 10: +6% every round, spread 0.5%: its 90% interval lies
+		 * inside +-10%, so under that margin the change does not matter
+		 */
+		const double tps[] = {1000, 1060, 1000, 1065, 1000, 1055};
+		WsbRoundRun *r = rounds_of(3, 2, tps, &n);
+		WsbJudgeSpec s10 = {10, 0.05, 0, 0};
+
+		wsb_judge_rounds(r, n, 2, &s10, v);
+		check(strcmp(v[WSB_N_METRICS].words, "equivalent within +-10%") == 0,
+			  "margin 10: +6%% is \"equivalent within +-10%%\" (got \"%s\")", v[WSB_N_METRICS].words);
+		s10.margin_pct = 2;
+		wsb_judge_rounds(r, n, 2, &s10, v);
+		check(strcmp(v[WSB_N_METRICS].words, "faster by >= 2%") == 0,
+			  "margin 2: the same rounds are \"faster by >= 2%%\" (got \"%s\")", v[WSB_N_METRICS].words);
+		free(r);
+	}
+}
+
+/* a failed run leaves its round out; a traced run leaves its pair out */
+static void
+test_left_out(void)
+{
+	const double tps[] = {1000, 1100, 1000, 1110, 1000, 1090, 1000, 1105};
+	WsbJudgeSpec s = spec5();
+	WsbPaired	v[2 * WSB_N_METRICS];
+	int			n;
+	WsbRoundRun *r = rounds_of(4, 2, tps, &n);
+	WsbRoundTable t;
+	char		left[256];
+	int			rounds[4];
+	double		d[4];
+
+	r[2].ok = false;			/* round 2's baseline failed */
+	r[2].tps = 0;
+	wsb_judge_rounds(r, n, 2, &s, v);
+	check(v[WSB_N_METRICS].rounds == 3 && !wsb_round_complete(r, n, 2, 2) && wsb_round_complete(r, n, 2, 3),
+		  "a round with a failed run is left out (%d rounds used)", v[WSB_N_METRICS].rounds);
+	memset(&t, 0, sizeof(t));
+	t.nconfigs = 2;
+	t.nruns = n;
+	t.runs = r;
+	wsb_left_out_rounds(&t, left, sizeof(left));
+	check(strcmp(left, "round 2 (a failed run)") == 0, "the left-out round is listed (got \"%s\")", left);
+	r[7].traced = true;			/* round 4's configuration was traced */
+	n = wsb_paired_logs(r, 8, 2, 1, WSB_M_TPS, d, rounds);
+	check(n == 2 && rounds[0] == 1 && rounds[1] == 3, "a traced run's pair is left out (rounds %d %d)",
+		  rounds[0], rounds[1]);
+	free(r);
+}
+
+static void
+test_pieces(void)
+{
+	double		p[3] = {0.01, 0.04, 0.03},
+				adj[3];
+	int			rank[3];
+	/* ranks of |d|: 1..6; one negative (rank 2): W+ = 19, patterns with
+	 * W+ >= 19 or <= 2: {}, {1}, {2} left out and their mirrors: 6 of 64 */
+	double		d6[6] = {0.01, -0.02, 0.03, 0.04, 0.05, 0.06};
+
+	/* sorted 0.01 x 3 = 0.03, 0.03 x 2 = 0.06, 0.04 x 1 = 0.04 -> running max 0.06 */
+	wsb_holm(p, 3, adj, rank);
+	check(near(adj[0], 0.03, 1e-12) && near(adj[2], 0.06, 1e-12) && near(adj[1], 0.06, 1e-12) &&
+		  rank[0] == 0 && rank[2] == 1 && rank[1] == 2,
+		  "Holm of 0.01 0.04 0.03 is 0.03 0.06 0.06 (got %g %g %g)", adj[0], adj[1], adj[2]);
+	check(near(wsb_signed_rank_p(d6, 6), 6.0 / 64, 1e-12), "signed-rank exact p with one negative of 6: 6/64 (got %g)",
+		  wsb_signed_rank_p(d6, 6));
+	check(isnan(wsb_signed_rank_p(d6, 5)), "signed-rank test needs 6 rounds");
+	check(wsb_rounds_needed(0.053678, 0.0344272, 0.975) == 12, "rounds needed: 12 (got %d)",
+		  wsb_rounds_needed(0.053678, 0.0344272, 0.975));
+	check(wsb_rounds_needed(0.05, 0, 0.975) == -1, "rounds needed on the margin itself: none");
+	check(near(t2(0.975), 4.3026527, 1e-6) && near(wsb_t_quantile(0.975, 2), t2(0.975), 1e-7),
+		  "t(0.975, 2) closed form 4.302653 matches the harness");
+	check(near(wsb_look_alpha(0.05, 10), 0.005, 1e-15) && wsb_look_alpha(0.05, 0) == 0.05,
+		  "budget: 10 looks spend 0.005 each; none the whole 0.05");
+	check(near(wsb_t_cdf(-2.6852022, 2), (1 - 2.6852022 / sqrt(2 + 2.6852022 * 2.6852022)) / 2, 1e-9),
+		  "t CDF for 2 df matches its closed form");
+}
+
+/* stall shares, episode counts, the implied tps change */
+static void
+test_stalls(void)
+{
+	const double tps[] = {1000, 1300, 1000, 1320, 1000, 1310};
+	WsbJudgeSpec s = spec5();
+	WsbPaired	v[2 * WSB_N_METRICS];
+	int			n;
+	WsbRoundRun *r = rounds_of(3, 2, tps, &n);
+
+	for (int i = 0; i < n; i++)
+	{
+		r[i].client_ms = 4 * 10 * 1000.0;	/* 4 clients, 10 s */
+		for (int k = 0; k < WSB_N_STALL; k++)
+			r[i].stall_ms[k] = r[i].episodes[k] = 0;
+		if (r[i].config == 0)
+		{
+			/* the baseline's clients lose a quarter of their time in wal_flush */
+			r[i].stall_ms[1] = 10000 + 100 * r[i].round;
+			r[i].episodes[1] = 500 + r[i].round;
+		}
+	}
+	wsb_judge_rounds(r, n, 2, &s, v);
+	check(strcmp(v[WSB_N_METRICS + WSB_M_SHARE + 1].words, "fewer") == 0 &&
+		  v[WSB_N_METRICS + WSB_M_SHARE + 1].high < 0.001,
+		  "stalls: wal_flush share from a quarter to none is \"fewer\" (ratio %.2g [%.2g, %.2g], floor 1 ms)",
+		  v[WSB_N_METRICS + WSB_M_SHARE + 1].ratio, v[WSB_N_METRICS + WSB_M_SHARE + 1].low,
+		  v[WSB_N_METRICS + WSB_M_SHARE + 1].high);
+	check(strcmp(v[WSB_N_METRICS + WSB_M_EPISODES + 1].words, "fewer") == 0,
+		  "stalls: its episodes \"fewer\" (got \"%s\")", v[WSB_N_METRICS + WSB_M_EPISODES + 1].words);
+	check(strcmp(v[WSB_N_METRICS + WSB_M_SHARE + 0].words, "unchanged within +-5%") == 0 &&
+		  v[WSB_N_METRICS + WSB_M_SHARE + 0].ratio == 1,
+		  "stalls: zero against zero is \"unchanged within +-5%%\" (got \"%s\")",
+		  v[WSB_N_METRICS + WSB_M_SHARE + 0].words);
+	/* implied: (1 - 0) / (1 - 10200/40000) = 1 / 0.745 = 1.3423 in round 2 */
+	check(near(v[WSB_N_METRICS + WSB_M_IMPLIED].ratio,
+			   exp((log(1 / (1 - 10100 / 40000.0)) + log(1 / (1 - 10200 / 40000.0)) +
+					log(1 / (1 - 10300 / 40000.0))) / 3), 1e-9),
+		  "implied tps change: (1 - s_config) / (1 - s_base), geometric mean %.4f",
+		  v[WSB_N_METRICS + WSB_M_IMPLIED].ratio);
+	check(strcmp(wsb_metric_name(WSB_M_SHARE + 1), "wal_flush_share") == 0 &&
+		  strcmp(wsb_metric_name(WSB_M_EPISODES + 3), "clog_episodes") == 0,
+		  "metric names");
+	free(r);
+}
+
+/* the order inside each round */
+static void
+test_round_order(void)
+{
+	int			a[5 * 40],
+				b[5 * 40],
+				c[5 * 40];
+	bool		perm = true;
+	int			same_start = 0;
+	int			first[5] = {0};
+
+	wsb_round_order(42, 5, 40, a);
+	wsb_round_order(42, 5, 40, b);
+	wsb_round_order(43, 5, 40, c);
+	for (int r = 0; r < 40; r++)
+	{
+		int			seen = 0;
+
+		for (int i = 0; i < 5; i++)
+			seen |= 1 << a[r * 5 + i];
+		perm &= seen == 31;
+		first[a[r * 5]]++;
+		if (r > 0)
+			same_start += a[r * 5] == a[(r - 1) * 5];
+	}
+	check(perm, "round order: every round runs every configuration once");
+	/* independent rounds: a round starts like the one before about 1 in 5 */
+	check(same_start > 0 && same_start < 20,
+		  "round order: rounds shuffled independently (%d of 39 start like the round before)", same_start);
+	check(memcmp(a, b, sizeof(a)) == 0 && memcmp(a, c, sizeof(a)) != 0,
+		  "round order: the same seed gives the same order, another seed another");
+	check(first[0] > 0 && first[0] < 40 && first[1] > 0 && first[4] > 0,
+		  "round order: no configuration always first (baseline first in %d of 40)", first[0]);
+}
+
+static char *
+write_tmp(const char *text)
+{
+	static char path[64];
+	FILE	   *f;
+
+	strcpy(path, "/tmp/wsb_unit_csv.XXXXXX");
+	close(mkstemp(path));
+	f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* --judge FILE.csv: any CSV with configuration, round, tps */
+static void
+test_csv_input(void)
+{
+	WsbVerdicts vs;
+	char		err[512];
+	char	   *path;
+	char		dir[] = "/tmp/wsb_unit_verdicts.XXXXXX";
+	char		p2[256];
+	char	   *text;
+
+	path = write_tmp("tps,configuration,round,note\n"
+					 "13069,wal_buffers=16MB,1,\"a, quoted \"\"note\"\"\"\n"
+					 "14916,wal_buffers=32MB,1,\n"
+					 "14370,wal_buffers=16MB,2,\n14746,wal_buffers=32MB,2,\n"
+					 "13787,wal_buffers=16MB,3,\r\n15110,wal_buffers=32MB,3,\n");
+	check(wsb_verdicts_from_csv(path, NULL, NAN, 0, 0, &vs, err, sizeof(err)) == 0 &&
+		  vs.table.nconfigs == 2 && strcmp(vs.table.labels[0], "wal_buffers=16MB") == 0 &&
+		  near(vs.v[WSB_N_METRICS].ratio, 1.0867777, 1e-6),
+		  "CSV: columns in any order, quoted fields, CRLF; the first configuration is the baseline (%s)",
+		  err);
+	check(strcmp(vs.v[WSB_N_METRICS + WSB_M_SHARE].words, "not measured") == 0,
+		  "CSV of tps alone: stall figures \"not measured\" (got \"%s\")", vs.v[WSB_N_METRICS + WSB_M_SHARE].words);
+	check(mkdtemp(dir) != NULL && wsb_verdicts_write(dir, &vs) == 0, "verdicts.csv written");
+	snprintf(p2, sizeof(p2), "%s/verdicts.csv", dir);
+	text = wsb_read_file(p2, NULL);
+	check(text && strncmp(text, "configuration,baseline,metric,ratio,low,high,level,low90,high90,p,p_holm,"
+						  "signed_rank_p,verdict,decided,rounds,margin_pct,method\n", 110) == 0 &&
+		  strstr(text, "wal_buffers=32MB,wal_buffers=16MB,tps,1.086778,0.951109,1.241798,0.950000,") != NULL &&
+		  strstr(text, ",\"inconclusive [-4.9%, +24.2%]: about 9 more rounds for +-5%\",false,3,5,") != NULL,
+		  "verdicts.csv: a row per configuration and metric with ratio, interval, words, rounds, method");
+	check(text && strstr(text, "paired t on per-round log ratios of tps, 2 df, 95% interval") != NULL,
+		  "verdicts.csv: the method says paired t, its df and level");
+	free(text);
+	wsb_verdicts_free(&vs);
+
+	check(wsb_verdicts_from_csv(path, "wal_buffers=32MB", NAN, 0, 0, &vs, err, sizeof(err)) == 0 &&
+		  strcmp(vs.table.labels[0], "wal_buffers=32MB") == 0 && vs.v[WSB_N_METRICS].ratio < 1,
+		  "CSV: --baseline NAME picks the baseline");
+	wsb_verdicts_free(&vs);
+	check(wsb_verdicts_from_csv(path, "nope", NAN, 0, 0, &vs, err, sizeof(err)) != 0 &&
+		  strstr(err, "--baseline \"nope\" is not a configuration") != NULL,
+		  "CSV: an unknown --baseline is refused (%s)", err);
+	unlink(path);
+
+	path = write_tmp("configuration,tps\na,1\nb,2\n");
+	check(wsb_verdicts_from_csv(path, NULL, NAN, 0, 0, &vs, err, sizeof(err)) != 0 &&
+		  strstr(err, "needs the columns configuration, round and tps") != NULL,
+		  "CSV without a round column is refused (%s)", err);
+	unlink(path);
+	path = write_tmp("configuration,round,tps\na,1,1\na,1,2\nb,1,3\n");
+	check(wsb_verdicts_from_csv(path, NULL, NAN, 0, 0, &vs, err, sizeof(err)) != 0 &&
+		  strstr(err, "has two rows in round 1") != NULL, "CSV with two rows of one configuration in a round is refused");
+	unlink(path);
+	/* an old results.csv: run was the repeat; ok false leaves the round out */
+	path = write_tmp("configuration,run,order,tps,ok,clients,seconds,wal_flush_total_ms,wal_flush_episodes\n"
+					 "a,1,1,100,true,4,10,10000,50\nb,1,2,130,true,4,10,0,0\n"
+					 "a,2,3,110,true,4,10,10000,50\nb,2,4,0,false,4,10,,\n"
+					 "a,3,5,105,true,4,10,10000,50\nb,3,6,137,true,4,10,0,0\n"
+					 "a,4,7,100,true,4,10,10000,50\nb,4,8,131,true,4,10,0,0\n");
+	err[0] = '\0';
+	check(wsb_verdicts_from_csv(path, NULL, 10, 0, 0, &vs, err, sizeof(err)) == 0 && vs.v &&
+		  vs.v[WSB_N_METRICS].rounds == 3 && vs.spec.margin_pct == 10 &&
+		  strcmp(vs.v[WSB_N_METRICS + WSB_M_SHARE + 1].words, "fewer") == 0,
+		  "CSV: an old results.csv (run as the round), a failed run's round out, stall columns read (%s)",
+		  vs.v ? vs.v[WSB_N_METRICS + WSB_M_SHARE + 1].words : err);
+	wsb_verdicts_free(&vs);
+	unlink(path);
+	/* results.csv: shuffled, the baseline's runs need not come first */
+	path = write_tmp("configuration,round,tps,baseline\nb,1,130,false\na,1,100,true\n"
+					 "a,2,100,true\nb,2,131,false\n");
+	check(wsb_verdicts_from_csv(path, NULL, NAN, 0, 0, &vs, err, sizeof(err)) == 0 &&
+		  strcmp(vs.table.labels[0], "a") == 0 && vs.v[WSB_N_METRICS].ratio > 1.2,
+		  "CSV: the baseline column names the baseline, whatever runs first (%s)", err);
+	wsb_verdicts_free(&vs);
+	unlink(path);
+	snprintf(p2, sizeof(p2), "rm -rf '%s'", dir);
+	if (system(p2) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+}
+
+static void
+test_duration(void)
+{
+	double		s = 0;
+
+	check(wsb_parse_duration("20m", &s) && s == 1200 && wsb_parse_duration("2h", &s) && s == 7200 &&
+		  wsb_parse_duration("1h30m", &s) && s == 5400 && wsb_parse_duration("90", &s) && s == 90 &&
+		  wsb_parse_duration("45s", &s) && s == 45,
+		  "durations: 20m 2h 1h30m 90 45s");
+	check(!wsb_parse_duration("", &s) && !wsb_parse_duration("10x", &s) && !wsb_parse_duration("0m", &s) &&
+		  !wsb_parse_duration("-5m", &s), "durations: empty, 10x, 0m, -5m refused");
+}
+
+void
+test_verdict(void)
+{
+	test_2012();
+	test_readme_results();
+	test_drift();
+	test_words();
+	test_left_out();
+	test_pieces();
+	test_stalls();
+	test_round_order();
+	test_csv_input();
+	test_duration();
+}

@@ -1,0 +1,673 @@
+/*-------------------------------------------------------------------------
+ *
+ * verdict.c
+ *		wal_stall_bench: the verdict, with rounds as the unit.
+ *
+ * A round runs every configuration once, in an order shuffled from the
+ * seed.  The machine drifts (page cache, table bloat, neighbours on a
+ * shared VM: +-30% over a session here), but within one round every
+ * configuration meets much the same machine.  So each configuration is
+ * compared with the baseline of its own round: d_r = ln(x_r / base_r), and
+ * the rounds' d_r are the sample.  Drift between rounds cancels in d_r;
+ * the shuffle turns drift inside a round into noise of mean zero.
+ *
+ *	ratio		exp(mean d): the geometric mean of the per-round ratios
+ *	interval	exp(mean d -+ t(1 - a/2, n - 1) sd / sqrt n), a paired t
+ *				interval with rounds - 1 degrees of freedom
+ *	several		Holm's step-down over the configurations, per metric: the
+ *				configuration with the i-th smallest p (0-based, of k) is
+ *				tested, and its interval drawn, at a / (k - i); a direction
+ *				word needs the Holm-adjusted p below a as well
+ *	margin		declared before the runs (--margin, default 5%):
+ *				  whole interval above 1 + X        faster by >= X%
+ *				  whole interval below 1 - X        slower by >= X%
+ *				  90% interval inside (1-X, 1+X)    equivalent within +-X%
+ *				     (two one-sided tests at a each: TOST)
+ *				  interval above / below 1          faster / slower
+ *				  otherwise                         inconclusive [a%, b%]:
+ *				     about N more rounds for +-X% (N from the spread seen)
+ *				  under 2 complete rounds           too few rounds
+ *	rank test	from 6 rounds, Wilcoxon's signed-rank test beside the t
+ *				interval (exact, enumerated): a check that one wild round
+ *				does not carry the verdict; it does not change the words
+ *	stalls		the same pairing for each stall class's share of the
+ *				clients' time (stall ms / (clients x run ms)) and for its
+ *				episode count; a share is floored at 1 ms of stall (the
+ *				sampling interval: less is not measured) and a count at 1,
+ *				so zeros have a ratio; words fewer / more / unchanged
+ *				within +-X% / inconclusive
+ *	implied		the tps change the stalls alone imply: per round
+ *				(1 - s_config) / (1 - s_base), s the share of client time in
+ *				all stall classes (a client that waits a share s of its time
+ *				has 1 - s left to commit in: flush waits falling from a
+ *				quarter of the clients' time to none imply +33%); paired like
+ *				the rest, no word of its own
+ *	budget		with --budget the verdict is taken after every round from
+ *				the third on, at most K times (K fixed from the budget before
+ *				the first run).  Each look spends a / K: by the union bound
+ *				the chance of any false faster/slower over all looks stays
+ *				under a whatever the looks' correlation (a Bonferroni
+ *				error-spending plan, conservative)
+ *
+ * A round with a failed run is left out of every paired figure; a traced
+ * run (--validate) is left out of its pairs, since the tracer moves tps.
+ * Everything here is pure and unit-tested (test_unit_verdict.c).
+ *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wsb.h"
+#include "verdict.h"
+
+const char *const wsb_stall_classes[WSB_N_STALL] = {
+	"wal_buffer_full", "wal_flush", "wal_insert", "clog"
+};
+
+#define MAX_ROUNDS_NEEDED 1000
+
+const char *
+wsb_metric_name(WsbMetric m)
+{
+	static char names[WSB_N_METRICS][48];
+
+	if (m == WSB_M_TPS)
+		return "tps";
+	if (m == WSB_M_SHARE_ALL)
+		return "stall_share";
+	if (m == WSB_M_IMPLIED)
+		return "tps_implied_by_stalls";
+	if (names[m][0] == '\0')
+	{
+		if (m >= WSB_M_SHARE && m < WSB_M_SHARE + WSB_N_STALL)
+			snprintf(names[m], sizeof(names[m]), "%s_share", wsb_stall_classes[m - WSB_M_SHARE]);
+		else
+			snprintf(names[m], sizeof(names[m]), "%s_episodes", wsb_stall_classes[m - WSB_M_EPISODES]);
+	}
+	return names[m];
+}
+
+/* The level each look may spend: alpha split evenly over the looks the
+ * budget allows (see the header); the whole alpha without a budget. */
+double
+wsb_look_alpha(double alpha, int nlooks)
+{
+	return nlooks > 1 ? alpha / nlooks : alpha;
+}
+
+/* Mean and sample standard deviation (n - 1) of d; NAN where undefined. */
+void
+wsb_paired_summary(const double *d, int n, double *mean, double *sd)
+{
+	*mean = wsb_mean(d, n);
+	*sd = wsb_stddev(d, n);
+}
+
+/*
+ * Two-sided p of the paired t test of mean d = 0 (ratio 1), n - 1 df.
+ * No spread at all: 0 when the mean is not zero (every round moved alike),
+ * else 1.  NAN under 2 values.
+ */
+double
+wsb_paired_t_p(const double *d, int n)
+{
+	double		m,
+				s,
+				t;
+
+	if (n < 2)
+		return NAN;
+	wsb_paired_summary(d, n, &m, &s);
+	if (s == 0)
+		return m == 0 ? 1 : 0;
+	t = m / (s / sqrt(n));
+	return 2 * wsb_t_cdf(-fabs(t), n - 1);
+}
+
+/* The paired t interval of mean d at level (two-sided), n - 1 df, on the
+ * log scale.  A point when the rounds show no spread; NAN under 2. */
+void
+wsb_paired_interval(const double *d, int n, double level, double *lo, double *hi)
+{
+	double		m,
+				s,
+				h;
+
+	*lo = *hi = NAN;
+	if (n < 2 || !(level > 0 && level < 1))
+		return;
+	wsb_paired_summary(d, n, &m, &s);
+	h = s == 0 ? 0 : wsb_t_quantile((1 + level) / 2, n - 1) * s / sqrt(n);
+	*lo = m - h;
+	*hi = m + h;
+}
+
+/*
+ * Holm's step-down adjustment of k p-values: sorted ascending, the i-th
+ * (0-based) is multiplied by k - i, and the running maximum keeps the
+ * adjusted values in the same order (a later hypothesis is never rejected
+ * before an earlier one).  rank[j]: the place of p[j] in that order.
+ * A NAN p is left out (adjusted NAN, rank -1) and does not count in k.
+ */
+void
+wsb_holm(const double *p, int k, double *adjusted, int *rank)
+{
+	int		   *idx = malloc(sizeof(int) * (k > 0 ? k : 1));
+	int			m = 0;
+	double		run = 0;
+
+	for (int j = 0; j < k; j++)
+	{
+		adjusted[j] = NAN;
+		rank[j] = -1;
+		if (!isnan(p[j]) && idx)
+			idx[m++] = j;
+	}
+	/* insertion sort by p: a handful of configurations */
+	for (int i = 1; i < m; i++)
+		for (int j = i; j > 0 && p[idx[j]] < p[idx[j - 1]]; j--)
+		{
+			int			t = idx[j];
+
+			idx[j] = idx[j - 1];
+			idx[j - 1] = t;
+		}
+	for (int i = 0; i < m; i++)
+	{
+		double		a = fmin(1, (m - i) * p[idx[i]]);
+
+		run = fmax(run, a);
+		adjusted[idx[i]] = run;
+		rank[idx[i]] = i;
+	}
+	free(idx);
+}
+
+/*
+ * Exact two-sided p of Wilcoxon's signed-rank test on d (zeros dropped,
+ * tied |d| given their mean rank): every one of the 2^n sign patterns is
+ * equally likely under "no change", so p is the share of patterns whose W+
+ * lies at least as far from its mean n(n+1)/4 as the observed.  Ranks
+ * doubled are whole numbers (a mean rank is a multiple of 1/2), so the
+ * patterns are counted by W+ with one pass per value (subset-sum counts):
+ * exact at any n, and cheap.  NAN under WSB_RANK_MIN_ROUNDS values: with
+ * fewer, even all rounds one way cannot reach p < 0.05 (2 / 2^5 = 0.0625).
+ */
+double
+wsb_signed_rank_p(const double *d, int n)
+{
+	double		a[64];
+	int			r2[64];			/* doubled ranks */
+	int			m = 0,
+				total2 = 0,
+				wplus2 = 0;
+	double	   *count,
+				hits = 0,
+				all = 0,
+				obs;
+
+	if (n < WSB_RANK_MIN_ROUNDS)
+		return NAN;
+	for (int i = 0; i < n && m < 64; i++)
+		if (d[i] != 0)
+			a[m++] = d[i];
+	if (m == 0)
+		return 1;
+	for (int i = 0; i < m; i++)
+	{
+		int			below = 0,
+					equal = 0;
+
+		for (int j = 0; j < m; j++)
+		{
+			if (fabs(a[j]) < fabs(a[i]))
+				below++;
+			else if (fabs(a[j]) == fabs(a[i]))
+				equal++;
+		}
+		r2[i] = 2 * below + equal + 1;	/* 2 x (below + (equal + 1) / 2) */
+		total2 += r2[i];
+		if (a[i] > 0)
+			wplus2 += r2[i];
+	}
+	count = calloc(total2 + 1, sizeof(double));
+	if (count == NULL)
+		return NAN;
+	count[0] = 1;
+	for (int i = 0; i < m; i++)
+		for (int w = total2; w >= r2[i]; w--)
+			count[w] += count[w - r2[i]];
+	obs = fabs(wplus2 - total2 / 2.0);
+	for (int w = 0; w <= total2; w++)
+	{
+		all += count[w];
+		if (fabs(w - total2 / 2.0) >= obs)
+			hits += count[w];
+	}
+	free(count);
+	return hits / all;
+}
+
+/*
+ * Rounds needed for a t interval with the spread sd to reach the half
+ * width half_width at the quantile tail (0.975 for a two-sided 95%): the
+ * smallest n >= 2 with t(tail, n - 1) sd / sqrt(n) <= half_width.  -1 when
+ * no n up to MAX_ROUNDS_NEEDED will do (the estimate sits on the margin).
+ */
+int
+wsb_rounds_needed(double sd, double half_width, double tail)
+{
+	int			lo = 2,
+				hi = MAX_ROUNDS_NEEDED;
+
+	if (!(half_width > 0) || isnan(sd))
+		return -1;
+	/* the half width falls as n grows (t falls, sqrt n rises): bisect */
+	if (wsb_t_quantile(tail, hi - 1) * sd / sqrt(hi) > half_width)
+		return -1;
+	while (lo < hi)
+	{
+		int			mid = (lo + hi) / 2;
+
+		if (wsb_t_quantile(tail, mid - 1) * sd / sqrt(mid) <= half_width)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/*
+ * Which run holds configuration c in round r, and which rounds are
+ * complete: every configuration has a successful run in it and none
+ * failed.  An incomplete round is left out of every paired figure, so that
+ * each configuration is judged on the same rounds.  Built once per
+ * judgement: idx[r * nconfigs + c] (-1: none), complete[r], r = 1..maxround.
+ */
+typedef struct RoundIndex
+{
+	int			maxround;
+	int		   *idx;
+	bool	   *complete;
+} RoundIndex;
+
+static bool
+index_rounds(const WsbRoundRun *runs, int nruns, int nconfigs, RoundIndex *ix)
+{
+	int		   *have;
+
+	ix->maxround = 0;
+	for (int i = 0; i < nruns; i++)
+		if (runs[i].round > ix->maxround)
+			ix->maxround = runs[i].round;
+	ix->idx = malloc(sizeof(int) * (ix->maxround + 1) * (nconfigs > 0 ? nconfigs : 1));
+	ix->complete = calloc(ix->maxround + 1, sizeof(bool));
+	have = calloc(ix->maxround + 1, sizeof(int));
+	if (!ix->idx || !ix->complete || !have)
+	{
+		free(have);
+		return false;
+	}
+	for (int i = 0; i < (ix->maxround + 1) * nconfigs; i++)
+		ix->idx[i] = -1;
+	for (int r = 1; r <= ix->maxround; r++)
+		ix->complete[r] = true;
+	for (int i = 0; i < nruns; i++)
+	{
+		const WsbRoundRun *x = &runs[i];
+
+		if (x->round < 1 || x->config < 0 || x->config >= nconfigs)
+			continue;
+		if (!x->ok)
+			ix->complete[x->round] = false;
+		if (ix->idx[x->round * nconfigs + x->config] < 0)
+			have[x->round]++;
+		ix->idx[x->round * nconfigs + x->config] = i;
+	}
+	for (int r = 1; r <= ix->maxround; r++)
+		if (have[r] != nconfigs)
+			ix->complete[r] = false;
+	free(have);
+	return true;
+}
+
+static void
+index_free(RoundIndex *ix)
+{
+	free(ix->idx);
+	free(ix->complete);
+}
+
+bool
+wsb_round_complete(const WsbRoundRun *runs, int nruns, int nconfigs, int round)
+{
+	RoundIndex	ix;
+	bool		c;
+
+	if (!index_rounds(runs, nruns, nconfigs, &ix))
+		return false;
+	c = round >= 1 && round <= ix.maxround && ix.complete[round];
+	index_free(&ix);
+	return c;
+}
+
+static double
+sum_stall(const WsbRoundRun *r)
+{
+	double		s = 0;
+
+	for (int k = 0; k < WSB_N_STALL; k++)
+		s += r->stall_ms[k];
+	return s;
+}
+
+/*
+ * The figure of metric m of run r, on the scale whose ratio is judged;
+ * NAN when the run does not have it.  A share is stall ms / client ms,
+ * floored below; counts are floored at 1.
+ */
+static double
+metric_value(const WsbRoundRun *r, WsbMetric m, double share_floor)
+{
+	if (m == WSB_M_TPS)
+		return r->tps > 0 ? r->tps : NAN;
+	if (m >= WSB_M_SHARE && m <= WSB_M_SHARE_ALL)
+	{
+		double		ms = m == WSB_M_SHARE_ALL ? sum_stall(r) : r->stall_ms[m - WSB_M_SHARE];
+
+		if (!(r->client_ms > 0) || isnan(ms))
+			return NAN;
+		return fmax(ms / r->client_ms, share_floor);
+	}
+	if (m >= WSB_M_EPISODES && m < WSB_M_EPISODES + WSB_N_STALL)
+	{
+		double		e = r->episodes[m - WSB_M_EPISODES];
+
+		return isnan(e) ? NAN : fmax(e, 1.0);
+	}
+	/* implied: 1 - s, the share of client time not lost in stalls */
+	{
+		double		s = sum_stall(r);
+
+		if (!(r->client_ms > 0) || isnan(s) || s >= r->client_ms)
+			return NAN;
+		return 1 - s / r->client_ms;
+	}
+}
+
+static int
+paired_logs(const WsbRoundRun *runs, const RoundIndex *ix, int nconfigs, int config,
+			WsbMetric metric, double *d, int *rounds_of)
+{
+	int			n = 0;
+
+	for (int r = 1; r <= ix->maxround; r++)
+	{
+		const WsbRoundRun *b,
+				   *x;
+		double		vb,
+					vx,
+					floor;
+
+		if (!ix->complete[r])
+			continue;
+		b = &runs[ix->idx[r * nconfigs]];
+		x = &runs[ix->idx[r * nconfigs + config]];
+		if (b->traced || x->traced)
+			continue;
+		/*
+		 * one floor for both shares of a pair: 1 ms of stall in the shorter
+		 * run's client time (the sampling interval: less is not measured),
+		 * so that two runs without stalls compare as equal
+		 */
+		floor = 1.0 / fmin(b->client_ms, x->client_ms);
+		vb = metric_value(b, metric, floor);
+		vx = metric_value(x, metric, floor);
+		if (isnan(vb) || isnan(vx))
+			continue;
+		d[n] = log(vx / vb);
+		if (rounds_of)
+			rounds_of[n] = r;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The per-round log ratios of metric m, configuration config against the
+ * baseline: complete rounds only, a pair with a traced run left out.  For
+ * the implied change the ratio is (1 - s_config) / (1 - s_base).  d and
+ * rounds_of (may be NULL) take up to the number of rounds; returns n.
+ */
+int
+wsb_paired_logs(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
+				WsbMetric metric, double *d, int *rounds_of)
+{
+	RoundIndex	ix;
+	int			n;
+
+	if (!index_rounds(runs, nruns, nconfigs, &ix))
+		return 0;
+	n = paired_logs(runs, &ix, nconfigs, config, metric, d, rounds_of);
+	index_free(&ix);
+	return n;
+}
+
+static void
+pct_interval(char *buf, size_t len, double lo, double hi)
+{
+	snprintf(buf, len, "[%+.1f%%, %+.1f%%]", 100 * (lo - 1), 100 * (hi - 1));
+}
+
+/*
+ * The words for tps (see the header), and for an inconclusive result the
+ * rounds still needed: judged from the observed mean m and spread sd of the
+ * log ratios, aiming at whichever decision the estimate points to.
+ */
+static void
+tps_words(WsbPaired *v, double margin, double tail_dir, double tail_equiv,
+		  double m, double sd, const char *mtext)
+{
+	double		up = log(1 + margin),
+				dn = log(1 - margin);
+
+	v->decided = false;
+	if (v->low > 1 + margin && v->p_holm < v->alpha_used)
+	{
+		v->word = WSB_W_FASTER_BY;
+		snprintf(v->words, sizeof(v->words), "faster by >= %s%%", mtext);
+		v->decided = true;
+	}
+	else if (v->high < 1 - margin && v->p_holm < v->alpha_used)
+	{
+		v->word = WSB_W_SLOWER_BY;
+		snprintf(v->words, sizeof(v->words), "slower by >= %s%%", mtext);
+		v->decided = true;
+	}
+	else if (v->low90 > 1 - margin && v->high90 < 1 + margin)
+	{
+		v->word = WSB_W_EQUIVALENT;
+		snprintf(v->words, sizeof(v->words), "equivalent within +-%s%%", mtext);
+		v->decided = true;
+	}
+	else if (v->low > 1 && v->p_holm < v->alpha_used)
+	{
+		v->word = WSB_W_FASTER;
+		snprintf(v->words, sizeof(v->words), "faster");
+	}
+	else if (v->high < 1 && v->p_holm < v->alpha_used)
+	{
+		v->word = WSB_W_SLOWER;
+		snprintf(v->words, sizeof(v->words), "slower");
+	}
+	else
+	{
+		char		iv[64];
+		int			need;
+
+		if (m >= up)
+			need = wsb_rounds_needed(sd, m - up, tail_dir);
+		else if (m <= dn)
+			need = wsb_rounds_needed(sd, dn - m, tail_dir);
+		else
+			need = wsb_rounds_needed(sd, fmin(up - m, m - dn), tail_equiv);
+		v->word = WSB_W_INCONCLUSIVE;
+		v->more_rounds = need < 0 ? -1 : (need > v->rounds ? need - v->rounds : 1);
+		pct_interval(iv, sizeof(iv), v->low, v->high);
+		if (need < 0)
+			snprintf(v->words, sizeof(v->words),
+					 "inconclusive %s: over %d more rounds for +-%s%%", iv,
+					 MAX_ROUNDS_NEEDED, mtext);
+		else
+			snprintf(v->words, sizeof(v->words),
+					 "inconclusive %s: about %d more round%s for +-%s%%", iv,
+					 v->more_rounds, v->more_rounds == 1 ? "" : "s", mtext);
+	}
+}
+
+/* The words for a stall share or count: fewer / more / unchanged / inconclusive. */
+static void
+stall_words(WsbPaired *v, double margin, const char *mtext)
+{
+	char		iv[64];
+
+	v->decided = true;
+	if (v->high < 1 && v->p_holm < v->alpha_used)
+	{
+		v->word = WSB_W_FEWER;
+		snprintf(v->words, sizeof(v->words), "fewer");
+	}
+	else if (v->low > 1 && v->p_holm < v->alpha_used)
+	{
+		v->word = WSB_W_MORE;
+		snprintf(v->words, sizeof(v->words), "more");
+	}
+	else if (v->low90 > 1 - margin && v->high90 < 1 + margin)
+	{
+		v->word = WSB_W_UNCHANGED;
+		snprintf(v->words, sizeof(v->words), "unchanged within +-%s%%", mtext);
+	}
+	else
+	{
+		v->decided = false;
+		v->word = WSB_W_INCONCLUSIVE;
+		pct_interval(iv, sizeof(iv), v->low, v->high);
+		snprintf(v->words, sizeof(v->words), "inconclusive %s", iv);
+	}
+}
+
+/*
+ * Judge every configuration against the baseline on every metric, from the
+ * complete rounds.  out[c * WSB_N_METRICS + m]; the baseline's entries say
+ * "baseline".
+ */
+void
+wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
+				 const WsbJudgeSpec *spec, WsbPaired *out)
+{
+	int			maxround = 1;
+	double	   *d,
+			   *p,
+			   *adj;
+	int		   *rank;
+	RoundIndex	ix;
+	double		a = spec->alpha;
+	double		margin = spec->margin_pct / 100;
+	char		mtext[32];
+
+	snprintf(mtext, sizeof(mtext), "%g", spec->margin_pct);
+	for (int i = 0; i < nruns; i++)
+		if (runs[i].round > maxround)
+			maxround = runs[i].round;
+	if (!index_rounds(runs, nruns, nconfigs, &ix))
+		return;
+	d = calloc(maxround + 1, sizeof(double));
+	p = calloc(nconfigs + 1, sizeof(double));
+	adj = calloc(nconfigs + 1, sizeof(double));
+	rank = calloc(nconfigs + 1, sizeof(int));
+	if (!d || !p || !adj || !rank)
+		goto done;
+
+	for (int m = 0; m < WSB_N_METRICS; m++)
+	{
+		int			k = 0;
+
+		for (int c = 0; c < nconfigs; c++)
+		{
+			WsbPaired  *v = &out[c * WSB_N_METRICS + m];
+			int			n;
+
+			memset(v, 0, sizeof(*v));
+			v->ratio = v->low = v->high = v->low90 = v->high90 = NAN;
+			v->p = v->p_holm = v->rank_p = v->level = NAN;
+			p[c] = NAN;
+			if (c == 0)
+			{
+				v->word = WSB_W_BASELINE;
+				snprintf(v->words, sizeof(v->words), "baseline");
+				continue;
+			}
+			n = paired_logs(runs, &ix, nconfigs, c, m, d, NULL);
+			v->rounds = n;
+			if (n >= 1)
+				v->ratio = exp(wsb_mean(d, n));
+			if (n >= 2)
+			{
+				p[c] = wsb_paired_t_p(d, n);
+				k++;
+			}
+			v->rank_p = wsb_signed_rank_p(d, n);
+		}
+		wsb_holm(p, nconfigs, adj, rank);
+		for (int c = 1; c < nconfigs; c++)
+		{
+			WsbPaired  *v = &out[c * WSB_N_METRICS + m];
+			double		lo,
+						hi,
+						mean,
+						sd;
+			int			n = paired_logs(runs, &ix, nconfigs, c, m, d, NULL);
+
+			v->alpha_used = a;
+			if (n < 2)
+			{
+				/* complete rounds, but not this figure: not measured */
+				bool		measured = n > 0 || m == WSB_M_TPS ||
+					paired_logs(runs, &ix, nconfigs, c, WSB_M_TPS, d, NULL) == 0;
+
+				v->word = measured ? WSB_W_TOO_FEW : WSB_W_NONE;
+				snprintf(v->words, sizeof(v->words), measured ? "too few rounds" : "not measured");
+				continue;
+			}
+			v->p = p[c];
+			v->p_holm = adj[c];
+			v->level = 1 - a / (k - rank[c]);
+			wsb_paired_interval(d, n, v->level, &lo, &hi);
+			v->low = exp(lo);
+			v->high = exp(hi);
+			wsb_paired_interval(d, n, 1 - 2 * a, &lo, &hi);
+			v->low90 = exp(lo);
+			v->high90 = exp(hi);
+			wsb_paired_summary(d, n, &mean, &sd);
+			if (m == WSB_M_TPS)
+				tps_words(v, margin, 1 - a / (2.0 * (k - rank[c])), 1 - a, mean, sd, mtext);
+			else if (m == WSB_M_IMPLIED)
+			{
+				v->word = WSB_W_NONE;
+				v->words[0] = '\0';
+			}
+			else
+				stall_words(v, margin, mtext);
+		}
+	}
+done:
+	index_free(&ix);
+	free(d);
+	free(p);
+	free(adj);
+	free(rank);
+}

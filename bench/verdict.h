@@ -1,0 +1,161 @@
+/*-------------------------------------------------------------------------
+ *
+ * verdict.h
+ *		wal_stall_bench: rounds as the unit of the verdict.  The paired
+ *		statistics (verdict.c, pure), and what judge.c builds on them: the
+ *		rounds read from runs or from any CSV, verdicts.csv, the terminal
+ *		table and the report's section.
+ *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef WSB_VERDICT_H
+#define WSB_VERDICT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* the stall classes a client waits in (wal_stall_summary kind = stall) */
+#define WSB_N_STALL 4
+extern const char *const wsb_stall_classes[WSB_N_STALL];
+
+/* What is judged per configuration: tps, each stall class's share of the
+ * clients' time and its episodes, the share of all classes, and the tps
+ * change that share alone implies. */
+typedef enum WsbMetric
+{
+	WSB_M_TPS,
+	WSB_M_SHARE,				/* + class, WSB_N_STALL of them */
+	WSB_M_SHARE_ALL = WSB_M_SHARE + WSB_N_STALL,
+	WSB_M_EPISODES,				/* + class */
+	WSB_M_IMPLIED = WSB_M_EPISODES + WSB_N_STALL,
+	WSB_N_METRICS
+} WsbMetric;
+
+/* One run as the judge sees it: from a WsbRun or from a CSV row. */
+typedef struct WsbRoundRun
+{
+	int			config;			/* 0 = baseline */
+	int			round;			/* 1.. */
+	int			position;		/* 1.. inside the round, 0 unknown */
+	bool		ok;
+	bool		traced;			/* --validate: the tracer moved this run */
+	double		tps;
+	double		client_ms;		/* clients x run ms, NAN unknown */
+	double		stall_ms[WSB_N_STALL];	/* NAN unknown */
+	double		episodes[WSB_N_STALL];
+} WsbRoundRun;
+
+/* How to judge: the declared margin and the error rate of this look. */
+typedef struct WsbJudgeSpec
+{
+	double		margin_pct;		/* +-X% around no change */
+	double		alpha;			/* family-wise over configurations, per look */
+	int			look;			/* 1.. with --budget, 0 without */
+	int			nlooks;			/* looks the budget allows (alpha was split) */
+} WsbJudgeSpec;
+
+typedef enum WsbWord
+{
+	WSB_W_BASELINE,
+	WSB_W_TOO_FEW,
+	WSB_W_FASTER_BY,			/* the whole interval beyond +margin */
+	WSB_W_SLOWER_BY,
+	WSB_W_FASTER,				/* excludes no change, overlaps the margin */
+	WSB_W_SLOWER,
+	WSB_W_EQUIVALENT,			/* 90% (TOST) interval inside +-margin */
+	WSB_W_INCONCLUSIVE,
+	WSB_W_FEWER,				/* stall metrics */
+	WSB_W_MORE,
+	WSB_W_UNCHANGED,
+	WSB_W_NONE					/* the implied change: no word of its own */
+} WsbWord;
+
+/* One configuration and metric against the baseline. */
+typedef struct WsbPaired
+{
+	int			rounds;			/* pairs used */
+	double		ratio;			/* geometric mean of the per-round ratios */
+	double		low,
+				high;			/* interval at level */
+	double		level;			/* after Holm (and the budget's split) */
+	double		alpha_used;		/* this look's alpha, before Holm */
+	double		low90,
+				high90;			/* two one-sided tests' interval */
+	double		p;				/* paired t, two-sided, ratio = 1 */
+	double		p_holm;			/* Holm-adjusted over configurations */
+	double		rank_p;			/* exact signed-rank p, NAN under 6 rounds */
+	int			more_rounds;	/* inconclusive: about this many more */
+	WsbWord		word;
+	bool		decided;		/* by the margin, or equivalent */
+	char		words[160];		/* the verdict as printed */
+} WsbPaired;
+
+#define WSB_RANK_MIN_ROUNDS 6
+
+/* ---------- verdict.c: pure statistics ---------- */
+
+extern void wsb_paired_summary(const double *d, int n, double *mean, double *sd);
+extern double wsb_paired_t_p(const double *d, int n);
+extern void wsb_paired_interval(const double *d, int n, double level, double *lo, double *hi);
+extern void wsb_holm(const double *p, int k, double *adjusted, int *rank);
+extern double wsb_signed_rank_p(const double *d, int n);
+extern int	wsb_rounds_needed(double sd, double half_width, double tail);
+extern int	wsb_paired_logs(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
+							WsbMetric metric, double *d, int *rounds_of);
+extern bool wsb_round_complete(const WsbRoundRun *runs, int nruns, int nconfigs, int round);
+extern void wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
+							 const WsbJudgeSpec *spec, WsbPaired *out);	/* [nconfigs * WSB_N_METRICS] */
+extern const char *wsb_metric_name(WsbMetric m);	/* "tps", "wal_flush_share" ... */
+extern double wsb_look_alpha(double alpha, int nlooks);
+
+/* ---------- judge.c ---------- */
+
+/* The rounds of an experiment, read from results.csv or any CSV. */
+typedef struct WsbRoundTable
+{
+	int			nconfigs;
+	char		labels[64][1024];	/* [0] the baseline */
+	int			nruns;
+	WsbRoundRun *runs;
+	long long	seed;			/* -1 unknown */
+	double		margin_pct;		/* from results.csv's margin column, NAN none */
+	char		source[1024];	/* the file read */
+} WsbRoundTable;
+
+/* An experiment's verdicts: its rounds, how they were judged, the results. */
+typedef struct WsbVerdicts
+{
+	WsbRoundTable table;
+	WsbJudgeSpec spec;
+	WsbPaired  *v;				/* [nconfigs * WSB_N_METRICS] */
+	bool		forest;			/* the forest plots were drawn */
+	char		forest_why[512];	/* why not */
+} WsbVerdicts;
+
+struct WsbPlan;
+struct WsbRun;
+extern int	wsb_verdicts_from_csv(const char *path, const char *baseline, double margin_pct,
+								  int look, int nlooks, WsbVerdicts *out, char *err, size_t errlen);
+extern bool wsb_verdicts_all_decided(const WsbVerdicts *vs);
+extern int	wsb_verdicts_write(const char *dir, WsbVerdicts *vs);
+extern void wsb_verdicts_free(WsbVerdicts *vs);
+extern int	wsb_round_table_from_runs(const struct WsbPlan *plan, const struct WsbRun *runs,
+									  int nruns, int clients, WsbRoundTable *t);
+extern int	wsb_round_table_read_csv(const char *path, const char *baseline, WsbRoundTable *t,
+									 char *err, size_t errlen);
+extern void wsb_round_table_free(WsbRoundTable *t);
+extern void wsb_method_text(const WsbJudgeSpec *spec, WsbMetric m, const WsbPaired *p,
+							char *buf, size_t len);
+extern int	wsb_write_verdicts_csv(const char *path, const WsbRoundTable *t,
+								   const WsbJudgeSpec *spec, const WsbPaired *v);
+extern void wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
+							 const WsbPaired *v, long long seed);
+extern void wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
+							const WsbPaired *v, long long seed, const char *plotdir);
+extern int	wsb_draw_forest(const char *plotdir, const WsbRoundTable *t, const WsbJudgeSpec *spec,
+							const WsbPaired *v, char *why, size_t whylen);
+extern void wsb_left_out_rounds(const WsbRoundTable *t, char *buf, size_t len);
+
+#endif							/* WSB_VERDICT_H */
