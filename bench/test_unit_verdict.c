@@ -24,6 +24,7 @@
 #include "wsb.h"
 #include "engine.h"
 #include "verdict.h"
+#include "experiment.h"
 #include "test_unit.h"
 
 static bool
@@ -545,9 +546,68 @@ test_duration(void)
 		  !wsb_parse_duration("-5m", &s), "durations: empty, 10x, 0m, -5m refused");
 }
 
+/* the budget's looks, and --resume's check of the stored plan */
+static void
+test_experiment(void)
+{
+	WsbOptions	o;
+	WsbPlan		plan;
+	char		dir[] = "/tmp/wsb_unit_plan.XXXXXX";
+	char		path[256],
+				err[512],
+				text[8192];
+
+	wsb_options_defaults(&o);
+	o.duration = 15;
+	o.budget_seconds = 1200;
+	/* 4 x (15 + 6) = 84 s a round: 14 rounds fit, the first look after 3 */
+	check(wsb_budget_looks(&o, 4) == 12, "budget 20m, 4 configurations of 15 s runs: 12 looks (got %d)",
+		  wsb_budget_looks(&o, 4));
+	o.runs = 5;
+	o.runs_given = true;
+	check(wsb_budget_looks(&o, 4) == 3, "--runs 5 caps the looks at 3 (got %d)", wsb_budget_looks(&o, 4));
+	o.runs_given = false;
+	o.budget_seconds = 60;
+	check(wsb_budget_looks(&o, 4) == 1, "a budget shorter than 3 rounds: still 1 look (got %d)",
+		  wsb_budget_looks(&o, 4));
+
+	wsb_options_defaults(&o);
+	o.seed = 7;
+	o.nsets = 1;
+	if (wsb_parse_set("wal_buffers=1MB,4MB", &o.sets[0], err, sizeof(err)) != 0 ||
+		wsb_make_plan(&o, &plan, err, sizeof(err)) != 0 || mkdtemp(dir) == NULL)
+	{
+		check(false, "plan for the resume test: %s", err);
+		return;
+	}
+	wsb_plan_text(&o, &plan, text, sizeof(text));
+	snprintf(path, sizeof(path), "%s/plan.txt", dir);
+	wsb_write_file(path, text);
+	wsb_strlcpy(o.resume, dir, sizeof(o.resume));
+	check(strstr(text, "seed = 7\n") && strstr(text, "configuration = wal_buffers=4MB\n") &&
+		  wsb_resume_check(&o, &plan, err, sizeof(err)) == 0,
+		  "plan.txt: the seed and the configurations; the same plan passes the resume check");
+	o.duration = 31;
+	check(wsb_resume_check(&o, &plan, err, sizeof(err)) != 0 &&
+		  strstr(err, "stored \"duration = 30\", now \"duration = 31\"") != NULL,
+		  "resume check names the first difference (%s)", err);
+	o.duration = 30;
+	o.seed = 99;
+	{
+		int			rc = wsb_resume_prepare(&o, false, err, sizeof(err));
+
+		check(rc == 0 && o.seed == 7 && strcmp(o.out, dir) == 0,
+			  "--resume takes the stored seed when none is given (got %lld)", o.seed);
+	}
+	wsb_plan_free(&plan);
+	unlink(path);
+	rmdir(dir);
+}
+
 void
 test_verdict(void)
 {
+	test_experiment();
 	test_2012();
 	test_readme_results();
 	test_drift();
