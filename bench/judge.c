@@ -412,7 +412,7 @@ wsb_method_text(const WsbJudgeSpec *spec, WsbMetric m, const WsbPaired *p,
 							 isnan(p->level) ? 95.0 : 100 * p->level,
 							 100 * (1 - 2 * p->alpha_used));
 
-	if (spec->nlooks > 1 && (size_t) n < len)
+	if (spec->nlooks > 0 && (size_t) n < len)
 		n += snprintf(buf + n, len - n, "; look %d of at most %d, alpha %.4g each (Bonferroni spending)",
 					  spec->look, spec->nlooks, p->alpha_used);
 	if (!isnan(p->rank_p) && (size_t) n < len)
@@ -540,9 +540,9 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 			complete_rounds(t) == 1 ? "" : "s");
 	if (seed >= 0)
 		fprintf(f, ", seed %lld", seed);
-	if (spec->nlooks > 1)
+	if (spec->nlooks > 0)
 		fprintf(f, ", look %d of at most %d (alpha %.4g each)", spec->look, spec->nlooks,
-				wsb_look_alpha(spec->alpha, spec->nlooks));
+				spec->alpha);
 	fputc('\n', f);
 	wsb_left_out_rounds(t, left, sizeof(left));
 	if (left[0])
@@ -694,13 +694,13 @@ wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 			"to commit in.</p>\n",
 			seed >= 0 ? "" : "unknown", seed >= 0 ? seed : 0LL,
 			spec->margin_pct, spec->margin_pct, spec->margin_pct, WSB_RANK_MIN_ROUNDS);
-	if (spec->nlooks > 1)
+	if (spec->nlooks > 0)
 		fprintf(f, "<p>--budget: the verdict was taken after every round from the third, at "
 				"most %d times (fixed from the budget before the first run); this is look %d. "
 				"Error control over the looks: <strong>Bonferroni error spending</strong>, each "
 				"look at &alpha; = 5%% / %d = %.4g, so the chance of any false faster/slower "
 				"over all looks stays under 5%%.</p>\n",
-				spec->nlooks, spec->look, spec->nlooks, wsb_look_alpha(spec->alpha, spec->nlooks));
+				spec->nlooks, spec->look, spec->nlooks, spec->alpha);
 	wsb_left_out_rounds(t, left, sizeof(left));
 	snprintf(buf, sizeof(buf), "%d complete rounds.%s%s%s", complete_rounds(t),
 			 left[0] ? " Left out of the paired figures: " : "", left, left[0] ? "." : "");

@@ -473,6 +473,25 @@ test_csv_input(void)
 		  near(vs.v[WSB_N_METRICS].ratio, 1.0867777, 1e-6),
 		  "CSV: columns in any order, quoted fields, CRLF; the first configuration is the baseline (%s)",
 		  err);
+	{
+		/* the table states the budget's look and its alpha (0.05 / 10) */
+		FILE	   *f = tmpfile();
+		char		out[8192] = "";
+		WsbJudgeSpec keep = vs.spec;
+		size_t		got;
+
+		vs.spec.look = 2;
+		vs.spec.nlooks = 10;
+		vs.spec.alpha = wsb_look_alpha(0.05, 10);
+		wsb_print_paired(f, &vs.table, &vs.spec, vs.v, 42);
+		rewind(f);
+		got = fread(out, 1, sizeof(out) - 1, f);
+		out[got] = '\0';
+		fclose(f);
+		vs.spec = keep;
+		check(strstr(out, "margin +-5%, 3 complete rounds, seed 42, look 2 of at most 10 (alpha 0.005 each)") != NULL,
+			  "terminal table: margin, rounds, seed, the look and its alpha");
+	}
 	check(strcmp(vs.v[WSB_N_METRICS + WSB_M_SHARE].words, "not measured") == 0,
 		  "CSV of tps alone: stall figures \"not measured\" (got \"%s\")", vs.v[WSB_N_METRICS + WSB_M_SHARE].words);
 	check(mkdtemp(dir) != NULL && wsb_verdicts_write(dir, &vs) == 0, "verdicts.csv written");
