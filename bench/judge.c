@@ -295,6 +295,8 @@ wsb_round_table_read_csv(const char *path, const char *baseline, WsbRoundTable *
 			t->seed = (long long) cell_double(&rows, r, "seed");
 		if (isnan(t->margin_pct))
 			t->margin_pct = cell_double(&rows, r, "margin_pct");
+		if (t->budget_looks == 0 && cell_double(&rows, r, "budget_looks") > 0)
+			t->budget_looks = (int) cell_double(&rows, r, "budget_looks");
 		t->nruns++;
 	}
 	if (baseline && *baseline)
@@ -757,7 +759,9 @@ wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
  * Read a CSV of runs and judge it.  margin_pct: NAN for the file's own
  * margin_pct column, else 5; look/nlooks as for --budget (0, 0 without).
  * The live harness judges its own results.csv this way too, so that
- * --judge on a results directory gives the same verdicts to the digit.
+ * --judge on a results directory gives the same verdicts to the digit; a
+ * budgeted experiment's results.csv says how many looks it allowed
+ * (budget_looks), so --judge spends alpha the same way, at its last look.
  */
 int
 wsb_verdicts_from_csv(const char *path, const char *baseline, double margin_pct,
@@ -768,6 +772,20 @@ wsb_verdicts_from_csv(const char *path, const char *baseline, double margin_pct,
 		return -1;
 	if (isnan(margin_pct))
 		margin_pct = isnan(out->table.margin_pct) ? 5 : out->table.margin_pct;
+	if (nlooks == 0 && out->table.budget_looks > 0)
+	{
+		/*
+		 * a budgeted experiment: its looks came after rounds 3, 4, ...; judge
+		 * it at its last look, with the alpha each look spent
+		 */
+		int			maxround = 0;
+
+		for (int i = 0; i < out->table.nruns; i++)
+			if (out->table.runs[i].round > maxround)
+				maxround = out->table.runs[i].round;
+		nlooks = out->table.budget_looks;
+		look = maxround - 2 < 0 ? 0 : (maxround - 2 > nlooks ? nlooks : maxround - 2);
+	}
 	out->spec.margin_pct = margin_pct;
 	out->spec.look = look;
 	out->spec.nlooks = nlooks;

@@ -445,6 +445,7 @@ main(int argc, char **argv)
 	if (opts.budget_seconds > 0)
 	{
 		nlooks = wsb_budget_looks(&opts, plan.nconfigs);
+		plan.budget_looks = nlooks;
 		printf("budget %.0f s: judged after every round from the third, at most %d look%s, "
 			   "alpha 0.05/%d each (Bonferroni error spending)\n", opts.budget_seconds, nlooks,
 			   nlooks == 1 ? "" : "s", nlooks);

@@ -539,6 +539,15 @@ test_csv_input(void)
 		  vs.v ? vs.v[WSB_N_METRICS + WSB_M_SHARE + 1].words : err);
 	wsb_verdicts_free(&vs);
 	unlink(path);
+	/* a budgeted experiment's results.csv: judged at its last look */
+	path = write_tmp("configuration,round,tps,budget_looks\na,1,100,10\nb,1,130,10\na,2,100,10\nb,2,131,10\n"
+					 "a,3,100,10\nb,3,129,10\na,4,100,10\nb,4,130,10\n");
+	check(wsb_verdicts_from_csv(path, NULL, NAN, 0, 0, &vs, err, sizeof(err)) == 0 &&
+		  vs.spec.nlooks == 10 && vs.spec.look == 2 && near(vs.spec.alpha, 0.005, 1e-15) &&
+		  near(vs.v[WSB_N_METRICS].level, 0.995, 1e-12),
+		  "CSV with budget_looks 10 and 4 rounds: look 2 of 10 at alpha 0.005, a 99.5%% interval (%s)", err);
+	wsb_verdicts_free(&vs);
+	unlink(path);
 	/* results.csv: shuffled, the baseline's runs need not come first */
 	path = write_tmp("configuration,round,tps,baseline\nb,1,130,false\na,1,100,true\n"
 					 "a,2,100,true\nb,2,131,false\n");

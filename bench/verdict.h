@@ -121,6 +121,7 @@ typedef struct WsbRoundTable
 	WsbRoundRun *runs;
 	long long	seed;			/* -1 unknown */
 	double		margin_pct;		/* from results.csv's margin column, NAN none */
+	int			budget_looks;	/* from its budget_looks column, 0 none */
 	char		source[1024];	/* the file read */
 } WsbRoundTable;
 
