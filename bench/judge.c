@@ -199,9 +199,22 @@ wsb_round_table_free(WsbRoundTable *t)
  * Read a CSV of runs into t (see the file header).  baseline: a label, or
  * NULL/"" for the first configuration in the file.  0, or -1 with err.
  */
+static int
+read_csv(const char *path, const char *baseline, const char *const *labels, int nlabels,
+		 WsbRoundTable *t, char *err, size_t errlen);
+
 int
 wsb_round_table_read_csv(const char *path, const char *baseline, WsbRoundTable *t,
 						 char *err, size_t errlen)
+{
+	return read_csv(path, baseline, NULL, 0, t, err, errlen);
+}
+
+/* labels: the configurations in the order to show them ([0] the baseline),
+ * NULL for the order of the file */
+static int
+read_csv(const char *path, const char *baseline, const char *const *labels, int nlabels,
+		 WsbRoundTable *t, char *err, size_t errlen)
 {
 	char	   *text = wsb_read_file(path, NULL);
 	WsbRows		rows;
@@ -245,6 +258,8 @@ wsb_round_table_read_csv(const char *path, const char *baseline, WsbRoundTable *
 			}
 	if (baseline && *baseline)
 		label_index(t, baseline, true);
+	for (int c = 0; c < nlabels; c++)
+		label_index(t, labels[c], true);
 	t->runs = calloc(rows.nrows > 0 ? (size_t) rows.nrows : 1, sizeof(WsbRoundRun));
 	for (int r = 0; r < rows.nrows; r++)
 	{
@@ -767,8 +782,19 @@ int
 wsb_verdicts_from_csv(const char *path, const char *baseline, double margin_pct,
 					  int look, int nlooks, WsbVerdicts *out, char *err, size_t errlen)
 {
+	return wsb_verdicts_from_csv_ordered(path, baseline, NULL, 0, margin_pct, look, nlooks,
+										 out, err, errlen);
+}
+
+/* The same, with the configurations shown in the order of labels (the
+ * plan's, for the harness's own results.csv). */
+int
+wsb_verdicts_from_csv_ordered(const char *path, const char *baseline, const char *const *labels,
+							  int nlabels, double margin_pct, int look, int nlooks,
+							  WsbVerdicts *out, char *err, size_t errlen)
+{
 	memset(out, 0, sizeof(*out));
-	if (wsb_round_table_read_csv(path, baseline, &out->table, err, errlen) != 0)
+	if (read_csv(path, baseline, labels, nlabels, &out->table, err, errlen) != 0)
 		return -1;
 	if (isnan(margin_pct))
 		margin_pct = isnan(out->table.margin_pct) ? 5 : out->table.margin_pct;

@@ -540,8 +540,16 @@ main(int argc, char **argv)
 		failed++;
 	}
 	/* the verdicts from results.csv as written: what --judge DIR gives too */
-	if (wsb_verdicts_from_csv(path, plan.configs[0].label, opts.margin_pct, look, nlooks,
-							  &verdicts, err, sizeof(err)) != 0)
+	{
+		const char *labels[WSB_MAX_CONFIGS];
+
+		for (int c = 0; c < plan.nconfigs; c++)
+			labels[c] = plan.configs[c].label;
+		rc = wsb_verdicts_from_csv_ordered(path, plan.configs[0].label, labels, plan.nconfigs,
+										   opts.margin_pct, look, nlooks, &verdicts,
+										   err, sizeof(err));
+	}
+	if (rc != 0)
 	{
 		wsb_error("%s", err);
 		failed++;
