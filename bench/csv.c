@@ -7,7 +7,7 @@
  * results.csv has one row per run, timeline.csv one row per second per
  * run; both are written in run order and quoted per RFC 4180, so any CSV
  * reader takes them.  results.csv's round (the run's repeat), position
- * (its place in the round), clients, seed, margin_pct and baseline are what
+ * (its place in the round), clients, seed, margin_pct, baseline and budget_looks are what
  * --judge needs to judge the rounds again (judge.c).  timeline.csv carries every column of
  * wal_stall_history by name, whatever the extension's version returns.
  * The per-second join of pgbench's seconds with the history rows
@@ -176,7 +176,7 @@ wsb_write_results_csv(const char *path, const WsbPlan *plan,
 	for (int k = 0; k < WSB_N_CLASSES; k++)
 		fprintf(f, ",%s_total_ms,%s_episodes", wsb_classes[k], wsb_classes[k]);
 	fputs(",wal_buffers_full,wal_fsync_p99_ms,clog_hit_ratio,collector_cpu_share_pct,ok,error", f);
-	fputs(",round,position,clients,seed,margin_pct,baseline", f);
+	fputs(",round,position,clients,seed,margin_pct,baseline,budget_looks", f);
 	if (wsb_validate_any(runs, nruns))
 		wsb_validate_csv_header(f);
 	fputc('\n', f);
@@ -231,7 +231,8 @@ wsb_write_results_csv(const char *path, const WsbPlan *plan,
 		fprintf(f, ",%d,%d,%d,", r->repeat, r->position, plan->clients);
 		if (plan->seed >= 0)
 			fprintf(f, "%lld", plan->seed);
-		fprintf(f, ",%g,%s", plan->margin_pct, r->config == 0 ? "true" : "false");
+		fprintf(f, ",%g,%s,%d", plan->margin_pct, r->config == 0 ? "true" : "false",
+				plan->budget_looks);
 		if (wsb_validate_any(runs, nruns))
 			wsb_validate_csv_row(f, r);
 		fputc('\n', f);

@@ -301,12 +301,36 @@ wsb_judge_only(const WsbOptions *o, bool margin_given)
 	struct stat st;
 	WsbVerdicts vs;
 
+	char	   *plan = NULL;
+	const char *labels[64];
+	int			nlabels = 0;
+	int			rc;
+
 	if (stat(o->judge, &st) == 0 && S_ISDIR(st.st_mode))
+	{
+		snprintf(path, sizeof(path), "%s/plan.txt", o->judge);
+		plan = wsb_read_file(path, NULL);
 		snprintf(path, sizeof(path), "%s/results.csv", o->judge);
+	}
 	else
 		wsb_strlcpy(path, o->judge, sizeof(path));
-	if (wsb_verdicts_from_csv(path, o->baseline, margin_given ? o->margin_pct : NAN, 0, 0,
-							  &vs, err, sizeof(err)) != 0)
+	/* a results directory: its configurations in the plan's order, as the
+	 * run showed them */
+	for (char *p = plan; p && *p && nlabels < 64;)
+	{
+		char	   *e = strchr(p, '\n');
+
+		if (e)
+			*e = '\0';
+		if (strncmp(p, "configuration = ", 16) == 0)
+			labels[nlabels++] = p + 16;
+		p = e ? e + 1 : NULL;
+	}
+	rc = wsb_verdicts_from_csv_ordered(path, o->baseline, labels, o->baseline[0] ? 0 : nlabels,
+									   margin_given ? o->margin_pct : NAN, 0, 0, &vs,
+									   err, sizeof(err));
+	free(plan);
+	if (rc != 0)
 	{
 		wsb_error("%s", err);
 		return WSB_EXIT_FAILURE;

@@ -199,9 +199,22 @@ wsb_round_table_free(WsbRoundTable *t)
  * Read a CSV of runs into t (see the file header).  baseline: a label, or
  * NULL/"" for the first configuration in the file.  0, or -1 with err.
  */
+static int
+read_csv(const char *path, const char *baseline, const char *const *labels, int nlabels,
+		 WsbRoundTable *t, char *err, size_t errlen);
+
 int
 wsb_round_table_read_csv(const char *path, const char *baseline, WsbRoundTable *t,
 						 char *err, size_t errlen)
+{
+	return read_csv(path, baseline, NULL, 0, t, err, errlen);
+}
+
+/* labels: the configurations in the order to show them ([0] the baseline),
+ * NULL for the order of the file */
+static int
+read_csv(const char *path, const char *baseline, const char *const *labels, int nlabels,
+		 WsbRoundTable *t, char *err, size_t errlen)
 {
 	char	   *text = wsb_read_file(path, NULL);
 	WsbRows		rows;
@@ -245,6 +258,8 @@ wsb_round_table_read_csv(const char *path, const char *baseline, WsbRoundTable *
 			}
 	if (baseline && *baseline)
 		label_index(t, baseline, true);
+	for (int c = 0; c < nlabels; c++)
+		label_index(t, labels[c], true);
 	t->runs = calloc(rows.nrows > 0 ? (size_t) rows.nrows : 1, sizeof(WsbRoundRun));
 	for (int r = 0; r < rows.nrows; r++)
 	{
@@ -295,6 +310,8 @@ wsb_round_table_read_csv(const char *path, const char *baseline, WsbRoundTable *
 			t->seed = (long long) cell_double(&rows, r, "seed");
 		if (isnan(t->margin_pct))
 			t->margin_pct = cell_double(&rows, r, "margin_pct");
+		if (t->budget_looks == 0 && cell_double(&rows, r, "budget_looks") > 0)
+			t->budget_looks = (int) cell_double(&rows, r, "budget_looks");
 		t->nruns++;
 	}
 	if (baseline && *baseline)
@@ -412,7 +429,7 @@ wsb_method_text(const WsbJudgeSpec *spec, WsbMetric m, const WsbPaired *p,
 							 isnan(p->level) ? 95.0 : 100 * p->level,
 							 100 * (1 - 2 * p->alpha_used));
 
-	if (spec->nlooks > 1 && (size_t) n < len)
+	if (spec->nlooks > 0 && (size_t) n < len)
 		n += snprintf(buf + n, len - n, "; look %d of at most %d, alpha %.4g each (Bonferroni spending)",
 					  spec->look, spec->nlooks, p->alpha_used);
 	if (!isnan(p->rank_p) && (size_t) n < len)
@@ -540,9 +557,9 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 			complete_rounds(t) == 1 ? "" : "s");
 	if (seed >= 0)
 		fprintf(f, ", seed %lld", seed);
-	if (spec->nlooks > 1)
+	if (spec->nlooks > 0)
 		fprintf(f, ", look %d of at most %d (alpha %.4g each)", spec->look, spec->nlooks,
-				wsb_look_alpha(spec->alpha, spec->nlooks));
+				spec->alpha);
 	fputc('\n', f);
 	wsb_left_out_rounds(t, left, sizeof(left));
 	if (left[0])
@@ -694,13 +711,13 @@ wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 			"to commit in.</p>\n",
 			seed >= 0 ? "" : "unknown", seed >= 0 ? seed : 0LL,
 			spec->margin_pct, spec->margin_pct, spec->margin_pct, WSB_RANK_MIN_ROUNDS);
-	if (spec->nlooks > 1)
+	if (spec->nlooks > 0)
 		fprintf(f, "<p>--budget: the verdict was taken after every round from the third, at "
 				"most %d times (fixed from the budget before the first run); this is look %d. "
 				"Error control over the looks: <strong>Bonferroni error spending</strong>, each "
 				"look at &alpha; = 5%% / %d = %.4g, so the chance of any false faster/slower "
 				"over all looks stays under 5%%.</p>\n",
-				spec->nlooks, spec->look, spec->nlooks, wsb_look_alpha(spec->alpha, spec->nlooks));
+				spec->nlooks, spec->look, spec->nlooks, spec->alpha);
 	wsb_left_out_rounds(t, left, sizeof(left));
 	snprintf(buf, sizeof(buf), "%d complete rounds.%s%s%s", complete_rounds(t),
 			 left[0] ? " Left out of the paired figures: " : "", left, left[0] ? "." : "");
@@ -757,17 +774,44 @@ wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
  * Read a CSV of runs and judge it.  margin_pct: NAN for the file's own
  * margin_pct column, else 5; look/nlooks as for --budget (0, 0 without).
  * The live harness judges its own results.csv this way too, so that
- * --judge on a results directory gives the same verdicts to the digit.
+ * --judge on a results directory gives the same verdicts to the digit; a
+ * budgeted experiment's results.csv says how many looks it allowed
+ * (budget_looks), so --judge spends alpha the same way, at its last look.
  */
 int
 wsb_verdicts_from_csv(const char *path, const char *baseline, double margin_pct,
 					  int look, int nlooks, WsbVerdicts *out, char *err, size_t errlen)
 {
+	return wsb_verdicts_from_csv_ordered(path, baseline, NULL, 0, margin_pct, look, nlooks,
+										 out, err, errlen);
+}
+
+/* The same, with the configurations shown in the order of labels (the
+ * plan's, for the harness's own results.csv). */
+int
+wsb_verdicts_from_csv_ordered(const char *path, const char *baseline, const char *const *labels,
+							  int nlabels, double margin_pct, int look, int nlooks,
+							  WsbVerdicts *out, char *err, size_t errlen)
+{
 	memset(out, 0, sizeof(*out));
-	if (wsb_round_table_read_csv(path, baseline, &out->table, err, errlen) != 0)
+	if (read_csv(path, baseline, labels, nlabels, &out->table, err, errlen) != 0)
 		return -1;
 	if (isnan(margin_pct))
 		margin_pct = isnan(out->table.margin_pct) ? 5 : out->table.margin_pct;
+	if (nlooks == 0 && out->table.budget_looks > 0)
+	{
+		/*
+		 * a budgeted experiment: its looks came after rounds 3, 4, ...; judge
+		 * it at its last look, with the alpha each look spent
+		 */
+		int			maxround = 0;
+
+		for (int i = 0; i < out->table.nruns; i++)
+			if (out->table.runs[i].round > maxround)
+				maxround = out->table.runs[i].round;
+		nlooks = out->table.budget_looks;
+		look = maxround - 2 < 0 ? 0 : (maxround - 2 > nlooks ? nlooks : maxround - 2);
+	}
 	out->spec.margin_pct = margin_pct;
 	out->spec.look = look;
 	out->spec.nlooks = nlooks;

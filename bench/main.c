@@ -465,6 +465,7 @@ main(int argc, char **argv)
 	if (opts.budget_seconds > 0)
 	{
 		nlooks = wsb_budget_looks(&opts, plan.nconfigs);
+		plan.budget_looks = nlooks;
 		printf("budget %.0f s: judged after every round from the third, at most %d look%s, "
 			   "alpha 0.05/%d each (Bonferroni error spending)\n", opts.budget_seconds, nlooks,
 			   nlooks == 1 ? "" : "s", nlooks);
@@ -559,8 +560,16 @@ main(int argc, char **argv)
 		failed++;
 	}
 	/* the verdicts from results.csv as written: what --judge DIR gives too */
-	if (wsb_verdicts_from_csv(path, plan.configs[0].label, opts.margin_pct, look, nlooks,
-							  &verdicts, err, sizeof(err)) != 0)
+	{
+		const char *labels[WSB_MAX_CONFIGS];
+
+		for (int c = 0; c < plan.nconfigs; c++)
+			labels[c] = plan.configs[c].label;
+		rc = wsb_verdicts_from_csv_ordered(path, plan.configs[0].label, labels, plan.nconfigs,
+										   opts.margin_pct, look, nlooks, &verdicts,
+										   err, sizeof(err));
+	}
+	if (rc != 0)
 	{
 		wsb_error("%s", err);
 		failed++;

@@ -24,6 +24,7 @@
 #include "wsb.h"
 #include "engine.h"
 #include "verdict.h"
+#include "experiment.h"
 #include "test_unit.h"
 
 static bool
@@ -472,6 +473,25 @@ test_csv_input(void)
 		  near(vs.v[WSB_N_METRICS].ratio, 1.0867777, 1e-6),
 		  "CSV: columns in any order, quoted fields, CRLF; the first configuration is the baseline (%s)",
 		  err);
+	{
+		/* the table states the budget's look and its alpha (0.05 / 10) */
+		FILE	   *f = tmpfile();
+		char		out[8192] = "";
+		WsbJudgeSpec keep = vs.spec;
+		size_t		got;
+
+		vs.spec.look = 2;
+		vs.spec.nlooks = 10;
+		vs.spec.alpha = wsb_look_alpha(0.05, 10);
+		wsb_print_paired(f, &vs.table, &vs.spec, vs.v, 42);
+		rewind(f);
+		got = fread(out, 1, sizeof(out) - 1, f);
+		out[got] = '\0';
+		fclose(f);
+		vs.spec = keep;
+		check(strstr(out, "margin +-5%, 3 complete rounds, seed 42, look 2 of at most 10 (alpha 0.005 each)") != NULL,
+			  "terminal table: margin, rounds, seed, the look and its alpha");
+	}
 	check(strcmp(vs.v[WSB_N_METRICS + WSB_M_SHARE].words, "not measured") == 0,
 		  "CSV of tps alone: stall figures \"not measured\" (got \"%s\")", vs.v[WSB_N_METRICS + WSB_M_SHARE].words);
 	check(mkdtemp(dir) != NULL && wsb_verdicts_write(dir, &vs) == 0, "verdicts.csv written");
@@ -519,6 +539,15 @@ test_csv_input(void)
 		  vs.v ? vs.v[WSB_N_METRICS + WSB_M_SHARE + 1].words : err);
 	wsb_verdicts_free(&vs);
 	unlink(path);
+	/* a budgeted experiment's results.csv: judged at its last look */
+	path = write_tmp("configuration,round,tps,budget_looks\na,1,100,10\nb,1,130,10\na,2,100,10\nb,2,131,10\n"
+					 "a,3,100,10\nb,3,129,10\na,4,100,10\nb,4,130,10\n");
+	check(wsb_verdicts_from_csv(path, NULL, NAN, 0, 0, &vs, err, sizeof(err)) == 0 &&
+		  vs.spec.nlooks == 10 && vs.spec.look == 2 && near(vs.spec.alpha, 0.005, 1e-15) &&
+		  near(vs.v[WSB_N_METRICS].level, 0.995, 1e-12),
+		  "CSV with budget_looks 10 and 4 rounds: look 2 of 10 at alpha 0.005, a 99.5%% interval (%s)", err);
+	wsb_verdicts_free(&vs);
+	unlink(path);
 	/* results.csv: shuffled, the baseline's runs need not come first */
 	path = write_tmp("configuration,round,tps,baseline\nb,1,130,false\na,1,100,true\n"
 					 "a,2,100,true\nb,2,131,false\n");
@@ -545,9 +574,68 @@ test_duration(void)
 		  !wsb_parse_duration("-5m", &s), "durations: empty, 10x, 0m, -5m refused");
 }
 
+/* the budget's looks, and --resume's check of the stored plan */
+static void
+test_experiment(void)
+{
+	WsbOptions	o;
+	WsbPlan		plan;
+	char		dir[] = "/tmp/wsb_unit_plan.XXXXXX";
+	char		path[256],
+				err[512],
+				text[8192];
+
+	wsb_options_defaults(&o);
+	o.duration = 15;
+	o.budget_seconds = 1200;
+	/* 4 x (15 + 6) = 84 s a round: 14 rounds fit, the first look after 3 */
+	check(wsb_budget_looks(&o, 4) == 12, "budget 20m, 4 configurations of 15 s runs: 12 looks (got %d)",
+		  wsb_budget_looks(&o, 4));
+	o.runs = 5;
+	o.runs_given = true;
+	check(wsb_budget_looks(&o, 4) == 3, "--runs 5 caps the looks at 3 (got %d)", wsb_budget_looks(&o, 4));
+	o.runs_given = false;
+	o.budget_seconds = 60;
+	check(wsb_budget_looks(&o, 4) == 1, "a budget shorter than 3 rounds: still 1 look (got %d)",
+		  wsb_budget_looks(&o, 4));
+
+	wsb_options_defaults(&o);
+	o.seed = 7;
+	o.nsets = 1;
+	if (wsb_parse_set("wal_buffers=1MB,4MB", &o.sets[0], err, sizeof(err)) != 0 ||
+		wsb_make_plan(&o, &plan, err, sizeof(err)) != 0 || mkdtemp(dir) == NULL)
+	{
+		check(false, "plan for the resume test: %s", err);
+		return;
+	}
+	wsb_plan_text(&o, &plan, text, sizeof(text));
+	snprintf(path, sizeof(path), "%s/plan.txt", dir);
+	wsb_write_file(path, text);
+	wsb_strlcpy(o.resume, dir, sizeof(o.resume));
+	check(strstr(text, "seed = 7\n") && strstr(text, "configuration = wal_buffers=4MB\n") &&
+		  wsb_resume_check(&o, &plan, err, sizeof(err)) == 0,
+		  "plan.txt: the seed and the configurations; the same plan passes the resume check");
+	o.duration = 31;
+	check(wsb_resume_check(&o, &plan, err, sizeof(err)) != 0 &&
+		  strstr(err, "stored \"duration = 30\", now \"duration = 31\"") != NULL,
+		  "resume check names the first difference (%s)", err);
+	o.duration = 30;
+	o.seed = 99;
+	{
+		int			rc = wsb_resume_prepare(&o, false, err, sizeof(err));
+
+		check(rc == 0 && o.seed == 7 && strcmp(o.out, dir) == 0,
+			  "--resume takes the stored seed when none is given (got %lld)", o.seed);
+	}
+	wsb_plan_free(&plan);
+	unlink(path);
+	rmdir(dir);
+}
+
 void
 test_verdict(void)
 {
+	test_experiment();
 	test_2012();
 	test_readme_results();
 	test_drift();

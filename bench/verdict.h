@@ -121,6 +121,7 @@ typedef struct WsbRoundTable
 	WsbRoundRun *runs;
 	long long	seed;			/* -1 unknown */
 	double		margin_pct;		/* from results.csv's margin column, NAN none */
+	int			budget_looks;	/* from its budget_looks column, 0 none */
 	char		source[1024];	/* the file read */
 } WsbRoundTable;
 
@@ -138,6 +139,10 @@ struct WsbPlan;
 struct WsbRun;
 extern int	wsb_verdicts_from_csv(const char *path, const char *baseline, double margin_pct,
 								  int look, int nlooks, WsbVerdicts *out, char *err, size_t errlen);
+extern int	wsb_verdicts_from_csv_ordered(const char *path, const char *baseline,
+										  const char *const *labels, int nlabels,
+										  double margin_pct, int look, int nlooks,
+										  WsbVerdicts *out, char *err, size_t errlen);
 extern bool wsb_verdicts_all_decided(const WsbVerdicts *vs);
 extern int	wsb_verdicts_write(const char *dir, WsbVerdicts *vs);
 extern void wsb_verdicts_free(WsbVerdicts *vs);

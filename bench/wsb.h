@@ -136,6 +136,7 @@ typedef struct WsbPlan
 	long long	seed;					/* of the order inside each round */
 	double		margin_pct;				/* declared before the runs */
 	int			clients;				/* for the stall share of client time */
+	int			budget_looks;			/* --budget: K looks, alpha/K each; 0 none */
 	int			nruns;					/* nconfigs * rounds planned */
 	int		   *order;					/* run i -> configuration index; round
 										 * i / nconfigs shuffled from the seed */

@@ -179,7 +179,29 @@ else
 	echo "# skipped synchronous_commit on a slow WAL disk: no blkio throttling or loop devices here"
 fi
 
-# ---------- 6. usage ----------
+# ---------- 6. --budget: looks from round 3, error spent, --judge agrees ----------
+bd=$work/budget
+"$BENCH" --pg-config "$PG_CONFIG" --set wal_buffers=16MB,16384kB --budget 75s --duration 3 \
+	--clients 2 --scale 1 --quiet --out "$bd" >"$work/bd.out" 2>"$work/bd.err"
+rc=$?
+ok "--budget: exit status 0 (got $rc)" [ "$rc" = 0 ]
+[ "$rc" = 0 ] || sed 's/^/# /' "$work/bd.err"
+ok "--budget: the looks are announced with their alpha (Bonferroni)" \
+	grep -qE '^budget 75 s: judged after every round from the third, at most 2 looks, alpha 0.05/2 each' "$work/bd.out"
+ok "--budget: it stopped and said why" grep -qE '^budget: (every configuration decided|looks spent|another round)' "$work/bd.out"
+ok "--budget: at least 3 rounds, and the A/A pair reads neither faster nor slower" python3 - "$bd" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1] + "/results.csv")))
+assert max(int(r["round"]) for r in rows) >= 3, len(rows)
+assert {r["budget_looks"] for r in rows} == {"2"}
+v = [r for r in csv.DictReader(open(sys.argv[1] + "/verdicts.csv")) if r["metric"] == "tps"][0]
+assert not v["verdict"].startswith(("faster", "slower")), v
+assert "Bonferroni spending" in v["method"] and "alpha 0.025 each" in v["method"], v["method"]
+PY
+"$BENCH" --judge "$bd" --out "$work/bdj" >/dev/null 2>&1
+ok "--budget: --judge on it gives the same verdicts.csv" cmp -s "$bd/verdicts.csv" "$work/bdj/verdicts.csv"
+
+# ---------- 7. usage ----------
 "$BENCH" --judge "$work/2012.csv" --resume "$aa" >/dev/null 2>"$work/u1.err"
 rc=$?
 ok "--judge with --resume is a usage error (exit status $rc)" eval '[ "$rc" = 2 ] && grep -q "exclude each other" "$work/u1.err"'
