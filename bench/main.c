@@ -406,19 +406,6 @@ main(int argc, char **argv)
 		if (realpath(opts.out, real))
 			wsb_strlcpy(opts.out, real, sizeof(opts.out));
 	}
-	if (!opts.resume[0])
-	{
-		char		text[16384];
-
-		wsb_plan_text(&opts, &plan, text, sizeof(text));
-		snprintf(path, sizeof(path), "%s/plan.txt", opts.out);
-		if (wsb_write_file(path, text) != 0)
-		{
-			wsb_error("could not write \"%s\"", path);
-			return finish(WSB_EXIT_FAILURE);
-		}
-	}
-
 	if (wsb_target_open(&target, &opts, &env, err, sizeof(err)) != 0)
 	{
 		if (wsb_interrupted)
@@ -446,6 +433,20 @@ main(int argc, char **argv)
 		wsb_error("%s", err);
 		return finish(wsb_interrupted ? WSB_EXIT_INTERRUPTED : WSB_EXIT_FAILURE);
 	}
+	/* once the server took every value: a start that fails leaves no plan */
+	if (!opts.resume[0])
+	{
+		char		text[16384];
+
+		wsb_plan_text(&opts, &plan, text, sizeof(text));
+		snprintf(path, sizeof(path), "%s/plan.txt", opts.out);
+		if (wsb_write_file(path, text) != 0)
+		{
+			wsb_error("could not write \"%s\"", path);
+			return finish(WSB_EXIT_FAILURE);
+		}
+	}
+
 	wsb_target_environment(&target, &opts, &env);
 	wsb_pgbench_command(&target, &opts, env.pgbench_command, sizeof(env.pgbench_command));
 	if (wsb_interrupted)
@@ -560,6 +561,9 @@ main(int argc, char **argv)
 		failed++;
 	}
 	/* the verdicts from results.csv as written: what --judge DIR gives too */
+	if (plan.nconfigs < 2)
+		rc = 1;					/* one configuration: nothing to judge */
+	else
 	{
 		const char *labels[WSB_MAX_CONFIGS];
 
@@ -569,12 +573,12 @@ main(int argc, char **argv)
 										   opts.margin_pct, look, nlooks, &verdicts,
 										   err, sizeof(err));
 	}
-	if (rc != 0)
+	if (rc < 0)
 	{
 		wsb_error("%s", err);
 		failed++;
 	}
-	else
+	else if (rc == 0)
 	{
 		have_verdicts = true;
 		if (wsb_verdicts_write(opts.out, &verdicts) != 0)

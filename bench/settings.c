@@ -368,9 +368,13 @@ alter_system(WsbTarget *t, const char *name, const char *value, bool *reset,
 	return rc;
 }
 
-/* Wait until this backend has read the configuration files again. */
+/*
+ * Wait until this backend has read the configuration files again (5 s at
+ * most).  A Ctrl-C ends the wait of a change, but not of the restore: what
+ * needs a restart is read only once the files are read again.
+ */
 static int
-reload_and_wait(WsbTarget *t, char *err, size_t errlen)
+reload_and_wait(WsbTarget *t, bool interruptible, char *err, size_t errlen)
 {
 	const char *q = "SELECT pg_catalog.pg_conf_load_time()::pg_catalog.text";
 	char		loaded0[64],
@@ -383,7 +387,7 @@ reload_and_wait(WsbTarget *t, char *err, size_t errlen)
 	{
 		if (wsb_sql_value(t->conn, q, NULL, loaded, sizeof(loaded), err, errlen) != 0)
 			return -1;
-		if (strcmp(loaded, loaded0) != 0 || wsb_interrupted)
+		if (strcmp(loaded, loaded0) != 0 || (interruptible && wsb_interrupted))
 			break;
 		usleep(50000);
 	}
@@ -449,7 +453,7 @@ wsb_settings_restore(WsbTarget *t, char *err, size_t errlen)
 		}
 	}
 	free_statements(stmts, n);
-	if (reload_and_wait(t, failed ? msg : err, failed ? sizeof(msg) : errlen) != 0)
+	if (reload_and_wait(t, false, failed ? msg : err, failed ? sizeof(msg) : errlen) != 0)
 		return -1;
 	if (failed)
 		return -1;
@@ -506,7 +510,7 @@ wsb_settings_apply(WsbTarget *t, int n, char names[][WSB_NAME_LEN], char values[
 			return -1;
 	name_array(n, names, reset, false, set_list, sizeof(set_list));
 	name_array(n, names, reset, true, reset_list, sizeof(reset_list));
-	if (reload_and_wait(t, err, errlen) != 0)
+	if (reload_and_wait(t, true, err, errlen) != 0)
 		return -1;
 
 	p[0] = set_list;
