@@ -164,8 +164,10 @@ pgbench -c 4 -j 2 -T 60 postgres >"$dir/pgbench.log" 2>&1 &
 bench_pid=$!
 # While pgbench runs, a client is seen in a stall: its waits are short
 # (well under a millisecond each), so a server-side loop looks every
-# 0.5 ms, for at most 20 s.
-sleep 1
+# 0.5 ms, for at most 20 s. backend_type comes from the transaction's
+# backend-status snapshot, as in pg_stat_activity: the loop clears it each
+# time, or clients that connected after its first look would stay unnamed
+# (CI failed so once, pgbench having connected late on a loaded machine).
 seen=$(sql -q -c "CREATE FUNCTION pg_temp.client_in_stall() RETURNS boolean LANGUAGE plpgsql AS \$\$
 	BEGIN
 		FOR i IN 1 .. 40000 LOOP
@@ -173,6 +175,7 @@ seen=$(sql -q -c "CREATE FUNCTION pg_temp.client_in_stall() RETURNS boolean LANG
 					AND pid <> pg_backend_pid() AND class IS NOT NULL AND waiting_ms >= 0) THEN
 				RETURN true;
 			END IF;
+			PERFORM pg_stat_clear_snapshot();
 			PERFORM pg_sleep(0.0005);
 		END LOOP;
 		RETURN false;
