@@ -179,10 +179,18 @@ my $victim_pid = $victim->query_safe('SELECT pg_backend_pid()');
 $offset = -s $node->logfile;
 kill 'KILL', $victim_pid;
 eval { $victim->quit; };
+# Poll the log first: until the postmaster has seen its child die, the
+# server still answers with the old shared memory.
+my $said_why = 0;
+foreach my $try (1 .. 10 * $PostgreSQL::Test::Utils::timeout_default)
+{
+	$said_why = $node->log_contains(qr/wal_stall figures start from zero after a crash/, $offset)
+	  and last;
+	usleep(100_000);
+}
+ok($said_why, 'the log says why the figures start from zero after crash recovery');
 ok($node->poll_query_until('postgres', 'SELECT 1', '1'),
 	'the server is back after the backend crash');
-ok($node->log_contains(qr/wal_stall figures start from zero after a crash/, $offset),
-	'the log says why the figures start from zero after crash recovery');
 is(episodes(), '0', 'no wal_buffer_full episodes after crash recovery');
 make_episodes('after crash recovery');
 $before = figures();
