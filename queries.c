@@ -455,7 +455,7 @@ evict_one(void)
 	}
 	table->cursor = (table->cursor + QUERY_EVICT_WINDOW) % table->max;
 	unlink_entry(victim);
-	ws_shared->query_evictions++;
+	ws_shared->figures.query_evictions++;
 	return victim;
 }
 
@@ -508,13 +508,13 @@ ws_queries_charge(const WalStallStatement *st, WalStallClass cls, int64 samples,
 /*
  * ws_queries_reset_locked
  *		Forget every entry (wal_stall_reset()).  Needs our lock exclusively.
- *		The statement slots describe what runs now and stay.
+ *		The statement slots describe what runs now and stay.  The eviction
+ *		count is one of the figures, zeroed with them (ws_reset_locked()).
  */
 void
 ws_queries_reset_locked(void)
 {
 	table_clear();
-	ws_shared->query_evictions = 0;
 }
 
 /*
@@ -599,7 +599,7 @@ wal_stall_queries_1_1(PG_FUNCTION_ARGS)
 
 	LWLockAcquire(ws_shared->lock, LW_SHARED);
 	horizon = table->creations;
-	base_ns = ws_shared->hist_base_ns;
+	base_ns = ws_shared->figures.hist_base_ns;
 	LWLockRelease(ws_shared->lock);
 
 	while (!done)

@@ -114,11 +114,11 @@ copy_stats(StatsCopy *copy)
 	ws_check_loaded();
 
 	LWLockAcquire(ws_shared->lock, LW_SHARED);
-	memcpy(copy->classes, ws_shared->classes, sizeof(copy->classes));
-	copy->baseline = ws_shared->baseline;
-	copy->baseline_valid = ws_shared->baseline_valid;
-	copy->reset_at = ws_shared->reset_at;
-	copy->hist_base_ns = ws_shared->hist_base_ns;
+	memcpy(copy->classes, ws_shared->figures.classes, sizeof(copy->classes));
+	copy->baseline = ws_shared->figures.baseline;
+	copy->baseline_valid = ws_shared->figures.baseline_valid;
+	copy->reset_at = ws_shared->figures.reset_at;
+	copy->hist_base_ns = ws_shared->figures.hist_base_ns;
 
 	/*
 	 * Episodes are followed at full rate: an open episode stops the collector
@@ -127,12 +127,12 @@ copy_stats(StatsCopy *copy)
 	 * interval between full-rate samples; the rests of an idle server, up to
 	 * wal_stall.idle_interval long, say nothing about it.
 	 */
-	copy->resolution_ns = ws_shared->reset_full_rate_ticks > 0 ?
-		ws_shared->reset_full_rate_ns / ws_shared->reset_full_rate_ticks :
+	copy->resolution_ns = ws_shared->figures.reset_full_rate_ticks > 0 ?
+		ws_shared->figures.reset_full_rate_ns / ws_shared->figures.reset_full_rate_ticks :
 		ws_shared->interval_ns;
 	collector_pid = ws_shared->collector_pid;
-	copy->sampled = collector_pid != 0 || ws_shared->reset_ticks > 0;
-	copy->timing_on = copy->sampled && !ws_shared->timing_off_seen;
+	copy->sampled = collector_pid != 0 || ws_shared->figures.reset_ticks > 0;
+	copy->timing_on = copy->sampled && !ws_shared->figures.timing_off_seen;
 	LWLockRelease(ws_shared->lock);
 
 	warn_if_no_collector(collector_pid, copy->sampled);
@@ -461,7 +461,7 @@ status_internal(FunctionCallInfo fcinfo, WalStallApi api)
 	put_int64(&row, copy.overruns);
 	put_int64(&row, (int64) ws_ring_bytes());
 	put_datum(&row, TimestampTzGetDatum(copy.started_at), copy.started_at == 0);
-	put_datum(&row, TimestampTzGetDatum(copy.reset_at), false);
+	put_datum(&row, TimestampTzGetDatum(copy.figures.reset_at), false);
 	put_float8(&row, copy.unobserved_ns / WS_NS_PER_MS);
 	if (api >= WS_API_1_1)
 	{
@@ -471,7 +471,7 @@ status_internal(FunctionCallInfo fcinfo, WalStallApi api)
 		else
 			put_null(&row);
 		put_float8(&row, copy.rest_ns / WS_NS_PER_MS);
-		put_int64(&row, copy.query_evictions);
+		put_int64(&row, copy.figures.query_evictions);
 	}
 	Assert(row.ncols == (api == WS_API_1_0 ? STATUS_COLS_1_0 : STATUS_COLS_1_1));
 
@@ -806,7 +806,7 @@ wal_stall_advice_1_1(PG_FUNCTION_ARGS)
 	ws_counters_delta(&now, &copy.baseline, &delta);
 	history = history_since_reset(&count);
 	LWLockAcquire(ws_shared->lock, LW_SHARED);
-	asleep_ns = ws_shared->wrap_writer_asleep_ns;
+	asleep_ns = ws_shared->figures.wrap_writer_asleep_ns;
 	LWLockRelease(ws_shared->lock);
 
 	memset(&in, 0, sizeof(in));
