@@ -13,6 +13,16 @@ OBJS = \
 	views.o \
 	wal_stall.o
 
+# Functions only the tests call (test/test_functions.c), built into the
+# library with "make WS_TEST_FUNCTIONS=1", as scripts/test.sh builds it;
+# never by default, so that "make install" and the Debian packages leave
+# them out.  Switching needs "make clean": the library is not relinked when
+# only the flag changes.
+ifeq ($(WS_TEST_FUNCTIONS),1)
+OBJS += test/test_functions.o
+endif
+EXTRA_CLEAN = test/test_functions.o test/test_functions.bc
+
 EXTENSION = wal_stall
 DATA = wal_stall--1.0.sql wal_stall--1.0--1.1.sql wal_stall--1.1.sql
 PGFILEDESC = "wal_stall - make WAL and CLOG stalls visible"

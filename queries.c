@@ -53,7 +53,6 @@
 #include "port/atomics.h"
 #include "storage/lwlock.h"
 #include "storage/proc.h"
-#include "storage/procarray.h"
 #include "storage/shmem.h"
 #include "tcop/utility.h"
 #include "utils/acl.h"
@@ -650,28 +649,4 @@ wal_stall_queries_1_1(PG_FUNCTION_ARGS)
 	MemoryContextDelete(rows_context);
 	pfree(batch);
 	return (Datum) 0;
-}
-
-/*
- * wal_stall_query_slot_for_tests(pid)
- *		The query id in the statement slot of the backend with this pid, or
- *		NULL when it holds none.  Not part of the extension's SQL: the tests
- *		create it to check that a failed statement leaves nothing behind.
- */
-PG_FUNCTION_INFO_V1(wal_stall_query_slot_for_tests);
-
-Datum
-wal_stall_query_slot_for_tests(PG_FUNCTION_ARGS)
-{
-	int			pid = PG_GETARG_INT32(0);
-	PGPROC	   *proc = BackendPidGetProc(pid);
-	WalStallStatement st;
-
-	ws_check_loaded();
-	if (proc == NULL)
-		PG_RETURN_NULL();
-	ws_queries_read_statement(proc, &st);
-	if (st.queryid == 0)
-		PG_RETURN_NULL();
-	PG_RETURN_INT64((int64) st.queryid);
 }
