@@ -48,7 +48,7 @@ REGRESS_OPTS += --temp-config=./wal_stall_pg14.conf
 endif
 
 # PGXS tracks no header dependencies: every object sees the shared structs.
-$(OBJS): wal_stall.h compat.h cadence.h advice.h
+$(OBJS): wal_stall.h compat.h cadence.h advice.h result_row.h
 
 # The configuration-comparison harness (bench/), built and cleaned with the
 # extension, for the same PostgreSQL.

@@ -60,6 +60,7 @@
 #include "utils/memutils.h"
 
 #include "compat.h"
+#include "result_row.h"
 #include "wal_stall.h"
 
 PG_FUNCTION_INFO_V1(wal_stall_queries_1_1);
@@ -555,6 +556,7 @@ ws_queries_restore(const WalStallQueryStats *saved)
 /*---- wal_stall_queries ----*/
 
 #define QUERIES_COLS 8
+StaticAssertDecl(QUERIES_COLS <= WS_ROW_MAX_COLS, "a ResultRow holds a row");
 
 /*
  * wal_stall_queries
@@ -618,29 +620,24 @@ wal_stall_queries_1_1(PG_FUNCTION_ARGS)
 		for (int e = 0; e < ncopied; e++)
 		{
 			const WalStallQueryStats *q = &batch[e];
-			Datum		values[QUERIES_COLS];
-			bool		nulls[QUERIES_COLS] = {false};
-			int			i = 0;
+			ResultRow	row = {.ncols = 0};
 
-			values[i] = ObjectIdGetDatum(q->statement.userid);
-			nulls[i++] = !OidIsValid(q->statement.userid);
-			values[i] = ObjectIdGetDatum(q->statement.dbid);
-			nulls[i++] = !OidIsValid(q->statement.dbid);
-			values[i] = Int64GetDatum((int64) q->statement.queryid);
-			nulls[i++] = q->statement.queryid == 0 ||
-				!(see_all || q->statement.userid == me);
-			values[i] = CStringGetTextDatum(ws_class_name(q->cls));
-			nulls[i++] = false;
-			values[i] = Int64GetDatum(q->stats.episodes);
-			nulls[i++] = false;
-			values[i] = Float8GetDatum(q->stats.total_ns / WS_NS_PER_MS);
-			nulls[i++] = false;
-			values[i] = Float8GetDatum(q->stats.max_ns / WS_NS_PER_MS);
-			nulls[i++] = false;
-			values[i] = Float8GetDatum(ws_histogram_percentile(&q->stats, base_ns, 0.99));
-			nulls[i++] = false;
-			Assert(i == QUERIES_COLS);
-			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+			/* no user or database: a process such as the WAL writer */
+			put_datum(&row, ObjectIdGetDatum(q->statement.userid),
+					  !OidIsValid(q->statement.userid));
+			put_datum(&row, ObjectIdGetDatum(q->statement.dbid),
+					  !OidIsValid(q->statement.dbid));
+			/* any int64 is a query id, a negative one too: not put_int64() */
+			put_datum(&row, Int64GetDatum((int64) q->statement.queryid),
+					  q->statement.queryid == 0 ||
+					  !(see_all || q->statement.userid == me));
+			put_text(&row, ws_class_name(q->cls));
+			put_int64(&row, q->stats.episodes);
+			put_float8(&row, q->stats.total_ns / WS_NS_PER_MS);
+			put_float8(&row, q->stats.max_ns / WS_NS_PER_MS);
+			put_float8(&row, ws_histogram_percentile(&q->stats, base_ns, 0.99));
+			Assert(row.ncols == QUERIES_COLS);
+			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, row.values, row.nulls);
 		}
 		MemoryContextSwitchTo(old_context);
 		MemoryContextReset(rows_context);

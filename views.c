@@ -32,6 +32,7 @@
 
 #include "advice.h"
 #include "compat.h"
+#include "result_row.h"
 #include "wal_stall.h"
 
 
@@ -59,6 +60,8 @@ typedef enum WalStallApi
 #define HISTORY_COLS_1_1	23
 #define STATUS_COLS_1_0		10
 #define STATUS_COLS_1_1		14
+StaticAssertDecl(HISTORY_COLS_1_1 <= WS_ROW_MAX_COLS,
+				 "a ResultRow holds the widest row");
 
 /* The row type the caller declared must be the one its version has. */
 static void
@@ -179,57 +182,6 @@ exact_for_class(WalStallClass cls, const WalStallCounters *delta, bool timing_on
 		default:
 			break;
 	}
-}
-
-/*
- * A result row, built by appending its columns in order with put_*() and
- * nothing else, so that whether a column is NULL is decided in one way
- * everywhere: by put_datum()'s isnull.  The shorthands apply the
- * conventions of the structs the figures come from: a negative number is
- * unknown (-1), a NULL string is absent.  Every function ends its row with
- * Assert(row.ncols == <its column count>): a column added or dropped in
- * one place only would otherwise shift every later column silently.
- */
-typedef struct ResultRow
-{
-	Datum		values[HISTORY_COLS_1_1];	/* the widest row */
-	bool		nulls[HISTORY_COLS_1_1];
-	int			ncols;
-} ResultRow;
-
-static inline void
-put_datum(ResultRow *row, Datum value, bool isnull)
-{
-	Assert(row->ncols < (int) lengthof(row->values));
-	row->values[row->ncols] = isnull ? (Datum) 0 : value;
-	row->nulls[row->ncols] = isnull;
-	row->ncols++;
-}
-
-static inline void
-put_null(ResultRow *row)
-{
-	put_datum(row, (Datum) 0, true);
-}
-
-/* A figure: NULL when unknown (negative). */
-static inline void
-put_int64(ResultRow *row, int64 value)
-{
-	put_datum(row, Int64GetDatum(value), value < 0);
-}
-
-static inline void
-put_float8(ResultRow *row, double value)
-{
-	put_datum(row, Float8GetDatum(value), value < 0);
-}
-
-/* A string: NULL when there is none. */
-static inline void
-put_text(ResultRow *row, const char *value)
-{
-	put_datum(row, value ? CStringGetTextDatum(value) : (Datum) 0, value == NULL);
 }
 
 #define SUMMARY_COLS 14
