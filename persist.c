@@ -16,10 +16,10 @@
  *
  * The file is a header, the figures (WalStallFigures, as it is in shared
  * memory), the history rows oldest first, the wal_stall_queries entries,
- * and a CRC-32C of all that.  Anything
- * unexpected in it (another format, another server version or build, a
- * short file, a bad checksum, a value the collector cannot have written)
- * gives one WARNING and the file is removed; the server always starts.
+ * and a CRC-32C of all that.  Anything unexpected in it (another format,
+ * another server version or build, a short file, a bad checksum, a value
+ * the collector cannot have written) gives one WARNING and the file is
+ * removed; the server always starts.
  *
  * The postmaster must never wait on the file: a FIFO put at one of our
  * paths would block an ordinary open() until someone writes to it.  So
@@ -666,9 +666,9 @@ check_query(RangeCheck *rc, const WalStallQueryStats *entry, int index)
  * read_figures
  *		Read and check the whole file into figures and the history ring.
  *		The figures a version 3 file lacks are zero; *format_version says
- *		which it was.  Returns NULL on success, else what was wrong: the checksum is
- *		checked before the range of any value, so that damage is reported
- *		as damage.  Rows go straight to ws_history[0 .. *nrows - 1], the
+ *		which it was.  Returns NULL on success, else what was wrong: the
+ *		checksum is checked before the range of any value, so that damage
+ *		is reported as damage.  Rows go straight to ws_history[0 .. *nrows - 1], the
  *		newest that fit, oldest first; on failure the caller zeroes them
  *		again.  wal_stall_queries entries go straight into its table, as
  *		many as wal_stall.max_queries takes now (an entry out of range is
