@@ -13,6 +13,16 @@ OBJS = \
 	views.o \
 	wal_stall.o
 
+# Functions only the tests call (test/test_functions.c), built into the
+# library with "make WS_TEST_FUNCTIONS=1", as scripts/test.sh builds it;
+# never by default, so that "make install" and the Debian packages leave
+# them out.  Switching needs "make clean": the library is not relinked when
+# only the flag changes.
+ifeq ($(WS_TEST_FUNCTIONS),1)
+OBJS += test/test_functions.o
+endif
+EXTRA_CLEAN = test/test_functions.o test/test_functions.bc
+
 EXTENSION = wal_stall
 DATA = wal_stall--1.0.sql wal_stall--1.0--1.1.sql wal_stall--1.1.sql
 PGFILEDESC = "wal_stall - make WAL and CLOG stalls visible"
@@ -38,7 +48,7 @@ REGRESS_OPTS += --temp-config=./wal_stall_pg14.conf
 endif
 
 # PGXS tracks no header dependencies: every object sees the shared structs.
-$(OBJS): wal_stall.h compat.h cadence.h advice.h
+$(OBJS): wal_stall.h compat.h cadence.h advice.h result_row.h
 
 # The configuration-comparison harness (bench/), built and cleaned with the
 # extension, for the same PostgreSQL.

@@ -308,16 +308,16 @@ count_episode(WalStallEpisode *episode)
 	duration_ns = episode->time_ns - episode->first_ns +
 		ws_histogram_first_sample(episode->first_ns, ws_shared->interval_ns);
 
-	stats = &ws_shared->classes[cls];
+	stats = &ws_shared->figures.classes[cls];
 	stats->episodes++;
 	stats->samples += episode->samples;
 	stats->total_ns += episode->time_ns;
 	stats->max_ns = Max(stats->max_ns, duration_ns);
-	bucket = ws_hist_bucket(duration_ns, ws_shared->hist_base_ns);
+	bucket = ws_hist_bucket(duration_ns, ws_shared->figures.hist_base_ns);
 	stats->hist[bucket]++;
 	stats->hist_ns[bucket] += duration_ns;
 	ws_queries_charge(&episode->statement, cls, episode->samples,
-					  episode->time_ns, duration_ns, ws_shared->hist_base_ns);
+					  episode->time_ns, duration_ns, ws_shared->figures.hist_base_ns);
 
 	if (cls == WS_CLASS_WAL_FSYNC)
 		second.fsync_max_ns = Max(second.fsync_max_ns, duration_ns);
@@ -411,9 +411,9 @@ apply_samples(int n, bool ring_full, uint64 elapsed_ns)
 
 		if (enter_group(&slot->stall, stall_group) && stall_group == WS_GROUP_WAL_PATH)
 		{
-			ws_shared->wal_path_waits++;
+			ws_shared->figures.wal_path_waits++;
 			if (event == WS_EVENT_WAL_WRITE_IO || event == WS_EVENT_WAL_SYNC_IO)
-				ws_shared->wal_path_waits_io_first++;
+				ws_shared->figures.wal_path_waits_io_first++;
 		}
 		if (stall_group != WS_GROUP_NONE)
 		{
@@ -425,10 +425,10 @@ apply_samples(int n, bool ring_full, uint64 elapsed_ns)
 			/* the history's row takes the very same class */
 			second.stall_ns[cls] += elapsed_ns;
 			if (by_ring)
-				ws_shared->ring_rule_ns += elapsed_ns;
+				ws_shared->figures.ring_rule_ns += elapsed_ns;
 			/* for wal_stall_advice(): did the WAL writer sleep through it? */
 			if (cls == WS_CLASS_WAL_BUFFER_FULL && writer_asleep)
-				ws_shared->wrap_writer_asleep_ns += elapsed_ns;
+				ws_shared->figures.wrap_writer_asleep_ns += elapsed_ns;
 			waiting++;
 		}
 		enter_group(&slot->io, io_group);
@@ -465,8 +465,8 @@ notice_reset(uint64 now)
 	if (ws_shared->reset_count == seen_reset_count)
 		return false;
 	seen_reset_count = ws_shared->reset_count;
-	start_second(now, &ws_shared->baseline);
-	ws_shared->timing_off_seen = !track_wal_io_timing;
+	start_second(now, &ws_shared->figures.baseline);
+	ws_shared->figures.timing_off_seen = !track_wal_io_timing;
 	return true;
 }
 
@@ -536,11 +536,11 @@ collector_tick(uint64 now, uint64 elapsed_ns, uint64 unobserved_ns, bool late,
 	was_reset = notice_reset(now);
 	waiting = apply_samples(n, ring_full, elapsed_ns);
 	ws_shared->ticks++;
-	ws_shared->reset_ticks++;
+	ws_shared->figures.reset_ticks++;
 	if (!rested)
 	{
-		ws_shared->reset_full_rate_ticks++;
-		ws_shared->reset_full_rate_ns += elapsed_ns;
+		ws_shared->figures.reset_full_rate_ticks++;
+		ws_shared->figures.reset_full_rate_ns += elapsed_ns;
 	}
 	ws_shared->in_recovery = in_recovery;
 	if (late)
@@ -708,10 +708,10 @@ close_second(uint64 now)
 		ws_shared->history_rows++;
 	}
 	if (!track_wal_io_timing)
-		ws_shared->timing_off_seen = true;
-	waits = ws_shared->wal_path_waits;
-	waits_io_first = ws_shared->wal_path_waits_io_first;
-	ring_rule_ms = ws_shared->ring_rule_ns / WS_NS_PER_MS;
+		ws_shared->figures.timing_off_seen = true;
+	waits = ws_shared->figures.wal_path_waits;
+	waits_io_first = ws_shared->figures.wal_path_waits_io_first;
+	ring_rule_ms = ws_shared->figures.ring_rule_ns / WS_NS_PER_MS;
 	LWLockRelease(ws_shared->lock);
 
 	/*
@@ -737,28 +737,32 @@ close_second(uint64 now)
 void
 ws_reset_locked(const WalStallCounters *baseline)
 {
+	bool		timing_off_seen;
+
 	for (int i = 0; i < ws_shared->nslots; i++)
 	{
 		memset(&ws_slots[i].stall, 0, sizeof(WalStallEpisode));
 		memset(&ws_slots[i].io, 0, sizeof(WalStallEpisode));
 	}
-	memset(ws_shared->classes, 0, sizeof(ws_shared->classes));
 	ws_queries_reset_locked();
-	ws_shared->reset_ticks = 0;
-	ws_shared->reset_full_rate_ticks = 0;
-	ws_shared->reset_full_rate_ns = 0;
-	ws_shared->wrap_writer_asleep_ns = 0;
-	ws_shared->wal_path_waits = 0;
-	ws_shared->wal_path_waits_io_first = 0;
-	ws_shared->ring_rule_ns = 0;
+
+	/*
+	 * Every figure at once (a field added to WalStallFigures is zeroed with
+	 * the rest), but for timing_off_seen: the collector sets it again at
+	 * the first second after the reset, from its own track_wal_io_timing,
+	 * which the caller's session may not share.
+	 */
+	timing_off_seen = ws_shared->figures.timing_off_seen;
+	memset(&ws_shared->figures, 0, sizeof(ws_shared->figures));
+	ws_shared->figures.timing_off_seen = timing_off_seen;
 	ws_shared->history_next = 0;
 	ws_shared->history_rows = 0;
-	ws_shared->reset_at = GetCurrentTimestamp();
+	ws_shared->figures.reset_at = GetCurrentTimestamp();
 	ws_shared->reset_count++;
-	ws_shared->hist_base_ns = ws_shared->interval_ns > 0 ?
+	ws_shared->figures.hist_base_ns = ws_shared->interval_ns > 0 ?
 		ws_shared->interval_ns : interval_ns_from_guc();
-	ws_shared->baseline = *baseline;
-	ws_shared->baseline_valid = true;
+	ws_shared->figures.baseline = *baseline;
+	ws_shared->figures.baseline_valid = true;
 }
 
 /*
@@ -791,14 +795,14 @@ collector_start(uint64 now)
 	ws_shared->current_interval_ns = ws_shared->interval_ns;
 	for (int i = 0; i < ws_shared->nslots; i++)
 		memset(&ws_slots[i], 0, sizeof(WalStallProcSlot));
-	if (!ws_shared->baseline_valid)
+	if (!ws_shared->figures.baseline_valid)
 	{
-		ws_shared->hist_base_ns = ws_shared->interval_ns;
-		ws_shared->baseline = counters;
-		ws_shared->baseline_valid = true;
+		ws_shared->figures.hist_base_ns = ws_shared->interval_ns;
+		ws_shared->figures.baseline = counters;
+		ws_shared->figures.baseline_valid = true;
 	}
 	if (!track_wal_io_timing)
-		ws_shared->timing_off_seen = true;
+		ws_shared->figures.timing_off_seen = true;
 	seen_reset_count = ws_shared->reset_count;
 	LWLockRelease(ws_shared->lock);
 }

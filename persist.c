@@ -14,11 +14,12 @@
  * shared memory: at start before any child is forked, at shutdown after the
  * last one has exited.  So neither takes our lock.
  *
- * The file is a header, the figures, the history rows oldest first, the
- * wal_stall_queries entries, and a CRC-32C of all that.  Anything
- * unexpected in it (another format, another server version or build, a
- * short file, a bad checksum, a value the collector cannot have written)
- * gives one WARNING and the file is removed; the server always starts.
+ * The file is a header, the figures (WalStallFigures, as it is in shared
+ * memory), the history rows oldest first, the wal_stall_queries entries,
+ * and a CRC-32C of all that.  Anything unexpected in it (another format,
+ * another server version or build, a short file, a bad checksum, a value
+ * the collector cannot have written) gives one WARNING and the file is
+ * removed; the server always starts.
  *
  * The postmaster must never wait on the file: a FIFO put at one of our
  * paths would block an ordinary open() until someone writes to it.  So
@@ -41,6 +42,7 @@
 
 #include "access/xlog_internal.h"
 #include "catalog/pg_control.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "port/pg_crc32c.h"
@@ -54,12 +56,27 @@
 
 /*
  * Bump the version whenever what is saved changes in a way the sizes in the
- * header may not show: fields reordered or retyped in WalStallSavedFigures,
+ * header may not show: fields reordered or retyped in WalStallFigures,
  * WalStallCounters, WalStallClassStats, WalStallSecond or WalStallQueryStats.
- * Version 2 added the wal_stall_queries entries.
+ * A field added to WalStallFigures needs no bump: it changes figures_size,
+ * so that a file of a build without it is refused.
+ *
+ * Version 2 added the wal_stall_queries entries.  Version 4 saves the whole
+ * of WalStallFigures, where version 3 saved a hand-copied part of it: the
+ * fields before wal_path_waits, in the same layout.  A version 3 file is
+ * still read; the figures it lacks (wal_path_waits, wal_path_waits_io_first,
+ * ring_rule_ns, query_evictions) start from zero.
  */
 #define WS_STAT_MAGIC			0x57534631	/* "WSF1" */
-#define WS_STAT_FORMAT_VERSION	3
+#define WS_STAT_FORMAT_VERSION	4
+#define WS_STAT_V3				3
+
+/* The figures of a version 3 file: WalStallFigures up to and with classes. */
+#define WS_STAT_V3_FIGURES_SIZE	offsetof(WalStallFigures, wal_path_waits)
+StaticAssertDecl(offsetof(WalStallFigures, wal_path_waits) ==
+				 offsetof(WalStallFigures, classes) +
+				 sizeof(((WalStallFigures *) 0)->classes),
+				 "version 3's figures end with classes");
 
 /*
  * The file's header.  Every size that shapes the payload is in it, so that
@@ -70,7 +87,7 @@ typedef struct WalStallFileHeader
 	uint32		magic;
 	uint32		format_version;
 	uint32		pg_version_num; /* PG_VERSION_NUM of the writer */
-	uint32		figures_size;	/* sizeof(WalStallSavedFigures) */
+	uint32		figures_size;	/* sizeof(WalStallFigures) */
 	uint32		class_stats_size;	/* sizeof(WalStallClassStats) */
 	uint32		nclasses;		/* WS_NUM_CLASSES */
 	uint32		hist_buckets;	/* WS_HIST_BUCKETS */
@@ -81,23 +98,13 @@ typedef struct WalStallFileHeader
 } WalStallFileHeader;
 
 /*
- * What is saved of WalStallShared: everything accumulated since the last
- * reset.  The collector's own status (pid, ticks, started_at, overruns) and
- * the per-process episodes describe the run that ended, and are not saved.
+ * What is saved of WalStallShared is its figures, everything accumulated
+ * since the last reset, written and read as the struct itself: a field
+ * added to WalStallFigures is saved and loaded with no change here (the
+ * AssertVariableIsOfType() calls below hold the code to that).  The
+ * collector's own status (pid, ticks, started_at, overruns) and the
+ * per-process episodes describe the run that ended, and are not saved.
  */
-typedef struct WalStallSavedFigures
-{
-	TimestampTz reset_at;
-	uint64		hist_base_ns;
-	int64		reset_ticks;
-	int64		reset_full_rate_ticks;
-	uint64		reset_full_rate_ns;
-	bool		baseline_valid;
-	bool		timing_off_seen;
-	uint64		wrap_writer_asleep_ns;
-	WalStallCounters baseline;
-	WalStallClassStats classes[WS_NUM_CLASSES];
-} WalStallSavedFigures;
 
 /*
  * Set once the postmaster has initialized our shared memory: when it does
@@ -345,7 +352,6 @@ write_figures(void)
 	SaveFile	file;
 	int			fd;
 	WalStallFileHeader header;
-	WalStallSavedFigures figures;
 	pg_crc32c	crc;
 	int			size = ws_shared->history_size;
 	int			nhistory;
@@ -361,7 +367,7 @@ write_figures(void)
 	header.magic = WS_STAT_MAGIC;
 	header.format_version = WS_STAT_FORMAT_VERSION;
 	header.pg_version_num = PG_VERSION_NUM;
-	header.figures_size = sizeof(WalStallSavedFigures);
+	header.figures_size = sizeof(WalStallFigures);
 	header.class_stats_size = sizeof(WalStallClassStats);
 	header.nclasses = WS_NUM_CLASSES;
 	header.hist_buckets = WS_HIST_BUCKETS;
@@ -370,18 +376,12 @@ write_figures(void)
 	header.query_stats_size = sizeof(WalStallQueryStats);
 	header.nqueries = ws_queries_count();
 
-	/* zeroed first, so that padding bytes are not left undefined */
-	memset(&figures, 0, sizeof(figures));
-	figures.reset_at = ws_shared->reset_at;
-	figures.hist_base_ns = ws_shared->hist_base_ns;
-	figures.reset_ticks = ws_shared->reset_ticks;
-	figures.reset_full_rate_ticks = ws_shared->reset_full_rate_ticks;
-	figures.reset_full_rate_ns = ws_shared->reset_full_rate_ns;
-	figures.baseline_valid = ws_shared->baseline_valid;
-	figures.timing_off_seen = ws_shared->timing_off_seen;
-	figures.wrap_writer_asleep_ns = ws_shared->wrap_writer_asleep_ns;
-	figures.baseline = ws_shared->baseline;
-	memcpy(figures.classes, ws_shared->classes, sizeof(figures.classes));
+	/*
+	 * The figures are written as they are in shared memory, which was zeroed
+	 * when it was created and since written field by field (or loaded from
+	 * a file), so that padding bytes are not undefined.
+	 */
+	AssertVariableIsOfType(ws_shared->figures, WalStallFigures);
 
 	fd = OpenTransientFile(WS_STAT_TMP_FILE,
 						   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | PG_BINARY);
@@ -396,7 +396,7 @@ write_figures(void)
 	save_file_init(&file, fd);
 
 	if (!save_write(&file, &header, sizeof(header), true) ||
-		!save_write(&file, &figures, sizeof(figures), true))
+		!save_write(&file, &ws_shared->figures, sizeof(WalStallFigures), true))
 		goto error;
 	for (int i = 0; i < nhistory; i++)
 	{
@@ -440,21 +440,27 @@ error:
 /*
  * check_header
  *		NULL if the header describes a file this build can read, else what
- *		is wrong with it, for the WARNING's detail.
+ *		is wrong with it, for the WARNING's detail.  A file of this format or
+ *		of version 3 can be read; version 3 saved less of the figures.
  */
 static char *
 check_header(const WalStallFileHeader *header)
 {
+	size_t		figures_size;
+
 	if (header->magic != WS_STAT_MAGIC)
 		return psprintf("The file does not start with the wal_stall magic number (%08X instead of %08X).",
 						header->magic, WS_STAT_MAGIC);
-	if (header->format_version != WS_STAT_FORMAT_VERSION)
-		return psprintf("The file has format version %u; this wal_stall reads version %u.",
-						header->format_version, WS_STAT_FORMAT_VERSION);
+	if (header->format_version != WS_STAT_FORMAT_VERSION &&
+		header->format_version != WS_STAT_V3)
+		return psprintf("The file has format version %u; this wal_stall reads versions %u and %u.",
+						header->format_version, WS_STAT_V3, WS_STAT_FORMAT_VERSION);
 	if (header->pg_version_num != PG_VERSION_NUM)
 		return psprintf("The file was written by PostgreSQL version number %u; this server is %u.",
 						header->pg_version_num, PG_VERSION_NUM);
-	if (header->figures_size != sizeof(WalStallSavedFigures) ||
+	figures_size = header->format_version == WS_STAT_V3 ?
+		WS_STAT_V3_FIGURES_SIZE : sizeof(WalStallFigures);
+	if (header->figures_size != figures_size ||
 		header->class_stats_size != sizeof(WalStallClassStats) ||
 		header->nclasses != WS_NUM_CLASSES ||
 		header->hist_buckets != WS_HIST_BUCKETS ||
@@ -586,7 +592,7 @@ check_counters(RangeCheck *rc, const WalStallCounters *c)
 }
 
 static void
-check_figures(RangeCheck *rc, const WalStallSavedFigures *f)
+check_figures(RangeCheck *rc, const WalStallFigures *f)
 {
 	rc->where = "the figures";
 	rc->index = -1;
@@ -604,6 +610,12 @@ check_figures(RangeCheck *rc, const WalStallSavedFigures *f)
 	check_bool(rc, "baseline_valid", &f->baseline_valid);
 	check_bool(rc, "timing_off_seen", &f->timing_off_seen);
 	check_counters(rc, &f->baseline);
+	check_count(rc, "wal_path_waits", f->wal_path_waits, 0);
+	check_count(rc, "wal_path_waits_io_first", f->wal_path_waits_io_first, 0);
+	if (f->wal_path_waits_io_first > f->wal_path_waits)
+		range_problem(rc, "wal_path_waits_io_first", psprintf(INT64_FORMAT, f->wal_path_waits_io_first),
+					  psprintf("at most wal_path_waits, " INT64_FORMAT, f->wal_path_waits));
+	check_count(rc, "query_evictions", f->query_evictions, 0);
 	for (int c = 0; c < WS_NUM_CLASSES; c++)
 	{
 		rc->where = "class";
@@ -653,16 +665,18 @@ check_query(RangeCheck *rc, const WalStallQueryStats *entry, int index)
 /*
  * read_figures
  *		Read and check the whole file into figures and the history ring.
- *		Returns NULL on success, else what was wrong: the checksum is
- *		checked before the range of any value, so that damage is reported
- *		as damage.  Rows go straight to ws_history[0 .. *nrows - 1], the
+ *		The figures a version 3 file lacks are zero; *format_version says
+ *		which it was.  Returns NULL on success, else what was wrong: the
+ *		checksum is checked before the range of any value, so that damage
+ *		is reported as damage.  Rows go straight to ws_history[0 .. *nrows - 1], the
  *		newest that fit, oldest first; on failure the caller zeroes them
  *		again.  wal_stall_queries entries go straight into its table, as
  *		many as wal_stall.max_queries takes now (an entry out of range is
  *		kept out of it); *nqueries is how many were in the file.
  */
 static char *
-read_figures(SaveFile *file, WalStallSavedFigures *figures, int *nrows, uint32 *nqueries)
+read_figures(SaveFile *file, WalStallFigures *figures, uint32 *format_version,
+			 int *nrows, uint32 *nqueries)
 {
 	WalStallFileHeader header;
 	WalStallSecond skipped;
@@ -675,11 +689,15 @@ read_figures(SaveFile *file, WalStallSavedFigures *figures, int *nrows, uint32 *
 
 	*nrows = 0;
 	*nqueries = 0;
+	*format_version = 0;
+	memset(figures, 0, sizeof(*figures));
 	if (!save_read(file, &header, sizeof(header), true))
 		return psprintf("The file is shorter than its header.");
 	if ((problem = check_header(&header)) != NULL)
 		return problem;
-	if (!save_read(file, figures, sizeof(*figures), true))
+	*format_version = header.format_version;
+	/* check_header() made sure figures_size is one of ours */
+	if (!save_read(file, figures, header.figures_size, true))
 		return psprintf("The file ends before its figures do.");
 	check_figures(&rc, figures);
 
@@ -784,6 +802,28 @@ remove_after_load(void)
 }
 
 /*
+ * load_detail
+ *		The detail of the LOG line saying the figures were loaded: what of
+ *		the file was not, if anything.  Returns errdetail()'s value, or 0.
+ */
+static int
+load_detail(uint32 format_version, uint32 nqueries)
+{
+	StringInfoData detail;
+
+	initStringInfo(&detail);
+	if (format_version == WS_STAT_V3)
+		appendStringInfo(&detail, "The file has format version %u, which did not save "
+						 "query_evictions: it counts from zero.", WS_STAT_V3);
+	if (ws_queries_count() < (int) nqueries)
+		appendStringInfo(&detail, "%s%d of the %u saved statement entries fit in \"wal_stall.max_queries\".",
+						 detail.len > 0 ? " " : "", ws_queries_count(), nqueries);
+	if (detail.len == 0)
+		return 0;
+	return errdetail("%s", detail.data);
+}
+
+/*
  * ws_load_figures
  *		In the postmaster, on a new shared segment: reload the figures saved
  *		at the last clean shutdown, if any, and remove the file.
@@ -796,7 +836,8 @@ void
 ws_load_figures(void)
 {
 	bool		after_crash = shmem_initialized;
-	WalStallSavedFigures figures;
+	WalStallFigures figures;
+	uint32		format_version;
 	SaveFile	file;
 	int			fd;
 	char	   *problem;
@@ -859,7 +900,7 @@ ws_load_figures(void)
 	}
 
 	save_file_init(&file, fd);
-	problem = read_figures(&file, &figures, &nrows, &nqueries);
+	problem = read_figures(&file, &figures, &format_version, &nrows, &nqueries);
 	CloseTransientFile(fd);
 
 	/*
@@ -891,16 +932,8 @@ ws_load_figures(void)
 		return;
 	}
 
-	ws_shared->reset_at = figures.reset_at;
-	ws_shared->hist_base_ns = figures.hist_base_ns;
-	ws_shared->reset_ticks = figures.reset_ticks;
-	ws_shared->reset_full_rate_ticks = figures.reset_full_rate_ticks;
-	ws_shared->reset_full_rate_ns = figures.reset_full_rate_ns;
-	ws_shared->baseline_valid = figures.baseline_valid;
-	ws_shared->timing_off_seen = figures.timing_off_seen;
-	ws_shared->wrap_writer_asleep_ns = figures.wrap_writer_asleep_ns;
-	ws_shared->baseline = figures.baseline;
-	memcpy(ws_shared->classes, figures.classes, sizeof(figures.classes));
+	AssertVariableIsOfType(ws_shared->figures, WalStallFigures);
+	ws_shared->figures = figures;
 	ws_shared->history_rows = nrows;
 	ws_shared->history_next = ws_shared->history_size > 0 ?
 		nrows % ws_shared->history_size : 0;
@@ -908,9 +941,7 @@ ws_load_figures(void)
 	ereport(LOG,
 			(errmsg("wal_stall: loaded figures saved at clean shutdown (since %s)",
 					timestamptz_to_str(figures.reset_at)),
-			 ws_queries_count() < (int) nqueries ?
-			 errdetail("%d of the %u saved statement entries fit in \"wal_stall.max_queries\".",
-					   ws_queries_count(), nqueries) : 0));
+			 load_detail(format_version, nqueries)));
 }
 
 /*

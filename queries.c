@@ -53,7 +53,6 @@
 #include "port/atomics.h"
 #include "storage/lwlock.h"
 #include "storage/proc.h"
-#include "storage/procarray.h"
 #include "storage/shmem.h"
 #include "tcop/utility.h"
 #include "utils/acl.h"
@@ -61,6 +60,7 @@
 #include "utils/memutils.h"
 
 #include "compat.h"
+#include "result_row.h"
 #include "wal_stall.h"
 
 PG_FUNCTION_INFO_V1(wal_stall_queries_1_1);
@@ -455,7 +455,7 @@ evict_one(void)
 	}
 	table->cursor = (table->cursor + QUERY_EVICT_WINDOW) % table->max;
 	unlink_entry(victim);
-	ws_shared->query_evictions++;
+	ws_shared->figures.query_evictions++;
 	return victim;
 }
 
@@ -508,13 +508,13 @@ ws_queries_charge(const WalStallStatement *st, WalStallClass cls, int64 samples,
 /*
  * ws_queries_reset_locked
  *		Forget every entry (wal_stall_reset()).  Needs our lock exclusively.
- *		The statement slots describe what runs now and stay.
+ *		The statement slots describe what runs now and stay.  The eviction
+ *		count is one of the figures, zeroed with them (ws_reset_locked()).
  */
 void
 ws_queries_reset_locked(void)
 {
 	table_clear();
-	ws_shared->query_evictions = 0;
 }
 
 /*
@@ -556,6 +556,7 @@ ws_queries_restore(const WalStallQueryStats *saved)
 /*---- wal_stall_queries ----*/
 
 #define QUERIES_COLS 8
+StaticAssertDecl(QUERIES_COLS <= WS_ROW_MAX_COLS, "a ResultRow holds a row");
 
 /*
  * wal_stall_queries
@@ -599,7 +600,7 @@ wal_stall_queries_1_1(PG_FUNCTION_ARGS)
 
 	LWLockAcquire(ws_shared->lock, LW_SHARED);
 	horizon = table->creations;
-	base_ns = ws_shared->hist_base_ns;
+	base_ns = ws_shared->figures.hist_base_ns;
 	LWLockRelease(ws_shared->lock);
 
 	while (!done)
@@ -619,29 +620,24 @@ wal_stall_queries_1_1(PG_FUNCTION_ARGS)
 		for (int e = 0; e < ncopied; e++)
 		{
 			const WalStallQueryStats *q = &batch[e];
-			Datum		values[QUERIES_COLS];
-			bool		nulls[QUERIES_COLS] = {false};
-			int			i = 0;
+			ResultRow	row = {.ncols = 0};
 
-			values[i] = ObjectIdGetDatum(q->statement.userid);
-			nulls[i++] = !OidIsValid(q->statement.userid);
-			values[i] = ObjectIdGetDatum(q->statement.dbid);
-			nulls[i++] = !OidIsValid(q->statement.dbid);
-			values[i] = Int64GetDatum((int64) q->statement.queryid);
-			nulls[i++] = q->statement.queryid == 0 ||
-				!(see_all || q->statement.userid == me);
-			values[i] = CStringGetTextDatum(ws_class_name(q->cls));
-			nulls[i++] = false;
-			values[i] = Int64GetDatum(q->stats.episodes);
-			nulls[i++] = false;
-			values[i] = Float8GetDatum(q->stats.total_ns / WS_NS_PER_MS);
-			nulls[i++] = false;
-			values[i] = Float8GetDatum(q->stats.max_ns / WS_NS_PER_MS);
-			nulls[i++] = false;
-			values[i] = Float8GetDatum(ws_histogram_percentile(&q->stats, base_ns, 0.99));
-			nulls[i++] = false;
-			Assert(i == QUERIES_COLS);
-			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+			/* no user or database: a process such as the WAL writer */
+			put_datum(&row, ObjectIdGetDatum(q->statement.userid),
+					  !OidIsValid(q->statement.userid));
+			put_datum(&row, ObjectIdGetDatum(q->statement.dbid),
+					  !OidIsValid(q->statement.dbid));
+			/* any int64 is a query id, a negative one too: not put_int64() */
+			put_datum(&row, Int64GetDatum((int64) q->statement.queryid),
+					  q->statement.queryid == 0 ||
+					  !(see_all || q->statement.userid == me));
+			put_text(&row, ws_class_name(q->cls));
+			put_int64(&row, q->stats.episodes);
+			put_float8(&row, q->stats.total_ns / WS_NS_PER_MS);
+			put_float8(&row, q->stats.max_ns / WS_NS_PER_MS);
+			put_float8(&row, ws_histogram_percentile(&q->stats, base_ns, 0.99));
+			Assert(row.ncols == QUERIES_COLS);
+			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, row.values, row.nulls);
 		}
 		MemoryContextSwitchTo(old_context);
 		MemoryContextReset(rows_context);
@@ -650,28 +646,4 @@ wal_stall_queries_1_1(PG_FUNCTION_ARGS)
 	MemoryContextDelete(rows_context);
 	pfree(batch);
 	return (Datum) 0;
-}
-
-/*
- * wal_stall_query_slot_for_tests(pid)
- *		The query id in the statement slot of the backend with this pid, or
- *		NULL when it holds none.  Not part of the extension's SQL: the tests
- *		create it to check that a failed statement leaves nothing behind.
- */
-PG_FUNCTION_INFO_V1(wal_stall_query_slot_for_tests);
-
-Datum
-wal_stall_query_slot_for_tests(PG_FUNCTION_ARGS)
-{
-	int			pid = PG_GETARG_INT32(0);
-	PGPROC	   *proc = BackendPidGetProc(pid);
-	WalStallStatement st;
-
-	ws_check_loaded();
-	if (proc == NULL)
-		PG_RETURN_NULL();
-	ws_queries_read_statement(proc, &st);
-	if (st.queryid == 0)
-		PG_RETURN_NULL();
-	PG_RETURN_INT64((int64) st.queryid);
 }

@@ -32,6 +32,7 @@
 
 #include "advice.h"
 #include "compat.h"
+#include "result_row.h"
 #include "wal_stall.h"
 
 
@@ -59,6 +60,8 @@ typedef enum WalStallApi
 #define HISTORY_COLS_1_1	23
 #define STATUS_COLS_1_0		10
 #define STATUS_COLS_1_1		14
+StaticAssertDecl(HISTORY_COLS_1_1 <= WS_ROW_MAX_COLS,
+				 "a ResultRow holds the widest row");
 
 /* The row type the caller declared must be the one its version has. */
 static void
@@ -114,11 +117,11 @@ copy_stats(StatsCopy *copy)
 	ws_check_loaded();
 
 	LWLockAcquire(ws_shared->lock, LW_SHARED);
-	memcpy(copy->classes, ws_shared->classes, sizeof(copy->classes));
-	copy->baseline = ws_shared->baseline;
-	copy->baseline_valid = ws_shared->baseline_valid;
-	copy->reset_at = ws_shared->reset_at;
-	copy->hist_base_ns = ws_shared->hist_base_ns;
+	memcpy(copy->classes, ws_shared->figures.classes, sizeof(copy->classes));
+	copy->baseline = ws_shared->figures.baseline;
+	copy->baseline_valid = ws_shared->figures.baseline_valid;
+	copy->reset_at = ws_shared->figures.reset_at;
+	copy->hist_base_ns = ws_shared->figures.hist_base_ns;
 
 	/*
 	 * Episodes are followed at full rate: an open episode stops the collector
@@ -127,12 +130,12 @@ copy_stats(StatsCopy *copy)
 	 * interval between full-rate samples; the rests of an idle server, up to
 	 * wal_stall.idle_interval long, say nothing about it.
 	 */
-	copy->resolution_ns = ws_shared->reset_full_rate_ticks > 0 ?
-		ws_shared->reset_full_rate_ns / ws_shared->reset_full_rate_ticks :
+	copy->resolution_ns = ws_shared->figures.reset_full_rate_ticks > 0 ?
+		ws_shared->figures.reset_full_rate_ns / ws_shared->figures.reset_full_rate_ticks :
 		ws_shared->interval_ns;
 	collector_pid = ws_shared->collector_pid;
-	copy->sampled = collector_pid != 0 || ws_shared->reset_ticks > 0;
-	copy->timing_on = copy->sampled && !ws_shared->timing_off_seen;
+	copy->sampled = collector_pid != 0 || ws_shared->figures.reset_ticks > 0;
+	copy->timing_on = copy->sampled && !ws_shared->figures.timing_off_seen;
 	LWLockRelease(ws_shared->lock);
 
 	warn_if_no_collector(collector_pid, copy->sampled);
@@ -179,57 +182,6 @@ exact_for_class(WalStallClass cls, const WalStallCounters *delta, bool timing_on
 		default:
 			break;
 	}
-}
-
-/*
- * A result row, built by appending its columns in order with put_*() and
- * nothing else, so that whether a column is NULL is decided in one way
- * everywhere: by put_datum()'s isnull.  The shorthands apply the
- * conventions of the structs the figures come from: a negative number is
- * unknown (-1), a NULL string is absent.  Every function ends its row with
- * Assert(row.ncols == <its column count>): a column added or dropped in
- * one place only would otherwise shift every later column silently.
- */
-typedef struct ResultRow
-{
-	Datum		values[HISTORY_COLS_1_1];	/* the widest row */
-	bool		nulls[HISTORY_COLS_1_1];
-	int			ncols;
-} ResultRow;
-
-static inline void
-put_datum(ResultRow *row, Datum value, bool isnull)
-{
-	Assert(row->ncols < (int) lengthof(row->values));
-	row->values[row->ncols] = isnull ? (Datum) 0 : value;
-	row->nulls[row->ncols] = isnull;
-	row->ncols++;
-}
-
-static inline void
-put_null(ResultRow *row)
-{
-	put_datum(row, (Datum) 0, true);
-}
-
-/* A figure: NULL when unknown (negative). */
-static inline void
-put_int64(ResultRow *row, int64 value)
-{
-	put_datum(row, Int64GetDatum(value), value < 0);
-}
-
-static inline void
-put_float8(ResultRow *row, double value)
-{
-	put_datum(row, Float8GetDatum(value), value < 0);
-}
-
-/* A string: NULL when there is none. */
-static inline void
-put_text(ResultRow *row, const char *value)
-{
-	put_datum(row, value ? CStringGetTextDatum(value) : (Datum) 0, value == NULL);
 }
 
 #define SUMMARY_COLS 14
@@ -461,7 +413,7 @@ status_internal(FunctionCallInfo fcinfo, WalStallApi api)
 	put_int64(&row, copy.overruns);
 	put_int64(&row, (int64) ws_ring_bytes());
 	put_datum(&row, TimestampTzGetDatum(copy.started_at), copy.started_at == 0);
-	put_datum(&row, TimestampTzGetDatum(copy.reset_at), false);
+	put_datum(&row, TimestampTzGetDatum(copy.figures.reset_at), false);
 	put_float8(&row, copy.unobserved_ns / WS_NS_PER_MS);
 	if (api >= WS_API_1_1)
 	{
@@ -471,7 +423,7 @@ status_internal(FunctionCallInfo fcinfo, WalStallApi api)
 		else
 			put_null(&row);
 		put_float8(&row, copy.rest_ns / WS_NS_PER_MS);
-		put_int64(&row, copy.query_evictions);
+		put_int64(&row, copy.figures.query_evictions);
 	}
 	Assert(row.ncols == (api == WS_API_1_0 ? STATUS_COLS_1_0 : STATUS_COLS_1_1));
 
@@ -806,7 +758,7 @@ wal_stall_advice_1_1(PG_FUNCTION_ARGS)
 	ws_counters_delta(&now, &copy.baseline, &delta);
 	history = history_since_reset(&count);
 	LWLockAcquire(ws_shared->lock, LW_SHARED);
-	asleep_ns = ws_shared->wrap_writer_asleep_ns;
+	asleep_ns = ws_shared->figures.wrap_writer_asleep_ns;
 	LWLockRelease(ws_shared->lock);
 
 	memset(&in, 0, sizeof(in));

@@ -128,7 +128,7 @@ ws_shmem_startup(void)
 		ws_shared->lock = &(GetNamedLWLockTranche("wal_stall"))->lock;
 		ws_shared->nslots = slot_count();
 		ws_shared->history_size = ws_history_seconds;
-		ws_shared->reset_at = GetCurrentTimestamp();
+		ws_shared->figures.reset_at = GetCurrentTimestamp();
 	}
 	base = (char *) ws_shared + MAXALIGN(sizeof(WalStallShared));
 	ws_slots = (WalStallProcSlot *) base;

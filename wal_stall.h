@@ -6,7 +6,8 @@
  * Data flows one way: the collector (collector.c) is the only process that
  * writes WalStallShared; SQL functions (views.c) copy what they need under
  * a shared lock and build rows from the copy.  wal_stall_reset() is the one
- * exception: it zeroes the accumulated figures under the exclusive lock.
+ * exception: it zeroes the accumulated figures (WalStallFigures) under the
+ * exclusive lock.
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
@@ -231,6 +232,41 @@ typedef struct WalStallSecond
 } WalStallSecond;
 
 /*
+ * The figures: everything counted since the last reset, in one struct so
+ * that wal_stall_reset() zeroes it, a clean shutdown saves it and the next
+ * start loads it as a whole (persist.c writes the struct itself).  A field
+ * added here is reset, saved and loaded with the others; a save file of a
+ * build without it is refused by its size.  The history ring and the
+ * wal_stall_queries table are counted since the reset too, but live in
+ * memory of their own, and are saved after the figures.
+ *
+ * The first fields, up to and including classes, are laid out as format
+ * version 3 of the save file had them (persist.c reads such a file): add
+ * new fields after them.
+ */
+typedef struct WalStallFigures
+{
+	TimestampTz reset_at;
+	uint64		hist_base_ns;	/* histogram bucket 0 upper bound */
+	int64		reset_ticks;	/* ticks since reset */
+	int64		reset_full_rate_ticks;	/* those at wal_stall.sample_interval
+										 * (not ending a rest), and */
+	uint64		reset_full_rate_ns; /* their summed weights: the resolution */
+	bool		baseline_valid;
+	bool		timing_off_seen;	/* track_wal_io_timing was off at some
+									 * second since the reset */
+	uint64		wrap_writer_asleep_ns;	/* wal_buffer_full time sampled while
+										 * the WAL writer slept */
+	WalStallCounters baseline;	/* core counters at reset */
+	WalStallClassStats classes[WS_NUM_CLASSES];
+	int64		wal_path_waits;	/* clients' WAL write-path waits, and those
+								 * of them that */
+	int64		wal_path_waits_io_first;	/* began in WAL I/O */
+	uint64		ring_rule_ns;	/* write-path time no lock mode decided */
+	int64		query_evictions;	/* wal_stall_queries entries evicted */
+} WalStallFigures;
+
+/*
  * The shared state.
  *
  * Locking: "lock" (our own tranche, never taken by backends on their own
@@ -239,6 +275,8 @@ typedef struct WalStallSecond
  * they copy.  Nothing here is read or written without it, except nslots and
  * history_size, which never change after shared memory is created, and the
  * episode groups, which the collector (their only writer) reads unlocked.
+ * The figures are no exception: they are read and written under the lock
+ * like the rest.
  */
 typedef struct WalStallShared
 {
@@ -255,28 +293,11 @@ typedef struct WalStallShared
 	int64		overruns;		/* ticks that came more than an interval late */
 	uint64		unobserved_ns;	/* time between ticks beyond WS_MAX_SAMPLE_WEIGHT */
 	TimestampTz started_at;
-	TimestampTz reset_at;
 	uint64		reset_count;	/* bumped by every reset */
 	bool		in_recovery;	/* the server is a standby (or recovering) */
-	bool		timing_off_seen;	/* track_wal_io_timing was off at some
-									 * second since the reset */
-	uint64		wrap_writer_asleep_ns;	/* wal_buffer_full time sampled while
-										 * the WAL writer slept, since reset */
-	int64		wal_path_waits;	/* clients' WAL write-path waits, since
-								 * reset, and those of them that */
-	int64		wal_path_waits_io_first;	/* began in WAL I/O */
-	uint64		ring_rule_ns;	/* write-path time no lock mode decided */
-	uint64		hist_base_ns;	/* histogram bucket 0 upper bound */
 
 	/* accumulated since reset */
-	int64		reset_ticks;	/* ticks since reset */
-	int64		reset_full_rate_ticks;	/* those at wal_stall.sample_interval
-										 * (not ending a rest), and */
-	uint64		reset_full_rate_ns; /* their summed weights: the resolution */
-	WalStallClassStats classes[WS_NUM_CLASSES];
-	int64		query_evictions;	/* wal_stall_queries entries evicted */
-	WalStallCounters baseline;	/* core counters at reset */
-	bool		baseline_valid;
+	WalStallFigures figures;
 
 	/* per-second history ring */
 	int			history_size;

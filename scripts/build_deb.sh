@@ -11,7 +11,8 @@
 # (the tree itself is left as it is), copies the .deb files and lintian's
 # output (lintian.txt) to OUTDIR (default: a new /tmp/wal_stall_deb.XXXXXX)
 # and prints their paths, one per line, the directory last.  Exits non-zero
-# if the build fails or lintian reports an error.
+# if the build fails, lintian reports an error, or a packaged library
+# defines a function only the tests call (test/test_functions.c).
 #
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -euo pipefail
@@ -99,6 +100,19 @@ elif [ "$lstatus" -ne 0 ]; then
 	echo "build_deb.sh: lintian failed (exit $lstatus)" >&2
 	status=1
 fi
+# The functions only the tests call (test/test_functions.c, built in only
+# by "make WS_TEST_FUNCTIONS=1") must not ship: no packaged library may
+# define one.
+for deb in "$scratch"/postgresql-*-wal-stall_*.deb; do
+	rm -rf "$scratch/contents"
+	dpkg-deb -x "$deb" "$scratch/contents"
+	for lib in "$scratch"/contents/usr/lib/postgresql/*/lib/wal_stall.so; do
+		if nm -D --defined-only "$lib" | grep -E '_for_tests$' >&2; then
+			echo "build_deb.sh: $(basename "$deb") ships functions only the tests call" >&2
+			status=1
+		fi
+	done
+done
 ls "$out"/*.deb
 echo "$out"
 exit "$status"

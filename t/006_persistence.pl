@@ -9,6 +9,9 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(usleep);
+use FindBin;
+use lib $FindBin::RealBin;
+use WalStallSaveFile;
 
 # the server's major version (the framework's pg_version is 15+ only)
 my ($major) = `pg_config --version` =~ /(\d+)/;
@@ -80,24 +83,6 @@ sub episodes
 {
 	return $node->safe_psql('postgres',
 		"SELECT episodes FROM wal_stall_summary WHERE class = 'wal_buffer_full'");
-}
-
-sub read_bytes
-{
-	my ($file) = @_;
-	open(my $fh, '<:raw', $file) or die "could not read \"$file\": $!";
-	local $/;
-	my $bytes = <$fh>;
-	close($fh);
-	return $bytes;
-}
-
-sub write_bytes
-{
-	my ($file, $bytes) = @_;
-	open(my $fh, '>:raw', $file) or die "could not write \"$file\": $!";
-	print $fh $bytes;
-	close($fh) or die "could not write \"$file\": $!";
 }
 
 # --- a clean restart keeps everything accumulated since the last reset

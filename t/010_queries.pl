@@ -34,7 +34,9 @@ $node->safe_psql('postgres', q{
 	CREATE EXTENSION pg_stat_statements;
 	CREATE TABLE bulk (id int, filler text);
 	CREATE TABLE quiet AS SELECT g AS id FROM generate_series(1, 1000) g;
-	-- reads a backend's statement slot: not part of the extension's SQL
+	-- reads a backend's statement slot: not part of the extension's SQL,
+	-- in the library only when built with WS_TEST_FUNCTIONS=1, as
+	-- scripts/test.sh builds it (test/test_functions.c)
 	CREATE FUNCTION regress_slot_queryid(int) RETURNS bigint
 	AS '$libdir/wal_stall', 'wal_stall_query_slot_for_tests' LANGUAGE C STRICT;
 	-- pg_monitor has the privileges of pg_read_all_stats: a reader that

@@ -30,10 +30,12 @@ my $tmp_file = "$stat_file.tmp";
 my $dbid = $node->safe_psql('postgres',
 	"SELECT oid FROM pg_database WHERE datname = 'postgres'");
 
-# Offsets in the save file (WalStallSaveFile has the sizes).
+# Offsets in the save file (WalStallSaveFile has the sizes and the fields
+# of the figures).
 my $figures = $save_size{header};
-my $classes = $figures + 224;
+my $classes = $figures + $save_figure{classes}[0];
 my $rows = $figures + $save_size{figures};
+sub figure_at { return $figures + $save_figure{ $_[0] }[0]; }
 
 # --- a save file with history rows, and a statement entry of ours
 ok( $node->poll_query_until('postgres',
@@ -72,6 +74,28 @@ is($node->safe_psql('postgres',
 		'SELECT class, episodes FROM wal_stall_queries WHERE queryid = 4242'),
 	'wal_buffer_full|1', 'and the added entry is in wal_stall_queries');
 
+# --- the previous format, version 3, is still read: all it saved comes
+# back, and the figures it did not save start from zero
+my %good_figures = save_figures($good);
+$node->stop;
+$log = start_with(save_as_version_3(save_with_figures($good, query_evictions => 7)));
+like($log,
+	qr/wal_stall: loaded figures saved at clean shutdown.*\n.*DETAIL:  The file has format version 3, which did not save query_evictions: it counts from zero./,
+	'a version 3 file loads, and the log says what it lacks');
+is($node->safe_psql('postgres',
+		'SELECT class, episodes FROM wal_stall_queries WHERE queryid = 4242'),
+	'wal_buffer_full|1', 'its statement entry is in wal_stall_queries');
+is($node->safe_psql('postgres', 'SELECT query_evictions FROM wal_stall_status()'),
+	'0', 'query_evictions starts from zero');
+$node->stop;
+my %v3_figures = save_figures(read_bytes($stat_file));
+is(join(' ', map { $v3_figures{$_} eq $good_figures{$_} ? () : $_ }
+		qw(reset_at hist_base_ns baseline_valid baseline)),
+	'', 'its reset time, histogram base and baseline are saved again as they were');
+cmp_ok($v3_figures{reset_ticks}, '>=', $good_figures{reset_ticks},
+	"its ticks count on ($v3_figures{reset_ticks} >= $good_figures{reset_ticks})");
+$node->start;
+
 # --- one value out of range, the checksum right: refused as a whole
 sub field
 {
@@ -90,19 +114,23 @@ my @cases = (
 		qr/history row 0, checkpoint_kind is 9; it must be between -1 and 3/ ],
 	[ 'a stall class past the last', field($entry_at + 16, 'l', 7),
 		qr/statement entry 0, cls is 7; it must be between 0 and 6/ ],
-	[ 'a bool that is neither', field($figures + 40, 'C', 2),
+	[ 'a bool that is neither', field(figure_at('baseline_valid'), 'C', 2),
 		qr/the figures, baseline_valid is 2; it must be between 0 and 1/ ],
 	# counts
 	[ 'a negative episode count', field($classes + 2 * $save_size{class}, 'q', -5),
 		qr/class 2, episodes is -5; it must be 0 or more/ ],
 	[ 'a histogram that does not hold every episode', field($entry_at + 32, 'q', 3),
 		qr/statement entry 0, the histogram's sum is 1; it must be the episode count, 3/ ],
-	[ 'more full-rate ticks than ticks', field($figures + 24, 'q', 1 << 40),
+	[ 'more full-rate ticks than ticks', field(figure_at('reset_full_rate_ticks'), 'q', 1 << 40),
 		qr/the figures, reset_full_rate_ticks is 1099511627776; it must be at most reset_ticks/ ],
 	[ 'a row count below unknown', field($rows + 16, 'q', -2),
 		qr/history row 0, xids is -2; it must be -1 or more/ ],
+	[ 'a negative eviction count', field(figure_at('query_evictions'), 'q', -1),
+		qr/the figures, query_evictions is -1; it must be 0 or more/ ],
+	[ 'more waits begun in WAL I/O than waits', field(figure_at('wal_path_waits_io_first'), 'q', 1 << 40),
+		qr/the figures, wal_path_waits_io_first is 1099511627776; it must be at most wal_path_waits/ ],
 	# timestamps
-	[ 'an infinite reset time', field($figures, 'q', 9223372036854775807),
+	[ 'an infinite reset time', field(figure_at('reset_at'), 'q', 9223372036854775807),
 		qr/the figures, reset_at is 9223372036854775807 microseconds after 2000-01-01/ ],
 	[ 'a sample time past timestamptz', field($rows, 'q', 9223372036854775000),
 		qr/history row 0, sample_time is 9223372036854775000 microseconds/ ],
@@ -110,7 +138,7 @@ my @cases = (
 	[ 'a NaN fill', field($rows + 40, 'd', 'NaN'),
 		qr/history row 0, buffer_fill_avg is NaN; it must be a finite number/ ],
 	# the histogram's base
-	[ 'a histogram base above the longest interval', field($figures + 8, 'Q', 10**12),
+	[ 'a histogram base above the longest interval', field(figure_at('hist_base_ns'), 'Q', 10**12),
 		qr/the figures, hist_base_ns is 1000000000000; it must be at most the longest sample interval/ ]);
 
 foreach my $case (@cases)

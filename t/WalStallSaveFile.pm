@@ -1,6 +1,7 @@
 # The layout of wal_stall's save file, pg_stat/wal_stall.stat (persist.c,
-# wal_stall.h), for the TAP tests that write one by hand: offsets, a packer
-# for statement entries, and the CRC-32C the server checks.
+# wal_stall.h), for the TAP tests that read or write one by hand: offsets,
+# the figures (WalStallFigures) field by field, a packer for statement
+# entries, and the CRC-32C the server checks.
 #
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 package WalStallSaveFile;
@@ -9,18 +10,98 @@ use strict;
 use warnings;
 use Exporter 'import';
 
-our @EXPORT = qw(%save_size save_layout_matches save_crc32c save_with_checksum
-  save_statement_entry save_with_entries read_bytes write_bytes);
+our @EXPORT = qw(%save_size %save_figure @save_figure_names save_layout_matches
+  save_crc32c save_with_checksum save_statement_entry save_with_entries
+  save_figures save_with_figures save_as_version_3 header_figure_names
+  read_bytes write_bytes);
 
 # Sizes of the structures, as the header of a file states them: a header of
-# eleven uint32, WalStallSavedFigures, WalStallClassStats, WalStallSecond,
-# WalStallQueryStats.  Offsets inside them are in the tests that use them.
+# eleven uint32, WalStallFigures, WalStallClassStats, WalStallSecond,
+# WalStallQueryStats.  Offsets inside the rows and entries are in the tests
+# that use them.  figures_v3 is the figures of a format version 3 file: the
+# fields of WalStallFigures up to and with classes.
 our %save_size = (
 	header => 44,
-	figures => 4032,
+	figures => 4064,
+	figures_v3 => 4032,
 	class => 544,
 	row => 176,
 	entry => 576);
+
+# The fields of WalStallFigures in the order wal_stall.h declares them: the
+# offset in the figures and the pack template (the structs inside, baseline
+# and classes, as their bytes).
+our @save_figure_names = qw(reset_at hist_base_ns reset_ticks
+  reset_full_rate_ticks reset_full_rate_ns baseline_valid timing_off_seen
+  wrap_writer_asleep_ns baseline classes wal_path_waits
+  wal_path_waits_io_first ring_rule_ns query_evictions);
+our %save_figure = (
+	reset_at => [ 0, 'q' ],
+	hist_base_ns => [ 8, 'Q' ],
+	reset_ticks => [ 16, 'q' ],
+	reset_full_rate_ticks => [ 24, 'q' ],
+	reset_full_rate_ns => [ 32, 'Q' ],
+	baseline_valid => [ 40, 'C' ],
+	timing_off_seen => [ 41, 'C' ],
+	wrap_writer_asleep_ns => [ 48, 'Q' ],
+	baseline => [ 56, 'a168' ],
+	classes => [ 224, 'a' . 7 * $save_size{class} ],
+	wal_path_waits => [ 4032, 'q' ],
+	wal_path_waits_io_first => [ 4040, 'q' ],
+	ring_rule_ns => [ 4048, 'Q' ],
+	query_evictions => [ 4056, 'q' ]);
+
+# The field names of WalStallFigures as the header file declares them, in
+# order: what the table above must list.
+sub header_figure_names
+{
+	my ($header) = @_;
+	my ($body) = read_bytes($header) =~
+	  /typedef struct WalStallFigures\s*\{(.*?)\}\s*WalStallFigures;/s
+	  or die "no WalStallFigures in \"$header\"";
+	$body =~ s{/\*.*?\*/}{}gs;
+	return map { /(\w+)\s*(?:\[[^\]]*\])?\s*$/ ? $1 : () } split /;/, $body;
+}
+
+# The figures of a save file, field name => value.
+sub save_figures
+{
+	my ($bytes) = @_;
+	my $figures = substr($bytes, $save_size{header}, $save_size{figures});
+	my %value;
+	foreach my $name (@save_figure_names)
+	{
+		my ($offset, $template) = @{ $save_figure{$name} };
+		$value{$name} = unpack("x$offset $template", $figures);
+	}
+	return %value;
+}
+
+# A save file with some figures replaced (field name => value), checksummed.
+sub save_with_figures
+{
+	my ($bytes, %value) = @_;
+	foreach my $name (keys %value)
+	{
+		die "no figure $name in the save file" unless $save_figure{$name};
+		my ($offset, $template) = @{ $save_figure{$name} };
+		my $packed = pack($template, $value{$name});
+		substr($bytes, $save_size{header} + $offset, length($packed)) = $packed;
+	}
+	return save_with_checksum($bytes);
+}
+
+# A save file of this format as format version 3 wrote it: version 3 in the
+# header, the figures that version lacks cut off, checksummed again.
+sub save_as_version_3
+{
+	my ($bytes) = @_;
+	my $v3 = substr($bytes, 0, $save_size{header} + $save_size{figures_v3})
+	  . substr($bytes, $save_size{header} + $save_size{figures});
+	substr($v3, 4, 4) = pack('L', 3);
+	substr($v3, 12, 4) = pack('L', $save_size{figures_v3});
+	return save_with_checksum($v3);
+}
 
 # True if a file's header states the sizes above (else the offsets of the
 # tests are wrong, not the server).

@@ -1,0 +1,130 @@
+# Every figure of WalStallFigures survives a clean restart: the save file's
+# figures are the struct itself (wal_stall.h), so that a field added to it
+# is saved and loaded with the others, query_evictions among them.  The
+# server is restarted without a collector (max_worker_processes = 0), so
+# that nothing changes the figures between the two clean stops compared:
+# the second stop must save what the first one did, byte for byte, and
+# then, with a value of its own planted in each figure, field by field.
+#
+# Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use WalStallSaveFile;
+
+my $node = PostgreSQL::Test::Cluster->new('saved_figures');
+$node->init;
+# pg_stat_statements gives every statement a query id (on 13 only it does;
+# from 14 it turns compute_query_id on), so that distinct statements make
+# distinct wal_stall_queries entries to evict.  A 4-page WAL ring and fsync
+# on, which the test cluster turns off: each statement waits in WAL.
+$node->append_conf('postgresql.conf', qq{
+shared_preload_libraries = 'pg_stat_statements, wal_stall'
+autovacuum = off
+wal_buffers = 32kB
+max_wal_size = 1GB
+fsync = on
+wal_stall.max_queries = 100
+});
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION wal_stall');
+
+my $stat_file = $node->data_dir . '/pg_stat/wal_stall.stat';
+
+is_deeply([ header_figure_names("$FindBin::RealBin/../wal_stall.h") ],
+	\@save_figure_names,
+	'WalStallSaveFile.pm lists every field of WalStallFigures, in order')
+  or BAIL_OUT('WalStallFigures changed: update WalStallSaveFile.pm');
+
+# --- figures to save, evictions among them: distinct statements stalling in
+# WAL until the 100-entry table has evicted some (as in t/010_queries.pl)
+ok($node->poll_query_until('postgres', 'SELECT ticks > 100 FROM wal_stall_status()'),
+	'the collector ticks');
+my $tables = 0;
+my $deadline = time() + $PostgreSQL::Test::Utils::timeout_default;
+while ($node->safe_psql('postgres', 'SELECT query_evictions FROM wal_stall_status()') == 0
+	&& time() < $deadline)
+{
+	$node->safe_psql('postgres', "SET synchronous_commit = on;\n" . join '',
+		map {
+			"CREATE TABLE evict_$_ (id int, filler text);\n"
+			  . "INSERT INTO evict_$_ SELECT g, repeat('z', 100) FROM generate_series(1, 3000) g;\n"
+		} $tables + 1 .. $tables + 50);
+	$tables += 50;
+}
+my $evictions = $node->safe_psql('postgres', 'SELECT query_evictions FROM wal_stall_status()');
+cmp_ok($evictions, '>', 0, "wal_stall_queries evicted entries ($evictions, after $tables statements)");
+
+$node->stop;
+ok(-f $stat_file, 'a clean stop writes the save file');
+my $first = read_bytes($stat_file);
+ok(save_layout_matches($first), 'the save file has the layout this test knows')
+  or BAIL_OUT('the save file has another layout: update WalStallSaveFile.pm');
+my %saved = save_figures($first);
+cmp_ok($saved{query_evictions}, '>=', $evictions,
+	"the file holds the evictions ($saved{query_evictions})");
+cmp_ok($saved{wal_path_waits}, '>', 0, "and WAL write-path waits ($saved{wal_path_waits})");
+cmp_ok($saved{reset_ticks}, '>', 0, "and ticks ($saved{reset_ticks})");
+isnt($saved{classes}, "\0" x length($saved{classes}), 'and episodes');
+
+# --- a restart without a collector: what was saved is loaded and shown
+$node->append_conf('postgresql.conf', 'max_worker_processes = 0');
+my $offset = -s $node->logfile;
+$node->start;
+ok($node->log_contains(qr/wal_stall: loaded figures saved at clean shutdown/, $offset),
+	'the figures are loaded');
+is($node->safe_psql('postgres', 'SELECT collector_pid IS NULL FROM wal_stall_status()'),
+	't', 'no collector runs');
+is($node->safe_psql('postgres', 'SELECT query_evictions FROM wal_stall_status()'),
+	$saved{query_evictions}, 'wal_stall_status() shows the saved query_evictions');
+$node->stop;
+my $second = read_bytes($stat_file);
+my %again = save_figures($second);
+foreach my $name (@save_figure_names)
+{
+	ok($again{$name} eq $saved{$name}, "$name survives a clean restart");
+}
+ok( substr($second, $save_size{header}, $save_size{figures}) eq
+	  substr($first, $save_size{header}, $save_size{figures}),
+	'the figures are saved again byte for byte, padding included');
+
+# --- a value of its own in every figure, planted in the file: each comes
+# back (the baseline and the classes as they were, and not zero)
+my %planted = (
+	reset_ticks => 1_000_003,
+	reset_full_rate_ticks => 1_000_001,
+	reset_full_rate_ns => 5_000_000_011,
+	baseline_valid => 1,
+	timing_off_seen => 1,
+	wrap_writer_asleep_ns => 7_000_013,
+	wal_path_waits => 50_021,
+	wal_path_waits_io_first => 50_017,
+	ring_rule_ns => 9_000_029,
+	query_evictions => 4_243);
+my @kept = qw(reset_at hist_base_ns baseline classes);
+is_deeply([ sort(keys %planted, @kept) ], [ sort @save_figure_names ],
+	'this test plants or keeps every figure');
+isnt($saved{baseline}, "\0" x length($saved{baseline}), 'the baseline is not zero');
+write_bytes($stat_file, save_with_figures($second, %planted));
+$offset = -s $node->logfile;
+$node->start;
+ok($node->log_contains(qr/wal_stall: loaded figures saved at clean shutdown/, $offset),
+	'the planted figures are loaded');
+is($node->safe_psql('postgres', 'SELECT query_evictions FROM wal_stall_status()'),
+	$planted{query_evictions}, 'wal_stall_status() shows the planted query_evictions');
+$node->stop;
+my %third = save_figures(read_bytes($stat_file));
+foreach my $name (sort keys %planted)
+{
+	is($third{$name}, $planted{$name}, "planted $name survives a clean restart");
+}
+foreach my $name (@kept)
+{
+	ok($third{$name} eq $saved{$name}, "$name survives again");
+}
+
+done_testing();

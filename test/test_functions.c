@@ -1,0 +1,47 @@
+/*-------------------------------------------------------------------------
+ *
+ * test_functions.c
+ *		SQL-callable functions that only the tests call, built into the
+ *		library only by "make WS_TEST_FUNCTIONS=1" (scripts/test.sh does;
+ *		the Makefile's default, "make install" and the Debian packages do
+ *		not), so that the library users run does not carry them.
+ *
+ * None is part of the extension's SQL: a test creates the function it
+ * needs, naming this symbol in $libdir/wal_stall.
+ *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "storage/proc.h"
+#include "storage/procarray.h"
+
+#include "wal_stall.h"
+
+/*
+ * wal_stall_query_slot_for_tests(pid)
+ *		The query id in the statement slot of the backend with this pid, or
+ *		NULL when it holds none.  t/010_queries.pl creates it to check that
+ *		a statement publishes its query id, and that a failed one leaves
+ *		nothing behind.
+ */
+PG_FUNCTION_INFO_V1(wal_stall_query_slot_for_tests);
+
+Datum
+wal_stall_query_slot_for_tests(PG_FUNCTION_ARGS)
+{
+	int			pid = PG_GETARG_INT32(0);
+	PGPROC	   *proc = BackendPidGetProc(pid);
+	WalStallStatement st;
+
+	ws_check_loaded();
+	if (proc == NULL)
+		PG_RETURN_NULL();
+	ws_queries_read_statement(proc, &st);
+	if (st.queryid == 0)
+		PG_RETURN_NULL();
+	PG_RETURN_INT64((int64) st.queryid);
+}
