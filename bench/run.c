@@ -484,19 +484,12 @@ wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan, WsbRun *run,
 	last_tick = start;
 	for (;;)
 	{
-		pid_t		w = waitpid(pid, &status, WNOHANG);
-
-		if (w == pid)
+		if (wsb_proc_wait(pid, 0, &status) == 1)
 			break;
 		if (wsb_interrupted)
 		{
 			/* pgbench is in its own process group: stop it ourselves */
-			kill(-pid, SIGTERM);
-			kill(pid, SIGTERM);
-			for (int i = 0; i < 50 && waitpid(pid, &status, WNOHANG) == 0; i++)
-				usleep(100000);
-			kill(-pid, SIGKILL);
-			waitpid(pid, &status, 0);
+			wsb_proc_stop(pid, SIGTERM, 5.0, true);
 			if (tty)
 				fputc('\n', stderr);
 			return 1;

@@ -4,7 +4,8 @@
  *		wal_stall_bench unit tests of the engine's pure parts: flags and
  *		presets (every message), the plan (product order, baseline,
  *		interleaving), the pgbench log parser and per-second buckets, the
- *		latency quantile, and pgbench's summary and progress lines.
+ *		latency quantile, pgbench's summary and progress lines, and the
+ *		process runner (capture, directory, timeout, stop).
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
@@ -16,7 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <errno.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "engine.h"
 #include "test_unit.h"
@@ -456,4 +460,107 @@ test_pgbench(void)
 									 &el, &tps, &lat) && el == 5.0 && tps == 1234.5 && fabs(lat - 3.21) < 1e-9,
 		  "progress line: elapsed, tps, latency");
 	check(!wsb_pgbench_parse_progress("pgbench (15.20)", &el, &tps, &lat), "not a progress line");
+}
+
+/* The process runner: what every child of the harness goes through. */
+void
+test_proc(void)
+{
+	WsbCommand	c;
+	char		out[256],
+				path[64] = "untouched",
+				pidfile[] = "/tmp/wsb_unit_proc.XXXXXX";
+	char	   *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	pid_t		pid;
+	int			status = 0,
+				fd;
+	double		t0;
+
+	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+	wsb_cmd_add(&c, "/bin/sh");
+	wsb_cmd_add(&c, "-c");
+	wsb_cmd_add(&c, "echo captured; exit 3");
+	check(wsb_cmd_output(&c, out, sizeof(out)) == 3 && strcmp(out, "captured") == 0,
+		  "wsb_cmd_output: stdout captured without its newline, the exit status returned");
+	wsb_cmd_free(&c);
+
+	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+	wsb_cmd_add(&c, "/bin/sh");
+	wsb_cmd_add(&c, "-c");
+	wsb_cmd_add(&c, "pwd");
+	c.cwd = "/proc";
+	check(wsb_cmd_output(&c, out, sizeof(out)) == 0 && strcmp(out, "/proc") == 0,
+		  "a command runs in its cwd: \"%s\"", out);
+	wsb_cmd_free(&c);
+
+	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+	for (int i = 0; i < 100; i++)
+		wsb_cmd_add(&c, "/bin/true");
+	errno = 0;
+	check(wsb_cmd_start(&c) == -1 && errno == E2BIG,
+		  "more arguments than argv holds: the start fails (E2BIG), none silently dropped");
+	wsb_cmd_free(&c);
+
+	/* a timeout that ends while the child runs, then a plain SIGTERM */
+	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+	wsb_cmd_add(&c, "/bin/sleep");
+	wsb_cmd_add(&c, "30");
+	pid = wsb_cmd_start(&c);
+	wsb_cmd_free(&c);
+	t0 = wsb_now();
+	check(pid > 0 && wsb_proc_wait(pid, 0.2, &status) == 0 && wsb_now() - t0 >= 0.19,
+		  "wsb_proc_wait: 0 when the child still runs at the timeout");
+	status = wsb_proc_stop(pid, SIGTERM, 5.0, true);
+	check(status != -1 && WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM && wsb_now() - t0 < 4,
+		  "wsb_proc_stop: a child that obeys the signal ends by it, before the grace runs out");
+
+	/* a group that ignores the signal: SIGKILL after the grace, grandchild too */
+	fd = mkstemp(pidfile);
+	if (fd >= 0)
+		close(fd);
+	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+	wsb_cmd_add(&c, "/bin/sh");
+	wsb_cmd_add(&c, "-c");
+	wsb_cmd_add(&c, "trap '' TERM; sleep 30 & echo $! > %s; wait", pidfile);
+	pid = wsb_cmd_start(&c);
+	wsb_cmd_free(&c);
+	{
+		int			grandchild = 0;
+		bool		gone = false;
+
+		for (int i = 0; i < 100 && grandchild <= 0; i++)
+		{
+			char	   *text = wsb_read_file(pidfile, NULL);
+
+			grandchild = text ? atoi(text) : 0;
+			free(text);
+			if (grandchild <= 0)
+				usleep(20000);
+		}
+		t0 = wsb_now();
+		status = wsb_proc_stop(pid, SIGTERM, 0.3, true);
+		check(status != -1 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
+			  wsb_now() - t0 >= 0.29 && wsb_now() - t0 < 4,
+			  "wsb_proc_stop: a child that ignores the signal is killed once the grace ran out");
+		/* the grandchild, reparented, is reaped by init after its SIGKILL */
+		for (int i = 0; i < 100 && !gone; i++)
+		{
+			gone = grandchild > 0 && kill(grandchild, 0) != 0;
+			if (!gone)
+				usleep(20000);
+		}
+		check(gone, "wsb_proc_stop with group: the child's own children are killed too");
+	}
+	unlink(pidfile);
+
+	setenv("PATH", "/nonexistent:", 1);
+	check(!wsb_which_on_path("sh", path, sizeof(path)) && strcmp(path, "untouched") == 0,
+		  "wsb_which_on_path: not found on PATH, the buffer left as it was");
+	check(wsb_which("sh", path, sizeof(path)) && strcmp(path, "/usr/bin/sh") * strcmp(path, "/bin/sh") == 0,
+		  "wsb_which: past PATH, the system's directories: \"%s\"", path);
+	if (old)
+	{
+		setenv("PATH", old, 1);
+		free(old);
+	}
 }
