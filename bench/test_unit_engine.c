@@ -354,6 +354,52 @@ test_optional_libraries(void)
 		  "optional_library without a shared_preload_libraries set: \"%s\"", err);
 }
 
+/*
+ * What getopt_long would take and the harness never did: abbreviations,
+ * clusters of short flags, "--"; and a value too long for its field,
+ * which used to be cut without a word.
+ */
+static void
+test_flags_spelling(void)
+{
+	WsbOptions	o;
+	char		err[512],
+				longout[1100];
+
+	check_err(parse(&o, err, tmpdir, "--dur", "5", NULL), err,
+			  "unknown option \"--dur\" (see --help)", "an abbreviated flag is unknown");
+	check_err(parse(&o, err, tmpdir, "--run", NULL), err,
+			  "unknown option \"--run\" (see --help)", "an abbreviated flag without its value is unknown");
+	check_err(parse(&o, err, tmpdir, "--ou=/tmp/x", NULL), err,
+			  "unknown option \"--ou=/tmp/x\" (see --help)", "an abbreviated --flag=value is unknown");
+	check_err(parse(&o, err, tmpdir, "-qV", NULL), err,
+			  "unknown option \"-qV\" (see --help)", "short flags do not cluster");
+	check_err(parse(&o, err, tmpdir, "--quiet=1", NULL), err,
+			  "unknown option \"--quiet=1\" (see --help)", "a switch takes no =value");
+	check_err(parse(&o, err, tmpdir, "--runs", "3", "--", NULL), err,
+			  "unknown option \"--\" (see --help)", "\"--\" is no end of flags");
+	check_err(parse(&o, err, tmpdir, "--runs", "3", "extra", "--bogus", NULL), err,
+			  "unknown option \"extra\" (see --help)", "a word that is no flag, where it stands");
+	check(parse(&o, err, tmpdir, "--out", "--", "--runs", "--", NULL) == -1 && strcmp(o.out, "--") == 0 &&
+		  strcmp(err, "--runs: \"--\" is not an integer from 1 to 1000") == 0,
+		  "a value that looks like a flag is the value: \"%s\"", err);
+	memset(longout, 'a', sizeof(longout) - 1);
+	longout[0] = '/';
+	longout[sizeof(longout) - 1] = '\0';
+	check(parse(&o, err, tmpdir, "--out", longout, NULL) == -1 &&
+		  strstr(err, "--out: path too long: \"/aaa") == err &&
+		  strstr(err, "...\" (1099 bytes, at most 1023)") != NULL,
+		  "a too long --out is refused, not cut: \"%s\"", err);
+	longout[1023] = '\0';
+	check(parse(&o, err, tmpdir, "--out", longout, NULL) == 0 && strlen(o.out) == 1023,
+		  "an --out of 1023 bytes is taken whole");
+	longout[200] = '\0';
+	memcpy(longout + 47, "15/", 3);
+	check(parse(&o, err, tmpdir, "--cluster", longout + 47, NULL) == -1 &&
+		  strstr(err, "--cluster: name too long: ") == err,
+		  "a too long --cluster is refused: \"%s\"", err);
+}
+
 void
 test_options(void)
 {
@@ -366,6 +412,7 @@ test_options(void)
 	}
 	test_set_parsing();
 	test_flags();
+	test_flags_spelling();
 	test_presets();
 	test_plan();
 	test_optional_libraries();
