@@ -146,8 +146,7 @@ wsb_run_gnuplot(const char *dir, const char *script, char *why, size_t len)
 	pid_t		pid;
 	int			status;
 
-	if (!wsb_fits(snprintf(logpath, sizeof(logpath), "%s/%s.log", dir, script),
-				  sizeof(logpath), logpath, why, len))
+	if (!WSB_PATH(logpath, why, len, "%s/%s.log", dir, script))
 		return -1;
 	/* not on PATH: the exec fails and the exit status says so */
 	wsb_which_on_path("gnuplot", prog, sizeof(prog));
@@ -305,9 +304,7 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 		if (wsb_rows_col(&runs[i].history, "checkpoint") >= 0)
 			ckpt_present = true;
 
-	snprintf(path, sizeof(path), "%s/timeline.gp", plotdir);
-	gp = fopen(path, "w");
-	if (gp == NULL)
+	if (!WSB_PATH_ERRNO(path, "%s/timeline.gp", plotdir) || (gp = fopen(path, "w")) == NULL)
 	{
 		free(titled);
 		return -1;
@@ -329,9 +326,7 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 			continue;
 		if (n < 0)
 			continue;
-		snprintf(path, sizeof(path), "%s/run_%d.dat", plotdir, r->order);
-		d = fopen(path, "w");
-		if (d == NULL)
+		if (!WSB_PATH_ERRNO(path, "%s/run_%d.dat", plotdir, r->order) || (d = fopen(path, "w")) == NULL)
 		{
 			free(rows);
 			fclose(gp);
@@ -505,9 +500,7 @@ write_strip_chart(const char *plotdir, const WsbPlan *plan,
 
 	if (v == NULL)
 		return -1;
-	snprintf(path, sizeof(path), "%s/strip.dat", plotdir);
-	d = fopen(path, "w");
-	if (d == NULL)
+	if (!WSB_PATH_ERRNO(path, "%s/strip.dat", plotdir) || (d = fopen(path, "w")) == NULL)
 	{
 		free(v);
 		return -1;
@@ -528,9 +521,7 @@ write_strip_chart(const char *plotdir, const WsbPlan *plan,
 	}
 	fclose(d);
 
-	snprintf(path, sizeof(path), "%s/means.dat", plotdir);
-	d = fopen(path, "w");
-	if (d == NULL)
+	if (!WSB_PATH_ERRNO(path, "%s/means.dat", plotdir) || (d = fopen(path, "w")) == NULL)
 	{
 		free(v);
 		return -1;
@@ -560,9 +551,7 @@ write_strip_chart(const char *plotdir, const WsbPlan *plan,
 	if (maxlabel > 60)
 		maxlabel = 60;
 
-	snprintf(path, sizeof(path), "%s/strip.gp", plotdir);
-	gp = fopen(path, "w");
-	if (gp == NULL)
+	if (!WSB_PATH_ERRNO(path, "%s/strip.gp", plotdir) || (gp = fopen(path, "w")) == NULL)
 	{
 		free(v);
 		return -1;

@@ -459,12 +459,9 @@ start_pgbench(RunState *s, char *why, size_t whylen)
 	WsbCommand	c;
 	pid_t		pid;
 
-	if (!wsb_fits(snprintf(s->prefix, sizeof(s->prefix), "%s/run_%d", dir, order),
-				  sizeof(s->prefix), s->prefix, why, whylen) ||
-		!wsb_fits(snprintf(s->outpath, sizeof(s->outpath), "%s/run_%d.out", dir, order),
-				  sizeof(s->outpath), s->outpath, why, whylen) ||
-		!wsb_fits(snprintf(s->errpath, sizeof(s->errpath), "%s/run_%d.err", dir, order),
-				  sizeof(s->errpath), s->errpath, why, whylen))
+	if (!WSB_PATH(s->prefix, why, whylen, "%s/run_%d", dir, order) ||
+		!WSB_PATH(s->outpath, why, whylen, "%s/run_%d.out", dir, order) ||
+		!WSB_PATH(s->errpath, why, whylen, "%s/run_%d.err", dir, order))
 		return -1;
 	wsb_cmd_init(&c, s->t->uid, s->t->gid);
 	add_pgbench_args(&c, s->t, s->o, s->prefix);
@@ -599,10 +596,8 @@ read_pgbench(RunState *s, int status, char *why, size_t whylen)
 		free(text);
 		return -1;
 	}
-	if (!wsb_fits(snprintf(keep, sizeof(keep), "%s/pgbench_run_%d.txt", s->o->out, run->order),
-				  sizeof(keep), keep, why, whylen) ||
-		!wsb_fits(snprintf(pattern, sizeof(pattern), "%s.*", s->prefix),
-				  sizeof(pattern), pattern, why, whylen))
+	if (!WSB_PATH(keep, why, whylen, "%s/pgbench_run_%d.txt", s->o->out, run->order) ||
+		!WSB_PATH(pattern, why, whylen, "%s.*", s->prefix))
 	{
 		free(text);
 		return -1;
