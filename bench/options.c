@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "fits.h"
 
 /* which fields the command line or the preset gave, by key */
 enum
@@ -591,14 +592,14 @@ conf_name_ok(const char *line, const char *eq, char *err, size_t errlen)
 	return true;
 }
 
-/* The file a preset name stands for: a path as given, else DIR/NAME.conf. */
-static void
+/* The file a preset name stands for: a path as given, else DIR/NAME.conf.
+ * snprintf's length: len or more when it did not fit. */
+static int
 preset_path(const char *name, const char *dir, char *path, size_t len)
 {
 	if (strchr(name, '/') || access(name, R_OK) == 0)
-		wsb_strlcpy(path, name, len);
-	else
-		snprintf(path, len, "%s/%s.conf", dir ? dir : ".", name);
+		return snprintf(path, len, "%s", name);
+	return snprintf(path, len, "%s/%s.conf", dir ? dir : ".", name);
 }
 
 int
@@ -612,7 +613,8 @@ wsb_load_preset(const char *name, const char *presets_dir, WsbOptions *o,
 	int			lineno = 0;
 	char		msg[512];
 
-	preset_path(name, presets_dir, path, sizeof(path));
+	if (!wsb_fits(preset_path(name, presets_dir, path, sizeof(path)), sizeof(path), path, err, errlen))
+		return -1;
 	text = wsb_read_file(path, NULL);
 	if (text == NULL)
 	{
@@ -1215,7 +1217,8 @@ wsb_add_optional_libraries(WsbOptions *o, const char *pkglibdir, char *err, size
 	{
 		char		path[1400];
 
-		snprintf(path, sizeof(path), "%s/%s.so", pkglibdir, name);
+		if (!WSB_PATH(path, err, errlen, "%s/%s.so", pkglibdir, name))
+			return -1;
 		if (access(path, R_OK) != 0)
 		{
 			wsb_note("%s is not installed (no %s): its configuration is left out", name, path);

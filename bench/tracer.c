@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "fits.h"
 #include "validate.h"
 
 struct WsbTracer
@@ -85,7 +86,8 @@ wsb_validate_check(const WsbOptions *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--validate needs bpftrace, which is not on PATH (Debian: apt-get install bpftrace)");
 		return -1;
 	}
-	snprintf(pg, sizeof(pg), "%s/postgres", o->bindir);
+	if (!WSB_PATH(pg, err, errlen, "%s/postgres", o->bindir))
+		return -1;
 	if (access(pg, R_OK) != 0)
 	{
 		snprintf(err, errlen, "--validate: no server binary \"%s\" to trace", pg);
@@ -235,7 +237,8 @@ wsb_tracer_start(const WsbOptions *o, const char *workdir, int order, int backen
 	if (maps)
 		wsb_maps_libc(maps, libc, sizeof(libc));
 	free(maps);
-	snprintf(pg, sizeof(pg), "%s/postgres", o->bindir);
+	if (!WSB_PATH(pg, err, errlen, "%s/postgres", o->bindir))
+		return NULL;
 	program = malloc(16384);
 	tr = calloc(1, sizeof(WsbTracer));
 	if (program == NULL || tr == NULL || wsb_validate_program(pg, libc, program, 16384) != 0)
@@ -247,8 +250,13 @@ wsb_tracer_start(const WsbOptions *o, const char *workdir, int order, int backen
 	}
 	tr->io = libc[0] != '\0';
 	tr->order = order;
-	snprintf(bt, sizeof(bt), "%s/validate.bt", workdir);
-	snprintf(path, sizeof(path), "%s/validate.bt", o->out);
+	if (!WSB_PATH(bt, err, errlen, "%s/validate.bt", workdir) ||
+		!WSB_PATH(path, err, errlen, "%s/validate.bt", o->out))
+	{
+		free(program);
+		free(tr);
+		return NULL;
+	}
 	if (wsb_write_file(bt, program) != 0)
 	{
 		free(program);
@@ -258,9 +266,13 @@ wsb_tracer_start(const WsbOptions *o, const char *workdir, int order, int backen
 	}
 	wsb_write_file(path, program);	/* the reader's copy */
 	free(program);
-	snprintf(tr->outpath, sizeof(tr->outpath), "%s/trace_%d.out", workdir, order);
-	snprintf(tr->errpath, sizeof(tr->errpath), "%s/trace_%d.err", workdir, order);
-	snprintf(tr->keep, sizeof(tr->keep), "%s/trace_run_%d.txt", o->out, order);
+	if (!WSB_PATH(tr->outpath, err, errlen, "%s/trace_%d.out", workdir, order) ||
+		!WSB_PATH(tr->errpath, err, errlen, "%s/trace_%d.err", workdir, order) ||
+		!WSB_PATH(tr->keep, err, errlen, "%s/trace_run_%d.txt", o->out, order))
+	{
+		free(tr);
+		return NULL;
+	}
 
 	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
 	wsb_cmd_add(&c, "%s", bpftrace);
