@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 
 #include "engine.h"
+#include "fits.h"
 #include "test_unit.h"
 
 static char tmpdir[] = "/tmp/wsb_unit.XXXXXX";
@@ -539,6 +540,36 @@ test_proc(void)
 	check(wsb_cmd_output(&c, out, sizeof(out)) == 0 && strcmp(out, "/proc") == 0,
 		  "a command runs in its cwd: \"%s\"", out);
 	wsb_cmd_free(&c);
+
+	/* an argument past the 8 kB the old formatting buffer held */
+	{
+		char	   *big = malloc(10001);
+
+		memset(big, 'x', 10000);
+		big[10000] = '\0';
+		wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+		wsb_cmd_add(&c, "/bin/sh");
+		wsb_cmd_add(&c, "-c");
+		wsb_cmd_add(&c, "printf %%s \"$1\" | wc -c");
+		wsb_cmd_add(&c, "sh");
+		wsb_cmd_add(&c, "%s", big);
+		check(wsb_cmd_output(&c, out, sizeof(out)) == 0 && atoi(out) == 10000,
+			  "an argument of 10000 bytes reaches the child whole: %s", out);
+		wsb_cmd_free(&c);
+		free(big);
+	}
+
+	{
+		char		small[16],
+					msg[128];
+		const char *volatile fits = "fits";	/* not known to the compiler */
+		const char *volatile too_long = "does-not-fit";
+
+		check(WSB_PATH(small, msg, sizeof(msg), "%s/%s", "/tmp", fits) &&
+			  !WSB_PATH(small, msg, sizeof(msg), "%s/%s", "/tmp", too_long) &&
+			  strcmp(msg, "path too long: \"/tmp/does-not-f...\" (17 bytes, at most 15)") == 0,
+			  "WSB_PATH: a path that does not fit is an error that says so: %s", msg);
+	}
 
 	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
 	for (int i = 0; i < 100; i++)
