@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fits.h"
+#include "proc.h"
 #include "report_internal.h"
 
 /* wal_stall_history's per-second stall columns, charted under the tps */
@@ -101,27 +104,34 @@ bool
 wsb_find_gnuplot(char *why, size_t len)
 {
 	const char *path = getenv("PATH");
-	char		buf[4096];
+	char		prog[PATH_MAX];
 
 	if (path == NULL || *path == '\0')
 	{
 		snprintf(why, len, "PATH is empty, so gnuplot cannot be found (install gnuplot-nox)");
 		return false;
 	}
-	while (*path)
-	{
-		const char *colon = strchr(path, ':');
-		size_t		n = colon ? (size_t) (colon - path) : strlen(path);
-
-		snprintf(buf, sizeof(buf), "%.*s/gnuplot", (int) n, n ? path : ".");
-		if (access(buf, X_OK) == 0)
-			return true;
-		path += n;
-		if (*path == ':')
-			path++;
-	}
+	if (wsb_which_on_path("gnuplot", prog, sizeof(prog)))
+		return true;
 	snprintf(why, len, "gnuplot was not found on PATH; install it (apt-get install gnuplot-nox) and rerun");
 	return false;
+}
+
+/* The last non-empty line of a gnuplot log: it carries gnuplot's error. */
+static void
+last_log_line(const char *logpath, char *line, size_t len)
+{
+	FILE	   *lf = fopen(logpath, "r");
+	char		l[512];
+
+	line[0] = '\0';
+	if (lf == NULL)
+		return;
+	while (fgets(l, sizeof(l), lf))
+		if (strspn(l, " \t\r\n") != strlen(l))
+			snprintf(line, len, "%s", l);
+	fclose(lf);
+	line[strcspn(line, "\r\n")] = '\0';
 }
 
 /* Run `gnuplot script` in dir, its messages into script.log.  0 on
@@ -129,59 +139,37 @@ wsb_find_gnuplot(char *why, size_t len)
 int
 wsb_run_gnuplot(const char *dir, const char *script, char *why, size_t len)
 {
+	WsbCommand	c;
+	char		prog[PATH_MAX] = "gnuplot";
+	char		logpath[2048];
+	char		line[512];
 	pid_t		pid;
 	int			status;
 
-	fflush(NULL);
-	pid = fork();
+	if (!WSB_PATH(logpath, why, len, "%s/%s.log", dir, script))
+		return -1;
+	/* not on PATH: the exec fails and the exit status says so */
+	wsb_which_on_path("gnuplot", prog, sizeof(prog));
+	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+	wsb_cmd_add(&c, "%s", prog);
+	wsb_cmd_add(&c, "%s", script);
+	c.cwd = dir;
+	c.stdout_path = logpath;	/* and stderr */
+	pid = wsb_cmd_start(&c);
+	wsb_cmd_free(&c);
 	if (pid < 0)
 	{
 		snprintf(why, len, "could not start gnuplot: %s", strerror(errno));
 		return -1;
 	}
-	if (pid == 0)
+	if (wsb_proc_wait(pid, -1, &status) != 1)
 	{
-		char		logname[256];
-		int			fd;
-
-		if (chdir(dir) != 0)
-			_exit(126);
-		snprintf(logname, sizeof(logname), "%s.log", script);
-		fd = open(logname, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd >= 0)
-		{
-			dup2(fd, 1);
-			dup2(fd, 2);
-			close(fd);
-		}
-		execlp("gnuplot", "gnuplot", script, (char *) NULL);
-		_exit(127);
+		snprintf(why, len, "could not wait for gnuplot: %s", strerror(errno));
+		return -1;
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-		{
-			snprintf(why, len, "could not wait for gnuplot: %s", strerror(errno));
-			return -1;
-		}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 	{
-		char		logpath[2048];
-		char		line[512] = "";
-		FILE	   *lf;
-
-		snprintf(logpath, sizeof(logpath), "%s/%s.log", dir, script);
-		lf = fopen(logpath, "r");
-		if (lf != NULL)
-		{
-			char		l[512];
-
-			/* the last non-empty line carries gnuplot's error */
-			while (fgets(l, sizeof(l), lf))
-				if (strspn(l, " \t\r\n") != strlen(l))
-					snprintf(line, sizeof(line), "%s", l);
-			fclose(lf);
-			line[strcspn(line, "\r\n")] = '\0';
-		}
+		last_log_line(logpath, line, sizeof(line));
 		snprintf(why, len, "gnuplot failed on %s/%s (exit %d)%s%s",
 				 dir, script, WIFEXITED(status) ? WEXITSTATUS(status) : -1,
 				 line[0] ? ": " : "", line);
@@ -316,9 +304,7 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 		if (wsb_rows_col(&runs[i].history, "checkpoint") >= 0)
 			ckpt_present = true;
 
-	snprintf(path, sizeof(path), "%s/timeline.gp", plotdir);
-	gp = fopen(path, "w");
-	if (gp == NULL)
+	if (!WSB_PATH_ERRNO(path, "%s/timeline.gp", plotdir) || (gp = fopen(path, "w")) == NULL)
 	{
 		free(titled);
 		return -1;
@@ -340,9 +326,7 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 			continue;
 		if (n < 0)
 			continue;
-		snprintf(path, sizeof(path), "%s/run_%d.dat", plotdir, r->order);
-		d = fopen(path, "w");
-		if (d == NULL)
+		if (!WSB_PATH_ERRNO(path, "%s/run_%d.dat", plotdir, r->order) || (d = fopen(path, "w")) == NULL)
 		{
 			free(rows);
 			fclose(gp);
@@ -516,9 +500,7 @@ write_strip_chart(const char *plotdir, const WsbPlan *plan,
 
 	if (v == NULL)
 		return -1;
-	snprintf(path, sizeof(path), "%s/strip.dat", plotdir);
-	d = fopen(path, "w");
-	if (d == NULL)
+	if (!WSB_PATH_ERRNO(path, "%s/strip.dat", plotdir) || (d = fopen(path, "w")) == NULL)
 	{
 		free(v);
 		return -1;
@@ -539,9 +521,7 @@ write_strip_chart(const char *plotdir, const WsbPlan *plan,
 	}
 	fclose(d);
 
-	snprintf(path, sizeof(path), "%s/means.dat", plotdir);
-	d = fopen(path, "w");
-	if (d == NULL)
+	if (!WSB_PATH_ERRNO(path, "%s/means.dat", plotdir) || (d = fopen(path, "w")) == NULL)
 	{
 		free(v);
 		return -1;
@@ -571,9 +551,7 @@ write_strip_chart(const char *plotdir, const WsbPlan *plan,
 	if (maxlabel > 60)
 		maxlabel = 60;
 
-	snprintf(path, sizeof(path), "%s/strip.gp", plotdir);
-	gp = fopen(path, "w");
-	if (gp == NULL)
+	if (!WSB_PATH_ERRNO(path, "%s/strip.gp", plotdir) || (gp = fopen(path, "w")) == NULL)
 	{
 		free(v);
 		return -1;

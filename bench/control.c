@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "fits.h"
 
 /*
  * The cluster pg_lsclusters lists with data directory datadir (realpath),
@@ -198,7 +199,8 @@ wsb_control_find(WsbTarget *t, const WsbOptions *o, pid_t postmaster)
 		int			fd;
 
 		/* pg_ctl -l runs as the owner, who may not write in OUT */
-		snprintf(t->logfile, sizeof(t->logfile), "%s/server.log", o->out);
+		if (!WSB_PATH_SAY(t->logfile, "%s/server.log", o->out))
+			t->logfile[0] = '\0';	/* said; pg_ctl then runs without -l */
 		fd = open(t->logfile, O_WRONLY | O_CREAT | O_APPEND, 0640);
 		if (fd >= 0)
 		{
@@ -263,8 +265,9 @@ wsb_control(WsbTarget *t, const char *action, char *err, size_t errlen)
 	bool		stopping = strcmp(action, "stop") == 0;
 	int			rc;
 
-	snprintf(out, sizeof(out), "%s/%s.out", t->workdir,
-			 t->ctl.kind == WSB_CTL_PG_CTL ? "pg_ctl" : "control");
+	if (!WSB_PATH(out, err, errlen, "%s/%s.out", t->workdir,
+				  t->ctl.kind == WSB_CTL_PG_CTL ? "pg_ctl" : "control"))
+		return -1;
 	switch (t->ctl.kind)
 	{
 		case WSB_CTL_PG_CTLCLUSTER:

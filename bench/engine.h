@@ -15,6 +15,7 @@
 
 #include <signal.h>
 #include <sys/types.h>
+#include "proc.h"				/* running commands: WsbCommand, wsb_cmd_* */
 #include "wsb.h"
 
 /* exit statuses */
@@ -39,34 +40,6 @@ extern char *wsb_read_file(const char *path, size_t *len);	/* malloc'd, NUL-ende
 extern int	wsb_write_file(const char *path, const char *text);
 extern double wsb_now(void);		/* seconds, CLOCK_REALTIME */
 extern void wsb_sleep(double seconds);	/* returns early on interrupt */
-
-/*
- * Running commands.  as_uid/as_gid: -1 for ourselves, else the child drops
- * to that user before exec (we are root).  Children get their own process
- * group, so a Ctrl-C on the terminal reaches only the harness, which then
- * stops them itself.  cgroup_procs: a cgroup.procs file the child enters
- * before exec, or NULL.
- */
-typedef struct WsbCommand
-{
-	char	   *argv[96];
-	int			argc;
-	uid_t		uid;			/* (uid_t) -1: keep */
-	gid_t		gid;
-	const char *stdout_path;	/* NULL: /dev/null */
-	const char *stderr_path;	/* NULL: same as stdout */
-	bool		stdout_append;
-	const char *cgroup_procs;
-} WsbCommand;
-
-extern void wsb_cmd_init(WsbCommand *cmd, uid_t uid, gid_t gid);
-extern void wsb_cmd_add(WsbCommand *cmd, const char *fmt,...) __attribute__((format(printf, 2, 3)));
-extern pid_t wsb_cmd_start(WsbCommand *cmd);	/* -1 on failure */
-extern int	wsb_cmd_wait(pid_t pid);	/* exit status, 128+sig, -1 */
-extern int	wsb_cmd_run(WsbCommand *cmd);	/* start + wait */
-extern int	wsb_cmd_output(WsbCommand *cmd, char *out, size_t outlen);	/* stdout captured */
-extern void wsb_cmd_free(WsbCommand *cmd);
-extern bool wsb_which(const char *prog, char *path, size_t len);
 
 /* Cleanup actions, run in reverse order of registration, each once. */
 typedef void (*WsbCleanupFn) (void *arg);

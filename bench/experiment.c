@@ -23,6 +23,7 @@
 #include "report_internal.h"
 #include "verdict.h"
 #include "experiment.h"
+#include "fits.h"
 
 /*
  * The plan as "key = value" lines: everything that makes one round
@@ -89,7 +90,8 @@ wsb_resume_prepare(WsbOptions *o, bool margin_given, char *err, size_t errlen)
 				v[256];
 	char	   *text;
 
-	snprintf(path, sizeof(path), "%s/plan.txt", o->resume);
+	if (!WSB_PATH(path, err, errlen, "%s/plan.txt", o->resume))
+		return -1;
 	text = wsb_read_file(path, NULL);
 	if (text == NULL)
 	{
@@ -119,7 +121,11 @@ wsb_resume_check(const WsbOptions *o, const WsbPlan *plan, char *err, size_t err
 	const char *a,
 			   *b;
 
-	snprintf(path, sizeof(path), "%s/plan.txt", o->resume);
+	if (!WSB_PATH(path, err, errlen, "%s/plan.txt", o->resume))
+	{
+		free(now);
+		return -1;
+	}
 	stored = wsb_read_file(path, NULL);
 	if (stored == NULL || now == NULL)
 	{
@@ -161,7 +167,8 @@ wsb_resume_load(const WsbOptions *o, const WsbPlan *plan, WsbResume *r, char *er
 	WsbRoundTable t;
 
 	memset(r, 0, sizeof(*r));
-	snprintf(path, sizeof(path), "%s/results.csv", o->resume);
+	if (!WSB_PATH(path, err, errlen, "%s/results.csv", o->resume))
+		return -1;
 	r->results_text = wsb_read_file(path, NULL);
 	if (r->results_text == NULL)
 	{
@@ -199,7 +206,8 @@ wsb_write_results_continued(const char *path, const char *old_text, const WsbPla
 
 	if (old_text == NULL)
 		return wsb_write_results_csv(path, plan, runs, nruns);
-	snprintf(tmp, sizeof(tmp), "%s.new", path);
+	if (!WSB_PATH_SAY(tmp, "%s.new", path))
+		return -1;
 	if (wsb_write_results_csv(tmp, plan, runs, nruns) != 0)
 		return -1;
 	fresh = wsb_read_file(tmp, NULL);
@@ -259,8 +267,8 @@ write_judge_report(const char *dir, const WsbVerdicts *vs, const char *source)
 	FILE	   *f;
 	int			rc = 0;
 
-	snprintf(path, sizeof(path), "%s/report.html", dir);
-	snprintf(plotdir, sizeof(plotdir), "%s/plots", dir);
+	if (!WSB_PATH_SAY(path, "%s/report.html", dir) || !WSB_PATH_SAY(plotdir, "%s/plots", dir))
+		return -1;
 	f = fopen(path, "w");
 	if (f == NULL)
 		return -1;
@@ -308,12 +316,17 @@ wsb_judge_only(const WsbOptions *o, bool margin_given)
 
 	if (stat(o->judge, &st) == 0 && S_ISDIR(st.st_mode))
 	{
-		snprintf(path, sizeof(path), "%s/plan.txt", o->judge);
+		if (!WSB_PATH_SAY(path, "%s/plan.txt", o->judge))
+			return WSB_EXIT_FAILURE;
 		plan = wsb_read_file(path, NULL);
-		snprintf(path, sizeof(path), "%s/results.csv", o->judge);
+		if (!WSB_PATH_SAY(path, "%s/results.csv", o->judge))
+		{
+			free(plan);
+			return WSB_EXIT_FAILURE;
+		}
 	}
 	else
-		wsb_strlcpy(path, o->judge, sizeof(path));
+		wsb_strlcpy(path, o->judge, sizeof(path));	/* --judge fits: 1023 bytes at most */
 	/* a results directory: its configurations in the plan's order, as the
 	 * run showed them */
 	for (char *p = plan; p && *p && nlabels < 64;)

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "report_internal.h"
+#include "fits.h"
 #include "verdict.h"
 
 static void
@@ -67,7 +68,8 @@ wsb_draw_forest(const char *plotdir, const WsbRoundTable *t, const WsbJudgeSpec 
 		snprintf(why, whylen, "could not create directory \"%s\": %s", plotdir, strerror(errno));
 		return -1;
 	}
-	snprintf(path, sizeof(path), "%s/forest.dat", plotdir);
+	if (!WSB_PATH(path, why, whylen, "%s/forest.dat", plotdir))
+		return -1;
 	if ((d = fopen(path, "w")) == NULL)
 		goto write_error;
 	fputs("# row tps_change_pct low_pct high_pct stall_share_ratio low high (row 1 at the bottom)\n", d);
@@ -93,11 +95,13 @@ wsb_draw_forest(const char *plotdir, const WsbRoundTable *t, const WsbJudgeSpec 
 	fclose(d);
 
 	/* no stall figures (a CSV of tps alone): no stall chart */
-	snprintf(path, sizeof(path), "%s/forest_stall.svg", plotdir);
+	if (!WSB_PATH(path, why, whylen, "%s/forest_stall.svg", plotdir))
+		return -1;
 	unlink(path);
 	for (int which = 0; which < (stalls ? 2 : 1); which++)
 	{
-		snprintf(path, sizeof(path), "%s/forest_%s.gp", plotdir, which ? "stall" : "tps");
+		if (!WSB_PATH(path, why, whylen, "%s/forest_%s.gp", plotdir, which ? "stall" : "tps"))
+			return -1;
 		if ((gp = fopen(path, "w")) == NULL)
 			goto write_error;
 		fprintf(gp, "set terminal svg size 900,%d dynamic enhanced font 'sans,10'\n", h);

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "fits.h"
 #include "report_internal.h"
 #include "verdict.h"
 
@@ -750,10 +751,11 @@ wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 		char		path[1200];
 
 		fputs("<figure>\n", f);
-		snprintf(path, sizeof(path), "%s/forest_tps.svg", plotdir);
-		paste_svg_as_image(f, path, "forest plot of the tps ratios");
-		snprintf(path, sizeof(path), "%s/forest_stall.svg", plotdir);
-		if (access(path, R_OK) == 0)
+		if (WSB_PATH_SAY(path, "%s/forest_tps.svg", plotdir))
+			paste_svg_as_image(f, path, "forest plot of the tps ratios");
+		if (!WSB_PATH_SAY(path, "%s/forest_stall.svg", plotdir))
+			fputs("<p>No stall share chart: its path is too long.</p>\n", f);
+		else if (access(path, R_OK) == 0)
 			paste_svg_as_image(f, path, "forest plot of the stall share ratios");
 		else
 			fputs("<p>No stall share chart: the runs have no stall figures.</p>\n", f);
@@ -845,10 +847,13 @@ wsb_verdicts_write(const char *dir, WsbVerdicts *vs)
 {
 	char		path[1200];
 
-	snprintf(path, sizeof(path), "%s/plots", dir);
-	vs->forest = wsb_draw_forest(path, &vs->table, &vs->spec, vs->v,
-								 vs->forest_why, sizeof(vs->forest_why)) == 0;
-	snprintf(path, sizeof(path), "%s/verdicts.csv", dir);
+	if (!WSB_PATH(path, vs->forest_why, sizeof(vs->forest_why), "%s/plots", dir))
+		vs->forest = false;
+	else
+		vs->forest = wsb_draw_forest(path, &vs->table, &vs->spec, vs->v,
+									 vs->forest_why, sizeof(vs->forest_why)) == 0;
+	if (!WSB_PATH_SAY(path, "%s/verdicts.csv", dir))
+		return -1;
 	return wsb_write_verdicts_csv(path, &vs->table, &vs->spec, vs->v);
 }
 

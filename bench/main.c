@@ -40,6 +40,7 @@
 #include "validate.h"
 #include "verdict.h"
 #include "experiment.h"
+#include "fits.h"
 
 static WsbTarget target;
 
@@ -188,7 +189,8 @@ find_postgres(WsbOptions *o, char *err, size_t errlen)
 
 		if ((o->pgdata[0] || o->cluster[0]) && strcmp(progs[i], "initdb") == 0)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", o->bindir, progs[i]);
+		if (!WSB_PATH(path, err, errlen, "%s/%s", o->bindir, progs[i]))
+			return -1;
 		if (access(path, X_OK) != 0)
 		{
 			snprintf(err, errlen, "%s not found: no \"%.400s\" (the bindir of \"%.400s\")",
@@ -266,15 +268,17 @@ presets_dir(const char *argv0, char *dir, size_t len)
 
 	if (env && *env)
 	{
-		wsb_strlcpy(dir, env, len);
-		return;
+		/* a name that does not fit names no directory: said, and not used */
+		if (wsb_fits_or_say(snprintf(dir, len, "%s", env), len, dir))
+			return;
+		env = NULL;
 	}
 	if (n > 0)
 		exe[n] = '\0';
 	else
 		wsb_strlcpy(exe, argv0, sizeof(exe));
-	snprintf(dir, len, "%s/presets", dirname(exe));
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+	if (!wsb_fits_errno(snprintf(dir, len, "%s/presets", dirname(exe)), len) ||
+		stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
 		wsb_strlcpy(dir, WSB_PRESETS_DIR_DEFAULT, len);
 }
 
@@ -337,8 +341,8 @@ main(int argc, char **argv)
 	{
 		char		real[PATH_MAX];
 
-		if (realpath(opts.script, real))
-			wsb_strlcpy(opts.script, real, sizeof(opts.script));
+		if (realpath(opts.script, real) && !WSB_PATH_SAY(opts.script, "%s", real))
+			return WSB_EXIT_FAILURE;
 	}
 	if (opts.resume[0] &&
 		(wsb_resume_check(&opts, &plan, err, sizeof(err)) != 0 ||
@@ -403,8 +407,8 @@ main(int argc, char **argv)
 	{
 		char		real[PATH_MAX];
 
-		if (realpath(opts.out, real))
-			wsb_strlcpy(opts.out, real, sizeof(opts.out));
+		if (realpath(opts.out, real) && !WSB_PATH_SAY(opts.out, "%s", real))
+			return finish(WSB_EXIT_FAILURE);
 	}
 	if (wsb_target_open(&target, &opts, &env, err, sizeof(err)) != 0)
 	{
@@ -417,8 +421,8 @@ main(int argc, char **argv)
 	{
 		char	   *s = wsb_read_file(opts.script, NULL);
 
-		snprintf(path, sizeof(path), "%s/script.sql", target.workdir);
-		if (s == NULL || wsb_write_file(path, s) != 0 || chown(path, target.uid, target.gid) != 0)
+		if (!WSB_PATH_SAY(path, "%s/script.sql", target.workdir) ||
+			s == NULL || wsb_write_file(path, s) != 0 || chown(path, target.uid, target.gid) != 0)
 		{
 			free(s);
 			wsb_error("could not copy the script \"%s\"", opts.script);
@@ -439,7 +443,8 @@ main(int argc, char **argv)
 		char		text[16384];
 
 		wsb_plan_text(&opts, &plan, text, sizeof(text));
-		snprintf(path, sizeof(path), "%s/plan.txt", opts.out);
+		if (!WSB_PATH_SAY(path, "%s/plan.txt", opts.out))
+			return finish(WSB_EXIT_FAILURE);
 		if (wsb_write_file(path, text) != 0)
 		{
 			wsb_error("could not write \"%s\"", path);
@@ -523,8 +528,9 @@ main(int argc, char **argv)
 		if (run->position == plan.nconfigs)
 		{
 			/* a round ended: keep it, and with a budget look at it */
-			snprintf(path, sizeof(path), "%s/results.csv", opts.out);
-			if (wsb_write_results_continued(path, resumed.results_text, &plan, runs, ndone) != 0)
+			if (!WSB_PATH_SAY(path, "%s/results.csv", opts.out))
+				;				/* said; the round's runs are kept in memory */
+			else if (wsb_write_results_continued(path, resumed.results_text, &plan, runs, ndone) != 0)
 				wsb_error("could not write \"%s\"", path);
 			else if (opts.budget_seconds > 0 && round >= 3)
 			{
@@ -554,8 +560,9 @@ main(int argc, char **argv)
 	}
 
 	wsb_judge(&plan, runs, ndone, judged);
-	snprintf(path, sizeof(path), "%s/results.csv", opts.out);
-	if (wsb_write_results_continued(path, resumed.results_text, &plan, runs, ndone) != 0)
+	if (!WSB_PATH_SAY(path, "%s/results.csv", opts.out))
+		failed++;
+	else if (wsb_write_results_continued(path, resumed.results_text, &plan, runs, ndone) != 0)
 	{
 		wsb_error("could not write \"%s\"", path);
 		failed++;
@@ -587,14 +594,16 @@ main(int argc, char **argv)
 			failed++;
 		}
 	}
-	snprintf(path, sizeof(path), "%s/timeline.csv", opts.out);
-	if (wsb_write_timeline_csv(path, &plan, runs, ndone) != 0)
+	if (!WSB_PATH_SAY(path, "%s/timeline.csv", opts.out))
+		failed++;
+	else if (wsb_write_timeline_csv(path, &plan, runs, ndone) != 0)
 	{
 		wsb_error("could not write \"%s\"", path);
 		failed++;
 	}
-	snprintf(path, sizeof(path), "%s/advice.csv", opts.out);
-	if (wsb_write_advice_csv(path, &plan, runs, ndone) != 0)
+	if (!WSB_PATH_SAY(path, "%s/advice.csv", opts.out))
+		failed++;
+	else if (wsb_write_advice_csv(path, &plan, runs, ndone) != 0)
 	{
 		wsb_error("could not write \"%s\"", path);
 		failed++;

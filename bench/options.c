@@ -26,6 +26,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -34,6 +35,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "fits.h"
 
 /* which fields the command line or the preset gave, by key */
 enum
@@ -410,6 +412,24 @@ put_set(WsbOptions *o, const WsbSet *s, bool replace, char *err, size_t errlen)
 	return 0;
 }
 
+/* value into a fixed field of size, or -1: a value that does not fit is
+ * refused, never cut ("--out: path too long: ...") */
+static int
+copy_value(char *dst, size_t size, const char *flag, const char *noun, const char *value,
+		   char *err, size_t errlen)
+{
+	size_t		n = strlen(value);
+
+	if (n >= size)
+	{
+		snprintf(err, errlen, "%s: %s too long: \"%.40s...\" (%zu bytes, at most %zu)",
+				 flag, noun, value, n, size - 1);
+		return -1;
+	}
+	memcpy(dst, value, n + 1);
+	return 0;
+}
+
 /* A numeric or text field by its preset key / flag name (without --). */
 static int
 set_field(WsbOptions *o, const char *key, const char *value, bool *given,
@@ -506,20 +526,25 @@ set_field(WsbOptions *o, const char *key, const char *value, bool *given,
 			snprintf(err, errlen, "script: cannot read \"%s\"", value);
 			return -1;
 		}
-		wsb_strlcpy(o->script, value, sizeof(o->script));
+		if (copy_value(o->script, sizeof(o->script), "script", "path", value, err, errlen) != 0)
+			return -1;
 		o->builtin[0] = '\0';
 		given[F_SCRIPT] = true;
 		return 0;
 	}
 	if (strcmp(key, "pgbench_args") == 0)
 	{
-		wsb_strlcpy(o->pgbench_args, value, sizeof(o->pgbench_args));
+		if (copy_value(o->pgbench_args, sizeof(o->pgbench_args), "pgbench_args", "value", value,
+					   err, errlen) != 0)
+			return -1;
 		given[F_PGBENCH_ARGS] = true;
 		return 0;
 	}
 	if (strcmp(key, "pgbench_init_args") == 0)
 	{
-		wsb_strlcpy(o->pgbench_init_args, value, sizeof(o->pgbench_init_args));
+		if (copy_value(o->pgbench_init_args, sizeof(o->pgbench_init_args), "pgbench_init_args",
+					   "value", value, err, errlen) != 0)
+			return -1;
 		given[F_INIT_ARGS] = true;
 		return 0;
 	}
@@ -567,14 +592,14 @@ conf_name_ok(const char *line, const char *eq, char *err, size_t errlen)
 	return true;
 }
 
-/* The file a preset name stands for: a path as given, else DIR/NAME.conf. */
-static void
+/* The file a preset name stands for: a path as given, else DIR/NAME.conf.
+ * snprintf's length: len or more when it did not fit. */
+static int
 preset_path(const char *name, const char *dir, char *path, size_t len)
 {
 	if (strchr(name, '/') || access(name, R_OK) == 0)
-		wsb_strlcpy(path, name, len);
-	else
-		snprintf(path, len, "%s/%s.conf", dir ? dir : ".", name);
+		return snprintf(path, len, "%s", name);
+	return snprintf(path, len, "%s/%s.conf", dir ? dir : ".", name);
 }
 
 int
@@ -588,7 +613,8 @@ wsb_load_preset(const char *name, const char *presets_dir, WsbOptions *o,
 	int			lineno = 0;
 	char		msg[512];
 
-	preset_path(name, presets_dir, path, sizeof(path));
+	if (!wsb_fits(preset_path(name, presets_dir, path, sizeof(path)), sizeof(path), path, err, errlen))
+		return -1;
 	text = wsb_read_file(path, NULL);
 	if (text == NULL)
 	{
@@ -736,6 +762,240 @@ static const struct
 	{"--judge", NULL}, {"--baseline", NULL}, {"--resume", NULL},
 };
 
+#define N_VALUE_FLAGS ((int) (sizeof(value_flags) / sizeof(value_flags[0])))
+
+/* getopt_long's codes of the long-only flags; a value flag's is OPT_VALUE + its index */
+enum
+{
+	OPT_VALIDATE = 256,
+	OPT_YES,
+	OPT_VALUE = 512
+};
+
+/* the flags without a value, then every value flag */
+static const struct
+{
+	const char *flag;
+	int			code;
+}			switch_flags[] = {
+	{"--help", 'h'}, {"--version", 'V'}, {"--quiet", 'q'},
+	{"--validate", OPT_VALIDATE}, {"--yes", OPT_YES},
+};
+
+#define N_SWITCH_FLAGS ((int) (sizeof(switch_flags) / sizeof(switch_flags[0])))
+
+/* "+": stop at the first word that is not a flag (no reordering of argv);
+ * ":": a missing value is told apart from an unknown flag */
+#define SHORT_FLAGS "+:hVq"
+
+static void
+long_options(struct option *lo)
+{
+	int			n = 0;
+
+	for (int i = 0; i < N_SWITCH_FLAGS; i++)
+		lo[n++] = (struct option) {switch_flags[i].flag + 2, no_argument, NULL, switch_flags[i].code};
+	for (int i = 0; i < N_VALUE_FLAGS; i++)
+		lo[n++] = (struct option) {value_flags[i].flag + 2, required_argument, NULL, OPT_VALUE + i};
+	lo[n] = (struct option) {NULL, 0, NULL, 0};
+}
+
+/*
+ * Is arg the flag spelled in full, as the man page and --help give it?
+ * getopt_long also takes an abbreviation (--dur), a cluster of short
+ * flags (-qV) and a long switch as a short one's long name; the harness
+ * never did, so those stay unknown options.
+ */
+static bool
+spelled_in_full(const char *arg, int code)
+{
+	size_t		n;
+
+	if (code >= OPT_VALUE && code < OPT_VALUE + N_VALUE_FLAGS)
+	{
+		const char *flag = value_flags[code - OPT_VALUE].flag;
+
+		n = strlen(flag);
+		return strncmp(arg, flag, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+	}
+	for (int i = 0; i < N_SWITCH_FLAGS; i++)
+		if (switch_flags[i].code == code && strcmp(arg, switch_flags[i].flag) == 0)
+			return true;
+	return code < OPT_VALIDATE && arg[0] == '-' && arg[1] == code && arg[2] == '\0';
+}
+
+/* What a command-line pass shares. */
+typedef struct ArgState
+{
+	const char *presets_dir;
+	bool		given[F_COUNT];
+	bool		preset_given[F_COUNT];
+	char		cli_names[WSB_MAX_SETS + 1][WSB_NAME_LEN];
+	int			ncli;
+} ArgState;
+
+/* --set: replaces the preset's set of that GUC, not an earlier --set */
+static int
+apply_set(WsbOptions *o, ArgState *as, const char *value, char *err, size_t errlen)
+{
+	WsbSet		s;
+
+	if (wsb_parse_set(value, &s, err, errlen) != 0)
+		return -1;
+	for (int j = 0; j < as->ncli; j++)
+		if (strcmp(as->cli_names[j], s.name) == 0)
+		{
+			snprintf(err, errlen, "--set \"%s\" given twice", s.name);
+			return -1;
+		}
+	if (put_set(o, &s, true, err, errlen) != 0)
+		return -1;
+	strcpy(as->cli_names[as->ncli++], s.name);
+	return 0;
+}
+
+/* A value flag's value into o (the second pass).  0, or -1 with err. */
+static int
+apply_value(WsbOptions *o, ArgState *as, int k, const char *value, char *err, size_t errlen)
+{
+	const char *flag = value_flags[k].flag;
+	char		msg[512];
+
+	if (strcmp(flag, "--preset") == 0)
+		return 0;				/* the first pass's */
+	if (strcmp(flag, "--set") == 0)
+		return apply_set(o, as, value, err, errlen);
+	if (strcmp(flag, "--pgdata") == 0 || strcmp(flag, "--out") == 0)
+	{
+		if (*value == '\0')
+		{
+			snprintf(err, errlen, "%s: empty directory name", flag);
+			return -1;
+		}
+		return flag[2] == 'p' ? copy_value(o->pgdata, sizeof(o->pgdata), flag, "path", value, err, errlen)
+			: copy_value(o->out, sizeof(o->out), flag, "path", value, err, errlen);
+	}
+	if (strcmp(flag, "--cluster") == 0 || strcmp(flag, "--service") == 0)
+	{
+		bool		cl = flag[2] == 'c';
+		const char *slash = strchr(value, '/');
+
+		if (*value == '\0' || (cl && (slash == NULL || slash == value || slash[1] == '\0' ||
+									 strchr(slash + 1, '/'))))
+		{
+			snprintf(err, errlen, cl ? "--cluster: \"%s\" is not VERSION/NAME (e.g. 15/main)"
+					 : "--service: empty unit name%s", cl ? value : "");
+			return -1;
+		}
+		return cl ? copy_value(o->cluster, sizeof(o->cluster), flag, "name", value, err, errlen)
+			: copy_value(o->service, sizeof(o->service), flag, "name", value, err, errlen);
+	}
+	if (strcmp(flag, "--pg-config") == 0)
+		return copy_value(o->pg_config, sizeof(o->pg_config), flag, "path", value, err, errlen);
+	if (strcmp(flag, "--judge") == 0 || strcmp(flag, "--baseline") == 0 ||
+		strcmp(flag, "--resume") == 0)
+	{
+		char	   *dst = flag[2] == 'j' ? o->judge : flag[2] == 'b' ? o->baseline : o->resume;
+
+		if (*value == '\0')
+		{
+			snprintf(err, errlen, "%s: empty value", flag);
+			return -1;
+		}
+		return copy_value(dst, sizeof(o->judge), flag, flag[2] == 'b' ? "name" : "path",
+						  value, err, errlen);
+	}
+	if (set_field(o, value_flags[k].key, value, as->given, msg, sizeof(msg)) != 0)
+	{
+		/* "runs: ..." -> "--runs: ..." */
+		snprintf(err, errlen, "%s%s", flag, msg + strlen(value_flags[k].key));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * One pass over the command line.  The first loads the preset (whatever
+ * its place on the line, so that every flag overrides it) and finds every
+ * unknown flag and missing value; the second applies the flags in their
+ * order and answers --help and --version.  0 ok, 1 --help or --version
+ * printed (second pass), -1 with err.
+ */
+static int
+parse_pass(int argc, char **argv, int pass, const struct option *lo, ArgState *as,
+		   WsbOptions *o, char *err, size_t errlen)
+{
+	optind = 0;					/* glibc: start over, with a fresh state */
+	opterr = 0;					/* the messages are ours */
+	for (;;)
+	{
+		int			at = optind > 0 ? optind : 1;	/* the word getopt reads */
+		const char *arg = at < argc ? argv[at] : NULL;
+		int			code = getopt_long(argc, argv, SHORT_FLAGS, lo, NULL);
+
+		if (code == -1)
+		{
+			/* the end, or "--" (getopt's end of flags) or a word that is no flag */
+			if (arg == NULL)
+				return 0;
+			snprintf(err, errlen, "unknown option \"%s\" (see --help)", arg);
+			return -1;
+		}
+		if (code == '?' && strcmp(arg, "-?") == 0)
+			code = 'h';
+		else if (code == '?' || !spelled_in_full(arg, code == ':' ? optopt : code))
+		{
+			snprintf(err, errlen, "unknown option \"%s\" (see --help)", arg);
+			return -1;
+		}
+		else if (code == ':')	/* only value flags take one */
+		{
+			snprintf(err, errlen, "option \"%s\" needs a value", value_flags[optopt - OPT_VALUE].flag);
+			return -1;
+		}
+		switch (code)
+		{
+			case 'h':
+				if (pass == 1)
+				{
+					wsb_usage(stdout);
+					return 1;
+				}
+				break;
+			case 'V':
+				if (pass == 1)
+				{
+					printf("wal_stall_bench (wal_stall) %s\n", WSB_VERSION);
+					return 1;
+				}
+				break;
+			case 'q':
+				o->quiet = true;
+				break;
+			case OPT_VALIDATE:
+				o->validate = true;
+				break;
+			case OPT_YES:
+				o->yes = true;
+				break;
+			default:
+				if (pass == 0 && strcmp(value_flags[code - OPT_VALUE].flag, "--preset") == 0)
+				{
+					if (o->preset[0])
+					{
+						snprintf(err, errlen, "--preset given twice");
+						return -1;
+					}
+					if (wsb_load_preset(optarg, as->presets_dir, o, as->preset_given, err, errlen) != 0)
+						return -1;
+				}
+				else if (pass == 1 && apply_value(o, as, code - OPT_VALUE, optarg, err, errlen) != 0)
+					return -1;
+				break;
+		}
+	}
+}
+
 /*
  * Parse the command line into o (defaults first, then the preset, then the
  * flags).  0 ok, 1 --help or --version (printed), -1 usage error with one
@@ -745,180 +1005,19 @@ int
 wsb_parse_args(int argc, char **argv, const char *presets_dir, WsbOptions *o,
 			   char *err, size_t errlen)
 {
-	bool		given[F_COUNT] = {0};
-	bool		preset_given[F_COUNT] = {0};
-	char		msg[512];
-	char		cli_names[WSB_MAX_SETS + 1][WSB_NAME_LEN];
-	int			ncli = 0;
+	ArgState	as = {.presets_dir = presets_dir};
+	bool	   *given = as.given;
+	bool	   *preset_given = as.preset_given;
+	struct option lo[N_SWITCH_FLAGS + N_VALUE_FLAGS + 1];
 
 	wsb_options_defaults(o);
-
-	/* the preset first, whatever its place on the line */
+	long_options(lo);
 	for (int pass = 0; pass < 2; pass++)
 	{
-		for (int i = 1; i < argc; i++)
-		{
-			const char *arg = argv[i];
-			const char *value = NULL;
-			const char *flag = arg;
-			char		flagbuf[64];
-			const char *eq;
-			size_t		k;
+		int			rc = parse_pass(argc, argv, pass, lo, &as, o, err, errlen);
 
-			if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0 ||
-				strcmp(arg, "-?") == 0)
-			{
-				if (pass == 1)
-				{
-					wsb_usage(stdout);
-					return 1;
-				}
-				continue;
-			}
-			if (strcmp(arg, "--version") == 0 || strcmp(arg, "-V") == 0)
-			{
-				if (pass == 1)
-				{
-					printf("wal_stall_bench (wal_stall) %s\n", WSB_VERSION);
-					return 1;
-				}
-				continue;
-			}
-			if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0)
-			{
-				o->quiet = true;
-				continue;
-			}
-			if (strcmp(arg, "--validate") == 0)
-			{
-				o->validate = true;
-				continue;
-			}
-			if (strcmp(arg, "--yes") == 0)
-			{
-				o->yes = true;
-				continue;
-			}
-			eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
-			if (eq && (size_t) (eq - arg) < sizeof(flagbuf))
-			{
-				snprintf(flagbuf, sizeof(flagbuf), "%.*s", (int) (eq - arg), arg);
-				flag = flagbuf;
-				value = eq + 1;
-			}
-			for (k = 0; k < sizeof(value_flags) / sizeof(value_flags[0]); k++)
-				if (strcmp(flag, value_flags[k].flag) == 0)
-					break;
-			if (k == sizeof(value_flags) / sizeof(value_flags[0]))
-			{
-				snprintf(err, errlen, "unknown option \"%s\" (see --help)", arg);
-				return -1;
-			}
-			if (value == NULL)
-			{
-				if (i + 1 >= argc)
-				{
-					snprintf(err, errlen, "option \"%s\" needs a value", flag);
-					return -1;
-				}
-				value = argv[++i];
-			}
-			if (pass == 0)
-			{
-				if (strcmp(flag, "--preset") == 0)
-				{
-					if (o->preset[0])
-					{
-						snprintf(err, errlen, "--preset given twice");
-						return -1;
-					}
-					if (wsb_load_preset(value, presets_dir, o, preset_given, err, errlen) != 0)
-						return -1;
-				}
-				continue;
-			}
-			if (strcmp(flag, "--preset") == 0)
-				continue;
-			if (strcmp(flag, "--set") == 0)
-			{
-				WsbSet		s;
-
-				if (wsb_parse_set(value, &s, err, errlen) != 0)
-					return -1;
-				/* replaces the preset's set of that GUC, not an earlier --set */
-				for (int j = 0; j < ncli; j++)
-					if (strcmp(cli_names[j], s.name) == 0)
-					{
-						snprintf(err, errlen, "--set \"%s\" given twice", s.name);
-						return -1;
-					}
-				if (put_set(o, &s, true, err, errlen) != 0)
-					return -1;
-				strcpy(cli_names[ncli++], s.name);
-				continue;
-			}
-			if (strcmp(flag, "--pgdata") == 0)
-			{
-				if (*value == '\0')
-				{
-					snprintf(err, errlen, "--pgdata: empty directory name");
-					return -1;
-				}
-				wsb_strlcpy(o->pgdata, value, sizeof(o->pgdata));
-				continue;
-			}
-			if (strcmp(flag, "--cluster") == 0 || strcmp(flag, "--service") == 0)
-			{
-				bool		cl = flag[2] == 'c';
-				const char *slash = strchr(value, '/');
-
-				if (*value == '\0' || (cl && (slash == NULL || slash == value || slash[1] == '\0' ||
-											 strchr(slash + 1, '/'))))
-				{
-					snprintf(err, errlen, cl ? "--cluster: \"%s\" is not VERSION/NAME (e.g. 15/main)"
-							 : "--service: empty unit name%s", cl ? value : "");
-					return -1;
-				}
-				wsb_strlcpy(cl ? o->cluster : o->service, value,
-							cl ? sizeof(o->cluster) : sizeof(o->service));
-				continue;
-			}
-			if (strcmp(flag, "--out") == 0)
-			{
-				if (*value == '\0')
-				{
-					snprintf(err, errlen, "--out: empty directory name");
-					return -1;
-				}
-				wsb_strlcpy(o->out, value, sizeof(o->out));
-				continue;
-			}
-			if (strcmp(flag, "--pg-config") == 0)
-			{
-				wsb_strlcpy(o->pg_config, value, sizeof(o->pg_config));
-				continue;
-			}
-			if (strcmp(flag, "--judge") == 0 || strcmp(flag, "--baseline") == 0 ||
-				strcmp(flag, "--resume") == 0)
-			{
-				char	   *dst = flag[2] == 'j' ? o->judge : flag[2] == 'b' ? o->baseline : o->resume;
-
-				if (*value == '\0')
-				{
-					snprintf(err, errlen, "%s: empty value", flag);
-					return -1;
-				}
-				wsb_strlcpy(dst, value, sizeof(o->judge));
-				continue;
-			}
-			if (set_field(o, value_flags[k].key, value, given, msg, sizeof(msg)) != 0)
-			{
-				/* "runs: ..." -> "--runs: ..." */
-				snprintf(err, errlen, "%s%s", flag,
-						 msg + strlen(value_flags[k].key));
-				return -1;
-			}
-		}
+		if (rc != 0)
+			return rc;
 	}
 
 	/* a preset's runs is its default length, not a cap on a --budget */
@@ -1118,7 +1217,8 @@ wsb_add_optional_libraries(WsbOptions *o, const char *pkglibdir, char *err, size
 	{
 		char		path[1400];
 
-		snprintf(path, sizeof(path), "%s/%s.so", pkglibdir, name);
+		if (!WSB_PATH(path, err, errlen, "%s/%s.so", pkglibdir, name))
+			return -1;
 		if (access(path, R_OK) != 0)
 		{
 			wsb_note("%s is not installed (no %s): its configuration is left out", name, path);

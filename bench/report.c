@@ -21,6 +21,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "fits.h"
 #include "report_internal.h"
 #include "validate.h"
 #include "verdict.h"
@@ -713,7 +714,8 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 	for (int i = 0; i < nruns; i++)
 		if (!runs[i].ok)
 			nfailed++;
-	snprintf(plotdir, sizeof(plotdir), "%s/plots", dir);
+	if (!WSB_PATH_SAY(plotdir, "%s/plots", dir))
+		return -1;
 	/* nothing to draw: gnuplot would stop on "all points undefined" */
 	if (nfailed == nruns)
 		snprintf(why, sizeof(why), "%s", nruns ? "every run failed, so there is nothing to draw; "
@@ -722,7 +724,8 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 							 why, sizeof(why)) == 0)
 		charts = true;
 
-	snprintf(path, sizeof(path), "%s/report.html", dir);
+	if (!WSB_PATH_SAY(path, "%s/report.html", dir))
+		return -1;
 	f = fopen(path, "w");
 	if (f == NULL)
 		return -1;
@@ -788,7 +791,7 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 	write_verdict_html(f, plan, runs, nruns, judged);
 
 	fputs("<h2>Throughput and stalls, second by second</h2>\n", f);
-	snprintf(path, sizeof(path), "%s/timeline.svg", plotdir);
+	charts &= WSB_PATH_SAY(path, "%s/timeline.svg", plotdir);
 	if (charts)
 	{
 		fputs("<figure>\n", f);
@@ -817,7 +820,7 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 		fputs("<p class=\"missing\">Chart missing (see above).</p>\n", f);
 
 	fputs("<h2>Run tps by configuration</h2>\n", f);
-	snprintf(path, sizeof(path), "%s/strip.svg", plotdir);
+	charts &= WSB_PATH_SAY(path, "%s/strip.svg", plotdir);
 	if (charts)
 	{
 		fputs("<figure>\n", f);

@@ -39,6 +39,7 @@
 #include <libpq-fe.h>
 
 #include "engine.h"
+#include "fits.h"
 #include "validate.h"
 
 static void
@@ -377,181 +378,181 @@ instrument_ready(WsbTarget *t, const WsbConfig *cf, bool loaded, char *why, size
 	return -1;
 }
 
-/*
- * One run of run->config.  0: measured (run->ok), -1: failed (run->error,
- * err), 1: interrupted.
- */
-int
-wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan, WsbRun *run,
-			int nruns, char *err, size_t errlen)
+/* What the steps of one run share. */
+typedef struct RunState
 {
-	char		prefix[1200],
-				outpath[1200],
-				errpath[1200],
-				pattern[1300];
-	char		since[64] = "";
-	char		msg[512];
-	bool		loaded = wsb_target_wal_stall_loaded(t);
-	bool		statements = false;
-	bool		tty = isatty(2) && !o->quiet;
-	bool		traced = wsb_validate_traced(o, run->config, run->repeat);
-	WsbTracer  *tracer = NULL;
-	WsbCommand	c;
-	WsbRows		newest = {0};
-	WsbLogStats ls;
-	pid_t		pid;
-	int			rc = -1,
-				status = 0,
-				collector = 0;
-	double		cpu0 = -1,
-				start,
-				last_tick,
-				tps_now = NAN;
-	long		erroff = 0;
-	glob_t		g;
-	char	   *text;
+	WsbTarget  *t;
+	const WsbOptions *o;
+	const WsbPlan *plan;
+	WsbRun	   *run;
+	int			nruns;
+	bool		loaded;			/* wal_stall is in shared_preload_libraries */
+	bool		statements;		/* pg_stat_statements is there, and reset */
+	bool		tty;			/* a live progress line on stderr */
+	WsbTracer  *tracer;			/* --validate, this run traced */
+	int			collector;		/* the collector's pid, for its CPU share */
+	double		cpu0;			/* its CPU time before the run, ns; -1 */
+	double		start;			/* pgbench started, wsb_now() */
+	char		since[64];		/* the newest history row read */
+	char		prefix[1200];	/* WORKDIR/run_N: pgbench's log files */
+	char		outpath[1200];	/* pgbench's stdout */
+	char		errpath[1200];	/* pgbench's stderr: progress lines */
+} RunState;
 
-	run->ok = false;
-	run->collector_cpu_share = -1;
-	run->validation.requested = o->validate;
-	run->validation.traced = traced;
-	if (instrument_ready(t, &plan->configs[run->config], loaded, msg, sizeof(msg)) != 0)
-	{
-		snprintf(run->error, sizeof(run->error), "%.250s", msg);
-		snprintf(err, errlen, "%s", msg);
+/* The run failed: why into run->error (as much as it holds) and err. */
+static int
+run_failed(WsbRun *run, char *err, size_t errlen, const char *why)
+{
+	snprintf(run->error, sizeof(run->error), "%s", why);
+	snprintf(err, errlen, "%s", why);
+	return -1;
+}
+
+/*
+ * Before pgbench: the instrument is there, the counters are reset, the
+ * collector's CPU time and the server's clock are read.  0, or -1 with why.
+ */
+static int
+prepare_run(RunState *s, char *why, size_t whylen)
+{
+	WsbTarget  *t = s->t;
+	WsbRun	   *run = s->run;
+	char		msg[512];
+	WsbRows		now;
+
+	if (instrument_ready(t, &s->plan->configs[run->config], s->loaded, why, whylen) != 0)
 		return -1;
-	}
-	if (!loaded)
+	if (!s->loaded)
 		snprintf(run->statements_why, sizeof(run->statements_why), "wal_stall is not loaded");
 	else
-		statements = statements_ready(t, run->statements_why, sizeof(run->statements_why));
+		s->statements = statements_ready(t, run->statements_why, sizeof(run->statements_why));
 	if (wsb_sql_exec(t->conn, "CHECKPOINT", msg, sizeof(msg)) != 0 ||
 		wsb_sql_exec(t->conn, "SELECT pg_catalog.pg_stat_reset_shared('wal'::pg_catalog.text)", msg, sizeof(msg)) != 0 ||
-		(loaded && wsb_sql_exec(t->conn, "SELECT public.wal_stall_reset()", msg, sizeof(msg)) != 0) ||
-		(statements && wsb_sql_exec(t->conn, "SELECT public.pg_stat_statements_reset()", msg, sizeof(msg)) != 0))
+		(s->loaded && wsb_sql_exec(t->conn, "SELECT public.wal_stall_reset()", msg, sizeof(msg)) != 0) ||
+		(s->statements && wsb_sql_exec(t->conn, "SELECT public.pg_stat_statements_reset()", msg, sizeof(msg)) != 0))
 	{
-		snprintf(run->error, sizeof(run->error), "before the run: %.400s", msg);
-		snprintf(err, errlen, "%s", run->error);
+		snprintf(why, whylen, "before the run: %.400s", msg);
 		return -1;
 	}
-	if (loaded)
+	if (s->loaded)
 	{
 		WsbRows		st;
 
 		fetch_after(t, "SELECT collector_pid FROM public.wal_stall_status()", &st);
-		collector = (int) wsb_rows_double(&st, 0, "collector_pid", 0);
+		s->collector = (int) wsb_rows_double(&st, 0, "collector_pid", 0);
 		wsb_rows_free(&st);
-		cpu0 = schedstat_ns(collector);
+		s->cpu0 = schedstat_ns(s->collector);
 	}
-	{
-		WsbRows		now;
+	fetch_after(t, "SELECT pg_catalog.clock_timestamp()::pg_catalog.text AS now", &now);
+	wsb_strlcpy(s->since, wsb_rows_get(&now, 0, "now") ? wsb_rows_get(&now, 0, "now") : "now",
+				sizeof(s->since));
+	wsb_rows_free(&now);
+	return 0;
+}
 
-		fetch_after(t, "SELECT pg_catalog.clock_timestamp()::pg_catalog.text AS now", &now);
-		wsb_strlcpy(since, wsb_rows_get(&now, 0, "now") ? wsb_rows_get(&now, 0, "now") : "now", sizeof(since));
-		wsb_rows_free(&now);
-	}
+/* Start pgbench, its output into the work directory.  pid, or -1 with why. */
+static pid_t
+start_pgbench(RunState *s, char *why, size_t whylen)
+{
+	const char *dir = s->t->workdir;
+	int			order = s->run->order;
+	WsbCommand	c;
+	pid_t		pid;
 
-	/* --validate: attached before pgbench starts, detached after the figures */
-	if (traced && (tracer = start_tracer(t, o, run, msg, sizeof(msg))) == NULL)
-	{
-		if (wsb_interrupted)
-			return 1;
-		snprintf(run->error, sizeof(run->error), "%.400s", msg);
-		snprintf(err, errlen, "%s", run->error);
+	if (!WSB_PATH(s->prefix, why, whylen, "%s/run_%d", dir, order) ||
+		!WSB_PATH(s->outpath, why, whylen, "%s/run_%d.out", dir, order) ||
+		!WSB_PATH(s->errpath, why, whylen, "%s/run_%d.err", dir, order))
 		return -1;
-	}
-
-	snprintf(prefix, sizeof(prefix), "%s/run_%d", t->workdir, run->order);
-	snprintf(outpath, sizeof(outpath), "%s/run_%d.out", t->workdir, run->order);
-	snprintf(errpath, sizeof(errpath), "%s/run_%d.err", t->workdir, run->order);
-	wsb_cmd_init(&c, t->uid, t->gid);
-	add_pgbench_args(&c, t, o, prefix);
-	c.stdout_path = outpath;
-	c.stderr_path = errpath;
-	run->started_at = time(NULL);
-	start = wsb_now();
+	wsb_cmd_init(&c, s->t->uid, s->t->gid);
+	add_pgbench_args(&c, s->t, s->o, s->prefix);
+	c.stdout_path = s->outpath;
+	c.stderr_path = s->errpath;
+	s->run->started_at = time(NULL);
+	s->start = wsb_now();
 	pid = wsb_cmd_start(&c);
 	wsb_cmd_free(&c);
 	if (pid < 0)
-	{
-		snprintf(run->error, sizeof(run->error), "could not start pgbench: %s", strerror(errno));
-		snprintf(err, errlen, "%s", run->error);
-		if (tracer)
-			wsb_tracer_stop(tracer, &run->validation, msg, sizeof(msg));
-		return -1;
-	}
+		snprintf(why, whylen, "could not start pgbench: %s", strerror(errno));
+	return pid;
+}
 
-	last_tick = start;
+/*
+ * Until pgbench exits: each second the new history rows, the backends for
+ * the tracer, and the live line.  0 with pgbench's wait status, or 1 when
+ * interrupted (pgbench stopped).
+ */
+static int
+watch_pgbench(RunState *s, pid_t pid, int *status)
+{
+	WsbRun	   *run = s->run;
+	WsbRows		newest = {0};
+	double		last_tick = s->start,
+				tps_now = NAN;
+	long		erroff = 0;
+
 	for (;;)
 	{
-		pid_t		w = waitpid(pid, &status, WNOHANG);
-
-		if (w == pid)
+		if (wsb_proc_wait(pid, 0, status) == 1)
 			break;
 		if (wsb_interrupted)
 		{
 			/* pgbench is in its own process group: stop it ourselves */
-			kill(-pid, SIGTERM);
-			kill(pid, SIGTERM);
-			for (int i = 0; i < 50 && waitpid(pid, &status, WNOHANG) == 0; i++)
-				usleep(100000);
-			kill(-pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			if (tty)
+			wsb_proc_stop(pid, SIGTERM, 5.0, true);
+			wsb_rows_free(&newest);
+			if (s->tty)
 				fputc('\n', stderr);
 			return 1;
 		}
 		if (wsb_now() - last_tick >= 1.0)
 		{
 			last_tick = wsb_now();
-			if (loaded)
-				poll_history(t, run, since, sizeof(since), &newest);
-			if (tracer)
-				note_backends(t, tracer);
-			read_progress(errpath, &erroff, &tps_now);
-			if (!o->quiet && tty)
-				progress_line(plan, run, nruns, last_tick - start, o->duration, tps_now, &newest, tty);
+			if (s->loaded)
+				poll_history(s->t, run, s->since, sizeof(s->since), &newest);
+			if (s->tracer)
+				note_backends(s->t, s->tracer);
+			read_progress(s->errpath, &erroff, &tps_now);
+			if (!s->o->quiet && s->tty)
+				progress_line(s->plan, run, s->nruns, last_tick - s->start, s->o->duration,
+							  tps_now, &newest, s->tty);
 		}
 		usleep(50000);
 	}
-	run->seconds = wsb_now() - start;
-	if (loaded)
-		poll_history(t, run, since, sizeof(since), &newest);
+	run->seconds = wsb_now() - s->start;
+	if (s->loaded)
+		poll_history(s->t, run, s->since, sizeof(s->since), &newest);
 	wsb_rows_free(&newest);
-	if (tty)
+	if (s->tty)
 		fputc('\n', stderr);
+	return 0;
+}
 
-	text = wsb_read_file(outpath, NULL);
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || text == NULL ||
-		!wsb_pgbench_parse_tps(text, &run->tps))
-	{
-		char	   *e = wsb_read_file(errpath, NULL);
-		char	   *lastline = NULL;
+/* Why pgbench failed: its exit, and the last line of its stderr that is
+ * neither progress nor a hint. */
+static void
+pgbench_failure(const char *errpath, int status, char *why, size_t whylen)
+{
+	char	   *e = wsb_read_file(errpath, NULL);
+	char	   *lastline = NULL;
 
-		/* the last line that is neither progress nor a hint says why */
-		for (char *p = e ? strtok(e, "\n") : NULL; p; p = strtok(NULL, "\n"))
-			if (strncmp(p, "progress:", 9) != 0 && strncmp(p, "pgbench: hint:", 14) != 0)
-				lastline = p;
-		snprintf(run->error, sizeof(run->error), "pgbench failed (%s%d)%s%s",
-				 WIFEXITED(status) ? "exit status " : "signal ",
-				 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-				 lastline ? ": " : "", lastline ? lastline : "");
-		free(e);
-		free(text);
-		snprintf(err, errlen, "%s", run->error);
-		goto after;
-	}
-	/* keep pgbench's own output beside the results */
-	{
-		char		keep[1300];
+	for (char *p = e ? strtok(e, "\n") : NULL; p; p = strtok(NULL, "\n"))
+		if (strncmp(p, "progress:", 9) != 0 && strncmp(p, "pgbench: hint:", 14) != 0)
+			lastline = p;
+	snprintf(why, whylen, "pgbench failed (%s%d)%s%s",
+			 WIFEXITED(status) ? "exit status " : "signal ",
+			 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+			 lastline ? ": " : "", lastline ? lastline : "");
+	free(e);
+}
 
-		snprintf(keep, sizeof(keep), "%s/pgbench_run_%d.txt", o->out, run->order);
-		wsb_write_file(keep, text);
-	}
-	free(text);
+/* pgbench's transaction logs (PREFIX.*) into the run's latencies and seconds */
+static void
+read_transaction_logs(RunState *s, char *pattern)
+{
+	WsbRun	   *run = s->run;
+	WsbLogStats ls;
+	glob_t		g;
 
 	wsb_logstats_init(&ls);
-	snprintf(pattern, sizeof(pattern), "%s.*", prefix);
 	if (glob(pattern, 0, NULL, &g) == 0)
 	{
 		for (size_t i = 0; i < g.gl_pathc; i++)
@@ -574,26 +575,66 @@ wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan, WsbRun *run,
 	if (ls.nseconds)
 		memcpy(run->per_second, ls.seconds, sizeof(WsbPgbenchSecond) * ls.nseconds);
 	wsb_logstats_free(&ls);
+}
+
+/*
+ * pgbench's figures: its summary tps (its output kept as
+ * OUT/pgbench_run_N.txt) and its transaction logs.  0, or -1 with why.
+ */
+static int
+read_pgbench(RunState *s, int status, char *why, size_t whylen)
+{
+	WsbRun	   *run = s->run;
+	char		keep[1300],
+				pattern[1300];
+	char	   *text = wsb_read_file(s->outpath, NULL);
+
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || text == NULL ||
+		!wsb_pgbench_parse_tps(text, &run->tps))
+	{
+		pgbench_failure(s->errpath, status, why, whylen);
+		free(text);
+		return -1;
+	}
+	if (!WSB_PATH(keep, why, whylen, "%s/pgbench_run_%d.txt", s->o->out, run->order) ||
+		!WSB_PATH(pattern, why, whylen, "%s.*", s->prefix))
+	{
+		free(text);
+		return -1;
+	}
+	/* keep pgbench's own output beside the results */
+	wsb_write_file(keep, text);
+	free(text);
+	read_transaction_logs(s, pattern);
 	if (run->transactions == 0)
 	{
-		snprintf(run->error, sizeof(run->error), "pgbench's transaction log holds no transactions");
-		snprintf(err, errlen, "%s", run->error);
-		goto after;
+		snprintf(why, whylen, "pgbench's transaction log holds no transactions");
+		return -1;
 	}
-	run->ok = true;
-	rc = 0;
+	return 0;
+}
 
-after:
+/*
+ * After pgbench, failed or not: the tracer stopped, then the server's
+ * figures of the run.  1 when interrupted in the pause, else 0.
+ */
+static int
+read_figures(RunState *s)
+{
+	WsbTarget  *t = s->t;
+	WsbRun	   *run = s->run;
+	char		msg[512];
+
 	/* backends publish WAL counters at most once a second */
 	wsb_sleep(1.5);
 	if (wsb_interrupted)
 		return 1;
-	if (tracer && wsb_tracer_stop(tracer, &run->validation, msg, sizeof(msg)) != 0)
+	if (s->tracer && wsb_tracer_stop(s->tracer, &run->validation, msg, sizeof(msg)) != 0)
 		wsb_note("run %d: --validate: %s", run->order, msg);
 	fetch_after(t, "SELECT * FROM pg_catalog.pg_stat_wal", &run->wal);
-	if (loaded)
+	if (s->loaded)
 	{
-		double		cpu1 = schedstat_ns(collector);
+		double		cpu1 = schedstat_ns(s->collector);
 
 		fetch_after(t, "SELECT * FROM public.wal_stall_summary", &run->summary);
 
@@ -606,20 +647,65 @@ after:
 		{
 			WsbRows		last = {0};
 
-			poll_history(t, run, since, sizeof(since), &last);
+			poll_history(t, run, s->since, sizeof(s->since), &last);
 			wsb_rows_free(&last);
 		}
 		fetch_after(t, "SELECT * FROM public.wal_stall_clog", &run->clog);
 		fetch_after(t, "SELECT * FROM public.wal_stall_status()", &run->status);
 		fetch_after(t, "SELECT * FROM public.wal_stall_advice()", &run->advice);
-		if (statements)
+		if (s->statements)
 			fetch_statements(t, run);
-		if (cpu0 >= 0 && cpu1 >= cpu0)
-			run->collector_cpu_share = 100.0 * (cpu1 - cpu0) / 1e9 / (wsb_now() - start);
+		if (s->cpu0 >= 0 && cpu1 >= s->cpu0)
+			run->collector_cpu_share = 100.0 * (cpu1 - s->cpu0) / 1e9 / (wsb_now() - s->start);
 	}
-	if (traced)
+	if (run->validation.traced)
 		wsb_validate_compare(&run->validation, &run->summary, &run->wal, &run->history);
-	if (!o->quiet && !tty)
+	return 0;
+}
+
+/*
+ * One run of run->config.  0: measured (run->ok), -1: failed (run->error,
+ * err), 1: interrupted.
+ */
+int
+wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan, WsbRun *run,
+			int nruns, char *err, size_t errlen)
+{
+	RunState	s = {.t = t,.o = o,.plan = plan,.run = run,.nruns = nruns,.cpu0 = -1};
+	char		why[512];
+	pid_t		pid;
+	int			status = 0,
+				rc;
+
+	s.loaded = wsb_target_wal_stall_loaded(t);
+	s.tty = isatty(2) && !o->quiet;
+	run->ok = false;
+	run->collector_cpu_share = -1;
+	run->validation.requested = o->validate;
+	run->validation.traced = wsb_validate_traced(o, run->config, run->repeat);
+	if (prepare_run(&s, why, sizeof(why)) != 0)
+		return run_failed(run, err, errlen, why);
+
+	/* --validate: attached before pgbench starts, detached after the figures */
+	if (run->validation.traced &&
+		(s.tracer = start_tracer(t, o, run, why, sizeof(why))) == NULL)
+		return wsb_interrupted ? 1 : run_failed(run, err, errlen, why);
+
+	if ((pid = start_pgbench(&s, why, sizeof(why))) < 0)
+	{
+		char		msg[512];
+
+		if (s.tracer)
+			wsb_tracer_stop(s.tracer, &run->validation, msg, sizeof(msg));
+		return run_failed(run, err, errlen, why);
+	}
+	if (watch_pgbench(&s, pid, &status) != 0)
+		return 1;
+	rc = read_pgbench(&s, status, why, sizeof(why)) == 0 ? 0 : run_failed(run, err, errlen, why);
+	run->ok = rc == 0;
+	if (read_figures(&s) != 0)
+		return 1;
+	if (!o->quiet && !s.tty)
 		fprintf(stderr, "run %d/%d  %s  %.0f tps%s%s\n", run->order, nruns,
 				plan->configs[run->config].label, run->tps,
 				run->ok ? "" : "  FAILED: ", run->ok ? "" : run->error);

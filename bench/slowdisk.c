@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "fits.h"
 
 #define CGROUP_ROOT "/sys/fs/cgroup"
 
@@ -76,17 +77,17 @@ cgroup_detect(const char *flag, char *parent, size_t len, char *err, size_t errl
 	const char *root = cgroup_root();
 	char		path[1200];
 
-	snprintf(path, sizeof(path), "%s/cgroup.controllers", root);
+	if (!WSB_PATH(path, err, errlen, "%s/cgroup.controllers", root))
+		return 0;
 	if (file_has_word(path, "io"))
 	{
-		snprintf(parent, len, "%s", root);
-		return 2;
+		return wsb_fits(snprintf(parent, len, "%s", root), len, parent, err, errlen) ? 2 : 0;
 	}
-	snprintf(path, sizeof(path), "%s/blkio/blkio.throttle.write_iops_device", root);
+	if (!WSB_PATH(path, err, errlen, "%s/blkio/blkio.throttle.write_iops_device", root))
+		return 0;
 	if (access(path, F_OK) == 0)
 	{
-		snprintf(parent, len, "%s/blkio", root);
-		return 1;
+		return wsb_fits(snprintf(parent, len, "%s/blkio", root), len, parent, err, errlen) ? 1 : 0;
 	}
 	snprintf(err, errlen, "%s needs the cgroup v2 io controller (\"io\" in %s/cgroup.controllers) "
 			 "or the cgroup v1 blkio controller (%s/blkio/blkio.throttle.write_iops_device), "
@@ -232,7 +233,8 @@ undo_cgroup(void *arg)
 			break;
 		usleep(100000);
 	}
-	snprintf(parent_procs, sizeof(parent_procs), "%s/cgroup.procs", d->cgroup_parent);
+	if (!WSB_PATH_SAY(parent_procs, "%s/cgroup.procs", d->cgroup_parent))
+		n = 0;					/* said; the cgroup is still removed below */
 	for (int i = 0; i < n; i++)
 	{
 		FILE	   *f = fopen(parent_procs, "a");
@@ -251,8 +253,8 @@ undo_cgroup(void *arg)
 
 		for (int i = 0; files[i]; i++)
 		{
-			snprintf(path, sizeof(path), "%s/%s", d->cgroup, files[i]);
-			unlink(path);
+			if (WSB_PATH_SAY(path, "%s/%s", d->cgroup, files[i]))
+				unlink(path);
 		}
 	}
 	for (int i = 0; i < 20; i++)
@@ -272,7 +274,8 @@ undo_io_controller(void *arg)
 	char		path[1200];
 	FILE	   *f;
 
-	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", d->cgroup_parent);
+	if (!WSB_PATH_SAY(path, "%s/cgroup.subtree_control", d->cgroup_parent))
+		return;
 	f = fopen(path, "w");
 	if (f == NULL || fprintf(f, "-io\n") < 0 || fclose(f) != 0)
 		wsb_error("could not disable the io controller again in \"%s\" (another cgroup may use it now): %s",
@@ -286,7 +289,8 @@ write_limit(const char *cgroup, const char *file, unsigned maj, unsigned min, lo
 	char		path[1200];
 	FILE	   *f;
 
-	snprintf(path, sizeof(path), "%s/%s", cgroup, file);
+	if (!WSB_PATH(path, err, errlen, "%s/%s", cgroup, file))
+		return -1;
 	f = fopen(path, "w");
 	if (f == NULL || fprintf(f, "%u:%u %lld\n", maj, min, v) < 0 || fclose(f) != 0)
 	{
@@ -315,7 +319,8 @@ wsb_slowdisk_setup(WsbSlowDisk *d, const WsbOptions *o, const char *workdir,
 		return 0;
 	strcpy(d->what, wal ? "pg_wal" : "data directory");
 
-	snprintf(d->image, sizeof(d->image), "%s/slow_disk.img", workdir);
+	if (!WSB_PATH(d->image, err, errlen, "%s/slow_disk.img", workdir))
+		return -1;
 	fd = open(d->image, O_WRONLY | O_CREAT | O_EXCL, 0600);
 	if (fd < 0)
 	{
@@ -352,7 +357,8 @@ wsb_slowdisk_setup(WsbSlowDisk *d, const WsbOptions *o, const char *workdir,
 		snprintf(err, errlen, "mkfs.ext4 on \"%s\" failed: %s", d->loopdev, out);
 		return -1;
 	}
-	snprintf(d->mountpoint, sizeof(d->mountpoint), "%s/slow_disk", workdir);
+	if (!WSB_PATH(d->mountpoint, err, errlen, "%s/slow_disk", workdir))
+		return -1;
 	if (mkdir(d->mountpoint, 0700) != 0)
 	{
 		snprintf(err, errlen, "could not create \"%s\": %s", d->mountpoint, strerror(errno));
@@ -381,7 +387,8 @@ wsb_slowdisk_setup(WsbSlowDisk *d, const WsbOptions *o, const char *workdir,
 		FILE	   *f;
 
 		/* the child's io.max exists only if the parent hands io down */
-		snprintf(path, sizeof(path), "%s/cgroup.subtree_control", d->cgroup_parent);
+		if (!WSB_PATH(path, err, errlen, "%s/cgroup.subtree_control", d->cgroup_parent))
+			return -1;
 		if (!file_has_word(path, "io"))
 		{
 			f = fopen(path, "w");
@@ -393,13 +400,15 @@ wsb_slowdisk_setup(WsbSlowDisk *d, const WsbOptions *o, const char *workdir,
 			wsb_cleanup_push("io controller", undo_io_controller, d);
 		}
 	}
-	snprintf(d->cgroup, sizeof(d->cgroup), "%s/wal_stall_bench.%d", d->cgroup_parent, (int) getpid());
+	if (!WSB_PATH(d->cgroup, err, errlen, "%s/wal_stall_bench.%d", d->cgroup_parent, (int) getpid()))
+		return -1;
 	if (mkdir(d->cgroup, 0755) != 0)
 	{
 		snprintf(err, errlen, "could not create cgroup \"%s\": %s", d->cgroup, strerror(errno));
 		return -1;
 	}
-	snprintf(d->cgroup_procs, sizeof(d->cgroup_procs), "%s/cgroup.procs", d->cgroup);
+	if (!WSB_PATH(d->cgroup_procs, err, errlen, "%s/cgroup.procs", d->cgroup))
+		return -1;
 	wsb_cleanup_push(d->cgroup_version == 2 ? "io cgroup" : "blkio cgroup", undo_cgroup, d);
 	d->active = true;
 	return 0;
@@ -428,7 +437,8 @@ wsb_slowdisk_throttle(WsbSlowDisk *d, const WsbOptions *o, char *err, size_t err
 		if (wal && o->slow_wal_mbps)
 			snprintf(line + strlen(line), sizeof(line) - strlen(line), " wbps=%lld",
 					 (long long) o->slow_wal_mbps * 1024 * 1024);
-		snprintf(path, sizeof(path), "%s/io.max", d->cgroup);
+		if (!WSB_PATH(path, err, errlen, "%s/io.max", d->cgroup))
+			return -1;
 		f = fopen(path, "w");
 		if (f == NULL || fprintf(f, "%s\n", line) < 0 || fclose(f) != 0)
 		{

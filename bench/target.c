@@ -32,6 +32,7 @@
 #include <libpq-fe.h>
 
 #include "engine.h"
+#include "fits.h"
 
 static const WsbOptions *topts;
 
@@ -261,7 +262,8 @@ read_postmaster_pid(WsbTarget *t, char *err, size_t errlen)
 			   *save = NULL;
 	int			n = 0;
 
-	snprintf(path, sizeof(path), "%s/postmaster.pid", t->pgdata);
+	if (!WSB_PATH(path, err, errlen, "%s/postmaster.pid", t->pgdata))
+		return -1;
 	text = wsb_read_file(path, NULL);
 	if (text == NULL)
 	{
@@ -319,8 +321,7 @@ remove_save_file(WsbTarget *t)
 
 	if (t->temporary || !t->added_wal_stall || !t->restore_ok)
 		return;				/* still loaded, or another process's file */
-	snprintf(path, sizeof(path), "%s/pg_stat/wal_stall.stat", t->pgdata);
-	if (unlink(path) == 0)
+	if (WSB_PATH_SAY(path, "%s/pg_stat/wal_stall.stat", t->pgdata) && unlink(path) == 0)
 		wsb_note("removed \"%s\", written by wal_stall while the harness had it loaded", path);
 }
 
@@ -428,7 +429,8 @@ pgbench_init(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 	char		log[1100];
 	char		port[16];
 
-	snprintf(log, sizeof(log), "%s/pgbench_init.log", t->workdir);
+	if (!WSB_PATH(log, err, errlen, "%s/pgbench_init.log", t->workdir))
+		return -1;
 	snprintf(port, sizeof(port), "%d", t->port);
 	wsb_cmd_init(&c, t->uid, t->gid);
 	wsb_cmd_add(&c, "%s/pgbench", o->bindir);
@@ -549,15 +551,15 @@ open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 	/* registered after the slow disk's cleanups, so it runs before them */
 	t->cleanup_handle = wsb_cleanup_push("server", wsb_target_close, t);
 
-	if (t->slow.active && o->slow_disk_iops)
-		snprintf(t->pgdata, sizeof(t->pgdata), "%.1000s/data", t->slow.mountpoint);
-	else
-		snprintf(t->pgdata, sizeof(t->pgdata), "%s/data", t->workdir);
-	wsb_strlcpy(t->sockdir, t->workdir, sizeof(t->sockdir));
+	if (!WSB_PATH(t->pgdata, err, errlen, "%s/data",
+				  t->slow.active && o->slow_disk_iops ? t->slow.mountpoint : t->workdir))
+		return -1;
+	wsb_strlcpy(t->sockdir, t->workdir, sizeof(t->sockdir));	/* the same size */
 	t->port = 5432;				/* the socket is in our own directory */
 	strcpy(t->dbname, "postgres");
 
-	snprintf(log, sizeof(log), "%s/initdb.log", t->workdir);
+	if (!WSB_PATH(log, err, errlen, "%s/initdb.log", t->workdir))
+		return -1;
 	wsb_cmd_init(&c, t->uid, t->gid);
 	wsb_cmd_add(&c, "%s/initdb", o->bindir);
 	wsb_cmd_add(&c, "-D");
@@ -574,7 +576,8 @@ open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 	if (run_as_owner(t, "initdb", log, err, errlen, &c) != 0)
 		return -1;
 
-	snprintf(path, sizeof(path), "%s/wal_stall_bench.conf", t->pgdata);
+	if (!WSB_PATH(path, err, errlen, "%s/wal_stall_bench.conf", t->pgdata))
+		return -1;
 	f = fopen(path, "w");
 	if (f == NULL)
 	{
@@ -594,7 +597,8 @@ open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 				varied ? "" : "shared_preload_libraries = 'wal_stall'\n", o->extra_conf);
 	}
 	fclose(f);
-	snprintf(path, sizeof(path), "%s/postgresql.conf", t->pgdata);
+	if (!WSB_PATH(path, err, errlen, "%s/postgresql.conf", t->pgdata))
+		return -1;
 	f = fopen(path, "a");
 	if (f == NULL)
 	{
@@ -604,7 +608,8 @@ open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 	fprintf(f, "\ninclude = 'wal_stall_bench.conf'\n");
 	fclose(f);
 
-	snprintf(t->logfile, sizeof(t->logfile), "%s/server.log", t->workdir);
+	if (!WSB_PATH(t->logfile, err, errlen, "%s/server.log", t->workdir))
+		return -1;
 	if (server_start(t, err, errlen) != 0)
 		return -1;
 	if (wsb_target_connect(t, t->dbname, err, errlen) != 0)
@@ -687,7 +692,8 @@ postmaster_pid(const WsbTarget *t)
 	char	   *text;
 	pid_t		pid = 0;
 
-	snprintf(path, sizeof(path), "%s/postmaster.pid", t->pgdata);
+	if (!WSB_PATH_SAY(path, "%s/postmaster.pid", t->pgdata))
+		return 0;
 	text = wsb_read_file(path, NULL);
 	if (text)
 		pid = (pid_t) atoi(text);
@@ -813,7 +819,8 @@ open_existing(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 				 PQuser(t->conn), t->pgdata);
 		return -1;
 	}
-	snprintf(t->journal, sizeof(t->journal), "%s/restore.sql", o->out);
+	if (!WSB_PATH(t->journal, err, errlen, "%s/restore.sql", o->out))
+		return -1;
 	if (wsb_settings_read_auto_conf(t, err, errlen) != 0)
 		return -1;
 
@@ -859,11 +866,11 @@ wsb_target_open(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env, char *er
 					 errno ? strerror(errno) : "not a directory");
 			return -1;
 		}
-		snprintf(pv, sizeof(pv), "%s/PG_VERSION", t->pgdata);
+		if (!WSB_PATH(pv, err, errlen, "%s/PG_VERSION", t->pgdata))
+			return -1;
 		if (access(pv, R_OK) != 0)
 		{
-			snprintf(pv, sizeof(pv), "%s/postgresql.conf", t->pgdata);
-			if (access(pv, R_OK) == 0 && strncmp(t->pgdata, "/etc/postgresql/", 16) == 0)
+			if (WSB_PATH_SAY(pv, "%s/postgresql.conf", t->pgdata) && access(pv, R_OK) == 0 && strncmp(t->pgdata, "/etc/postgresql/", 16) == 0)
 				snprintf(err, errlen, "cannot use --pgdata \"%s\": it holds a Debian cluster's "
 						 "configuration, not its data (pg_lsclusters lists the data directory); "
 						 "name the cluster with --cluster VERSION/NAME, e.g. --cluster %.60s",

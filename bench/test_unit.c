@@ -990,6 +990,7 @@ main(void)
 	test_report_all_failed();
 	test_options();
 	test_pgbench();
+	test_proc();
 	test_validate();
 	test_verdict();
 	test_simulation();

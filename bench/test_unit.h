@@ -17,6 +17,7 @@
 void check(bool ok, const char *fmt, ...);
 void test_options(void);
 void test_pgbench(void);
+void test_proc(void);
 void test_validate(void);
 void test_verdict(void);
 void test_simulation(void);

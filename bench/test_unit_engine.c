@@ -4,7 +4,8 @@
  *		wal_stall_bench unit tests of the engine's pure parts: flags and
  *		presets (every message), the plan (product order, baseline,
  *		interleaving), the pgbench log parser and per-second buckets, the
- *		latency quantile, and pgbench's summary and progress lines.
+ *		latency quantile, pgbench's summary and progress lines, and the
+ *		process runner (capture, directory, timeout, stop).
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
@@ -16,9 +17,13 @@
 #include <string.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <errno.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "engine.h"
+#include "fits.h"
 #include "test_unit.h"
 
 static char tmpdir[] = "/tmp/wsb_unit.XXXXXX";
@@ -350,6 +355,52 @@ test_optional_libraries(void)
 		  "optional_library without a shared_preload_libraries set: \"%s\"", err);
 }
 
+/*
+ * What getopt_long would take and the harness never did: abbreviations,
+ * clusters of short flags, "--"; and a value too long for its field,
+ * which used to be cut without a word.
+ */
+static void
+test_flags_spelling(void)
+{
+	WsbOptions	o;
+	char		err[512],
+				longout[1100];
+
+	check_err(parse(&o, err, tmpdir, "--dur", "5", NULL), err,
+			  "unknown option \"--dur\" (see --help)", "an abbreviated flag is unknown");
+	check_err(parse(&o, err, tmpdir, "--run", NULL), err,
+			  "unknown option \"--run\" (see --help)", "an abbreviated flag without its value is unknown");
+	check_err(parse(&o, err, tmpdir, "--ou=/tmp/x", NULL), err,
+			  "unknown option \"--ou=/tmp/x\" (see --help)", "an abbreviated --flag=value is unknown");
+	check_err(parse(&o, err, tmpdir, "-qV", NULL), err,
+			  "unknown option \"-qV\" (see --help)", "short flags do not cluster");
+	check_err(parse(&o, err, tmpdir, "--quiet=1", NULL), err,
+			  "unknown option \"--quiet=1\" (see --help)", "a switch takes no =value");
+	check_err(parse(&o, err, tmpdir, "--runs", "3", "--", NULL), err,
+			  "unknown option \"--\" (see --help)", "\"--\" is no end of flags");
+	check_err(parse(&o, err, tmpdir, "--runs", "3", "extra", "--bogus", NULL), err,
+			  "unknown option \"extra\" (see --help)", "a word that is no flag, where it stands");
+	check(parse(&o, err, tmpdir, "--out", "--", "--runs", "--", NULL) == -1 && strcmp(o.out, "--") == 0 &&
+		  strcmp(err, "--runs: \"--\" is not an integer from 1 to 1000") == 0,
+		  "a value that looks like a flag is the value: \"%s\"", err);
+	memset(longout, 'a', sizeof(longout) - 1);
+	longout[0] = '/';
+	longout[sizeof(longout) - 1] = '\0';
+	check(parse(&o, err, tmpdir, "--out", longout, NULL) == -1 &&
+		  strstr(err, "--out: path too long: \"/aaa") == err &&
+		  strstr(err, "...\" (1099 bytes, at most 1023)") != NULL,
+		  "a too long --out is refused, not cut: \"%s\"", err);
+	longout[1023] = '\0';
+	check(parse(&o, err, tmpdir, "--out", longout, NULL) == 0 && strlen(o.out) == 1023,
+		  "an --out of 1023 bytes is taken whole");
+	longout[200] = '\0';
+	memcpy(longout + 47, "15/", 3);
+	check(parse(&o, err, tmpdir, "--cluster", longout + 47, NULL) == -1 &&
+		  strstr(err, "--cluster: name too long: ") == err,
+		  "a too long --cluster is refused: \"%s\"", err);
+}
+
 void
 test_options(void)
 {
@@ -362,6 +413,7 @@ test_options(void)
 	}
 	test_set_parsing();
 	test_flags();
+	test_flags_spelling();
 	test_presets();
 	test_plan();
 	test_optional_libraries();
@@ -456,4 +508,137 @@ test_pgbench(void)
 									 &el, &tps, &lat) && el == 5.0 && tps == 1234.5 && fabs(lat - 3.21) < 1e-9,
 		  "progress line: elapsed, tps, latency");
 	check(!wsb_pgbench_parse_progress("pgbench (15.20)", &el, &tps, &lat), "not a progress line");
+}
+
+/* The process runner: what every child of the harness goes through. */
+void
+test_proc(void)
+{
+	WsbCommand	c;
+	char		out[256],
+				path[64] = "untouched",
+				pidfile[] = "/tmp/wsb_unit_proc.XXXXXX";
+	char	   *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	pid_t		pid;
+	int			status = 0,
+				fd;
+	double		t0;
+
+	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+	wsb_cmd_add(&c, "/bin/sh");
+	wsb_cmd_add(&c, "-c");
+	wsb_cmd_add(&c, "echo captured; exit 3");
+	check(wsb_cmd_output(&c, out, sizeof(out)) == 3 && strcmp(out, "captured") == 0,
+		  "wsb_cmd_output: stdout captured without its newline, the exit status returned");
+	wsb_cmd_free(&c);
+
+	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+	wsb_cmd_add(&c, "/bin/sh");
+	wsb_cmd_add(&c, "-c");
+	wsb_cmd_add(&c, "pwd");
+	c.cwd = "/proc";
+	check(wsb_cmd_output(&c, out, sizeof(out)) == 0 && strcmp(out, "/proc") == 0,
+		  "a command runs in its cwd: \"%s\"", out);
+	wsb_cmd_free(&c);
+
+	/* an argument past the 8 kB the old formatting buffer held */
+	{
+		char	   *big = malloc(10001);
+
+		memset(big, 'x', 10000);
+		big[10000] = '\0';
+		wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+		wsb_cmd_add(&c, "/bin/sh");
+		wsb_cmd_add(&c, "-c");
+		wsb_cmd_add(&c, "printf %%s \"$1\" | wc -c");
+		wsb_cmd_add(&c, "sh");
+		wsb_cmd_add(&c, "%s", big);
+		check(wsb_cmd_output(&c, out, sizeof(out)) == 0 && atoi(out) == 10000,
+			  "an argument of 10000 bytes reaches the child whole: %s", out);
+		wsb_cmd_free(&c);
+		free(big);
+	}
+
+	{
+		char		small[16],
+					msg[128];
+		const char *volatile fits = "fits";	/* not known to the compiler */
+		const char *volatile too_long = "does-not-fit";
+
+		check(WSB_PATH(small, msg, sizeof(msg), "%s/%s", "/tmp", fits) &&
+			  !WSB_PATH(small, msg, sizeof(msg), "%s/%s", "/tmp", too_long) &&
+			  strcmp(msg, "path too long: \"/tmp/does-not-f...\" (17 bytes, at most 15)") == 0,
+			  "WSB_PATH: a path that does not fit is an error that says so: %s", msg);
+	}
+
+	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+	for (int i = 0; i < 100; i++)
+		wsb_cmd_add(&c, "/bin/true");
+	errno = 0;
+	check(wsb_cmd_start(&c) == -1 && errno == E2BIG,
+		  "more arguments than argv holds: the start fails (E2BIG), none silently dropped");
+	wsb_cmd_free(&c);
+
+	/* a timeout that ends while the child runs, then a plain SIGTERM */
+	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+	wsb_cmd_add(&c, "/bin/sleep");
+	wsb_cmd_add(&c, "30");
+	pid = wsb_cmd_start(&c);
+	wsb_cmd_free(&c);
+	t0 = wsb_now();
+	check(pid > 0 && wsb_proc_wait(pid, 0.2, &status) == 0 && wsb_now() - t0 >= 0.19,
+		  "wsb_proc_wait: 0 when the child still runs at the timeout");
+	status = wsb_proc_stop(pid, SIGTERM, 5.0, true);
+	check(status != -1 && WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM && wsb_now() - t0 < 4,
+		  "wsb_proc_stop: a child that obeys the signal ends by it, before the grace runs out");
+
+	/* a group that ignores the signal: SIGKILL after the grace, grandchild too */
+	fd = mkstemp(pidfile);
+	if (fd >= 0)
+		close(fd);
+	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+	wsb_cmd_add(&c, "/bin/sh");
+	wsb_cmd_add(&c, "-c");
+	wsb_cmd_add(&c, "trap '' TERM; sleep 30 & echo $! > %s; wait", pidfile);
+	pid = wsb_cmd_start(&c);
+	wsb_cmd_free(&c);
+	{
+		int			grandchild = 0;
+		bool		gone = false;
+
+		for (int i = 0; i < 100 && grandchild <= 0; i++)
+		{
+			char	   *text = wsb_read_file(pidfile, NULL);
+
+			grandchild = text ? atoi(text) : 0;
+			free(text);
+			if (grandchild <= 0)
+				usleep(20000);
+		}
+		t0 = wsb_now();
+		status = wsb_proc_stop(pid, SIGTERM, 0.3, true);
+		check(status != -1 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
+			  wsb_now() - t0 >= 0.29 && wsb_now() - t0 < 4,
+			  "wsb_proc_stop: a child that ignores the signal is killed once the grace ran out");
+		/* the grandchild, reparented, is reaped by init after its SIGKILL */
+		for (int i = 0; i < 100 && !gone; i++)
+		{
+			gone = grandchild > 0 && kill(grandchild, 0) != 0;
+			if (!gone)
+				usleep(20000);
+		}
+		check(gone, "wsb_proc_stop with group: the child's own children are killed too");
+	}
+	unlink(pidfile);
+
+	setenv("PATH", "/nonexistent:", 1);
+	check(!wsb_which_on_path("sh", path, sizeof(path)) && strcmp(path, "untouched") == 0,
+		  "wsb_which_on_path: not found on PATH, the buffer left as it was");
+	check(wsb_which("sh", path, sizeof(path)) && strcmp(path, "/usr/bin/sh") * strcmp(path, "/bin/sh") == 0,
+		  "wsb_which: past PATH, the system's directories: \"%s\"", path);
+	if (old)
+	{
+		setenv("PATH", old, 1);
+		free(old);
+	}
 }

@@ -17,10 +17,10 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "engine.h"
+#include "fits.h"
 #include "validate.h"
 
 struct WsbTracer
@@ -34,25 +34,6 @@ struct WsbTracer
 	char		keep[1200];		/* OUT/trace_run_N.txt */
 	WsbBackendTypes types;
 };
-
-/* bpftrace on PATH only: the test hides it by PATH. */
-static bool
-find_bpftrace(char *path, size_t len)
-{
-	const char *p = getenv("PATH");
-
-	while (p && *p)
-	{
-		const char *colon = strchr(p, ':');
-		size_t		dl = colon ? (size_t) (colon - p) : strlen(p);
-
-		snprintf(path, len, "%.*s/bpftrace", (int) dl, p);
-		if (dl > 0 && access(path, X_OK) == 0)
-			return true;
-		p = colon ? colon + 1 : NULL;
-	}
-	return false;
-}
 
 /* The last line of a file that is not one of bpftrace's harmless warnings. */
 static void
@@ -99,12 +80,14 @@ wsb_validate_check(const WsbOptions *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--validate needs root: bpftrace loads programs into the kernel (run as root)");
 		return -1;
 	}
-	if (!find_bpftrace(bpftrace, sizeof(bpftrace)))
+	/* PATH only: the test hides bpftrace by PATH */
+	if (!wsb_which_on_path("bpftrace", bpftrace, sizeof(bpftrace)))
 	{
 		snprintf(err, errlen, "--validate needs bpftrace, which is not on PATH (Debian: apt-get install bpftrace)");
 		return -1;
 	}
-	snprintf(pg, sizeof(pg), "%s/postgres", o->bindir);
+	if (!WSB_PATH(pg, err, errlen, "%s/postgres", o->bindir))
+		return -1;
 	if (access(pg, R_OK) != 0)
 	{
 		snprintf(err, errlen, "--validate: no server binary \"%s\" to trace", pg);
@@ -210,18 +193,10 @@ static void
 tracer_kill(void *arg)
 {
 	WsbTracer  *tr = arg;
-	int			status;
 
 	if (tr->pid <= 0)
 		return;
-	kill(tr->pid, SIGINT);
-	for (int i = 0; i < 50 && waitpid(tr->pid, &status, WNOHANG) == 0; i++)
-		usleep(100000);
-	if (kill(tr->pid, 0) == 0)
-	{
-		kill(tr->pid, SIGKILL);
-		waitpid(tr->pid, &status, 0);
-	}
+	wsb_proc_stop(tr->pid, SIGINT, 5.0, false);
 	tr->pid = 0;
 }
 
@@ -252,7 +227,7 @@ wsb_tracer_start(const WsbOptions *o, const char *workdir, int order, int backen
 		snprintf(err, errlen, "--validate: could not find the postmaster (parent of backend %d)", backend_pid);
 		return NULL;
 	}
-	if (!find_bpftrace(bpftrace, sizeof(bpftrace)))
+	if (!wsb_which_on_path("bpftrace", bpftrace, sizeof(bpftrace)))
 	{
 		snprintf(err, errlen, "--validate: bpftrace is no longer on PATH");
 		return NULL;
@@ -262,7 +237,8 @@ wsb_tracer_start(const WsbOptions *o, const char *workdir, int order, int backen
 	if (maps)
 		wsb_maps_libc(maps, libc, sizeof(libc));
 	free(maps);
-	snprintf(pg, sizeof(pg), "%s/postgres", o->bindir);
+	if (!WSB_PATH(pg, err, errlen, "%s/postgres", o->bindir))
+		return NULL;
 	program = malloc(16384);
 	tr = calloc(1, sizeof(WsbTracer));
 	if (program == NULL || tr == NULL || wsb_validate_program(pg, libc, program, 16384) != 0)
@@ -274,8 +250,13 @@ wsb_tracer_start(const WsbOptions *o, const char *workdir, int order, int backen
 	}
 	tr->io = libc[0] != '\0';
 	tr->order = order;
-	snprintf(bt, sizeof(bt), "%s/validate.bt", workdir);
-	snprintf(path, sizeof(path), "%s/validate.bt", o->out);
+	if (!WSB_PATH(bt, err, errlen, "%s/validate.bt", workdir) ||
+		!WSB_PATH(path, err, errlen, "%s/validate.bt", o->out))
+	{
+		free(program);
+		free(tr);
+		return NULL;
+	}
 	if (wsb_write_file(bt, program) != 0)
 	{
 		free(program);
@@ -285,9 +266,13 @@ wsb_tracer_start(const WsbOptions *o, const char *workdir, int order, int backen
 	}
 	wsb_write_file(path, program);	/* the reader's copy */
 	free(program);
-	snprintf(tr->outpath, sizeof(tr->outpath), "%s/trace_%d.out", workdir, order);
-	snprintf(tr->errpath, sizeof(tr->errpath), "%s/trace_%d.err", workdir, order);
-	snprintf(tr->keep, sizeof(tr->keep), "%s/trace_run_%d.txt", o->out, order);
+	if (!WSB_PATH(tr->outpath, err, errlen, "%s/trace_%d.out", workdir, order) ||
+		!WSB_PATH(tr->errpath, err, errlen, "%s/trace_%d.err", workdir, order) ||
+		!WSB_PATH(tr->keep, err, errlen, "%s/trace_run_%d.txt", o->out, order))
+	{
+		free(tr);
+		return NULL;
+	}
 
 	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
 	wsb_cmd_add(&c, "%s", bpftrace);
@@ -316,7 +301,7 @@ wsb_tracer_start(const WsbOptions *o, const char *workdir, int order, int backen
 		free(out);
 		if (ready)
 			return tr;
-		if (waitpid(tr->pid, &status, WNOHANG) == tr->pid)
+		if (wsb_proc_wait(tr->pid, 0, &status) == 1)
 		{
 			char		why[512];
 
@@ -356,21 +341,14 @@ wsb_tracer_stop(WsbTracer *tr, WsbValidation *v, char *err, size_t errlen)
 {
 	WsbTrace	trace;
 	char	   *out;
-	int			status,
-				rc = 0;
+	int			rc = 0;
 
 	v->ok = false;
 	v->io_traced = tr->io;
 	if (tr->pid > 0)
 	{
-		kill(tr->pid, SIGINT);
-		for (int i = 0; i < 300 && waitpid(tr->pid, &status, WNOHANG) == 0; i++)
-			usleep(100000);
-		if (kill(tr->pid, 0) == 0)
-		{
-			kill(tr->pid, SIGKILL);
-			waitpid(tr->pid, &status, 0);
-		}
+		/* printing the maps of a long run takes a while */
+		wsb_proc_stop(tr->pid, SIGINT, 30.0, false);
 		tr->pid = 0;
 	}
 	wsb_cleanup_done(tr->cleanup);

@@ -1,9 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * util.c
- *		wal_stall_bench: rows kept as text, messages, strings, files,
- *		running commands (as the cluster's owner, in a cgroup), and the
- *		cleanup list every created resource is registered in.
+ *		wal_stall_bench: rows kept as text, messages, strings, files, and
+ *		the cleanup list every created resource is registered in.  Running
+ *		commands: proc.c.
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
@@ -11,15 +11,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <limits.h>
-#include <pwd.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <ctype.h>
 
@@ -263,251 +259,6 @@ wsb_sleep(double seconds)
 		ts.tv_nsec = (long) (left * 1e9);
 		nanosleep(&ts, NULL);
 	}
-}
-
-/* ---------- commands ---------- */
-
-void
-wsb_cmd_init(WsbCommand *cmd, uid_t uid, gid_t gid)
-{
-	memset(cmd, 0, sizeof(*cmd));
-	cmd->uid = uid;
-	cmd->gid = gid;
-}
-
-void
-wsb_cmd_add(WsbCommand *cmd, const char *fmt,...)
-{
-	va_list		ap;
-	char		buf[8192];
-
-	if (cmd->argc >= (int) (sizeof(cmd->argv) / sizeof(cmd->argv[0])) - 1)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	cmd->argv[cmd->argc++] = strdup(buf);
-	cmd->argv[cmd->argc] = NULL;
-}
-
-void
-wsb_cmd_free(WsbCommand *cmd)
-{
-	for (int i = 0; i < cmd->argc; i++)
-		free(cmd->argv[i]);
-	cmd->argc = 0;
-}
-
-static void
-child_redirect(int fd, const char *path, bool append)
-{
-	int			f = open(path ? path : "/dev/null",
-						 O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC), 0644);
-
-	if (f >= 0 && f != fd)
-	{
-		dup2(f, fd);
-		close(f);
-	}
-}
-
-/*
- * In a child, after its user is set (a change of credentials clears the
- * setting): SIGTERM when the harness dies, so that a harness killed with
- * SIGKILL leaves no pgbench or bpftrace running.  A server that pg_ctl
- * starts is pg_ctl's child's child and does not inherit it.
- */
-static void
-child_die_with_parent(pid_t parent)
-{
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	if (getppid() != parent)
-		_exit(126);				/* the harness died before the line above */
-}
-
-pid_t
-wsb_cmd_start(WsbCommand *cmd)
-{
-	pid_t		pid;
-	pid_t		parent = getpid();
-
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0)
-	{
-		sigset_t	none;
-
-		setpgid(0, 0);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		child_redirect(0, "/dev/null", false);
-		if (cmd->stdout_path || !cmd->stderr_path)
-			child_redirect(1, cmd->stdout_path, cmd->stdout_append);
-		if (cmd->stderr_path)
-			child_redirect(2, cmd->stderr_path, cmd->stdout_append);
-		else
-			dup2(1, 2);
-		if (cmd->cgroup_procs)
-		{
-			FILE	   *f = fopen(cmd->cgroup_procs, "w");
-
-			if (f == NULL || fprintf(f, "%d\n", (int) getpid()) < 0 || fclose(f) != 0)
-			{
-				fprintf(stderr, "could not enter cgroup \"%s\": %s\n",
-						cmd->cgroup_procs, strerror(errno));
-				_exit(126);
-			}
-		}
-		if (cmd->uid != (uid_t) -1 && cmd->uid != geteuid())
-		{
-			struct passwd *pw = getpwuid(cmd->uid);
-
-			if (pw)
-			{
-				initgroups(pw->pw_name, cmd->gid);
-				setenv("HOME", pw->pw_dir, 1);
-				setenv("USER", pw->pw_name, 1);
-				setenv("LOGNAME", pw->pw_name, 1);
-			}
-			if (setgid(cmd->gid) != 0 || setuid(cmd->uid) != 0)
-			{
-				fprintf(stderr, "could not become user %d: %s\n", (int) cmd->uid, strerror(errno));
-				_exit(126);
-			}
-			/* a directory the user may be unable to enter */
-			if (chdir("/") != 0)
-				_exit(126);
-		}
-		child_die_with_parent(parent);
-		execv(cmd->argv[0], cmd->argv);
-		fprintf(stderr, "could not execute \"%s\": %s\n", cmd->argv[0], strerror(errno));
-		_exit(127);
-	}
-	setpgid(pid, pid);
-	return pid;
-}
-
-int
-wsb_cmd_wait(pid_t pid)
-{
-	int			status;
-
-	while (waitpid(pid, &status, 0) < 0)
-	{
-		if (errno != EINTR)
-			return -1;
-	}
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return -1;
-}
-
-int
-wsb_cmd_run(WsbCommand *cmd)
-{
-	pid_t		pid = wsb_cmd_start(cmd);
-
-	if (pid < 0)
-		return -1;
-	return wsb_cmd_wait(pid);
-}
-
-/* Run and capture stdout (first outlen-1 bytes), trailing newline cut. */
-int
-wsb_cmd_output(WsbCommand *cmd, char *out, size_t outlen)
-{
-	int			fds[2];
-	pid_t		pid;
-	pid_t		parent = getpid();
-	size_t		n = 0;
-	ssize_t		got;
-	char		sink[512];
-
-	if (pipe(fds) != 0)
-		return -1;
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0)
-	{
-		close(fds[0]);
-		dup2(fds[1], 1);
-		close(fds[1]);
-		setpgid(0, 0);
-		child_redirect(0, "/dev/null", false);
-		if (cmd->stderr_path)
-			child_redirect(2, cmd->stderr_path, true);
-		if (cmd->uid != (uid_t) -1 && cmd->uid != geteuid())
-		{
-			if (setgid(cmd->gid) != 0 || setuid(cmd->uid) != 0)
-				_exit(126);
-			if (chdir("/") != 0)
-				_exit(126);
-		}
-		child_die_with_parent(parent);
-		execv(cmd->argv[0], cmd->argv);
-		_exit(127);
-	}
-	close(fds[1]);
-	while ((got = read(fds[0], n < outlen - 1 ? out + n : sink,
-					   n < outlen - 1 ? outlen - 1 - n : sizeof(sink))) != 0)
-	{
-		if (got < 0)
-		{
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		if (n < outlen - 1)
-			n += got;
-	}
-	close(fds[0]);
-	out[n] = '\0';
-	while (n > 0 && (out[n - 1] == '\n' || out[n - 1] == '\r'))
-		out[--n] = '\0';
-	return wsb_cmd_wait(pid);
-}
-
-bool
-wsb_which(const char *prog, char *path, size_t len)
-{
-	const char *p = getenv("PATH");
-	const char *dirs[] = {"/usr/sbin", "/sbin", "/usr/bin", "/bin", NULL};
-	char		buf[PATH_MAX];
-
-	while (p && *p)
-	{
-		const char *colon = strchr(p, ':');
-		size_t		dl = colon ? (size_t) (colon - p) : strlen(p);
-
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int) dl, p, prog);
-		if (dl > 0 && access(buf, X_OK) == 0)
-		{
-			wsb_strlcpy(path, buf, len);
-			return true;
-		}
-		p = colon ? colon + 1 : NULL;
-	}
-	for (int i = 0; dirs[i]; i++)
-	{
-		snprintf(buf, sizeof(buf), "%s/%s", dirs[i], prog);
-		if (access(buf, X_OK) == 0)
-		{
-			wsb_strlcpy(path, buf, len);
-			return true;
-		}
-	}
-	return false;
 }
 
 /* ---------- cleanup list ---------- */

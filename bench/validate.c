@@ -207,7 +207,9 @@ wsb_maps_libc(const char *maps, char *path, size_t len)
 
 		snprintf(buf, sizeof(buf), "%.*s", (int) (l < sizeof(buf) ? l : sizeof(buf) - 1), line);
 		slash = strchr(buf, '/');
-		if (slash && (strstr(slash, "/libc.so") || strstr(slash, "/libc-")))
+		/* a line or path too long for its buffer is passed over, not cut */
+		if (l < sizeof(buf) && slash && strlen(slash) < len &&
+			(strstr(slash, "/libc.so") || strstr(slash, "/libc-")))
 		{
 			wsb_strlcpy(path, slash, len);
 			return true;
