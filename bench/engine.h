@@ -220,13 +220,8 @@ extern int	wsb_target_validate(WsbTarget *t, const WsbPlan *plan, char *err, siz
 extern int	wsb_target_apply(WsbTarget *t, const WsbConfig *c, char *err, size_t errlen);
 extern int	wsb_target_environment(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env);
 extern void wsb_target_close(void *target);	/* restore, stop, remove: idempotent */
-extern int	wsb_sql_rows(PGconn *conn, const char *sql, int nparams, const char *const *params,
-						 WsbRows *out, char *err, size_t errlen);
-extern int	wsb_sql_exec(PGconn *conn, const char *sql, char *err, size_t errlen);
 extern bool wsb_target_wal_stall_loaded(WsbTarget *t);
-extern int	wsb_target_restart(WsbTarget *t, char *err, size_t errlen);
-extern int	wsb_sql_value(PGconn *conn, const char *sql, const char *param, char *out, size_t len,
-						  char *err, size_t errlen);
+extern int	wsb_target_preload_libraries(WsbTarget *t, char *out, size_t len, char *err, size_t errlen);
 
 /* ---------- control.c ---------- */
 
@@ -234,6 +229,8 @@ extern void wsb_control_find(WsbTarget *t, const WsbOptions *o, pid_t postmaster
 extern int	wsb_control_cluster_datadir(const char *cluster, char *datadir, size_t len,
 										char *err, size_t errlen);
 extern int	wsb_control(WsbTarget *t, const char *action, char *err, size_t errlen);
+extern int	wsb_control_start(WsbTarget *t, char *err, size_t errlen);
+extern int	wsb_control_restart(WsbTarget *t, char *err, size_t errlen);	/* and reconnect */
 extern const char *wsb_control_describe(const WsbTarget *t, char *buf, size_t len);
 
 /* ---------- settings.c ---------- */
@@ -243,7 +240,6 @@ extern int	wsb_settings_journal(WsbTarget *t);
 extern int	wsb_settings_restore(WsbTarget *t, char *err, size_t errlen);
 extern int	wsb_settings_apply(WsbTarget *t, int n, char names[][WSB_NAME_LEN],
 							   char values[][WSB_VALUE_LEN], char *err, size_t errlen);
-extern int	wsb_target_connect(WsbTarget *t, const char *db, char *err, size_t errlen);
 
 /* ---------- run.c ---------- */
 
