@@ -28,8 +28,6 @@
 extern volatile sig_atomic_t wsb_interrupted;	/* SIGINT/SIGTERM seen */
 
 extern void wsb_error(const char *fmt,...) __attribute__((format(printf, 1, 2)));
-extern int	wsb_add_optional_libraries(WsbOptions *o, const char *pkglibdir, char *err, size_t errlen);
-extern int	wsb_sets_for_version(WsbOptions *o, int major, char *err, size_t errlen);
 extern void wsb_note(const char *fmt,...) __attribute__((format(printf, 1, 2)));
 extern bool wsb_quiet;
 extern void wsb_strlcpy(char *dst, const char *src, size_t size);
@@ -88,6 +86,8 @@ extern int	wsb_make_plan(const WsbOptions *o, WsbPlan *plan, char *err, size_t e
 extern void wsb_plan_free(WsbPlan *plan);
 extern bool wsb_parse_duration(const char *s, double *seconds);
 extern void wsb_round_order(uint64_t seed, int nconfigs, int rounds, int *order);
+extern int	wsb_add_optional_libraries(WsbOptions *o, const char *pkglibdir, char *err, size_t errlen);
+extern int	wsb_sets_for_version(WsbOptions *o, int major, char *err, size_t errlen);
 #define WSB_BUDGET_MAX_ROUNDS 200	/* --budget without --runs: the cap */
 extern void wsb_usage(FILE *f);
 
@@ -216,8 +216,6 @@ typedef struct WsbTarget
 
 extern int	wsb_target_open(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env,
 							char *err, size_t errlen);
-extern int	wsb_target_validate(WsbTarget *t, const WsbPlan *plan, char *err, size_t errlen);
-extern int	wsb_target_apply(WsbTarget *t, const WsbConfig *c, char *err, size_t errlen);
 extern int	wsb_target_environment(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env);
 extern void wsb_target_close(void *target);	/* restore, stop, remove: idempotent */
 extern bool wsb_target_wal_stall_loaded(WsbTarget *t);
@@ -235,6 +233,9 @@ extern const char *wsb_control_describe(const WsbTarget *t, char *buf, size_t le
 
 /* ---------- settings.c ---------- */
 
+/* the plan's --set values, checked before any run; one configuration applied */
+extern int	wsb_target_validate(WsbTarget *t, const WsbPlan *plan, char *err, size_t errlen);
+extern int	wsb_target_apply(WsbTarget *t, const WsbConfig *c, char *err, size_t errlen);
 extern int	wsb_settings_read_auto_conf(WsbTarget *t, char *err, size_t errlen);
 extern int	wsb_settings_journal(WsbTarget *t);
 extern int	wsb_settings_restore(WsbTarget *t, char *err, size_t errlen);

@@ -25,41 +25,6 @@
 #include "validate.h"
 #include "verdict.h"
 
-/* ---------------------------------------------------------------------
- * HTML
- * --------------------------------------------------------------------- */
-
-/* Text for HTML: the five characters that mean something there, escaped. */
-void
-wsb_html_escape(FILE *f, const char *s)
-{
-	if (s == NULL)
-		return;
-	for (; *s; s++)
-	{
-		switch (*s)
-		{
-			case '&':
-				fputs("&amp;", f);
-				break;
-			case '<':
-				fputs("&lt;", f);
-				break;
-			case '>':
-				fputs("&gt;", f);
-				break;
-			case '"':
-				fputs("&quot;", f);
-				break;
-			case '\'':
-				fputs("&#39;", f);
-				break;
-			default:
-				fputc(*s, f);
-		}
-	}
-}
-
 static void
 html_printf(FILE *f, const char *fmt,...) __attribute__((format(printf, 2, 3)));
 
