@@ -282,10 +282,7 @@ wsb_control(WsbTarget *t, const char *action, char *err, size_t errlen)
 			wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
 			wsb_cmd_add(&c, "%s", wsb_which("pg_ctlcluster", prog, sizeof(prog)) ? prog : "pg_ctlcluster");
 			if (immediate)
-			{
-				wsb_cmd_add(&c, "-m");
-				wsb_cmd_add(&c, "immediate");
-			}
+				wsb_cmd_add(&c, "--mode=immediate");
 			wsb_cmd_add(&c, "%s", t->ctl.version);
 			wsb_cmd_add(&c, "%s", t->ctl.name);
 			wsb_cmd_add(&c, "%s", action);

@@ -2,7 +2,7 @@
  *
  * format.c
  *		wal_stall_bench: how a value is written into an output file: a CSV
- *		field (RFC 4180), text in HTML, a time in ISO 8601.
+ *		field (RFC 4180), text and a number in HTML, a time in ISO 8601.
  *
  * Every CSV file and every HTML page the harness writes (csv.c, judge.c,
  * report.c, report_validate.c, experiment.c) quotes and escapes through
@@ -13,6 +13,7 @@
  *
  *-------------------------------------------------------------------------
  */
+#include <math.h>
 #include <string.h>
 #include <time.h>
 
@@ -79,6 +80,18 @@ wsb_html_escape(FILE *f, const char *s)
 				fputc(*s, f);
 		}
 	}
+}
+
+/* A number in an HTML table cell, right-aligned; an en dash when unknown. */
+void
+wsb_html_number_cell(FILE *f, const char *fmt, double v)
+{
+	fputs("<td class=\"n\">", f);
+	if (isnan(v))
+		fputs("&ndash;", f);
+	else
+		fprintf(f, fmt, v);
+	fputs("</td>", f);
 }
 
 void

@@ -144,18 +144,6 @@ wsb_validate_print(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 				"configurations\n", cost);
 }
 
-
-static void
-html_num(FILE *f, const char *fmt, double v)
-{
-	fputs("<td class=\"n\">", f);
-	if (isnan(v))
-		fputs("&ndash;", f);
-	else
-		fprintf(f, fmt, v);
-	fputs("</td>", f);
-}
-
 /* A sampled figure and, in parentheses, its ratio to the traced one. */
 static void
 html_side(FILE *f, double sampled_ms, double traced_ms)
@@ -219,18 +207,18 @@ wsb_validate_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 		fputs("<tr><td>", f);
 		wsb_html_escape(f, plan->configs[c].label);
 		fprintf(f, "</td><td class=\"n\">%d</td>", n);
-		html_num(f, "%.1f", n ? s.client_sampled_ms : NAN);
-		html_num(f, "%.1f", n ? s.client_traced_ms : NAN);
-		html_num(f, "%.3f", n ? s.ratio : NAN);
-		html_num(f, "%.1f", n ? s.client_lock_wait_ms : NAN);
-		html_num(f, "%.1f", n ? s.client_flush_ms : NAN);
-		html_num(f, "%.1f", n ? s.client_dirty_write_ms : NAN);
+		wsb_html_number_cell(f, "%.1f", n ? s.client_sampled_ms : NAN);
+		wsb_html_number_cell(f, "%.1f", n ? s.client_traced_ms : NAN);
+		wsb_html_number_cell(f, "%.3f", n ? s.ratio : NAN);
+		wsb_html_number_cell(f, "%.1f", n ? s.client_lock_wait_ms : NAN);
+		wsb_html_number_cell(f, "%.1f", n ? s.client_flush_ms : NAN);
+		wsb_html_number_cell(f, "%.1f", n ? s.client_dirty_write_ms : NAN);
 		fmt_count(d1, sizeof(d1), n ? s.dirty_writes : -1);
 		fmt_count(d2, sizeof(d2), s.wal_buffers_full);
 		fmt_count(d3, sizeof(d3), s.exact_count);
 		fprintf(f, "<td class=\"n\">%s / %s / %s</td>", d1, d2, d3);
-		html_num(f, "%.0f", tt);
-		html_num(f, "%.0f", tu);
+		wsb_html_number_cell(f, "%.0f", tt);
+		wsb_html_number_cell(f, "%.0f", tu);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
@@ -256,12 +244,12 @@ wsb_validate_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 		fputs("<tr><td>", f);
 		wsb_html_escape(f, plan->configs[c].label);
 		fputs("</td>", f);
-		html_num(f, "%.1f", n ? s.client_insert_side_ms : NAN);
-		html_num(f, "%.0f", n ? (double) s.client_insert_waits : NAN);
+		wsb_html_number_cell(f, "%.1f", n ? s.client_insert_side_ms : NAN);
+		wsb_html_number_cell(f, "%.0f", n ? (double) s.client_insert_waits : NAN);
 		html_side(f, n ? s.summary_insert_side_ms : NAN, s.client_insert_side_ms);
 		html_side(f, n ? s.history_insert_side_ms : NAN, s.client_insert_side_ms);
-		html_num(f, "%.1f", n ? s.client_flush_side_ms : NAN);
-		html_num(f, "%.0f", n ? (double) s.client_flush_waits : NAN);
+		wsb_html_number_cell(f, "%.1f", n ? s.client_flush_side_ms : NAN);
+		wsb_html_number_cell(f, "%.0f", n ? (double) s.client_flush_waits : NAN);
 		html_side(f, n ? s.summary_flush_side_ms : NAN, s.client_flush_side_ms);
 		html_side(f, n ? s.history_flush_side_ms : NAN, s.client_flush_side_ms);
 		fputs("</tr>\n", f);
@@ -289,12 +277,12 @@ wsb_validate_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 			fputs("<tr><td>", f);
 			wsb_html_escape(f, plan->configs[c].label);
 			fputs("</td>", f);
-			html_num(f, "%.1f", have ? s.wal_write_ms : NAN);
-			html_num(f, "%.1f", have ? s.sampled_wal_write_ms : NAN);
-			html_num(f, "%.0f", have ? (double) s.wal_writes : NAN);
-			html_num(f, "%.1f", have ? s.wal_fsync_ms : NAN);
-			html_num(f, "%.1f", have ? s.sampled_wal_fsync_ms : NAN);
-			html_num(f, "%.0f", have ? (double) s.wal_fsyncs : NAN);
+			wsb_html_number_cell(f, "%.1f", have ? s.wal_write_ms : NAN);
+			wsb_html_number_cell(f, "%.1f", have ? s.sampled_wal_write_ms : NAN);
+			wsb_html_number_cell(f, "%.0f", have ? (double) s.wal_writes : NAN);
+			wsb_html_number_cell(f, "%.1f", have ? s.wal_fsync_ms : NAN);
+			wsb_html_number_cell(f, "%.1f", have ? s.sampled_wal_fsync_ms : NAN);
+			wsb_html_number_cell(f, "%.0f", have ? (double) s.wal_fsyncs : NAN);
 			fputs("</tr>\n", f);
 		}
 		fputs("</table>\n", f);
@@ -320,15 +308,15 @@ wsb_validate_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 		fprintf(f, "<tr><td class=\"n\">%d</td><td>", r->order);
 		wsb_html_escape(f, plan->configs[r->config].label);
 		fprintf(f, "</td><td class=\"n\">%d</td>", r->repeat);
-		html_num(f, "%.0f", r->ok ? r->tps : NAN);
+		wsb_html_number_cell(f, "%.0f", r->ok ? r->tps : NAN);
 		if (v->traced && v->ok)
 		{
-			html_num(f, "%.1f", v->client_sampled_ms);
-			html_num(f, "%.1f", v->client_traced_ms);
-			html_num(f, "%.3f", v->ratio);
-			html_num(f, "%.0f", (double) v->client_pids);
-			html_num(f, "%.1f", v->other_wal_path_ms);
-			html_num(f, "%.1f", v->unclassified_ms);
+			wsb_html_number_cell(f, "%.1f", v->client_sampled_ms);
+			wsb_html_number_cell(f, "%.1f", v->client_traced_ms);
+			wsb_html_number_cell(f, "%.3f", v->ratio);
+			wsb_html_number_cell(f, "%.0f", (double) v->client_pids);
+			wsb_html_number_cell(f, "%.1f", v->other_wal_path_ms);
+			wsb_html_number_cell(f, "%.1f", v->unclassified_ms);
 			fputs("<td>traced</td>", f);
 		}
 		else

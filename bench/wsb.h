@@ -319,6 +319,7 @@ extern void wsb_judge(const WsbPlan *plan, const WsbRun *runs, int nruns,
 
 extern void wsb_csv_field(FILE *f, const char *s);	/* RFC 4180 quoting */
 extern void wsb_html_escape(FILE *f, const char *s);	/* & < > " ' */
+extern void wsb_html_number_cell(FILE *f, const char *fmt, double v);	/* <td class="n"> */
 extern void wsb_iso8601_utc(time_t t, char *buf, size_t len);	/* "" when unknown */
 
 /* ---------- output files (csv.c, report.c) ---------- */
