@@ -1,10 +1,12 @@
 /*-------------------------------------------------------------------------
  *
  * engine.h
- *		wal_stall_bench: the engine's internal interfaces (options, target,
- *		slow disk, runs, pgbench parsing, helpers).  wsb.h holds what the
- *		engine shares with stats.c and report.c; this file what only the
- *		engine's files and its unit tests use.
+ *		wal_stall_bench: the engine's internal interfaces (helpers, options,
+ *		pgbench parsing, slow disk, target, its control and settings, runs),
+ *		each under the name of the file that defines it; sql.h has the
+ *		query helpers.  wsb.h holds what the engine shares with the judging
+ *		and output files; this file what only the engine's files and its
+ *		unit tests use.
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
