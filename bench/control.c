@@ -2,7 +2,7 @@
  *
  * control.c
  *		wal_stall_bench: starting, stopping and restarting the target server
- *		the way it is managed.
+ *		the way it is managed (a restart connects again, through sql.c).
  *
  * Every start, stop and restart goes through the server's own manager, so
  * that its logs, pid files and the manager's idea of the server stay the
@@ -32,9 +32,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <libpq-fe.h>
 
 #include "engine.h"
 #include "fits.h"
+#include "sql.h"
 
 /*
  * The cluster pg_lsclusters lists with data directory datadir (realpath),
@@ -251,6 +253,10 @@ last_line_with(char *text, const char *marker)
 /*
  * Start, stop or restart the server through its manager; waits until the
  * action is done (pg_ctl -w, pg_ctlcluster and systemctl wait anyway).
+ * action is "start", "stop", "restart", or "immediate-stop": the last
+ * resort when a stop failed, PostgreSQL's immediate shutdown (pg_ctl and
+ * pg_ctlcluster -m immediate; systemd's SIGQUIT to the unit's main
+ * process, the postmaster, which systemctl kill sends without waiting).
  * On failure err says why: the last FATAL line of the log or of the
  * manager's own output.
  */
@@ -262,8 +268,12 @@ wsb_control(WsbTarget *t, const char *action, char *err, size_t errlen)
 	char		prog[PATH_MAX];
 	char	   *text;
 	const char *why = NULL;
-	bool		stopping = strcmp(action, "stop") == 0;
+	bool		immediate = strcmp(action, "immediate-stop") == 0;
+	bool		stopping = immediate || strcmp(action, "stop") == 0;
 	int			rc;
+
+	if (immediate)
+		action = "stop";
 
 	if (!WSB_PATH(out, err, errlen, "%s/%s.out", t->workdir,
 				  t->ctl.kind == WSB_CTL_PG_CTL ? "pg_ctl" : "control"))
@@ -274,6 +284,8 @@ wsb_control(WsbTarget *t, const char *action, char *err, size_t errlen)
 			/* it switches to the cluster's owner itself, and logs where it should */
 			wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
 			wsb_cmd_add(&c, "%s", wsb_which("pg_ctlcluster", prog, sizeof(prog)) ? prog : "pg_ctlcluster");
+			if (immediate)
+				wsb_cmd_add(&c, "--mode=immediate");
 			wsb_cmd_add(&c, "%s", t->ctl.version);
 			wsb_cmd_add(&c, "%s", t->ctl.name);
 			wsb_cmd_add(&c, "%s", action);
@@ -281,7 +293,14 @@ wsb_control(WsbTarget *t, const char *action, char *err, size_t errlen)
 		case WSB_CTL_SYSTEMD:
 			wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
 			wsb_cmd_add(&c, "%s", wsb_which("systemctl", prog, sizeof(prog)) ? prog : "systemctl");
-			wsb_cmd_add(&c, "%s", action);
+			if (immediate)
+			{
+				wsb_cmd_add(&c, "kill");
+				wsb_cmd_add(&c, "--kill-who=main");
+				wsb_cmd_add(&c, "--signal=SIGQUIT");
+			}
+			else
+				wsb_cmd_add(&c, "%s", action);
 			wsb_cmd_add(&c, "%s", t->ctl.unit);
 			break;
 		default:
@@ -295,7 +314,7 @@ wsb_control(WsbTarget *t, const char *action, char *err, size_t errlen)
 			if (stopping || strcmp(action, "restart") == 0)
 			{
 				wsb_cmd_add(&c, "-m");
-				wsb_cmd_add(&c, "fast");
+				wsb_cmd_add(&c, immediate ? "immediate" : "fast");
 			}
 			if (!stopping && t->logfile[0])
 			{
@@ -347,4 +366,45 @@ wsb_control(WsbTarget *t, const char *action, char *err, size_t errlen)
 	}
 	free(text);
 	return -1;
+}
+
+/* Start the server, and remember that the harness started it. */
+int
+wsb_control_start(WsbTarget *t, char *err, size_t errlen)
+{
+	if (wsb_control(t, "start", err, errlen) != 0)
+		return -1;
+	t->started = true;
+	return 0;
+}
+
+/*
+ * Restart the server and connect again to the harness's database.  The
+ * temporary cluster and a slowed one are stopped and started: the new
+ * postmaster must enter the slow disk's cgroup.
+ */
+int
+wsb_control_restart(WsbTarget *t, char *err, size_t errlen)
+{
+	if (t->conn)
+	{
+		PQfinish(t->conn);
+		t->conn = NULL;
+	}
+	if (t->temporary || t->slow.active)
+	{
+		/* stop + start: the new postmaster must enter the cgroup */
+		if (wsb_control(t, "stop", err, errlen) != 0)
+			return -1;
+		if (wsb_control_start(t, err, errlen) != 0)
+			return -1;
+	}
+	else if (wsb_control(t, "restart", err, errlen) != 0)
+		return -1;
+	{
+		char		how[1200];
+
+		wsb_note("restarted the server (%s)", wsb_control_describe(t, how, sizeof(how)));
+	}
+	return wsb_sql_connect(t, t->dbname, err, errlen);
 }

@@ -1,8 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * csv.c
- *		wal_stall_bench: results.csv and timeline.csv, and reading a run's
- *		figures for every output (report_internal.h).
+ *		wal_stall_bench: results.csv, timeline.csv and advice.csv.
  *
  * results.csv has one row per run, timeline.csv one row per second per
  * run; both are written in run order and quoted per RFC 4180, so any CSV
@@ -11,8 +10,9 @@
  * --judge needs to judge the rounds again (judge.c).  timeline.csv carries every column of
  * wal_stall_history by name, whatever the extension's version returns.
  * The per-second join of pgbench's seconds with the history rows
- * (wsb_join_run) also feeds the timeline chart.  With --validate,
- * results.csv ends with validate.c's columns (traced figures, the ratio).
+ * (figures.c's wsb_join_run) also feeds the timeline chart.  With
+ * --validate, results.csv ends with the columns of validate.c's figures
+ * (traced figures, the ratio), written here.
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
@@ -26,47 +26,6 @@
 #include "report_internal.h"
 #include "validate.h"
 
-const char *const wsb_classes[WSB_N_CLASSES] = {
-	"wal_buffer_full", "wal_flush", "wal_insert", "clog",
-	"wal_write", "wal_fsync", "slru_io"
-};
-
-/* ---------------------------------------------------------------------
- * CSV
- * --------------------------------------------------------------------- */
-
-/*
- * Write one CSV field per RFC 4180: quoted when it holds a comma, a double
- * quote, CR or LF, or starts or ends with a blank (which some readers
- * trim), with quotes doubled inside.  NULL is the empty field.
- */
-void
-wsb_csv_field(FILE *f, const char *s)
-{
-	size_t		len;
-	bool		quote;
-
-	if (s == NULL)
-		return;
-	len = strlen(s);
-	quote = strpbrk(s, ",\"\r\n") != NULL ||
-		(len > 0 && (s[0] == ' ' || s[0] == '\t' ||
-					 s[len - 1] == ' ' || s[len - 1] == '\t'));
-	if (!quote)
-	{
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++)
-	{
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 /* A number as a CSV field; NAN (unknown) is the empty field. */
 static void
 csv_number(FILE *f, const char *fmt, double v)
@@ -75,73 +34,70 @@ csv_number(FILE *f, const char *fmt, double v)
 		fprintf(f, fmt, v);
 }
 
-/* A column of the summary row of one class; NAN when absent or NULL. */
-double
-wsb_summary_value(const WsbRun *run, const char *class, const char *column)
+/* A comma, then a number as a CSV field (empty when unknown). */
+static void
+csv_next_number(FILE *f, const char *fmt, double v)
 {
-	const WsbRows *s = &run->summary;
-
-	for (int r = 0; r < s->nrows; r++)
-	{
-		const char *cl = wsb_rows_get(s, r, "class");
-
-		if (cl != NULL && strcmp(cl, class) == 0)
-			return wsb_rows_double(s, r, column, NAN);
-	}
-	return NAN;
+	fputc(',', f);
+	csv_number(f, fmt, v);
 }
 
-/* A column of the first row of a one-row result; NAN when absent. */
-double
-wsb_first_row_value(const WsbRows *rows, const char *column)
-{
-	if (rows->nrows < 1 || wsb_rows_col(rows, column) < 0)
-		return NAN;
-	return wsb_rows_double(rows, 0, column, NAN);
-}
-
+/* --validate's columns of results.csv, after the others */
 void
-wsb_iso8601_utc(time_t t, char *buf, size_t len)
+wsb_validate_csv_header(FILE *f)
 {
-	struct tm	tm;
-
-	if (t <= 0 || gmtime_r(&t, &tm) == NULL)
-	{
-		buf[0] = '\0';
-		return;
-	}
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	fputs(",traced,traced_client_pids,traced_lock_wait_ms,traced_flush_ms,"
+		  "traced_dirty_write_ms,traced_wal_path_ms,sampled_wal_path_ms,sampled_traced_ratio,"
+		  "traced_dirty_writes,traced_client_dirty_writes,wal_buffer_full_exact_count,"
+		  "traced_other_wal_path_ms,"
+		  "traced_unclassified_ms,traced_wal_write_ms,traced_wal_writes,"
+		  "traced_wal_fsync_ms,traced_wal_fsyncs,"
+		  "traced_insert_side_ms,traced_insert_waits,traced_flush_side_ms,traced_flush_waits,"
+		  "summary_insert_side_ms,summary_flush_side_ms,history_insert_side_ms,history_flush_side_ms,"
+		  "summary_insert_ratio,summary_flush_ratio,history_insert_ratio,history_flush_ratio,"
+		  "validate_error", f);
 }
 
-static int
-cmp_run_order(const void *a, const void *b)
+/* The run's validation columns; empty cells when the run was not traced. */
+void
+wsb_validate_csv_row(FILE *f, const WsbRun *r)
 {
-	const WsbRun *x = *(const WsbRun *const *) a;
-	const WsbRun *y = *(const WsbRun *const *) b;
+	const WsbValidation *v = &r->validation;
+	bool		have = v->traced && v->ok;
+	bool		io = have && v->io_traced;
 
-	return (x->order > y->order) - (x->order < y->order);
-}
-
-/* The runs sorted by their position in the run order (caller frees). */
-const WsbRun **
-wsb_runs_in_order(const WsbRun *runs, int nruns)
-{
-	const WsbRun **v = malloc(sizeof(*v) * (nruns > 0 ? nruns : 1));
-
-	if (v == NULL)
-		return NULL;
-	for (int i = 0; i < nruns; i++)
-		v[i] = &runs[i];
-	qsort(v, nruns, sizeof(*v), cmp_run_order);
-	return v;
-}
-
-const char *
-wsb_config_label(const WsbPlan *plan, int c)
-{
-	if (c < 0 || c >= plan->nconfigs)
-		return "?";
-	return plan->configs[c].label;
+	fprintf(f, ",%s", v->traced ? "true" : "false");
+	csv_next_number(f, "%.0f", have ? v->client_pids : NAN);
+	csv_next_number(f, "%.3f", have ? v->client_lock_wait_ms : NAN);
+	csv_next_number(f, "%.3f", have ? v->client_flush_ms : NAN);
+	csv_next_number(f, "%.3f", have ? v->client_dirty_write_ms : NAN);
+	csv_next_number(f, "%.3f", have ? v->client_traced_ms : NAN);
+	csv_next_number(f, "%.3f", have ? v->client_sampled_ms : NAN);
+	csv_next_number(f, "%.4f", have ? v->ratio : NAN);
+	csv_next_number(f, "%.0f", have ? (double) v->dirty_writes : NAN);
+	csv_next_number(f, "%.0f", have ? (double) v->client_dirty_writes : NAN);
+	/* beside the traced writes: core's count as wal_stall reports it */
+	csv_next_number(f, "%.0f", have && v->exact_count >= 0 ? (double) v->exact_count : NAN);
+	csv_next_number(f, "%.3f", have ? v->other_wal_path_ms : NAN);
+	csv_next_number(f, "%.3f", have ? v->unclassified_ms : NAN);
+	csv_next_number(f, "%.3f", io ? v->wal_write_ms : NAN);
+	csv_next_number(f, "%.0f", io ? (double) v->wal_writes : NAN);
+	csv_next_number(f, "%.3f", io ? v->wal_fsync_ms : NAN);
+	csv_next_number(f, "%.0f", io ? (double) v->wal_fsyncs : NAN);
+	csv_next_number(f, "%.3f", have ? v->client_insert_side_ms : NAN);
+	csv_next_number(f, "%.0f", have ? (double) v->client_insert_waits : NAN);
+	csv_next_number(f, "%.3f", have ? v->client_flush_side_ms : NAN);
+	csv_next_number(f, "%.0f", have ? (double) v->client_flush_waits : NAN);
+	csv_next_number(f, "%.3f", have ? v->summary_insert_side_ms : NAN);
+	csv_next_number(f, "%.3f", have ? v->summary_flush_side_ms : NAN);
+	csv_next_number(f, "%.3f", have ? v->history_insert_side_ms : NAN);
+	csv_next_number(f, "%.3f", have ? v->history_flush_side_ms : NAN);
+	csv_next_number(f, "%.4f", have ? wsb_validate_side_ratio(v->summary_insert_side_ms, v->client_insert_side_ms) : NAN);
+	csv_next_number(f, "%.4f", have ? wsb_validate_side_ratio(v->summary_flush_side_ms, v->client_flush_side_ms) : NAN);
+	csv_next_number(f, "%.4f", have ? wsb_validate_side_ratio(v->history_insert_side_ms, v->client_insert_side_ms) : NAN);
+	csv_next_number(f, "%.4f", have ? wsb_validate_side_ratio(v->history_flush_side_ms, v->client_flush_side_ms) : NAN);
+	fputc(',', f);
+	wsb_csv_field(f, v->error);
 }
 
 /*
@@ -245,184 +201,6 @@ wsb_write_results_csv(const char *path, const WsbPlan *plan,
 		return -1;
 	}
 	return fclose(f) == 0 ? 0 : -1;
-}
-
-/* ---------------------------------------------------------------------
- * The per-second join of pgbench and wal_stall_history
- * --------------------------------------------------------------------- */
-
-/* days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant) */
-static int64_t
-days_from_civil(int64_t y, int m, int d)
-{
-	int64_t		era,
-				yoe,
-				doy,
-				doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-/*
- * Unix time of a timestamptz as PostgreSQL prints it with DateStyle ISO:
- * "2026-11-30 10:01:02.123456+00", "... +05:30", "...-08", "...T...Z".
- * false when the text is not such a timestamp.
- */
-static bool
-parse_timestamptz(const char *s, double *out)
-{
-	char	   *end;
-	long		y,
-				mo,
-				d,
-				h,
-				mi;
-	double		sec,
-				off = 0;
-
-	if (s == NULL)
-		return false;
-	y = strtol(s, &end, 10);
-	if (*end != '-')
-		return false;
-	mo = strtol(end + 1, &end, 10);
-	if (*end != '-')
-		return false;
-	d = strtol(end + 1, &end, 10);
-	if (*end != ' ' && *end != 'T')
-		return false;
-	h = strtol(end + 1, &end, 10);
-	if (*end != ':')
-		return false;
-	mi = strtol(end + 1, &end, 10);
-	if (*end != ':')
-		return false;
-	sec = strtod(end + 1, &end);
-	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 24 ||
-		mi < 0 || mi > 59 || sec < 0 || sec >= 61)
-		return false;
-	if (*end == '+' || *end == '-')
-	{
-		int			sign = *end == '-' ? -1 : 1;
-		const char *p = end + 1;
-		long		oh = 0,
-					om = 0,
-					os = 0;
-
-		if (p[0] < '0' || p[0] > '9' || p[1] < '0' || p[1] > '9')
-			return false;
-		oh = (p[0] - '0') * 10 + (p[1] - '0');
-		p += 2;
-		if (*p == ':')
-			p++;
-		if (p[0] >= '0' && p[0] <= '9' && p[1] >= '0' && p[1] <= '9')
-		{
-			om = (p[0] - '0') * 10 + (p[1] - '0');
-			p += 2;
-			if (*p == ':')
-				p++;
-			if (p[0] >= '0' && p[0] <= '9' && p[1] >= '0' && p[1] <= '9')
-				os = (p[0] - '0') * 10 + (p[1] - '0');
-		}
-		off = sign * (oh * 3600.0 + om * 60.0 + os);
-	}
-	else if (*end != 'Z' && *end != '\0')
-		return false;
-	*out = (double) days_from_civil(y, (int) mo, (int) d) * 86400.0 +
-		h * 3600.0 + mi * 60.0 + sec - off;
-	return true;
-}
-
-static int
-cmp_join_row(const void *a, const void *b)
-{
-	const WsbJoinRow *x = a;
-	const WsbJoinRow *y = b;
-
-	if (x->epoch != y->epoch)
-		return (x->epoch > y->epoch) - (x->epoch < y->epoch);
-	return (x->hist > y->hist) - (x->hist < y->hist);
-}
-
-/*
- * Join a run's pgbench seconds and history rows by second.  A pgbench
- * second e counts transactions that ended in [e, e + 1); a history row
- * covers the second that ends at its sample_time T, (T - 1, T], which
- * overlaps most with pgbench's second round(T - 1): that is its key.  The
- * collector's ticks jitter, so two rows can round to one second; the later
- * one then takes the next second (the rows are ordered).  Seconds present
- * on only one side are kept.  Returns the number of rows (*out is
- * malloc'd), sorted by second; -1 when out of memory.
- */
-int
-wsb_join_run(const WsbRun *run, WsbJoinRow **out)
-{
-	int			cap = run->nseconds + run->history.nrows;
-	WsbJoinRow    *rows = malloc(sizeof(WsbJoinRow) * (cap > 0 ? cap : 1));
-	int			n = 0;
-	int64_t		prev_key = INT64_MIN;
-	int			tcol = wsb_rows_col(&run->history, "sample_time");
-
-	*out = rows;
-	if (rows == NULL)
-		return -1;
-	for (int i = 0; i < run->nseconds; i++)
-	{
-		rows[n].epoch = run->per_second[i].epoch;
-		rows[n].pg = i;
-		rows[n].hist = -1;
-		n++;
-	}
-	qsort(rows, n, sizeof(WsbJoinRow), cmp_join_row);
-
-	for (int h = 0; tcol >= 0 && h < run->history.nrows; h++)
-	{
-		double		t;
-		int64_t		key;
-		int			lo = 0,
-					hi = run->nseconds - 1;
-		bool		matched = false;
-
-		if (!parse_timestamptz(run->history.cells[h][tcol], &t))
-			continue;
-		key = (int64_t) llround(t - 1.0);
-		if (key <= prev_key)
-			key = prev_key + 1;
-		prev_key = key;
-		/* binary search among the pgbench rows (the first nseconds) */
-		while (lo <= hi)
-		{
-			int			mid = (lo + hi) / 2;
-
-			if (rows[mid].epoch == key)
-			{
-				if (rows[mid].hist < 0)
-				{
-					rows[mid].hist = h;
-					matched = true;
-				}
-				break;
-			}
-			if (rows[mid].epoch < key)
-				lo = mid + 1;
-			else
-				hi = mid - 1;
-		}
-		if (!matched)
-		{
-			rows[n].epoch = key;
-			rows[n].pg = -1;
-			rows[n].hist = h;
-			n++;
-		}
-	}
-	qsort(rows, n, sizeof(WsbJoinRow), cmp_join_row);
-	return n;
 }
 
 /* The history columns of the first run that has any (NULL if none). */

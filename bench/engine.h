@@ -1,10 +1,12 @@
 /*-------------------------------------------------------------------------
  *
  * engine.h
- *		wal_stall_bench: the engine's internal interfaces (options, target,
- *		slow disk, runs, pgbench parsing, helpers).  wsb.h holds what the
- *		engine shares with stats.c and report.c; this file what only the
- *		engine's files and its unit tests use.
+ *		wal_stall_bench: the engine's internal interfaces (helpers, options,
+ *		pgbench parsing, slow disk, target, its control and settings, runs),
+ *		each under the name of the file that defines it; sql.h has the
+ *		query helpers.  wsb.h holds what the engine shares with the judging
+ *		and output files; this file what only the engine's files and its
+ *		unit tests use.
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
@@ -29,8 +31,6 @@
 extern volatile sig_atomic_t wsb_interrupted;	/* SIGINT/SIGTERM seen */
 
 extern void wsb_error(const char *fmt,...) __attribute__((format(printf, 1, 2)));
-extern int	wsb_add_optional_libraries(WsbOptions *o, const char *pkglibdir, char *err, size_t errlen);
-extern int	wsb_sets_for_version(WsbOptions *o, int major, char *err, size_t errlen);
 extern void wsb_note(const char *fmt,...) __attribute__((format(printf, 1, 2)));
 extern bool wsb_quiet;
 extern void wsb_strlcpy(char *dst, const char *src, size_t size);
@@ -61,6 +61,8 @@ extern int	wsb_make_plan(const WsbOptions *o, WsbPlan *plan, char *err, size_t e
 extern void wsb_plan_free(WsbPlan *plan);
 extern bool wsb_parse_duration(const char *s, double *seconds);
 extern void wsb_round_order(uint64_t seed, int nconfigs, int rounds, int *order);
+extern int	wsb_add_optional_libraries(WsbOptions *o, const char *pkglibdir, char *err, size_t errlen);
+extern int	wsb_sets_for_version(WsbOptions *o, int major, char *err, size_t errlen);
 #define WSB_BUDGET_MAX_ROUNDS 200	/* --budget without --runs: the cap */
 extern void wsb_usage(FILE *f);
 
@@ -189,17 +191,10 @@ typedef struct WsbTarget
 
 extern int	wsb_target_open(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env,
 							char *err, size_t errlen);
-extern int	wsb_target_validate(WsbTarget *t, const WsbPlan *plan, char *err, size_t errlen);
-extern int	wsb_target_apply(WsbTarget *t, const WsbConfig *c, char *err, size_t errlen);
 extern int	wsb_target_environment(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env);
 extern void wsb_target_close(void *target);	/* restore, stop, remove: idempotent */
-extern int	wsb_sql_rows(PGconn *conn, const char *sql, int nparams, const char *const *params,
-						 WsbRows *out, char *err, size_t errlen);
-extern int	wsb_sql_exec(PGconn *conn, const char *sql, char *err, size_t errlen);
 extern bool wsb_target_wal_stall_loaded(WsbTarget *t);
-extern int	wsb_target_restart(WsbTarget *t, char *err, size_t errlen);
-extern int	wsb_sql_value(PGconn *conn, const char *sql, const char *param, char *out, size_t len,
-						  char *err, size_t errlen);
+extern int	wsb_target_preload_libraries(WsbTarget *t, char *out, size_t len, char *err, size_t errlen);
 
 /* ---------- control.c ---------- */
 
@@ -207,16 +202,20 @@ extern void wsb_control_find(WsbTarget *t, const WsbOptions *o, pid_t postmaster
 extern int	wsb_control_cluster_datadir(const char *cluster, char *datadir, size_t len,
 										char *err, size_t errlen);
 extern int	wsb_control(WsbTarget *t, const char *action, char *err, size_t errlen);
+extern int	wsb_control_start(WsbTarget *t, char *err, size_t errlen);
+extern int	wsb_control_restart(WsbTarget *t, char *err, size_t errlen);	/* and reconnect */
 extern const char *wsb_control_describe(const WsbTarget *t, char *buf, size_t len);
 
 /* ---------- settings.c ---------- */
 
+/* the plan's --set values, checked before any run; one configuration applied */
+extern int	wsb_target_validate(WsbTarget *t, const WsbPlan *plan, char *err, size_t errlen);
+extern int	wsb_target_apply(WsbTarget *t, const WsbConfig *c, char *err, size_t errlen);
 extern int	wsb_settings_read_auto_conf(WsbTarget *t, char *err, size_t errlen);
 extern int	wsb_settings_journal(WsbTarget *t);
 extern int	wsb_settings_restore(WsbTarget *t, char *err, size_t errlen);
 extern int	wsb_settings_apply(WsbTarget *t, int n, char names[][WSB_NAME_LEN],
 							   char values[][WSB_VALUE_LEN], char *err, size_t errlen);
-extern int	wsb_target_connect(WsbTarget *t, const char *db, char *err, size_t errlen);
 
 /* ---------- run.c ---------- */
 

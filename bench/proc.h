@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * proc.h
- *		wal_stall_bench: the one way to run a program (as a user, in a
+ *		wal_stall_bench, proc.c: the one way to run a program (as a user, in a
  *		cgroup, in a directory, its output into files or captured), to wait
  *		for it with a timeout, and to stop it (a signal, a grace period,
  *		then SIGKILL).  Depends on libc only.

@@ -26,41 +26,6 @@
 #include "validate.h"
 #include "verdict.h"
 
-/* ---------------------------------------------------------------------
- * HTML
- * --------------------------------------------------------------------- */
-
-/* Text for HTML: the five characters that mean something there, escaped. */
-void
-wsb_html_escape(FILE *f, const char *s)
-{
-	if (s == NULL)
-		return;
-	for (; *s; s++)
-	{
-		switch (*s)
-		{
-			case '&':
-				fputs("&amp;", f);
-				break;
-			case '<':
-				fputs("&lt;", f);
-				break;
-			case '>':
-				fputs("&gt;", f);
-				break;
-			case '"':
-				fputs("&quot;", f);
-				break;
-			case '\'':
-				fputs("&#39;", f);
-				break;
-			default:
-				fputc(*s, f);
-		}
-	}
-}
-
 static void
 html_printf(FILE *f, const char *fmt,...) __attribute__((format(printf, 2, 3)));
 
@@ -141,17 +106,6 @@ get_rows(const WsbRun *r, const char *which, const char *col)
 	if (strcmp(which, "cpu") == 0)
 		return r->collector_cpu_share >= 0 ? r->collector_cpu_share : NAN;
 	return NAN;
-}
-
-static void
-html_cell_number(FILE *f, const char *fmt, double v)
-{
-	fputs("<td class=\"n\">", f);
-	if (isnan(v))
-		fputs("&ndash;", f);
-	else
-		fprintf(f, fmt, v);
-	fputs("</td>", f);
 }
 
 /* Do two configurations give the setting different values? */
@@ -297,13 +251,13 @@ write_verdict_html(FILE *f, const WsbPlan *plan, const WsbRun *runs,
 			first = false;
 		}
 		fprintf(f, "</td><td class=\"n\">%d/%d</td>", j->nruns, total);
-		html_cell_number(f, "%.1f", j->median_tps);
-		html_cell_number(f, "%.1f", j->mean_tps);
+		wsb_html_number_cell(f, "%.1f", j->median_tps);
+		wsb_html_number_cell(f, "%.1f", j->mean_tps);
 		if (c == 0)
 			fputs("<td></td><td></td>", f);
 		else
 		{
-			html_cell_number(f, "%+.1f%%", j->change_pct);
+			wsb_html_number_cell(f, "%+.1f%%", j->change_pct);
 			if (isnan(j->ci_low_pct))
 				fputs("<td>&ndash;</td>", f);
 			else
@@ -343,10 +297,10 @@ write_summary_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 			fputs("<td>", f);
 			wsb_html_escape(f, wsb_classes[k]);
 			fputs("</td>", f);
-			html_cell_number(f, "%.1f", config_median(runs, nruns, c, get_summary, wsb_classes[k], "total_ms"));
-			html_cell_number(f, "%.0f", config_median(runs, nruns, c, get_summary, wsb_classes[k], "episodes"));
-			html_cell_number(f, "%.2f", config_median(runs, nruns, c, get_summary, wsb_classes[k], "p99_ms"));
-			html_cell_number(f, "%.1f", config_median(runs, nruns, c, get_summary, wsb_classes[k], "max_ms"));
+			wsb_html_number_cell(f, "%.1f", config_median(runs, nruns, c, get_summary, wsb_classes[k], "total_ms"));
+			wsb_html_number_cell(f, "%.0f", config_median(runs, nruns, c, get_summary, wsb_classes[k], "episodes"));
+			wsb_html_number_cell(f, "%.2f", config_median(runs, nruns, c, get_summary, wsb_classes[k], "p99_ms"));
+			wsb_html_number_cell(f, "%.1f", config_median(runs, nruns, c, get_summary, wsb_classes[k], "max_ms"));
 			fputs("</tr>\n", f);
 		}
 	}
@@ -372,12 +326,12 @@ write_summary_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 		fputs("<tr><td>", f);
 		wsb_html_escape(f, plan->configs[c].label);
 		fputs("</td>", f);
-		html_cell_number(f, "%.0f", config_median(runs, nruns, c, get_rows, "wal", "wal_buffers_full"));
-		html_cell_number(f, "%.2f", config_median(runs, nruns, c, get_summary, "wal_fsync", "p99_ms"));
-		html_cell_number(f, "%.4f", config_median(runs, nruns, c, get_rows, "clog", "hit_ratio"));
-		html_cell_number(f, "%.2f", config_median(runs, nruns, c, get_rows, "cpu", ""));
-		html_cell_number(f, "%.3f", lat && p99 ? wsb_median(lat, n) : NAN);
-		html_cell_number(f, "%.3f", lat && p99 ? wsb_median(p99, n) : NAN);
+		wsb_html_number_cell(f, "%.0f", config_median(runs, nruns, c, get_rows, "wal", "wal_buffers_full"));
+		wsb_html_number_cell(f, "%.2f", config_median(runs, nruns, c, get_summary, "wal_fsync", "p99_ms"));
+		wsb_html_number_cell(f, "%.4f", config_median(runs, nruns, c, get_rows, "clog", "hit_ratio"));
+		wsb_html_number_cell(f, "%.2f", config_median(runs, nruns, c, get_rows, "cpu", ""));
+		wsb_html_number_cell(f, "%.3f", lat && p99 ? wsb_median(lat, n) : NAN);
+		wsb_html_number_cell(f, "%.3f", lat && p99 ? wsb_median(p99, n) : NAN);
 		fputs("</tr>\n", f);
 		free(lat);
 		free(p99);
@@ -572,7 +526,7 @@ write_statements_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nrun
 			if (k > 0)
 				fputs("<tr>", f);
 			html_cell_text(f, qid ? qid : "(none)", false);
-			html_cell_number(f, "%.1f", wsb_rows_double(&r->statements, k, "stall_ms", NAN));
+			wsb_html_number_cell(f, "%.1f", wsb_rows_double(&r->statements, k, "stall_ms", NAN));
 			html_cell_text(f, wsb_rows_get(&r->statements, k, "by_class"), false);
 			if (qid == NULL)
 				fputs("<td>outside any statement</td>", f);
@@ -678,8 +632,8 @@ write_order_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 		fprintf(f, "<tr%s><td class=\"n\">%d</td><td>", r->ok ? "" : " class=\"failed\"", r->order);
 		wsb_html_escape(f, wsb_config_label(plan, r->config));
 		fprintf(f, "</td><td class=\"n\">%d</td><td>%s</td>", r->repeat, ts);
-		html_cell_number(f, "%.1f", r->seconds);
-		html_cell_number(f, "%.1f", r->tps);
+		wsb_html_number_cell(f, "%.1f", r->seconds);
+		wsb_html_number_cell(f, "%.1f", r->tps);
 		fputs("<td>", f);
 		wsb_html_escape(f, r->ok ? "ok" : (r->error[0] ? r->error : "failed"));
 		fputs("</td></tr>\n", f);

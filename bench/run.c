@@ -40,6 +40,7 @@
 
 #include "engine.h"
 #include "fits.h"
+#include "sql.h"
 #include "validate.h"
 
 static void
@@ -238,8 +239,7 @@ statements_ready(WsbTarget *t, char *why, size_t whylen)
 	char		v[WSB_VALUE_LEN],
 				err[256];
 
-	if (wsb_sql_value(t->conn, "SELECT pg_catalog.current_setting('shared_preload_libraries'::pg_catalog.text)", NULL,
-					  v, sizeof(v), err, sizeof(err)) != 0)
+	if (wsb_target_preload_libraries(t, v, sizeof(v), err, sizeof(err)) != 0)
 	{
 		snprintf(why, whylen, "could not read shared_preload_libraries: %.200s", err);
 		return false;
@@ -354,9 +354,7 @@ instrument_ready(WsbTarget *t, const WsbConfig *cf, bool loaded, char *why, size
 		return 0;
 	if (!loaded)
 	{
-		wsb_sql_value(t->conn,
-					  "SELECT pg_catalog.current_setting('shared_preload_libraries'::pg_catalog.text)",
-					  NULL, spl, sizeof(spl), err, sizeof(err));
+		wsb_target_preload_libraries(t, spl, sizeof(spl), err, sizeof(err));
 		snprintf(why, whylen, "wal_stall is not loaded (shared_preload_libraries = '%s'): "
 				 "the run would measure nothing", spl);
 		return -1;

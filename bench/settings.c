@@ -29,6 +29,7 @@
 #include <libpq-fe.h>
 
 #include "engine.h"
+#include "sql.h"
 
 /*
  * The settings whose list elements PostgreSQL quotes (GUC_LIST_QUOTE): a
@@ -50,6 +51,26 @@ is_quoted_list(const char *name)
 }
 
 /*
+ * postgresql.auto.conf's entries as the server reads the file now, in the
+ * file's order (name, setting): every entry, or those of one setting when
+ * name is not NULL.
+ */
+static int
+auto_conf_rows(WsbTarget *t, const char *name, WsbRows *r, char *err, size_t errlen)
+{
+	const char *p[1] = {name};
+
+	return wsb_sql_rows(t->conn,
+						"SELECT name, setting FROM pg_catalog.pg_file_settings "
+						"WHERE sourcefile = pg_catalog.current_setting('data_directory'::pg_catalog.text) "
+						"|| '/postgresql.auto.conf'::pg_catalog.text "
+						"AND ($1::pg_catalog.text IS NULL "
+						"OR pg_catalog.lower(name) = pg_catalog.lower($1::pg_catalog.text)) "
+						"ORDER BY seqno",
+						1, p, r, err, errlen);
+}
+
+/*
  * Every entry of postgresql.auto.conf, in the file's order, before any
  * change: pg_file_settings gives each value as the server reads it, its
  * quotes and escapes already undone, so a value goes back through
@@ -61,11 +82,7 @@ wsb_settings_read_auto_conf(WsbTarget *t, char *err, size_t errlen)
 {
 	WsbRows		r;
 
-	if (wsb_sql_rows(t->conn,
-					 "SELECT name, setting FROM pg_catalog.pg_file_settings "
-					 "WHERE sourcefile = pg_catalog.current_setting('data_directory'::pg_catalog.text) "
-					 "|| '/postgresql.auto.conf'::pg_catalog.text ORDER BY seqno",
-					 0, NULL, &r, err, errlen) != 0)
+	if (auto_conf_rows(t, NULL, &r, err, errlen) != 0)
 		return -1;
 	t->nauto = r.nrows;
 	t->auto_names = calloc(r.nrows ? r.nrows : 1, sizeof(char *));
@@ -395,6 +412,22 @@ reload_and_wait(WsbTarget *t, bool interruptible, char *err, size_t errlen)
 }
 
 /*
+ * A text[] literal, "{"a","b"}", of the names whose reset[] is want, or of
+ * every name when reset is NULL.
+ */
+static void
+name_array(int n, char names[][WSB_NAME_LEN], const bool *reset, bool want, char *buf, size_t len)
+{
+	int			k = 0;
+
+	wsb_strlcpy(buf, "{", len);
+	for (int i = 0; i < n; i++)
+		if (reset == NULL || reset[i] == want)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s\"%s\"", k++ ? "," : "", names[i]);
+	strncat(buf, "}", len - strlen(buf) - 1);
+}
+
+/*
  * Does a setting the harness changed still differ from its files until a
  * restart?  A postmaster-context setting set back to its old value shows
  * as "setting could not be applied" in pg_file_settings, one RESET back to
@@ -403,14 +436,11 @@ reload_and_wait(WsbTarget *t, bool interruptible, char *err, size_t errlen)
 static int
 restart_pending(WsbTarget *t, bool *pending, char *err, size_t errlen)
 {
-	char		list[4096] = "{";
+	char		list[4096];
 	const char *p[1] = {list};
 	WsbRows		r;
 
-	for (int i = 0; i < t->nchanged; i++)
-		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s\"%s\"", i ? "," : "",
-				 t->changed[i]);
-	strncat(list, "}", sizeof(list) - strlen(list) - 1);
+	name_array(t->nchanged, t->changed, NULL, false, list, sizeof(list));
 	if (wsb_sql_rows(t->conn,
 					 "SELECT name FROM pg_catalog.pg_settings WHERE pending_restart "
 					 "AND pg_catalog.lower(name) = ANY (SELECT pg_catalog.lower(x) "
@@ -464,22 +494,9 @@ wsb_settings_restore(WsbTarget *t, char *err, size_t errlen)
 	if (pending)
 	{
 		wsb_note("a restored setting needs a restart to take effect");
-		return wsb_target_restart(t, err, errlen);
+		return wsb_control_restart(t, err, errlen);
 	}
 	return 0;
-}
-
-/* "{"a","b"}" for the names whose reset[] is want */
-static void
-name_array(int n, char names[][WSB_NAME_LEN], const bool *reset, bool want, char *buf, size_t len)
-{
-	int			k = 0;
-
-	wsb_strlcpy(buf, "{", len);
-	for (int i = 0; i < n; i++)
-		if (reset[i] == want)
-			snprintf(buf + strlen(buf), len - strlen(buf), "%s\"%s\"", k++ ? "," : "", names[i]);
-	strncat(buf, "}", len - strlen(buf) - 1);
 }
 
 /*
@@ -545,7 +562,7 @@ wsb_settings_apply(WsbTarget *t, int n, char names[][WSB_NAME_LEN], char values[
 		return -1;
 	restart |= r.nrows > 0;
 	wsb_rows_free(&r);
-	if (restart && wsb_target_restart(t, err, errlen) != 0)
+	if (restart && wsb_control_restart(t, err, errlen) != 0)
 		return -1;
 
 	p[0] = set_list;
@@ -610,20 +627,14 @@ wsb_target_apply(WsbTarget *t, const WsbConfig *c, char *err, size_t errlen)
 static int
 auto_conf_now(WsbTarget *t, const char *name, char **value, char *err, size_t errlen)
 {
-	const char *p[1] = {name};
 	WsbRows		r;
 
 	*value = NULL;
-	if (wsb_sql_rows(t->conn,
-					 "SELECT setting FROM pg_catalog.pg_file_settings "
-					 "WHERE sourcefile = pg_catalog.current_setting('data_directory'::pg_catalog.text) "
-					 "|| '/postgresql.auto.conf'::pg_catalog.text "
-					 "AND pg_catalog.lower(name) = pg_catalog.lower($1::pg_catalog.text) "
-					 "ORDER BY seqno DESC LIMIT 1",
-					 1, p, &r, err, errlen) != 0)
+	if (auto_conf_rows(t, name, &r, err, errlen) != 0)
 		return -1;
-	if (r.nrows > 0 && r.cells[0][0])
-		*value = strdup(r.cells[0][0]);
+	/* the file's last entry of the name is the one the server takes */
+	if (r.nrows > 0 && r.cells[r.nrows - 1][1])
+		*value = strdup(r.cells[r.nrows - 1][1]);
 	wsb_rows_free(&r);
 	return 0;
 }

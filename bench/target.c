@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * target.c
- *		wal_stall_bench: the cluster the runs go to, and its settings.
+ *		wal_stall_bench: the cluster the runs go to: opened, described for
+ *		the report, and left as it was found.
  *
  * Temporary cluster (default): initdb as the postgres user in a fresh
  * /tmp/wal_stall_bench.XXXXXX, reachable only over a Unix socket in that
@@ -14,7 +15,8 @@
  * and stopped again at the end).  The runs use a database of their own,
  * wal_stall_bench, created and dropped by the harness.
  *
- * Settings change and are restored in settings.c.
+ * Settings change and are restored in settings.c; the server is started,
+ * stopped and restarted in control.c; every query goes through sql.c.
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
@@ -33,224 +35,7 @@
 
 #include "engine.h"
 #include "fits.h"
-
-static const WsbOptions *topts;
-
-/* ---------- SQL helpers ---------- */
-
-static void
-pq_message(PGresult *res, PGconn *conn, char *err, size_t errlen)
-{
-	const char *m = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
-
-	if (m == NULL)
-		m = PQerrorMessage(conn);
-	wsb_strlcpy(err, m, errlen);
-	/* one line */
-	for (char *p = err; *p; p++)
-		if (*p == '\n')
-		{
-			*p = '\0';
-			break;
-		}
-}
-
-int
-wsb_sql_rows(PGconn *conn, const char *sql, int nparams, const char *const *params,
-			 WsbRows *out, char *err, size_t errlen)
-{
-	PGresult   *res = PQexecParams(conn, sql, nparams, NULL, params, NULL, NULL, 0);
-
-	memset(out, 0, sizeof(*out));
-	if (PQresultStatus(res) != PGRES_TUPLES_OK)
-	{
-		pq_message(res, conn, err, errlen);
-		PQclear(res);
-		return -1;
-	}
-	out->ncols = PQnfields(res);
-	out->nrows = PQntuples(res);
-	out->names = calloc(out->ncols ? out->ncols : 1, sizeof(char *));
-	for (int c = 0; c < out->ncols; c++)
-		out->names[c] = strdup(PQfname(res, c));
-	out->cells = calloc(out->nrows ? out->nrows : 1, sizeof(char **));
-	for (int r = 0; r < out->nrows; r++)
-	{
-		out->cells[r] = calloc(out->ncols ? out->ncols : 1, sizeof(char *));
-		for (int c = 0; c < out->ncols; c++)
-			if (!PQgetisnull(res, r, c))
-				out->cells[r][c] = strdup(PQgetvalue(res, r, c));
-	}
-	PQclear(res);
-	return 0;
-}
-
-int
-wsb_sql_exec(PGconn *conn, const char *sql, char *err, size_t errlen)
-{
-	PGresult   *res = PQexec(conn, sql);
-	ExecStatusType st = PQresultStatus(res);
-
-	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
-	{
-		pq_message(res, conn, err, errlen);
-		PQclear(res);
-		return -1;
-	}
-	PQclear(res);
-	return 0;
-}
-
-/* A notice processor that drops server notices (libpq ignores NULL). */
-static void
-ignore_notice(void *arg, const char *message)
-{
-	(void) arg;
-	(void) message;
-}
-
-/* The first cell of a one-value query, or -1. */
-int
-wsb_sql_value(PGconn *conn, const char *sql, const char *param, char *out, size_t len,
-		  char *err, size_t errlen)
-{
-	WsbRows		r;
-	const char *params[1] = {param};
-
-	if (wsb_sql_rows(conn, sql, param ? 1 : 0, params, &r, err, errlen) != 0)
-		return -1;
-	if (r.nrows < 1 || r.ncols < 1)
-	{
-		snprintf(err, errlen, "no rows from: %s", sql);
-		wsb_rows_free(&r);
-		return -1;
-	}
-	wsb_strlcpy(out, r.cells[0][0] ? r.cells[0][0] : "", len);
-	wsb_rows_free(&r);
-	return 0;
-}
-
-/*
- * The session's search_path, set when it starts: pg_catalog, then the
- * schema wal_stall lives in only in a database that is the harness's own
- * (the temporary cluster's, or wal_stall_bench that it created with no
- * CONNECT for anyone else), and pg_temp last.  In any other database, such
- * as "postgres" of a --pgdata cluster, nothing a non-superuser may have
- * created is on the path: the harness runs there as a superuser.  Every
- * statement names its schema as well; the path is the second wall.
- */
-static const char *
-search_path_option(const WsbTarget *t, const char *db)
-{
-	bool		own = t->temporary || (t->created_db && strcmp(db, WSB_DATABASE) == 0);
-
-	return own ? "-c search_path=pg_catalog,public,pg_temp" : "-c search_path=pg_catalog,pg_temp";
-}
-
-/*
- * Connect as the cluster's owner.  Run as root, the harness takes the
- * owner's identity for the connect() alone (effective uid and gid; the
- * real and saved ones stay root's): peer authentication, Debian's default
- * for local connections, then sees the owner, and the process keeps root
- * for the cgroups, loop devices and tracer it sets up.
- */
-static PGconn *
-connect_as_owner(const WsbTarget *t, const char *const *keys, const char *const *vals)
-{
-	bool		become = geteuid() == 0 && t->uid != 0;
-	PGconn	   *conn;
-
-	if (become && (setegid(t->gid) != 0 || seteuid(t->uid) != 0))
-		become = false;			/* connect as root: the error then says why */
-	conn = PQconnectdbParams(keys, vals, 0);
-	if (become && (seteuid(0) != 0 || setegid(0) != 0))
-	{
-		wsb_error("could not return to root after connecting: %s", strerror(errno));
-		exit(WSB_EXIT_FAILURE);
-	}
-	return conn;
-}
-
-int
-wsb_target_connect(WsbTarget *t, const char *db, char *err, size_t errlen)
-{
-	const char *keys[] = {"host", "port", "dbname", "user", "application_name", "connect_timeout",
-	"options", NULL};
-	char		port[16];
-	const char *user = getenv("PGUSER");
-	const char *vals[8];
-
-	if (t->conn)
-		PQfinish(t->conn);
-	snprintf(port, sizeof(port), "%d", t->port);
-	vals[0] = t->sockdir;
-	vals[1] = port;
-	vals[2] = db;
-	vals[3] = user && *user ? user : t->owner;
-	vals[4] = "wal_stall_bench";
-	vals[5] = "10";
-	vals[6] = search_path_option(t, db);
-	vals[7] = NULL;
-	t->conn = connect_as_owner(t, keys, vals);
-	if (PQstatus(t->conn) != CONNECTION_OK)
-	{
-		const char *m = PQerrorMessage(t->conn);
-		bool		refused = strstr(m, "authentication failed") || strstr(m, "pg_hba.conf");
-
-		snprintf(err, errlen, "could not connect to the cluster at \"%s\" port %d as user \"%s\": %s%s",
-				 t->sockdir, t->port, vals[3], m,
-				 refused ? " (the server's pg_hba.conf, SHOW hba_file, must let this user connect "
-				 "over the local socket: a \"local all <user> peer\" line for the cluster's owner, "
-				 "as Debian's default has for postgres)" : "");
-		for (char *p = err; *p; p++)
-			if (*p == '\n')
-				*p = ' ';
-		PQfinish(t->conn);
-		t->conn = NULL;
-		return -1;
-	}
-	/* the harness's own SQL says nothing worth a user's attention */
-	PQsetNoticeProcessor(t->conn, ignore_notice, NULL);
-	t->server_version = PQserverVersion(t->conn);
-	return 0;
-}
-
-/* ---------- server control ---------- */
-
-static int
-server_start(WsbTarget *t, char *err, size_t errlen)
-{
-	if (wsb_control(t, "start", err, errlen) != 0)
-		return -1;
-	t->started = true;
-	return 0;
-}
-
-int
-wsb_target_restart(WsbTarget *t, char *err, size_t errlen)
-{
-	if (t->conn)
-	{
-		PQfinish(t->conn);
-		t->conn = NULL;
-	}
-	if (t->temporary || t->slow.active)
-	{
-		/* stop + start: the new postmaster must enter the cgroup */
-		if (wsb_control(t, "stop", err, errlen) != 0)
-			return -1;
-		if (server_start(t, err, errlen) != 0)
-			return -1;
-	}
-	else if (wsb_control(t, "restart", err, errlen) != 0)
-		return -1;
-	{
-		char		how[1200];
-
-		wsb_note("restarted the server (%s)", wsb_control_describe(t, how, sizeof(how)));
-	}
-	return wsb_target_connect(t, t->dbname, err, errlen);
-}
+#include "sql.h"
 
 /* port and socket directory of a running cluster, from postmaster.pid */
 static int
@@ -342,7 +127,7 @@ wsb_target_close(void *arg)
 		bool		said = false;	/* a message already named the journal */
 
 		if (t->conn == NULL || PQstatus(t->conn) != CONNECTION_OK)
-			wsb_target_connect(t, "postgres", err, sizeof(err));
+			wsb_sql_connect(t, "postgres", err, sizeof(err));
 		if (t->conn == NULL)
 			undone = false;
 		if (t->conn && t->nchanged > 0)
@@ -359,7 +144,7 @@ wsb_target_close(void *arg)
 		if (t->conn && t->created_db)
 		{
 			if (strcmp(PQdb(t->conn), "postgres") != 0)
-				wsb_target_connect(t, "postgres", err, sizeof(err));
+				wsb_sql_connect(t, "postgres", err, sizeof(err));
 			if (t->conn == NULL ||
 				wsb_sql_exec(t->conn, "DROP DATABASE IF EXISTS " WSB_DATABASE " WITH (FORCE)",
 							 err, sizeof(err)) != 0)
@@ -383,21 +168,9 @@ wsb_target_close(void *arg)
 	}
 	if (t->started && (t->temporary || !t->was_running))
 	{
+		/* a stop that failed is tried once more, in immediate mode */
 		if (wsb_control(t, "stop", err, sizeof(err)) != 0)
-		{
-			WsbCommand	c;
-
-			wsb_cmd_init(&c, t->uid, t->gid);
-			wsb_cmd_add(&c, "%s/pg_ctl", topts->bindir);
-			wsb_cmd_add(&c, "-D");
-			wsb_cmd_add(&c, "%s", t->pgdata);
-			wsb_cmd_add(&c, "-m");
-			wsb_cmd_add(&c, "immediate");
-			wsb_cmd_add(&c, "-w");
-			wsb_cmd_add(&c, "stop");
-			wsb_cmd_run(&c);
-			wsb_cmd_free(&c);
-		}
+			wsb_control(t, "immediate-stop", err, sizeof(err));
 		t->started = false;
 	}
 	remove_save_file(t);
@@ -471,9 +244,7 @@ base_settings(WsbTarget *t, const WsbOptions *o, char names[][WSB_NAME_LEN],
 
 	if (!t->temporary)
 	{
-		if (wsb_sql_value(t->conn,
-						  "SELECT pg_catalog.current_setting('shared_preload_libraries'::pg_catalog.text)",
-						  NULL, spl, sizeof(spl), err, errlen) != 0)
+		if (wsb_target_preload_libraries(t, spl, sizeof(spl), err, errlen) != 0)
 		{
 			free(conf);
 			return -1;
@@ -610,9 +381,9 @@ open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 
 	if (!WSB_PATH(t->logfile, err, errlen, "%s/server.log", t->workdir))
 		return -1;
-	if (server_start(t, err, errlen) != 0)
+	if (wsb_control_start(t, err, errlen) != 0)
 		return -1;
-	if (wsb_target_connect(t, t->dbname, err, errlen) != 0)
+	if (wsb_sql_connect(t, t->dbname, err, errlen) != 0)
 		return -1;
 	if (pgbench_init(t, o, err, errlen) != 0)
 		return -1;
@@ -676,7 +447,7 @@ create_own_database(WsbTarget *t, char *err, size_t errlen)
 		wsb_sql_exec(t->conn, "ALTER DATABASE " WSB_DATABASE " ALLOW_CONNECTIONS true", err, errlen) != 0)
 		return -1;
 	strcpy(t->dbname, WSB_DATABASE);
-	if (wsb_target_connect(t, t->dbname, err, errlen) != 0)
+	if (wsb_sql_connect(t, t->dbname, err, errlen) != 0)
 		return -1;
 	if (wsb_sql_exec(t->conn, "REVOKE CREATE ON SCHEMA public FROM PUBLIC", err, errlen) != 0 ||
 		wsb_sql_exec(t->conn, "CREATE EXTENSION wal_stall SCHEMA public", err, errlen) != 0)
@@ -802,12 +573,12 @@ open_existing(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 
 		wsb_note("starting the stopped cluster at \"%s\" with %s (stopped again at the end)",
 				 t->pgdata, wsb_control_describe(t, how, sizeof(how)));
-		if (server_start(t, err, errlen) != 0)
+		if (wsb_control_start(t, err, errlen) != 0)
 			return -1;
 	}
 	if (read_postmaster_pid(t, err, errlen) != 0)
 		return -1;
-	if (wsb_target_connect(t, "postgres", err, errlen) != 0)
+	if (wsb_sql_connect(t, "postgres", err, errlen) != 0)
 		return -1;
 	if (!o->yes && other_clients(t, err, errlen) != 0)
 		return -1;
@@ -847,7 +618,6 @@ wsb_target_open(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env, char *er
 {
 	char		datadir[PATH_MAX];
 
-	topts = o;
 	memset(t, 0, sizeof(*t));
 	t->opts = o;
 	wsb_strlcpy(datadir, o->pgdata, sizeof(datadir));
@@ -902,6 +672,18 @@ wsb_target_open(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env, char *er
 	return 0;
 }
 
+/*
+ * shared_preload_libraries as the server runs now (a configuration may
+ * change it): every reader of it asks here.  0, or -1 with err.
+ */
+int
+wsb_target_preload_libraries(WsbTarget *t, char *out, size_t len, char *err, size_t errlen)
+{
+	return wsb_sql_value(t->conn,
+						 "SELECT pg_catalog.current_setting('shared_preload_libraries'::pg_catalog.text)",
+						 NULL, out, len, err, errlen);
+}
+
 /* Is wal_stall loaded now (shared_preload_libraries may vary by config)? */
 static bool
 loaded_now(WsbTarget *t)
@@ -909,9 +691,7 @@ loaded_now(WsbTarget *t)
 	char		v[WSB_VALUE_LEN],
 				err[256];
 
-	if (wsb_sql_value(t->conn,
-					  "SELECT pg_catalog.current_setting('shared_preload_libraries'::pg_catalog.text)",
-					  NULL, v, sizeof(v), err, sizeof(err)) != 0)
+	if (wsb_target_preload_libraries(t, v, sizeof(v), err, sizeof(err)) != 0)
 		return false;
 	return strstr(v, "wal_stall") != NULL;
 }

@@ -6,10 +6,10 @@
  *		figures.
  *
  * The pure parts (validate.c: the program's text, the parser of bpftrace's
- * output, the classification of processes, the comparison, the tables) are
- * unit tested in test_unit_validate.c; the tracer's process (tracer.c:
- * start, wait until its probes are attached, stop) needs root and a
- * server.
+ * output, the classification of processes, the comparison; csv.c and
+ * report_validate.c: results.csv's columns and the tables) are unit tested
+ * in test_unit_validate.c; the tracer's process (tracer.c: start, wait
+ * until its probes are attached, stop) needs root and a server.
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
@@ -74,7 +74,8 @@ typedef struct WsbBackendTypes
 #define WSB_TRACE_READY "wsb_validate ready"
 #define WSB_TRACE_END	"wsb_validate end"
 
-/* pure */
+/* ---------- validate.c: pure ---------- */
+
 extern bool wsb_validate_traced(const WsbOptions *o, int config, int repeat);
 extern int	wsb_validate_program(const char *postgres, const char *libc, char *buf, size_t len);
 extern bool wsb_maps_libc(const char *maps, char *path, size_t len);
@@ -92,12 +93,16 @@ extern int	wsb_validate_config(const WsbRun *runs, int nruns, int config,
 								WsbValidation *sum, double *tps_traced, double *tps_untraced);
 extern double wsb_validate_overall_cost(const WsbPlan *plan, const WsbRun *runs, int nruns);
 extern bool wsb_validate_any(const WsbRun *runs, int nruns);
+
+/* ---------- written out: results.csv's columns (csv.c), the tables (report_validate.c) ---------- */
+
 extern void wsb_validate_csv_header(FILE *f);
 extern void wsb_validate_csv_row(FILE *f, const WsbRun *run);
 extern void wsb_validate_print(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns);
 extern void wsb_validate_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns);
 
-/* the tracer (tracer.c): needs root, bpftrace and a server */
+/* ---------- tracer.c: needs root, bpftrace and a server ---------- */
+
 typedef struct WsbTracer WsbTracer;
 
 extern int	wsb_validate_check(const WsbOptions *o, char *err, size_t errlen);

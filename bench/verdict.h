@@ -159,8 +159,11 @@ extern void wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec
 							 const WsbPaired *v, long long seed);
 extern void wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 							const WsbPaired *v, long long seed, const char *plotdir);
+extern void wsb_left_out_rounds(const WsbRoundTable *t, char *buf, size_t len);
+
+/* ---------- forest.c ---------- */
+
 extern int	wsb_draw_forest(const char *plotdir, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 							const WsbPaired *v, char *why, size_t whylen);
-extern void wsb_left_out_rounds(const WsbRoundTable *t, char *buf, size_t len);
 
 #endif							/* WSB_VERDICT_H */

@@ -10,23 +10,33 @@
  * against the baseline run of the same round, and reports:
  *
  *	 options.c	 flags and preset files -> WsbOptions, the plan
- *	 target.c	 the cluster: temporary or --pgdata
+ *	 experiment.c plan.txt, --resume, the budget's looks, --judge
+ *	 target.c	 the cluster: temporary or --pgdata, opened and left as found
+ *	 control.c	 starting, stopping, restarting it (pg_ctl, pg_ctlcluster, systemctl)
  *	 settings.c	 settings through ALTER SYSTEM, checked, and restored
+ *	 sql.c		 the connection to the server, the query helpers
  *	 slowdisk.c	 loop device + cgroup (v2 io.max, v1 blkio) for --slow-wal / --slow-disk
  *	 run.c		 one run: checkpoint, resets, pgbench, polling, figures
  *	 pgbench.c	 parsing pgbench's per-transaction log and its summary
+ *	 validate.c	 --validate: the bpftrace program, its sums against wal_stall's
+ *	 tracer.c	 --validate: the bpftrace process (requirements, start, stop)
+ *	 figures.c	 reading a run's figures back: by class and column, in run order,
+ *				 pgbench's seconds joined with the history rows
  *	 stats.c	 medians, Student's t, Welch's interval (for comparison)
  *	 verdict.c	 the verdict: paired by round, margin, Holm, TOST, budget
  *	 judge.c	 rounds from runs or a CSV; verdicts.csv, table, report section
  *	 forest.c	 the verdict's forest plots (gnuplot SVG)
- *	 csv.c		 results.csv, timeline.csv, reading a run's figures
+ *	 format.c	 a value in an output file: CSV quoting, HTML escaping, ISO 8601
+ *	 csv.c		 results.csv, timeline.csv, advice.csv
  *	 chart.c	 the report's charts (gnuplot SVG)
  *	 report.c	 report.html, the terminal verdict table
- *	 validate.c	 --validate: the bpftrace program, its sums against wal_stall's
- *	 tracer.c	 --validate: the bpftrace process (requirements, start, stop)
- *	 util.c		 strings, CSV quoting, running commands, files
- *	 experiment.c plan.txt, --resume, the budget's looks, --judge
+ *	 report_validate.c --validate's tables, on the terminal and in report.html
+ *	 proc.c		 running a program (as a user, in a cgroup, with a timeout), stopping it
+ *	 util.c		 strings, rows as text, cleanup, files
  *	 main.c		 the plan-run-judge-report loop, signals
+ *
+ * bench/README.md ("The harness's modules") draws who uses whom; "make
+ * graph" checks that drawing, and these names, against the objects.
  *
  * The harness reads the extension only through its SQL views, like any
  * user; rows are kept as text, as libpq returns them, with their column
@@ -306,9 +316,15 @@ extern const char *wsb_verdict_name(WsbVerdict v);
 extern void wsb_judge(const WsbPlan *plan, const WsbRun *runs, int nruns,
 					  WsbJudgement *out);	/* out[nconfigs] */
 
-/* ---------- output (csv.c, report.c) ---------- */
+/* ---------- writing a value into an output file (format.c) ---------- */
 
 extern void wsb_csv_field(FILE *f, const char *s);	/* RFC 4180 quoting */
+extern void wsb_html_escape(FILE *f, const char *s);	/* & < > " ' */
+extern void wsb_html_number_cell(FILE *f, const char *fmt, double v);	/* <td class="n"> */
+extern void wsb_iso8601_utc(time_t t, char *buf, size_t len);	/* "" when unknown */
+
+/* ---------- output files (csv.c, report.c) ---------- */
+
 extern int	wsb_write_results_csv(const char *path, const WsbPlan *plan,
 								  const WsbRun *runs, int nruns);
 extern int	wsb_write_timeline_csv(const char *path, const WsbPlan *plan,

@@ -188,10 +188,14 @@ suites_once() {
 	grep -E '^not ok' "$logs/unit.log" | sed 's/^/  /'
 	count_tap "$logs/unit.log" $status
 
-	echo "== unit: the bench harness (bench/test_unit)"
+	echo "== unit: the bench harness (bench/test_unit, and its module graph)"
 	make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" test_unit >"$logs/bench_unit.log" 2>&1 &&
 		"$work/bench/test_unit" >>"$logs/bench_unit.log" 2>&1
 	status=$?
+	# no cycle between bench's files, bench/README.md's list of who uses
+	# whom true, each header's file names true (bench/module_graph.sh)
+	make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" graph >>"$logs/bench_unit.log" 2>&1 ||
+		status=1
 	grep -E '^not ok' "$logs/bench_unit.log" | sed 's/^/  /'
 	count_tap "$logs/bench_unit.log" $status
 

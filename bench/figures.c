@@ -1,0 +1,277 @@
+/*-------------------------------------------------------------------------
+ *
+ * figures.c
+ *		wal_stall_bench: reading a run's figures back, for every output and
+ *		for the verdicts (figures.h).
+ *
+ * A run keeps what it read from the server as rows of text (WsbRows, one
+ * per view); here a figure is looked up in them by class and column, the
+ * runs are put in run order, and pgbench's seconds are joined with the
+ * history rows by second (timeline.csv and the timeline chart).
+ *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "figures.h"
+
+const char *const wsb_classes[WSB_N_CLASSES] = {
+	"wal_buffer_full", "wal_flush", "wal_insert", "clog",
+	"wal_write", "wal_fsync", "slru_io"
+};
+
+/* A column of the summary row of one class; NAN when absent or NULL. */
+double
+wsb_summary_rows_value(const WsbRows *summary, const char *class, const char *column)
+{
+	for (int r = 0; r < summary->nrows; r++)
+	{
+		const char *cl = wsb_rows_get(summary, r, "class");
+
+		if (cl != NULL && strcmp(cl, class) == 0)
+			return wsb_rows_double(summary, r, column, NAN);
+	}
+	return NAN;
+}
+
+/* The same, of a run's wal_stall_summary rows. */
+double
+wsb_summary_value(const WsbRun *run, const char *class, const char *column)
+{
+	return wsb_summary_rows_value(&run->summary, class, column);
+}
+
+/* A column of the first row of a one-row result; NAN when absent. */
+double
+wsb_first_row_value(const WsbRows *rows, const char *column)
+{
+	if (rows->nrows < 1 || wsb_rows_col(rows, column) < 0)
+		return NAN;
+	return wsb_rows_double(rows, 0, column, NAN);
+}
+
+/* The sum of a column over the rows (a NULL cell counts 0); NAN without rows. */
+double
+wsb_rows_sum(const WsbRows *rows, const char *column)
+{
+	double		sum = 0;
+
+	if (rows == NULL || rows->nrows == 0)
+		return NAN;
+	for (int i = 0; i < rows->nrows; i++)
+		sum += wsb_rows_double(rows, i, column, 0);
+	return sum;
+}
+
+static int
+cmp_run_order(const void *a, const void *b)
+{
+	const WsbRun *x = *(const WsbRun *const *) a;
+	const WsbRun *y = *(const WsbRun *const *) b;
+
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+/* The runs sorted by their position in the run order (caller frees). */
+const WsbRun **
+wsb_runs_in_order(const WsbRun *runs, int nruns)
+{
+	const WsbRun **v = malloc(sizeof(*v) * (nruns > 0 ? nruns : 1));
+
+	if (v == NULL)
+		return NULL;
+	for (int i = 0; i < nruns; i++)
+		v[i] = &runs[i];
+	qsort(v, nruns, sizeof(*v), cmp_run_order);
+	return v;
+}
+
+const char *
+wsb_config_label(const WsbPlan *plan, int c)
+{
+	if (c < 0 || c >= plan->nconfigs)
+		return "?";
+	return plan->configs[c].label;
+}
+
+/* ---------------------------------------------------------------------
+ * The per-second join of pgbench and wal_stall_history
+ * --------------------------------------------------------------------- */
+
+/* days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant) */
+static int64_t
+days_from_civil(int64_t y, int m, int d)
+{
+	int64_t		era,
+				yoe,
+				doy,
+				doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+/*
+ * Unix time of a timestamptz as PostgreSQL prints it with DateStyle ISO:
+ * "2026-11-30 10:01:02.123456+00", "... +05:30", "...-08", "...T...Z".
+ * false when the text is not such a timestamp.
+ */
+static bool
+parse_timestamptz(const char *s, double *out)
+{
+	char	   *end;
+	long		y,
+				mo,
+				d,
+				h,
+				mi;
+	double		sec,
+				off = 0;
+
+	if (s == NULL)
+		return false;
+	y = strtol(s, &end, 10);
+	if (*end != '-')
+		return false;
+	mo = strtol(end + 1, &end, 10);
+	if (*end != '-')
+		return false;
+	d = strtol(end + 1, &end, 10);
+	if (*end != ' ' && *end != 'T')
+		return false;
+	h = strtol(end + 1, &end, 10);
+	if (*end != ':')
+		return false;
+	mi = strtol(end + 1, &end, 10);
+	if (*end != ':')
+		return false;
+	sec = strtod(end + 1, &end);
+	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 24 ||
+		mi < 0 || mi > 59 || sec < 0 || sec >= 61)
+		return false;
+	if (*end == '+' || *end == '-')
+	{
+		int			sign = *end == '-' ? -1 : 1;
+		const char *p = end + 1;
+		long		oh = 0,
+					om = 0,
+					os = 0;
+
+		if (p[0] < '0' || p[0] > '9' || p[1] < '0' || p[1] > '9')
+			return false;
+		oh = (p[0] - '0') * 10 + (p[1] - '0');
+		p += 2;
+		if (*p == ':')
+			p++;
+		if (p[0] >= '0' && p[0] <= '9' && p[1] >= '0' && p[1] <= '9')
+		{
+			om = (p[0] - '0') * 10 + (p[1] - '0');
+			p += 2;
+			if (*p == ':')
+				p++;
+			if (p[0] >= '0' && p[0] <= '9' && p[1] >= '0' && p[1] <= '9')
+				os = (p[0] - '0') * 10 + (p[1] - '0');
+		}
+		off = sign * (oh * 3600.0 + om * 60.0 + os);
+	}
+	else if (*end != 'Z' && *end != '\0')
+		return false;
+	*out = (double) days_from_civil(y, (int) mo, (int) d) * 86400.0 +
+		h * 3600.0 + mi * 60.0 + sec - off;
+	return true;
+}
+
+static int
+cmp_join_row(const void *a, const void *b)
+{
+	const WsbJoinRow *x = a;
+	const WsbJoinRow *y = b;
+
+	if (x->epoch != y->epoch)
+		return (x->epoch > y->epoch) - (x->epoch < y->epoch);
+	return (x->hist > y->hist) - (x->hist < y->hist);
+}
+
+/*
+ * Join a run's pgbench seconds and history rows by second.  A pgbench
+ * second e counts transactions that ended in [e, e + 1); a history row
+ * covers the second that ends at its sample_time T, (T - 1, T], which
+ * overlaps most with pgbench's second round(T - 1): that is its key.  The
+ * collector's ticks jitter, so two rows can round to one second; the later
+ * one then takes the next second (the rows are ordered).  Seconds present
+ * on only one side are kept.  Returns the number of rows (*out is
+ * malloc'd), sorted by second; -1 when out of memory.
+ */
+int
+wsb_join_run(const WsbRun *run, WsbJoinRow **out)
+{
+	int			cap = run->nseconds + run->history.nrows;
+	WsbJoinRow    *rows = malloc(sizeof(WsbJoinRow) * (cap > 0 ? cap : 1));
+	int			n = 0;
+	int64_t		prev_key = INT64_MIN;
+	int			tcol = wsb_rows_col(&run->history, "sample_time");
+
+	*out = rows;
+	if (rows == NULL)
+		return -1;
+	for (int i = 0; i < run->nseconds; i++)
+	{
+		rows[n].epoch = run->per_second[i].epoch;
+		rows[n].pg = i;
+		rows[n].hist = -1;
+		n++;
+	}
+	qsort(rows, n, sizeof(WsbJoinRow), cmp_join_row);
+
+	for (int h = 0; tcol >= 0 && h < run->history.nrows; h++)
+	{
+		double		t;
+		int64_t		key;
+		int			lo = 0,
+					hi = run->nseconds - 1;
+		bool		matched = false;
+
+		if (!parse_timestamptz(run->history.cells[h][tcol], &t))
+			continue;
+		key = (int64_t) llround(t - 1.0);
+		if (key <= prev_key)
+			key = prev_key + 1;
+		prev_key = key;
+		/* binary search among the pgbench rows (the first nseconds) */
+		while (lo <= hi)
+		{
+			int			mid = (lo + hi) / 2;
+
+			if (rows[mid].epoch == key)
+			{
+				if (rows[mid].hist < 0)
+				{
+					rows[mid].hist = h;
+					matched = true;
+				}
+				break;
+			}
+			if (rows[mid].epoch < key)
+				lo = mid + 1;
+			else
+				hi = mid - 1;
+		}
+		if (!matched)
+		{
+			rows[n].epoch = key;
+			rows[n].pg = -1;
+			rows[n].hist = h;
+			n++;
+		}
+	}
+	qsort(rows, n, sizeof(WsbJoinRow), cmp_join_row);
+	return n;
+}
