@@ -73,6 +73,7 @@ typedef struct SecondAccum
 	uint64		elapsed_ns;
 	int64		ticks;
 	int64		rested_ticks;	/* ticks that ended a rest */
+	bool		saw_work;		/* a process at work at some tick */
 	double		fill_max;
 	double		fill_weighted;	/* sum of occupancy * elapsed_ns */
 	uint64		stall_ns[WS_NUM_STALL_CLASSES];
@@ -91,6 +92,8 @@ static uint64 seen_reset_count;
 static int	unread_seconds = 0;	/* rows closed without reading core */
 static bool ring_was_full = false;	/* at the previous tick */
 static WalStallTickSeen seen;	/* what the last tick saw, for the cadence */
+static WalStallLoadSeen load_seen;	/* the same, for resting under load */
+static XLogRecPtr last_insert = InvalidXLogRecPtr;	/* at the previous tick */
 static int	active_clients;		/* processes serving queries at work, this tick */
 static bool writer_asleep;		/* the WAL writer slept at this tick */
 static uint32 writer_sleep_event;	/* its wait event then */
@@ -487,11 +490,19 @@ read_ring(bool in_recovery, bool *full_now, double *fill)
 	{
 		*full_now = false;
 		*fill = -1;
+		/* nothing is inserted: the ring cannot wrap */
+		load_seen.inserted_bytes = 0;
+		last_insert = InvalidXLogRecPtr;
 		return scan_processes();
 	}
 	write_before = GetXLogWriteRecPtr();
 	n = scan_processes();
 	insert_after = GetXLogInsertRecPtr();
+
+	/* the first tick (or the first after recovery) has no rate yet: none */
+	load_seen.inserted_bytes = XLogRecPtrIsInvalid(last_insert) ||
+		insert_after < last_insert ? 0 : insert_after - last_insert;
+	last_insert = insert_after;
 
 	*full_now = insert_after > write_before &&
 		insert_after - write_before >= ring_full_mark();
@@ -531,6 +542,11 @@ collector_tick(uint64 now, uint64 elapsed_ns, uint64 unobserved_ns, bool late,
 	ring_full = full_now || ring_was_full;
 	ring_was_full = full_now;
 	seen.ring_fill = fill;
+	load_seen.elapsed_ns = elapsed_ns;
+	if (seen.tracked_wait || seen.episode_open)
+		load_seen.ticks_since_wait = 0;
+	else if (load_seen.ticks_since_wait < INT_MAX)
+		load_seen.ticks_since_wait++;
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
 	was_reset = notice_reset(now);
@@ -556,6 +572,7 @@ collector_tick(uint64 now, uint64 elapsed_ns, uint64 unobserved_ns, bool late,
 	second.elapsed_ns += elapsed_ns;
 	second.ticks++;
 	second.rested_ticks += rested;
+	second.saw_work |= seen.process_busy;
 	if (in_recovery)
 		second.in_recovery = true;
 	else
@@ -653,7 +670,8 @@ close_second(uint64 now)
 	int64		waits_io_first;
 	double		ring_rule_ms;
 
-	read_core = ws_second_reads_core(second.ticks > 0 &&
+	/* rests under load read core every second, as any second with work */
+	read_core = ws_second_reads_core(second.ticks > 0 && !second.saw_work &&
 									 second.rested_ticks == second.ticks,
 									 unread_seconds);
 	ws_read_counters(&counters, read_core && WS_COLLECTOR_READS_STATS);
@@ -883,6 +901,8 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 
 	base = interval = ws_shared->interval_ns;
 	idle = idle_ns_from_guc();
+	/* the ring's size follows wal_buffers, fixed at server start */
+	load_seen.ring_bytes = ws_ring_bytes();
 	deadline = prev + interval;
 	next_second = prev + NS_PER_SEC;
 
@@ -921,8 +941,8 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 		}
 		prev = now;
 
-		interval = ws_next_interval(interval, base, idle,
-									ws_tick_is_quiet(&seen), &quiet_ticks);
+		interval = ws_choose_interval(interval, base, idle, &seen, &load_seen,
+									  &quiet_ticks);
 		deadline = late ? now + interval : deadline + interval;
 		last_cost = now_ns() - now;
 
