@@ -54,6 +54,20 @@
 
 #define NS_PER_SEC	UINT64CONST(1000000000)
 
+/*
+ * The scan reads a word or two from every PGPROC, each in a cache line that
+ * its process writes: nearly every read is a cache miss, and the loop waits
+ * for them one after the other.  Asking for the lines of the slots a few
+ * places ahead lets the misses overlap.  A prefetch is only a hint: it
+ * never faults, whatever the slot holds.
+ */
+#define SCAN_PREFETCH_AHEAD	4
+#if defined(__GNUC__) || defined(__clang__)
+#define scan_prefetch(addr)	__builtin_prefetch((addr), 0, 0)
+#else
+#define scan_prefetch(addr)	((void) 0)
+#endif
+
 /* One process as seen at this tick, gathered before taking our lock. */
 typedef struct ProcSample
 {
@@ -64,8 +78,23 @@ typedef struct ProcSample
 	uint8		lock_mode;		/* PGPROC.lwWaitMode, for an LWLock event */
 	bool		in_commit;		/* inside its commit, for a WAL I/O event */
 	bool		serves_queries;
+	uint8		pool;			/* the slot's ProcPool, fixed (slot_pool()) */
 	WalStallStatement statement;	/* read only while in a tracked wait */
 } ProcSample;
+
+/*
+ * The free list a PGPROC slot belongs to.  InitProcGlobal() puts every slot
+ * in one list for good (InitProcess() asserts it), so the collector looks
+ * once, at its start, instead of reading procgloballist at every tick: that
+ * field shares a cache line with the latch, which its process writes
+ * often, and the read was a cache miss per process at work per tick.
+ */
+typedef enum ProcPool
+{
+	POOL_OTHER = 0,				/* autovacuum, walsenders, auxiliary */
+	POOL_CLIENTS,				/* freeProcs: client backends */
+	POOL_BGWORKERS				/* bgworkerFreeProcs: background workers */
+} ProcPool;
 
 /* What the ticks of the current second add up to, for its history row. */
 typedef struct SecondAccum
@@ -172,6 +201,19 @@ proc_is_live(PGPROC *proc, int pid)
 	return pid != 0 && proc->procLatch.owner_pid == pid;
 }
 
+/* The pool of a PGPROC slot (see ProcPool), read once at the start. */
+static uint8
+slot_pool(PGPROC *proc)
+{
+	void	   *pool = (void *) proc->procgloballist;
+
+	if (pool == (void *) &ProcGlobal->freeProcs)
+		return POOL_CLIENTS;
+	if (pool == (void *) &ProcGlobal->bgworkerFreeProcs)
+		return POOL_BGWORKERS;
+	return POOL_OTHER;
+}
+
 /*
  * Does this process serve queries, i.e. is its waiting felt by a client?
  * Client backends come from the freeProcs pool in every version; parallel
@@ -180,17 +222,40 @@ proc_is_live(PGPROC *proc, int pid)
  * processes do not.
  */
 static inline bool
-proc_serves_queries(PGPROC *proc)
+proc_serves_queries(PGPROC *proc, const ProcSample *s)
 {
-	void	   *pool = (void *) proc->procgloballist;
 	PGPROC	   *leader;
 
-	if (pool == (void *) &ProcGlobal->freeProcs)
+	if (s->pool == POOL_CLIENTS)
 		return true;
-	if (pool != (void *) &ProcGlobal->bgworkerFreeProcs)
+	if (s->pool != POOL_BGWORKERS)
 		return false;
 	leader = proc->lockGroupLeader;
 	return leader != NULL && leader != proc;
+}
+
+/*
+ * sample_statement
+ *		The statement of a process in a tracked wait, for the episodes this
+ *		sample may begin.  A wait that goes on in the same groups begins no
+ *		episode but by a change of class, and then within the same wait, so
+ *		it keeps the statement its episode began with: the statement slot is
+ *		read (a cache line the backend writes at every statement) only when
+ *		an episode may begin.
+ */
+static void
+sample_statement(PGPROC *proc, ProcSample *s, const WalStallProcSlot *slot)
+{
+	WalStallGroup stall_group = s->serves_queries ?
+		ws_stall_group(s->event) : WS_GROUP_NONE;
+	WalStallGroup io_group = ws_io_group(s->event);
+
+	if (slot->pid == s->pid && stall_group == slot->stall.group &&
+		io_group == slot->io.group)
+		s->statement = stall_group != WS_GROUP_NONE ?
+			slot->stall.statement : slot->io.statement;
+	else
+		ws_queries_read_statement(proc, &s->statement);
 }
 
 /*
@@ -229,10 +294,21 @@ scan_processes(void)
 	{
 		PGPROC	   *proc = &ProcGlobal->allProcs[i];
 		ProcSample *s = &samples[i];
-		uint32		info = *((volatile uint32 *) &proc->wait_event_info);
-		bool		open = ws_slots[i].stall.group != WS_GROUP_NONE ||
-			ws_slots[i].io.group != WS_GROUP_NONE;
+		uint32		info;
+		bool		open;
 		int			pid;
+
+		if (i + SCAN_PREFETCH_AHEAD < n)
+		{
+			PGPROC	   *ahead = proc + SCAN_PREFETCH_AHEAD;
+
+			scan_prefetch(&ahead->wait_event_info);
+			scan_prefetch(&ahead->pid);
+			scan_prefetch(&ahead->procLatch.owner_pid);
+		}
+		info = *((volatile uint32 *) &proc->wait_event_info);
+		open = ws_slots[i].stall.group != WS_GROUP_NONE ||
+			ws_slots[i].io.group != WS_GROUP_NONE;
 
 		s->event = ws_classify_event(info);
 		s->skip = (s->event == WS_EVENT_NONE && !open);
@@ -241,7 +317,7 @@ scan_processes(void)
 			if (!ws_wait_is_idle(info))
 			{
 				seen.process_busy = true;
-				active_clients += proc_serves_queries(proc);
+				active_clients += proc_serves_queries(proc, s);
 			}
 			else if (info == writer_sleep_event)
 				writer_asleep = true;
@@ -261,7 +337,7 @@ scan_processes(void)
 		if (s->skip)
 		{
 			seen.process_busy = true;	/* alive and on CPU */
-			active_clients += proc_serves_queries(proc);
+			active_clients += proc_serves_queries(proc, s);
 			continue;
 		}
 		s->pid = pid;
@@ -275,11 +351,11 @@ scan_processes(void)
 		}
 		else if (s->event == WS_EVENT_WAL_SYNC_IO)
 			s->in_commit = ws_proc_in_commit(proc);
-		s->serves_queries = proc_serves_queries(proc);
+		s->serves_queries = proc_serves_queries(proc, s);
 		active_clients += s->serves_queries;
 		/* an episode can start only in a tracked wait */
 		if (s->event != WS_EVENT_NONE)
-			ws_queries_read_statement(proc, &s->statement);
+			sample_statement(proc, s, &ws_slots[i]);
 		seen.tracked_wait |= (s->event != WS_EVENT_NONE);
 		seen.episode_open |= open;
 	}
@@ -791,6 +867,8 @@ collector_start(uint64 now)
 
 	samples = MemoryContextAllocZero(TopMemoryContext,
 									 sizeof(ProcSample) * ws_shared->nslots);
+	for (int i = 0; i < Min(ws_shared->nslots, (int) ProcGlobal->allProcCount); i++)
+		samples[i].pool = slot_pool(&ProcGlobal->allProcs[i]);
 	ws_classify_init();
 	writer_sleep_event = ws_walwriter_sleep_event();
 	ws_read_counters(&counters, WS_COLLECTOR_READS_STATS);
