@@ -131,8 +131,8 @@ versus_main() {
 			for (i = 1; i <= 3; i++) {
 				l = order[i]
 				if (n[l] == 0) continue
-				printf "%-12s %7.3f%% / %7.3f%%  ratio %.3f\n", l, ws[l] / n[l], pg[l] / n[l],
-					pg[l] > 0 ? ws[l] / pg[l] : 0
+				ratio = pg[l] > 0 ? ws[l] / pg[l] : 0
+				printf "%-12s %7.3f%% / %7.3f%%  ratio %.3f\n", l, ws[l] / n[l], pg[l] / n[l], ratio
 			}
 		}' "$wsdir/rows"
 }
