@@ -55,11 +55,13 @@
 #define NS_PER_SEC	UINT64CONST(1000000000)
 
 /*
- * The scan reads a word or two from every PGPROC, each in a cache line that
- * its process writes: nearly every read is a cache miss, and the loop waits
- * for them one after the other.  Asking for the lines of the slots a few
- * places ahead lets the misses overlap.  A prefetch is only a hint: it
- * never faults, whatever the slot holds.
+ * The scan reads the wait event of every PGPROC, in a cache line that its
+ * process writes at every wait: most of those reads are cache misses, and
+ * the loop waits for them one after the other.  Asking for the wait event
+ * lines of the slots a few places ahead lets the misses overlap.  Only
+ * that line, which the scan reads anyway: prefetching the others (pid,
+ * latch) would pull lines the scan mostly skips away from the processes
+ * that write them.  A prefetch is only a hint: it never faults.
  */
 #define SCAN_PREFETCH_AHEAD	4
 #if defined(__GNUC__) || defined(__clang__)
@@ -299,13 +301,7 @@ scan_processes(void)
 		int			pid;
 
 		if (i + SCAN_PREFETCH_AHEAD < n)
-		{
-			PGPROC	   *ahead = proc + SCAN_PREFETCH_AHEAD;
-
-			scan_prefetch(&ahead->wait_event_info);
-			scan_prefetch(&ahead->pid);
-			scan_prefetch(&ahead->procLatch.owner_pid);
-		}
+			scan_prefetch(&(proc + SCAN_PREFETCH_AHEAD)->wait_event_info);
 		info = *((volatile uint32 *) &proc->wait_event_info);
 		open = ws_slots[i].stall.group != WS_GROUP_NONE ||
 			ws_slots[i].io.group != WS_GROUP_NONE;
