@@ -54,22 +54,6 @@
 
 #define NS_PER_SEC	UINT64CONST(1000000000)
 
-/*
- * The scan reads the wait event of every PGPROC, in a cache line that its
- * process writes at every wait: most of those reads are cache misses, and
- * the loop waits for them one after the other.  Asking for the wait event
- * lines of the slots a few places ahead lets the misses overlap.  Only
- * that line, which the scan reads anyway: prefetching the others (pid,
- * latch) would pull lines the scan mostly skips away from the processes
- * that write them.  A prefetch is only a hint: it never faults.
- */
-#define SCAN_PREFETCH_AHEAD	4
-#if defined(__GNUC__) || defined(__clang__)
-#define scan_prefetch(addr)	__builtin_prefetch((addr), 0, 0)
-#else
-#define scan_prefetch(addr)	((void) 0)
-#endif
-
 /* One process as seen at this tick, gathered before taking our lock. */
 typedef struct ProcSample
 {
@@ -300,8 +284,6 @@ scan_processes(void)
 		bool		open;
 		int			pid;
 
-		if (i + SCAN_PREFETCH_AHEAD < n)
-			scan_prefetch(&(proc + SCAN_PREFETCH_AHEAD)->wait_event_info);
 		info = *((volatile uint32 *) &proc->wait_event_info);
 		open = ws_slots[i].stall.group != WS_GROUP_NONE ||
 			ws_slots[i].io.group != WS_GROUP_NONE;
