@@ -280,13 +280,10 @@ scan_processes(void)
 	{
 		PGPROC	   *proc = &ProcGlobal->allProcs[i];
 		ProcSample *s = &samples[i];
-		uint32		info;
-		bool		open;
-		int			pid;
-
-		info = *((volatile uint32 *) &proc->wait_event_info);
-		open = ws_slots[i].stall.group != WS_GROUP_NONE ||
+		uint32		info = *((volatile uint32 *) &proc->wait_event_info);
+		bool		open = ws_slots[i].stall.group != WS_GROUP_NONE ||
 			ws_slots[i].io.group != WS_GROUP_NONE;
+		int			pid;
 
 		s->event = ws_classify_event(info);
 		s->skip = (s->event == WS_EVENT_NONE && !open);
