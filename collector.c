@@ -927,7 +927,9 @@ sleep_until(uint64 deadline)
  *		late tick does not shift the ones after it; more than an interval
  *		behind, the schedule restarts from now and the tick counts as an
  *		overrun.  The interval is wal_stall.sample_interval, stretched up to
- *		wal_stall.idle_interval while nothing can stall (cadence.h).
+ *		wal_stall.idle_interval while nothing can stall, and up to ten
+ *		sample intervals under load while nothing can stall either
+ *		(cadence.h).
  */
 void
 wal_stall_collector_main(Datum main_arg pg_attribute_unused())
