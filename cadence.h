@@ -21,6 +21,19 @@
  * max_ms, counts that first sample as one base interval instead (see
  * ws_histogram_first_sample()); total_ms keeps the real weight.
  *
+ * Under load the collector rests too, for at most
+ * WS_LOAD_REST_MAX_INTERVALS sample intervals, while nothing can stall
+ * there either: no process in a tracked wait for WS_QUIET_TICKS_BEFORE_REST
+ * ticks, no episode open, the ring less than half full, and the WAL
+ * inserted since the previous tick, at that rate over the coming rest, a
+ * small share of the ring (ws_load_may_rest()).  A wrap-around can then not
+ * begin within the rest unless the insert rate jumps many times over; a
+ * tiny ring under write load never rests.  The first tracked wait, or an
+ * insert rate that could fill the ring, drops the interval back at once.
+ * The cost of it: an episode that begins while the collector rests under
+ * load is seen up to one such rest late (10 ms at 1 ms), as in the idle
+ * rest, with the same unbiased weights.
+ *
  * No PostgreSQL header is needed here: test/unit/ tests it apart from a
  * server.
  *
@@ -47,6 +60,23 @@
 
 /* Ring occupancy from which the collector never rests. */
 #define WS_REST_MAX_RING_FILL		0.5
+
+/*
+ * The longest rest under load, in sample intervals (and never beyond
+ * wal_stall.idle_interval).  Ten intervals is also how far a sample's
+ * weight reaches (WS_MAX_SAMPLE_WEIGHT in wal_stall.h), so a rest under
+ * load never leaves time unobserved; at 1 ms it cuts the wake-ups of a busy
+ * server from 1,000 to about 100 a second.
+ */
+#define WS_LOAD_REST_MAX_INTERVALS	10
+
+/*
+ * Under load, the ring must hold this many rests' worth of WAL at the
+ * insert rate of the last tick: with the ring less than half full, a
+ * wrap-around within one rest would need the rate to grow fourfold with
+ * the WAL writer writing nothing at all.
+ */
+#define WS_LOAD_REST_RING_RESTS		8
 
 /* What one tick saw that decides whether the collector may rest. */
 typedef struct WalStallTickSeen
@@ -97,17 +127,93 @@ ws_next_interval(uint64_t current_ns, uint64_t base_ns, uint64_t idle_ns,
 	return next > idle_ns ? idle_ns : next;
 }
 
+/* What the collector knows of the load at a tick, for resting under it. */
+typedef struct WalStallLoadSeen
+{
+	int			ticks_since_wait;	/* ticks since the last one that saw a
+									 * tracked wait or an open episode */
+	uint64_t	inserted_bytes; /* WAL inserted since the previous tick */
+	uint64_t	elapsed_ns;		/* time since the previous tick */
+	uint64_t	ring_bytes;		/* the WAL ring: XLOGbuffers * XLOG_BLCKSZ */
+} WalStallLoadSeen;
+
+/*
+ * ws_load_may_rest
+ *		May the collector rest rest_ns while processes work?  Only when no
+ *		tracked wait was seen for WS_QUIET_TICKS_BEFORE_REST ticks, no
+ *		episode is open, the ring is less than half full (or unknown, in
+ *		recovery, where nothing is inserted), and the WAL the rest would see
+ *		at the last tick's insert rate fits WS_LOAD_REST_RING_RESTS times in
+ *		the ring.
+ */
+static inline bool
+ws_load_may_rest(const WalStallTickSeen *seen, const WalStallLoadSeen *load,
+				 uint64_t rest_ns)
+{
+	double		rate;
+
+	if (seen->tracked_wait || seen->episode_open ||
+		!(seen->ring_fill < WS_REST_MAX_RING_FILL) ||
+		load->ticks_since_wait < WS_QUIET_TICKS_BEFORE_REST ||
+		load->ring_bytes == 0)
+		return false;
+	/* a tick with no time behind it tells no rate: no rest on it */
+	if (load->elapsed_ns == 0)
+		return load->inserted_bytes == 0;
+	rate = (double) load->inserted_bytes / (double) load->elapsed_ns;
+	return rate * (double) rest_ns * WS_LOAD_REST_RING_RESTS <=
+		(double) load->ring_bytes;
+}
+
+/*
+ * ws_choose_interval
+ *		The interval to sleep before the next tick, in ns: on an idle server
+ *		(ws_tick_is_quiet()) stretched up to idle_ns as ws_next_interval()
+ *		does; under load stretched the same way up to
+ *		WS_LOAD_REST_MAX_INTERVALS base intervals (at most idle_ns) while
+ *		ws_load_may_rest() allows the stretched interval; else base_ns.
+ *		*quiet_ticks is ws_next_interval()'s count.
+ */
+static inline uint64_t
+ws_choose_interval(uint64_t current_ns, uint64_t base_ns, uint64_t idle_ns,
+				   const WalStallTickSeen *seen, const WalStallLoadSeen *load,
+				   int *quiet_ticks)
+{
+	uint64_t	load_cap;
+	uint64_t	next;
+	int			quiet;
+
+	if (ws_tick_is_quiet(seen))
+		return ws_next_interval(current_ns, base_ns, idle_ns, true, quiet_ticks);
+
+	load_cap = base_ns * WS_LOAD_REST_MAX_INTERVALS;
+	if (load_cap > idle_ns)
+		load_cap = idle_ns;
+	/* what the stretch would give, coming down from an idle rest too */
+	quiet = *quiet_ticks;
+	next = ws_next_interval(current_ns < load_cap ? current_ns : load_cap,
+							base_ns, load_cap, true, &quiet);
+	if (ws_load_may_rest(seen, load, next))
+	{
+		*quiet_ticks = quiet;
+		return next;
+	}
+	return ws_next_interval(current_ns, base_ns, idle_ns, false, quiet_ticks);
+}
+
 /*
  * ws_second_reads_core
  *		Does the history row closing now read core's statistics?  Always,
- *		unless the collector rested through the whole second; then only
+ *		unless the collector rested through the whole second of an idle
+ *		server (no process at work at any of its ticks); then only
  *		once core was last read WS_REST_CORE_READ_SECONDS seconds ago.
  *		unread_seconds counts the rows closed since the last read.  A row
  *		that does not read shows core's columns as unknown; the next row
  *		that reads carries what core counted since the last read, so sums
  *		over the history stay exact.  Nothing a client waits on happens in
- *		a second the collector rested through: any busy process ends the
- *		rest within one idle interval.
+ *		a second the collector rested through idle: any busy process ends
+ *		the idle rest within one idle interval.  A second of rests under
+ *		load reads core as every second with work does.
  */
 static inline bool
 ws_second_reads_core(bool rested_whole_second, int unread_seconds)

@@ -64,8 +64,23 @@ typedef struct ProcSample
 	uint8		lock_mode;		/* PGPROC.lwWaitMode, for an LWLock event */
 	bool		in_commit;		/* inside its commit, for a WAL I/O event */
 	bool		serves_queries;
+	uint8		pool;			/* the slot's ProcPool, fixed (slot_pool()) */
 	WalStallStatement statement;	/* read only while in a tracked wait */
 } ProcSample;
+
+/*
+ * The free list a PGPROC slot belongs to.  InitProcGlobal() puts every slot
+ * in one list for good (InitProcess() asserts it), so the collector looks
+ * once, at its start, instead of reading procgloballist at every tick: that
+ * field shares a cache line with the latch, which its process writes
+ * often, and the read was a cache miss per process at work per tick.
+ */
+typedef enum ProcPool
+{
+	POOL_OTHER = 0,				/* autovacuum, walsenders, auxiliary */
+	POOL_CLIENTS,				/* freeProcs: client backends */
+	POOL_BGWORKERS				/* bgworkerFreeProcs: background workers */
+} ProcPool;
 
 /* What the ticks of the current second add up to, for its history row. */
 typedef struct SecondAccum
@@ -73,6 +88,7 @@ typedef struct SecondAccum
 	uint64		elapsed_ns;
 	int64		ticks;
 	int64		rested_ticks;	/* ticks that ended a rest */
+	bool		saw_work;		/* a process at work at some tick */
 	double		fill_max;
 	double		fill_weighted;	/* sum of occupancy * elapsed_ns */
 	uint64		stall_ns[WS_NUM_STALL_CLASSES];
@@ -91,6 +107,8 @@ static uint64 seen_reset_count;
 static int	unread_seconds = 0;	/* rows closed without reading core */
 static bool ring_was_full = false;	/* at the previous tick */
 static WalStallTickSeen seen;	/* what the last tick saw, for the cadence */
+static WalStallLoadSeen load_seen;	/* the same, for resting under load */
+static XLogRecPtr last_insert = InvalidXLogRecPtr;	/* at the previous tick */
 static int	active_clients;		/* processes serving queries at work, this tick */
 static bool writer_asleep;		/* the WAL writer slept at this tick */
 static uint32 writer_sleep_event;	/* its wait event then */
@@ -169,6 +187,19 @@ proc_is_live(PGPROC *proc, int pid)
 	return pid != 0 && proc->procLatch.owner_pid == pid;
 }
 
+/* The pool of a PGPROC slot (see ProcPool), read once at the start. */
+static uint8
+slot_pool(PGPROC *proc)
+{
+	void	   *pool = (void *) proc->procgloballist;
+
+	if (pool == (void *) &ProcGlobal->freeProcs)
+		return POOL_CLIENTS;
+	if (pool == (void *) &ProcGlobal->bgworkerFreeProcs)
+		return POOL_BGWORKERS;
+	return POOL_OTHER;
+}
+
 /*
  * Does this process serve queries, i.e. is its waiting felt by a client?
  * Client backends come from the freeProcs pool in every version; parallel
@@ -177,17 +208,40 @@ proc_is_live(PGPROC *proc, int pid)
  * processes do not.
  */
 static inline bool
-proc_serves_queries(PGPROC *proc)
+proc_serves_queries(PGPROC *proc, const ProcSample *s)
 {
-	void	   *pool = (void *) proc->procgloballist;
 	PGPROC	   *leader;
 
-	if (pool == (void *) &ProcGlobal->freeProcs)
+	if (s->pool == POOL_CLIENTS)
 		return true;
-	if (pool != (void *) &ProcGlobal->bgworkerFreeProcs)
+	if (s->pool != POOL_BGWORKERS)
 		return false;
 	leader = proc->lockGroupLeader;
 	return leader != NULL && leader != proc;
+}
+
+/*
+ * sample_statement
+ *		The statement of a process in a tracked wait, for the episodes this
+ *		sample may begin.  A wait that goes on in the same groups begins no
+ *		episode but by a change of class, and then within the same wait, so
+ *		it keeps the statement its episode began with: the statement slot is
+ *		read (a cache line the backend writes at every statement) only when
+ *		an episode may begin.
+ */
+static void
+sample_statement(PGPROC *proc, ProcSample *s, const WalStallProcSlot *slot)
+{
+	WalStallGroup stall_group = s->serves_queries ?
+		ws_stall_group(s->event) : WS_GROUP_NONE;
+	WalStallGroup io_group = ws_io_group(s->event);
+
+	if (slot->pid == s->pid && stall_group == slot->stall.group &&
+		io_group == slot->io.group)
+		s->statement = stall_group != WS_GROUP_NONE ?
+			slot->stall.statement : slot->io.statement;
+	else
+		ws_queries_read_statement(proc, &s->statement);
 }
 
 /*
@@ -238,7 +292,7 @@ scan_processes(void)
 			if (!ws_wait_is_idle(info))
 			{
 				seen.process_busy = true;
-				active_clients += proc_serves_queries(proc);
+				active_clients += proc_serves_queries(proc, s);
 			}
 			else if (info == writer_sleep_event)
 				writer_asleep = true;
@@ -258,7 +312,7 @@ scan_processes(void)
 		if (s->skip)
 		{
 			seen.process_busy = true;	/* alive and on CPU */
-			active_clients += proc_serves_queries(proc);
+			active_clients += proc_serves_queries(proc, s);
 			continue;
 		}
 		s->pid = pid;
@@ -272,11 +326,11 @@ scan_processes(void)
 		}
 		else if (s->event == WS_EVENT_WAL_SYNC_IO)
 			s->in_commit = ws_proc_in_commit(proc);
-		s->serves_queries = proc_serves_queries(proc);
+		s->serves_queries = proc_serves_queries(proc, s);
 		active_clients += s->serves_queries;
 		/* an episode can start only in a tracked wait */
 		if (s->event != WS_EVENT_NONE)
-			ws_queries_read_statement(proc, &s->statement);
+			sample_statement(proc, s, &ws_slots[i]);
 		seen.tracked_wait |= (s->event != WS_EVENT_NONE);
 		seen.episode_open |= open;
 	}
@@ -487,11 +541,19 @@ read_ring(bool in_recovery, bool *full_now, double *fill)
 	{
 		*full_now = false;
 		*fill = -1;
+		/* nothing is inserted: the ring cannot wrap */
+		load_seen.inserted_bytes = 0;
+		last_insert = InvalidXLogRecPtr;
 		return scan_processes();
 	}
 	write_before = GetXLogWriteRecPtr();
 	n = scan_processes();
 	insert_after = GetXLogInsertRecPtr();
+
+	/* the first tick (or the first after recovery) has no rate yet: none */
+	load_seen.inserted_bytes = XLogRecPtrIsInvalid(last_insert) ||
+		insert_after < last_insert ? 0 : insert_after - last_insert;
+	last_insert = insert_after;
 
 	*full_now = insert_after > write_before &&
 		insert_after - write_before >= ring_full_mark();
@@ -531,6 +593,11 @@ collector_tick(uint64 now, uint64 elapsed_ns, uint64 unobserved_ns, bool late,
 	ring_full = full_now || ring_was_full;
 	ring_was_full = full_now;
 	seen.ring_fill = fill;
+	load_seen.elapsed_ns = elapsed_ns;
+	if (seen.tracked_wait || seen.episode_open)
+		load_seen.ticks_since_wait = 0;
+	else if (load_seen.ticks_since_wait < INT_MAX)
+		load_seen.ticks_since_wait++;
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
 	was_reset = notice_reset(now);
@@ -556,6 +623,7 @@ collector_tick(uint64 now, uint64 elapsed_ns, uint64 unobserved_ns, bool late,
 	second.elapsed_ns += elapsed_ns;
 	second.ticks++;
 	second.rested_ticks += rested;
+	second.saw_work |= seen.process_busy;
 	if (in_recovery)
 		second.in_recovery = true;
 	else
@@ -653,7 +721,8 @@ close_second(uint64 now)
 	int64		waits_io_first;
 	double		ring_rule_ms;
 
-	read_core = ws_second_reads_core(second.ticks > 0 &&
+	/* rests under load read core every second, as any second with work */
+	read_core = ws_second_reads_core(second.ticks > 0 && !second.saw_work &&
 									 second.rested_ticks == second.ticks,
 									 unread_seconds);
 	ws_read_counters(&counters, read_core && WS_COLLECTOR_READS_STATS);
@@ -777,6 +846,8 @@ collector_start(uint64 now)
 
 	samples = MemoryContextAllocZero(TopMemoryContext,
 									 sizeof(ProcSample) * ws_shared->nslots);
+	for (int i = 0; i < Min(ws_shared->nslots, (int) ProcGlobal->allProcCount); i++)
+		samples[i].pool = slot_pool(&ProcGlobal->allProcs[i]);
 	ws_classify_init();
 	writer_sleep_event = ws_walwriter_sleep_event();
 	ws_read_counters(&counters, WS_COLLECTOR_READS_STATS);
@@ -860,7 +931,9 @@ sleep_until(uint64 deadline)
  *		late tick does not shift the ones after it; more than an interval
  *		behind, the schedule restarts from now and the tick counts as an
  *		overrun.  The interval is wal_stall.sample_interval, stretched up to
- *		wal_stall.idle_interval while nothing can stall (cadence.h).
+ *		wal_stall.idle_interval while nothing can stall, and up to ten
+ *		sample intervals under load while nothing can stall either
+ *		(cadence.h).
  */
 void
 wal_stall_collector_main(Datum main_arg pg_attribute_unused())
@@ -887,6 +960,8 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 
 	base = interval = ws_shared->interval_ns;
 	idle = idle_ns_from_guc();
+	/* the ring's size follows wal_buffers, fixed at server start */
+	load_seen.ring_bytes = ws_ring_bytes();
 	deadline = prev + interval;
 	next_second = prev + NS_PER_SEC;
 
@@ -925,8 +1000,8 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 		}
 		prev = now;
 
-		interval = ws_next_interval(interval, base, idle,
-									ws_tick_is_quiet(&seen), &quiet_ticks);
+		interval = ws_choose_interval(interval, base, idle, &seen, &load_seen,
+									  &quiet_ticks);
 		deadline = late ? now + interval : deadline + interval;
 		last_cost = now_ns() - now;
 

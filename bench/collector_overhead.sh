@@ -17,6 +17,21 @@
 # Defaults: clients 1 and 50, 30 s, 2 rounds, 1 ms interval, idle rows at
 # wal_stall.idle_interval 100ms and 1ms (no rest).  Run as root.
 #
+#   bench/collector_overhead.sh --versus [CLIENTS] [-s SECONDS] [-r ROUNDS]
+# wal_stall beside pg_wait_sampling, both sampling every 1 ms
+# (pg_wait_sampling.profile_period and history_period = 1), on two
+# clusters started side by side (ports 5481 and 5482, scale 20 each): per
+# round both idle at once, then select-only and tpcb-like pgbench with
+# CLIENTS clients (default 50) on one cluster at a time, the order
+# alternating between rounds; each collector's CPU share of one core over
+# the same kind of run, their ratio, and wal_stall's ticks per second and
+# mean tick cost over that run.  Needs pg_wait_sampling in pg_config
+# --pkglibdir.  The machine is shared by both clusters: the ratios are what
+# compares, within one run.
+#
+# Everything the script starts (clusters, pgbench, the floor loop) is
+# stopped and removed when it exits: on success, on failure and on Ctrl-C.
+#
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,9 +42,11 @@ rounds=2
 clients=()
 idles="100ms 1ms"
 idle_only=no
+versus=no
 usage() {
 	echo "collector_overhead.sh: $1" >&2
 	echo "usage: bench/collector_overhead.sh [CLIENTS...] [-s SECONDS] [-r ROUNDS] [-i 'IDLE_INTERVALS'] [--idle-only]" >&2
+	echo "       bench/collector_overhead.sh --versus [CLIENTS] [-s SECONDS] [-r ROUNDS]" >&2
 	exit 2
 }
 positive() { [[ $1 =~ ^[1-9][0-9]*$ ]] || usage "$2 must be a positive integer, not \"$1\""; }
@@ -42,6 +59,7 @@ while [ $# -gt 0 ]; do
 		-r) positive "$2" "-r"; rounds=$2; shift 2 ;;
 		-i) idles=$2; shift 2 ;;
 		--idle-only) idle_only=yes; shift ;;
+		--versus) versus=yes; shift ;;
 		-*) usage "unknown option $1" ;;
 		*) positive "$1" "a client count"; clients+=("$1"); shift ;;
 	esac
@@ -51,12 +69,22 @@ for idle in $idles; do
 	[[ $idle =~ ^[1-9][0-9]*ms$ ]] || usage "-i takes intervals like '100ms 1ms', not \"$idle\""
 done
 [ -n "$idles" ] || usage "-i needs at least one interval"
+if [ "$versus" = yes ]; then
+	[ "$idle_only" = no ] || usage "--versus and --idle-only do not go together"
+	[ ${#clients[@]} -le 1 ] || usage "--versus takes one client count"
+	. "$here/collector_versus.sh"
+	versus_main "${clients[0]:-50}"
+	exit 0
+fi
 [ ${#clients[@]} -gt 0 ] || clients=(1 50)
 [ "$idle_only" = no ] || clients=()
 maxc=0
 for c in ${clients[@]+"${clients[@]}"}; do [ "$c" -gt "$maxc" ] && maxc=$c; done
 
 cluster_scratch overhead 5481
+# Ctrl-C or a kill: exit, so that the EXIT trap stops the cluster
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
 cluster_conf "$dir" "max_connections = $((maxc + 20))" "shared_buffers = 256MB" \
 	"include_if_exists = 'overhead.conf'"
 cluster_start "$dir"

@@ -75,21 +75,25 @@ SKIP:
 	cmp_ok($read_rows, '<=', 6, 'and not every second');
 }
 
-# A statement working on CPU: back to 1 ms within one idle tick.  (A
-# backend in pg_sleep() waits on a timeout, which cannot stall: it does
-# not count.)
+# A statement working on CPU: the idle rest ends within one idle tick.
+# It writes no WAL and waits on nothing tracked, so the collector rests
+# under load instead, 10 ms at most (cadence.h).  (A backend in pg_sleep()
+# waits on a timeout, which cannot stall: it does not count.)
 my $worker = $node->background_psql('postgres');
 $worker->query_until(qr/started/,
 	"\\echo started\nSELECT count(*) FROM generate_series(1, 40000000);\n");
 ok( $node->poll_query_until('postgres',
-		q{SELECT current_interval_ms = 1 FROM wal_stall_status()}),
-	'a backend on CPU brings the interval back to 1 ms');
+		q{SELECT current_interval_ms <= 10 FROM wal_stall_status()}),
+	'a backend on CPU ends the idle rest: at most 10 ms');
 my $busy_rate = ticks_per_second(1);
-cmp_ok($busy_rate, '>=', 300, sprintf('and the tick rate back up (%.0f ticks/s)', $busy_rate));
+cmp_ok($busy_rate, '>=', 60, sprintf('and the tick rate back up (%.0f ticks/s)', $busy_rate));
+cmp_ok($busy_rate, '<=', 300,
+	sprintf('though it rests under load, writing no WAL (%.0f ticks/s)', $busy_rate));
 $worker->quit;
 
-# Under load, the collector does not rest: the history's mean interval
-# stays at the sample interval in every second of a pgbench run.
+# Under write load on a 32kB ring, the collector does not rest: the
+# history's mean interval stays at the sample interval in every second of a
+# pgbench run.
 my $t_start = $node->safe_psql('postgres', 'SELECT now()');
 my $rest_before = $node->safe_psql('postgres', 'SELECT rest_ms FROM wal_stall_status()');
 my ($out, $err);

@@ -142,6 +142,149 @@ test_core_reads(void)
 	check(!ws_second_reads_core(true, 0), "a resting second right after a read does not");
 }
 
+/* A tick under load: a process at work, nothing in a tracked wait. */
+static WalStallTickSeen
+busy_tick(void)
+{
+	WalStallTickSeen seen = {false, false, true, 0.1};
+
+	return seen;
+}
+
+/* Quiet for long, 1 ms behind, inserting bytes_per_ms, on a ring of ring bytes. */
+static WalStallLoadSeen
+load(uint64_t bytes_per_ms, uint64_t ring)
+{
+	WalStallLoadSeen l = {100, bytes_per_ms, MS, ring};
+
+	return l;
+}
+
+static void
+test_load_may_rest(void)
+{
+	WalStallTickSeen seen = busy_tick();
+	WalStallLoadSeen l = load(0, 16 << 20);
+
+	check(ws_load_may_rest(&seen, &l, 10 * MS), "select-only load on 16MB: may rest 10 ms");
+	seen.tracked_wait = true;
+	check(!ws_load_may_rest(&seen, &l, 10 * MS), "a tracked wait: no rest");
+	seen = busy_tick();
+	seen.episode_open = true;
+	check(!ws_load_may_rest(&seen, &l, 10 * MS), "an open episode: no rest");
+	seen = busy_tick();
+	seen.ring_fill = 0.5;
+	check(!ws_load_may_rest(&seen, &l, 10 * MS), "ring half full: no rest");
+	seen.ring_fill = -1;
+	check(ws_load_may_rest(&seen, &l, 10 * MS), "recovery (ring unknown, nothing inserted): may rest");
+	seen = busy_tick();
+	l.ticks_since_wait = WS_QUIET_TICKS_BEFORE_REST - 1;
+	check(!ws_load_may_rest(&seen, &l, 10 * MS),
+		  "a tracked wait %d ticks ago: no rest yet", WS_QUIET_TICKS_BEFORE_REST - 1);
+	l.ticks_since_wait = WS_QUIET_TICKS_BEFORE_REST;
+	check(ws_load_may_rest(&seen, &l, 10 * MS),
+		  "%d ticks after the last tracked wait: may rest", WS_QUIET_TICKS_BEFORE_REST);
+
+	/* 16MB ring, a 10 ms rest: up to 16MB / 8 = 2MB in 10 ms */
+	l = load(((16 << 20) / WS_LOAD_REST_RING_RESTS) / 10, 16 << 20);
+	check(ws_load_may_rest(&seen, &l, 10 * MS), "16MB ring at 1/8 of it per rest: may rest");
+	l.inserted_bytes++;
+	check(!ws_load_may_rest(&seen, &l, 10 * MS), "one byte a ms more: no rest");
+	check(ws_load_may_rest(&seen, &l, 2 * MS), "but a 2 ms rest fits");
+
+	/* 32kB ring: 4 kB per rest at most, 400 bytes a ms for 10 ms */
+	l = load(8192, 32 << 10);
+	check(!ws_load_may_rest(&seen, &l, 2 * MS), "32kB ring, a page a ms: never rests");
+	l = load(400, 32 << 10);
+	check(ws_load_may_rest(&seen, &l, 10 * MS), "32kB ring, 400 B a ms (one small commit): may rest");
+
+	/* the rate is per elapsed time: 16 kB over a 10 ms rest is 1.6 kB a ms */
+	l = load(16 << 10, 1 << 20);
+	l.elapsed_ns = 10 * MS;
+	check(ws_load_may_rest(&seen, &l, 10 * MS), "16 kB in 10 ms on 1MB: may rest 10 ms");
+	l.elapsed_ns = MS;
+	check(!ws_load_may_rest(&seen, &l, 10 * MS), "16 kB in 1 ms on 1MB: no rest");
+	l = load(0, 1 << 20);
+	l.elapsed_ns = 0;
+	check(ws_load_may_rest(&seen, &l, 10 * MS), "no time and no WAL: may rest");
+	l.inserted_bytes = 1;
+	check(!ws_load_may_rest(&seen, &l, 10 * MS), "no time but some WAL: no rest");
+	l = load(0, 0);
+	check(!ws_load_may_rest(&seen, &l, 10 * MS), "ring size unknown: no rest");
+}
+
+static void
+test_load_stretch(void)
+{
+	WalStallTickSeen seen = busy_tick();
+	WalStallLoadSeen l = load(0, 16 << 20);
+	WalStallTickSeen idle = quiet_tick();
+	uint64_t	interval = MS;
+	int			quiet = 0;
+	int			n = 0;
+	uint64_t	steps[8];
+
+	for (int i = 0; i < WS_QUIET_TICKS_BEFORE_REST; i++)
+		interval = ws_choose_interval(interval, MS, 100 * MS, &seen, &l, &quiet);
+	check(interval == MS, "under load the first %d quiet ticks keep 1 ms",
+		  WS_QUIET_TICKS_BEFORE_REST);
+	while (n < 8)
+	{
+		interval = ws_choose_interval(interval, MS, 100 * MS, &seen, &l, &quiet);
+		steps[n++] = interval;
+	}
+	check(steps[0] == 2 * MS && steps[1] == 4 * MS && steps[2] == 8 * MS &&
+		  steps[3] == 10 * MS && steps[7] == 10 * MS,
+		  "then 2, 4, 8, 10 ms and no further under load (%d intervals)",
+		  WS_LOAD_REST_MAX_INTERVALS);
+
+	seen.tracked_wait = true;
+	interval = ws_choose_interval(interval, MS, 100 * MS, &seen, &l, &quiet);
+	check(interval == MS && quiet == 0, "the first tracked wait: straight back to 1 ms");
+	seen.tracked_wait = false;
+	l.ticks_since_wait = 1;
+	interval = ws_choose_interval(interval, MS, 100 * MS, &seen, &l, &quiet);
+	check(interval == MS, "and no rest right after it");
+
+	/* resting under load, the insert rate climbs: back to 1 ms at once */
+	l = load(0, 16 << 20);
+	interval = 10 * MS;
+	quiet = 50;
+	l.inserted_bytes = 5 << 20;
+	l.elapsed_ns = 10 * MS;
+	interval = ws_choose_interval(interval, MS, 100 * MS, &seen, &l, &quiet);
+	check(interval == MS && quiet == 0,
+		  "5MB in a 10 ms rest on 16MB: a wrap is possible within a rest, 1 ms");
+
+	/* from an idle rest to work: down to the load cap, not further */
+	interval = ws_choose_interval(MS, MS, 100 * MS, &idle, &l, &quiet);
+	quiet = 50;
+	interval = 100 * MS;
+	interval = ws_choose_interval(interval, MS, 100 * MS, &idle, &l, &quiet);
+	check(interval == 100 * MS, "idle: the idle rest (100 ms) as before");
+	l = load(0, 16 << 20);
+	interval = ws_choose_interval(interval, MS, 100 * MS, &seen, &l, &quiet);
+	check(interval == 10 * MS, "work without WAL after an idle rest: 10 ms");
+	l = load(8192, 32 << 10);
+	interval = ws_choose_interval(interval, MS, 100 * MS, &seen, &l, &quiet);
+	check(interval == MS, "write load on a 32kB ring: 1 ms");
+	for (int i = 0; i < 100; i++)
+		interval = ws_choose_interval(interval, MS, 100 * MS, &seen, &l, &quiet);
+	check(interval == MS, "and it never rests there");
+
+	/* the load cap follows the base interval and stays within idle_interval */
+	l = load(0, 16 << 20);
+	quiet = 50;
+	interval = ws_choose_interval(40 * MS, 5 * MS, 100 * MS, &seen, &l, &quiet);
+	check(interval == 50 * MS, "base 5 ms: rests up to 50 ms under load");
+	quiet = 50;
+	interval = ws_choose_interval(10 * MS, MS, 4 * MS, &seen, &l, &quiet);
+	check(interval == 4 * MS, "idle_interval 4 ms caps the load rest too");
+	quiet = 50;
+	interval = ws_choose_interval(MS, MS, MS, &seen, &l, &quiet);
+	check(interval == MS, "idle_interval = sample_interval: no rest under load either");
+}
+
 int
 main(void)
 {
@@ -150,5 +293,7 @@ main(void)
 	test_stretch();
 	test_disabled();
 	test_first_sample();
+	test_load_may_rest();
+	test_load_stretch();
 	return tap_finish();
 }
