@@ -16,6 +16,8 @@
 #   skip REASON                  "ok N # skip REASON": counts as neither
 #   bail MESSAGE                 "Bail out! MESSAGE", exit 1
 #   require_root [MESSAGE]       bail unless run as root
+#   require_bench                bail unless $BENCH, the tree's
+#                                bench/wal_stall_bench, is built
 #   tap_summary                  the closing "N passed, N failed" line
 #   tap_plan                     the closing "1..N" line (a trailing plan)
 # The counts are in n (lines printed), passed and failed.
@@ -31,6 +33,9 @@
 PG_CONFIG=${PG_CONFIG:-$(command -v pg_config || echo /usr/lib/postgresql/15/bin/pg_config)}
 PGBIN=$("$PG_CONFIG" --bindir)
 PG_MAJOR=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+
+# the tree this file is in
+BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/bench/wal_stall_bench
 
 n=0 passed=0 failed=0
 
@@ -65,6 +70,8 @@ skip() { n=$((n + 1)); echo "ok $n # skip $1"; }
 bail() { echo "Bail out! $*"; exit 1; }
 
 require_root() { [ "$(id -u)" = 0 ] || bail "${1:-run as root}"; }
+
+require_bench() { [ -x "$BENCH" ] || bail "build $BENCH first"; }
 
 tap_summary() { echo "$passed passed, $failed failed"; }
 

@@ -29,13 +29,12 @@
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-BENCH=$here/wal_stall_bench
-# PG_CONFIG, PGBIN; ok, bail
+# PG_CONFIG, PGBIN; BENCH; ok, bail
 # shellcheck source=SCRIPTDIR/../../test/lib.sh
 . "$here/../test/lib.sh"
 
 require_root
-[ -x "$BENCH" ] || bail "build $BENCH first"
+require_bench
 [ -e /dev/loop-control ] && command -v losetup >/dev/null || bail "no loop devices here"
 
 work_dir wsb_cgroup

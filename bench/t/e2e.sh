@@ -10,13 +10,12 @@
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-BENCH=$here/wal_stall_bench
-# PG_CONFIG, PGBIN, PG_MAJOR; ok, bail, as_postgres
+# PG_CONFIG, PGBIN, PG_MAJOR; BENCH; ok, bail, as_postgres
 # shellcheck source=SCRIPTDIR/../../test/lib.sh
 . "$here/../test/lib.sh"
 
 require_root
-[ -x "$BENCH" ] || bail "build $BENCH first"
+require_bench
 
 work_dir wsb_e2e
 pgdir=$work/pg

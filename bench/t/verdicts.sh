@@ -13,13 +13,12 @@
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-BENCH=$here/wal_stall_bench
-# PG_CONFIG; ok, bail
+# PG_CONFIG; BENCH; ok, bail
 # shellcheck source=SCRIPTDIR/../../test/lib.sh
 . "$here/../test/lib.sh"
 
 require_root
-[ -x "$BENCH" ] || bail "build $BENCH first"
+require_bench
 
 work_dir wsb_verdicts
 
