@@ -27,7 +27,8 @@ EXTENSION = wal_stall
 DATA = wal_stall--1.0.sql wal_stall--1.0--1.1.sql wal_stall--1.1.sql
 PGFILEDESC = "wal_stall - make WAL and CLOG stalls visible"
 
-REGRESS = wal_stall fsync_probe bad_input upgrade
+# setup first: it creates the helpers the others use (sql/setup.sql)
+REGRESS = setup wal_stall fsync_probe bad_input upgrade
 REGRESS_OPTS = --temp-instance=./tmp_check --temp-config=./wal_stall.conf
 TAP_TESTS = 1
 

@@ -1,7 +1,7 @@
 # Shell helpers for wal_stall's bench and test scripts: a throw-away
 # PostgreSQL cluster run as the postgres user.  Source this file.  The
-# programs come from PGBIN, else from PG_CONFIG's --bindir, else from
-# Debian 12's PostgreSQL 15.
+# programs come from PGBIN, else from PG_CONFIG's --bindir (test/lib.sh:
+# PG_CONFIG's default, and as_postgres).
 #
 #   cluster_scratch NAME PORT    a scratch DIR (set as $dir), initdb'd,
 #                                stopped and removed when the script exits
@@ -16,17 +16,11 @@
 #
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 
-if [ -z "${PGBIN:-}" ]; then
-	if [ -n "${PG_CONFIG:-}" ]; then
-		PGBIN=$("$PG_CONFIG" --bindir)
-	else
-		PGBIN=/usr/lib/postgresql/15/bin
-	fi
-fi
-
-as_postgres() {
-	if [ "$(id -un)" = postgres ]; then "$@"; else runuser -u postgres -- "$@"; fi
-}
+# test/lib.sh sets PGBIN from PG_CONFIG: a PGBIN given stays.
+cluster_pgbin=${PGBIN:-}
+# shellcheck source=../test/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../test/lib.sh"
+PGBIN=${cluster_pgbin:-$PGBIN}
 
 cluster_init() {
 	local dir=$1 port=$2

@@ -19,7 +19,6 @@
  */
 #define _GNU_SOURCE
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,27 +26,9 @@
 #include <unistd.h>
 
 #include "wsb.h"
+/* this file holds main(): check() and tap_finish() are defined here */
+#define TAP_MAIN
 #include "test_unit.h"
-
-static int	n_passed;
-static int	n_failed;
-
-void
-check(bool ok, const char *fmt,...)
-{
-	va_list		ap;
-
-	printf("%s %d - ", ok ? "ok" : "not ok", n_passed + n_failed + 1);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-	if (ok)
-		n_passed++;
-	else
-		n_failed++;
-}
 
 static bool
 near(double a, double b, double tol)
@@ -994,6 +975,5 @@ main(void)
 	test_validate();
 	test_verdict();
 	test_simulation();
-	printf("%d passed, %d failed\n", n_passed, n_failed);
-	return n_failed ? 1 : 0;
+	return tap_finish();
 }

@@ -1,9 +1,10 @@
 /*-------------------------------------------------------------------------
  *
  * test_unit.h
- *		wal_stall_bench: the unit-test runner's check() and the test groups
- *		of the other files (test_unit_engine.c, test_unit_validate.c,
- *		test_unit_verdict.c, test_unit_sim.c).
+ *		wal_stall_bench: the unit tests' check() (test/tap.h, shared with
+ *		test/unit/) and the test groups of the other files
+ *		(test_unit_engine.c, test_unit_validate.c, test_unit_verdict.c,
+ *		test_unit_sim.c).
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
@@ -12,9 +13,8 @@
 #ifndef WSB_TEST_UNIT_H
 #define WSB_TEST_UNIT_H
 
-#include <stdbool.h>
+#include "../test/tap.h"
 
-void check(bool ok, const char *fmt, ...);
 void test_options(void);
 void test_pgbench(void);
 void test_proc(void);

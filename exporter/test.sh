@@ -12,30 +12,18 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
-PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
-PGBIN=$("$PG_CONFIG" --bindir)
+# PG_CONFIG, PGBIN; ok, bail, tap_plan
+# shellcheck source=SCRIPTDIR/../test/lib.sh
+. "$top/test/lib.sh"
 EXPORTER=/usr/bin/prometheus-postgres-exporter
 PROMETHEUS=/usr/bin/prometheus
 PROMTOOL=/usr/bin/promtool
 # shellcheck source=../bench/cluster.sh
 source "$top/bench/cluster.sh"
 
-n=0 failed=0
-ok() {	# ok DESCRIPTION COMMAND...: the command's status decides
-	local what=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $what"
-	else
-		echo "not ok $n - $what"
-		failed=$((failed + 1))
-	fi
-}
-
-[ "$(id -u)" = 0 ] || { echo "Bail out! run as root"; exit 1; }
+require_root
 for b in "$EXPORTER" "$PROMETHEUS" "$PROMTOOL" "$PGBIN/pgbench"; do
-	[ -x "$b" ] || { echo "Bail out! $b missing (scripts/setup.sh installs it)"; exit 1; }
+	[ -x "$b" ] || bail "$b missing (scripts/setup.sh installs it)"
 done
 
 # A port nobody listens on now.
@@ -60,12 +48,12 @@ trap cleanup EXIT
 cluster_conf "$dir" "shared_preload_libraries = 'wal_stall'" "wal_buffers = 32kB" \
 	"synchronous_commit = off" "track_wal_io_timing = on" "max_wal_size = 256MB" \
 	"autovacuum = off"	# nothing may write WAL once pgbench has stopped
-cluster_start "$dir" || { echo "Bail out! cluster did not start"; exit 1; }
+cluster_start "$dir" || bail "cluster did not start"
 sql() { cluster_psql "$dir" -At -v ON_ERROR_STOP=1 "$@"; }
 sql -q -c "CREATE EXTENSION wal_stall" \
 	-c "CREATE ROLE wal_stall_exporter LOGIN IN ROLE pg_monitor" \
 	-c "CREATE ROLE regress_no_monitor LOGIN" >/dev/null ||
-	{ echo "Bail out! could not create the extension and roles"; exit 1; }
+	bail "could not create the extension and roles"
 
 # ---------- the files themselves ----------
 echo "# the files themselves (at ${SECONDS}s)"
@@ -79,7 +67,7 @@ ok "promtool check rules exporter/rules.yaml" \
 	to_log "$dir/promtool_rules.log" "$PROMTOOL" check rules "$here/rules.yaml"
 
 # Every query of queries.yaml, one file per namespace, for psql.
-python3 - "$here/queries.yaml" "$dir/q" <<'PY' || { echo "Bail out! queries.yaml does not parse"; exit 1; }
+python3 - "$here/queries.yaml" "$dir/q" <<'PY' || bail "queries.yaml does not parse"
 import os, sys, yaml
 queries = yaml.safe_load(open(sys.argv[1]))
 os.makedirs(sys.argv[2])
@@ -356,5 +344,5 @@ done
 ok "no process left running" test -z "$left"
 [ -z "$left" ] || echo "# left: $left"
 
-echo "1..$n"
+tap_plan
 [ "$failed" -eq 0 ]

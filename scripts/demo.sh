@@ -14,9 +14,11 @@
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-pg_config=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
-bash "$top/scripts/setup.sh"	# builds and installs wal_stall for Debian's 15
-if [ "$("$pg_config" --pkglibdir)" != /usr/lib/postgresql/15/lib ]; then
+# the PostgreSQL scripts/setup.sh builds and installs wal_stall for
+debian_pg_config=/usr/lib/postgresql/15/bin/pg_config
+pg_config=${PG_CONFIG:-$debian_pg_config}
+bash "$top/scripts/setup.sh"
+if [ "$("$pg_config" --pkglibdir)" != "$("$debian_pg_config" --pkglibdir)" ]; then
 	# another PostgreSQL: build for it from clean (PGXS would keep the objects
 	# built for 15) and install wal_stall there too
 	make -C "$top" -s clean PG_CONFIG="$pg_config" >/dev/null

@@ -24,36 +24,14 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
-major=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+# PG_CONFIG, PGBIN, PG_MAJOR; ok, is, bail, tap_summary
+# shellcheck source=SCRIPTDIR/../test/lib.sh
+. "$top/test/lib.sh"
+major=$PG_MAJOR
 ext_pkg=postgresql-$major-wal-stall
 bench_pkg=wal-stall-bench
 cluster=wsbpkg
 
-n=0 failed=0
-ok() {	# ok DESCRIPTION COMMAND...: the command's status decides
-	local what=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $what"
-	else
-		echo "not ok $n - $what"
-		failed=$((failed + 1))
-	fi
-}
-is() {	# is GOT WANT DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" = "$2" ]; then
-		echo "ok $n - $3"
-	else
-		echo "not ok $n - $3"
-		echo "#   got:  '$1'"
-		echo "#   want: '$2'"
-		failed=$((failed + 1))
-	fi
-}
-bail() { echo "Bail out! $*"; exit 1; }
 # to_log LOG COMMAND...: run it with its output in LOG, shown if it fails
 to_log() {
 	local log=$1
@@ -62,7 +40,7 @@ to_log() {
 }
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
-[ "$(id -u)" = 0 ] || bail "run as root (apt-get, pg_createcluster)"
+require_root "run as root (apt-get, pg_createcluster)"
 for p in "$ext_pkg" "$bench_pkg"; do
 	installed "$p" && bail "$p is installed already; this test installs and purges it"
 done
@@ -151,7 +129,7 @@ is "$(ps -o ppid= -p "$collector" | tr -d ' ') $(ps -o args= -p "$collector" | g
 
 # ---------- pgbench ----------
 step "pgbench -i -s 1, then 60 s of pgbench -c 4 (the advice needs 60 s)"
-pgbench() { runuser -u postgres -- "$("$PG_CONFIG" --bindir)/pgbench" -p "$port" "$@"; }
+pgbench() { runuser -u postgres -- "$PGBIN/pgbench" -p "$port" "$@"; }
 ok "pgbench -i -s 1" to_log "$dir/pgbench_init.log" pgbench -i -s 1 postgres
 # Backends publish their WAL counters at most once a second: pgbench -i's
 # last WAL would otherwise land in the history rows after the start mark
@@ -303,5 +281,5 @@ done <"$dir/dpkg_L" >"$dir/left"
 is "$(wc -l <"$dir/left")" 0 "nothing of the packages is left ($(wc -l <"$dir/dpkg_L") paths listed by dpkg -L)"
 sed 's/^/# left: /' "$dir/left" | head -20
 
-echo "$((n - failed)) passed, $failed failed"
+tap_summary
 [ "$failed" -eq 0 ]

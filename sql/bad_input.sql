@@ -14,24 +14,6 @@ RESET client_min_messages;
 \set VERBOSITY default
 \set SHOW_CONTEXT never
 
--- Wait (bounded) until a condition holds.
-CREATE FUNCTION regress_poll(condition text, seconds int DEFAULT 30)
-RETURNS bool LANGUAGE plpgsql AS $$
-DECLARE
-    ok bool;
-BEGIN
-    FOR i IN 1 .. seconds * 10 LOOP
-        PERFORM pg_stat_clear_snapshot();
-        EXECUTE 'SELECT ' || condition INTO ok;
-        IF ok THEN
-            RETURN true;
-        END IF;
-        PERFORM pg_sleep(0.1);
-    END LOOP;
-    RETURN false;
-END
-$$;
-
 -- The error of a statement as "SQLSTATE: message", for errors whose text
 -- holds something that varies or is long (a 100000-character argument, the
 -- data directory, a process id): those are replaced by fixed marks, and a
@@ -100,7 +82,7 @@ SELECT * FROM wal_stall_advice(NULL::int); \echo :SQLSTATE
 -- wal_stall_history(since timestamptz): rows after since.  Wait for the
 -- ring to hold a row first.
 --
-SELECT regress_poll('(SELECT count(*) > 0 FROM wal_stall_history)') AS history_has_rows;
+SELECT regress_wait_for('(SELECT count(*) > 0 FROM wal_stall_history)') AS history_has_rows;
 -- NULL and -infinity: every row; no row is in the future
 SELECT count(*) > 0 AS rows, count(*) FILTER (WHERE sample_time > now() + interval '1 minute') AS future
 FROM wal_stall_history(NULL); \echo :SQLSTATE
@@ -352,7 +334,7 @@ ORDER BY name COLLATE "C";
 -- literal are bound to the extension's function; an untyped literal
 -- prefers the text overload, which is why docs/reference.md types every literal.
 --
-SELECT regress_poll('(SELECT count(*) > 0 FROM wal_stall_history)') AS history_has_rows;
+SELECT regress_wait_for('(SELECT count(*) > 0 FROM wal_stall_history)') AS history_has_rows;
 CREATE ROLE regress_attacker;
 GRANT CREATE ON SCHEMA public TO regress_attacker;
 SET ROLE regress_attacker;
@@ -377,7 +359,6 @@ REVOKE CREATE ON SCHEMA public FROM regress_attacker;
 SELECT collector_pid > 0 AS collector_runs FROM wal_stall_status();
 SELECT count(*) = 7 AS seven_classes FROM wal_stall_summary;
 
-DROP FUNCTION regress_poll(text, int);
 DROP FUNCTION regress_error(text, text);
 DROP ROLE regress_nobody;
 DROP ROLE regress_monitor;

@@ -13,24 +13,6 @@ RESET client_min_messages;
 SELECT source, target, path FROM pg_extension_update_paths('wal_stall')
 ORDER BY source COLLATE "C", target COLLATE "C";
 
--- Wait (bounded) until a condition holds.
-CREATE FUNCTION regress_upgrade_poll(condition text, seconds int DEFAULT 30)
-RETURNS bool LANGUAGE plpgsql AS $$
-DECLARE
-    ok bool;
-BEGIN
-    FOR i IN 1 .. seconds * 10 LOOP
-        PERFORM pg_stat_clear_snapshot();
-        EXECUTE 'SELECT ' || condition INTO ok;
-        IF ok THEN
-            RETURN true;
-        END IF;
-        PERFORM pg_sleep(0.1);
-    END LOOP;
-    RETURN false;
-END
-$$;
-
 -- Every member object with what defines it: kind, identity, signature and
 -- result, C symbol and attributes of functions, columns and definition of
 -- views, comments, privileges.
@@ -91,7 +73,7 @@ SELECT collector_pid > 0 AS collector_runs, ticks > 0 AS ticking,
        wal_buffers_bytes = 32768 AS ring_is_32kb
 FROM wal_stall_status();
 SELECT (wal_stall_status()).in_recovery;
-SELECT regress_upgrade_poll('(SELECT count(*) > 0 FROM wal_stall_history)') AS history_has_rows;
+SELECT regress_wait_for('(SELECT count(*) > 0 FROM wal_stall_history)') AS history_has_rows;
 SELECT count(*) > 0 AS rows,
        bool_and(wal_bytes >= 0 AND xids >= 0 AND buffer_fill_max >= buffer_fill_avg
                 AND buffer_fill_avg >= 0 AND waiting_backends >= 0) AS sane
@@ -133,7 +115,7 @@ ORDER BY prosrc COLLATE "C";
 -- the new columns work
 SELECT collector_pid > 0 AS collector_runs, in_recovery = pg_is_in_recovery() AS in_recovery_right
 FROM wal_stall_status();
-SELECT regress_upgrade_poll('(SELECT count(*) > 0 FROM wal_stall_history)') AS history_has_rows;
+SELECT regress_wait_for('(SELECT count(*) > 0 FROM wal_stall_history)') AS history_has_rows;
 SELECT count(*) > 0 AS rows,
        bool_and(seconds > 0) AS seconds_positive,
        bool_and(wal_bytes >= 0 AND xids >= 0) AS sane
@@ -183,5 +165,4 @@ SELECT (SELECT count(*) FROM updated) = (SELECT count(*) FROM fresh) AS same_cou
 
 DROP TABLE updated, fresh, columns_1_0, columns_1_1;
 DROP FUNCTION regress_members();
-DROP FUNCTION regress_upgrade_poll(text, int);
 DROP EXTENSION wal_stall;

@@ -28,25 +28,6 @@ ORDER BY attrelid::regclass::text COLLATE "C", attnum;
 -- One row per class, always all seven, in a fixed order.
 SELECT class, kind FROM wal_stall_summary;
 
--- Wait (bounded) until a condition holds.  Core statistics are read through
--- the transaction's snapshot, as in the pg_stat views: drop it every round.
-CREATE FUNCTION regress_wait_for(condition text, seconds int DEFAULT 30)
-RETURNS bool LANGUAGE plpgsql AS $$
-DECLARE
-    ok bool;
-BEGIN
-    FOR i IN 1 .. seconds * 10 LOOP
-        PERFORM pg_stat_clear_snapshot();
-        EXECUTE 'SELECT ' || condition INTO ok;
-        IF ok THEN
-            RETURN true;
-        END IF;
-        PERFORM pg_sleep(0.1);
-    END LOOP;
-    RETURN false;
-END
-$$;
-
 SELECT regress_wait_for('(SELECT ticks > 100 FROM wal_stall_status())') AS collector_ticks;
 
 SELECT collector_pid > 0 AS has_pid,

@@ -7,12 +7,11 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use WalStallTest;
 
-my $node = PostgreSQL::Test::Cluster->new('not_preloaded');
-$node->init;
-$node->start;
-
-$node->safe_psql('postgres', 'CREATE EXTENSION wal_stall');
+my $node = wal_stall_node('not_preloaded', preload => '');
 pass('CREATE EXTENSION works without preloading');
 
 foreach my $query (

@@ -8,14 +8,12 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(usleep);
+use FindBin;
+use lib $FindBin::RealBin;
+use WalStallTest;
 
-my $node = PostgreSQL::Test::Cluster->new('crash');
-$node->init;
-$node->append_conf('postgresql.conf', "shared_preload_libraries = 'wal_stall'\n");
 # the test framework turns crash restarts off; this test is about them
-$node->append_conf('postgresql.conf', "restart_after_crash = on\n");
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION wal_stall');
+my $node = wal_stall_node('crash', conf => "restart_after_crash = on\n");
 
 sub collector_pid
 {
@@ -37,9 +35,7 @@ sub collector_is_back
 	cmp_ok($t2, '>', $t1, "$what: and it is sampling");
 }
 
-ok($node->poll_query_until('postgres',
-		'SELECT ticks > 100 FROM wal_stall_status()'),
-	'collector ticks after start');
+ok(wait_for_collector($node), 'collector ticks after start');
 my $pid = collector_pid();
 like($pid, qr/^\d+$/, 'collector pid reported');
 like(`ps -o args= -p $pid`, qr/wal_stall collector/,

@@ -8,41 +8,26 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use IPC::Run;
+use FindBin;
+use lib $FindBin::RealBin;
+use WalStallTest;
 
-my $node = PostgreSQL::Test::Cluster->new('history');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'wal_stall'
+my $node = wal_stall_node('history', conf => qq{
 autovacuum = off
 synchronous_commit = off
 shared_buffers = 64MB
 max_wal_size = 1GB
 });
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION wal_stall');
-$node->command_ok(
-	[ 'pgbench', '-i', '-q', '-s', '5', '-h', $node->host, '-p', $node->port, 'postgres' ],
-	'pgbench -i');
+pgbench_init($node, 5);
 
 # Wait for the next row to close; return its sample_time.
-sub next_row
-{
-	my $last = $node->safe_psql('postgres',
-		'SELECT coalesce(max(sample_time), now()) FROM wal_stall_history');
-	$node->poll_query_until('postgres',
-		"SELECT max(sample_time) > '$last' FROM wal_stall_history")
-	  or die 'no history row closed';
-	return $node->safe_psql('postgres', 'SELECT max(sample_time) FROM wal_stall_history');
-}
+sub next_row { return next_history_row($node); }
 
+# The usual load for $seconds, in the background; @extra options after it.
 sub pgbench
 {
 	my ($seconds, @extra) = @_;
-	return IPC::Run::start(
-		[ 'pgbench', '-n', '-c', '4', '-j', '2', '-T', $seconds, @extra,
-		  '-h', $node->host, '-p', $node->port, 'postgres' ],
-		'>', \my $out, '2>', \my $err);
+	return pgbench_start($node, pgbench_load($seconds), @extra);
 }
 
 # --- rows during a run, and sums that match the server's own counters
@@ -88,8 +73,7 @@ is( $node->safe_psql('postgres',
 # are NULL: docs/sampling.md).  Only the rows that close inside the run: a row at
 # its edges may cover a second the collector rested through, which reads
 # core's statistics only every 10 s (docs/sampling.md, "Resting").
-my ($major) = `pg_config --version` =~ /(\d+)/;	# pg_version is 15+ only
-my $core = $major >= 15 ? 'IS NOT NULL' : 'IS NULL';
+my $core = $pg_major >= 15 ? 'IS NOT NULL' : 'IS NULL';
 is( $node->safe_psql('postgres', qq{
 		SELECT bool_and(wal_writes $core AND wal_syncs $core AND clog_hits $core
 		                AND buffer_fill_avg <= buffer_fill_max
@@ -147,11 +131,8 @@ $node->append_conf('postgresql.conf', "wal_buffers = 32kB\n");
 $node->restart;
 $node->safe_psql('postgres', 'SELECT wal_stall_reset()');
 my @mixed = (pgbench(6, '-c', '2'),
-	IPC::Run::start(
-		[ 'pgbench', '-n', '-c', '2', '-j', '1', '-T', 6,
-		  '-h', $node->host, '-p', $node->port, 'postgres' ],
-		'>', \my $out_on, '2>', \my $err_on,
-		init => sub { $ENV{PGOPTIONS} = '-c synchronous_commit=on' }));
+	pgbench_start($node, { init => sub { $ENV{PGOPTIONS} = '-c synchronous_commit=on' } },
+		'-c', '2', '-j', '1', '-T', 6));
 $_->finish for @mixed;
 ok( $node->poll_query_until('postgres', q{
 		SELECT count(*) = 0 FROM wal_stall_current

@@ -8,19 +8,15 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use List::Util qw(min max);
+use FindBin;
+use lib $FindBin::RealBin;
+use WalStallTest;
 
-my $node = PostgreSQL::Test::Cluster->new('clog');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'wal_stall'
+my $node = wal_stall_node('clog', conf => qq{
 autovacuum = off
 shared_buffers = 16MB
 });
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION wal_stall');
-# the server's major version (the framework's pg_version is 15+ only)
-my ($major) = `pg_config --version` =~ /(\d+)/;
-my $v17 = $major >= 17;
+my $v17 = $pg_major >= 17;
 
 # The CLOG row of pg_stat_slru is "Xact" before 17, "transaction" from 17.
 my $slru = $v17 ? 'transaction' : 'Xact';

@@ -13,13 +13,17 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(usleep);
+use FindBin;
+use lib $FindBin::RealBin;
+use WalStallTest;
 
-my $node = PostgreSQL::Test::Cluster->new('probe_crash');
-$node->init(allows_streaming => 1);
-# the test framework turns crash restarts off; this test is about them
-$node->append_conf('postgresql.conf', "restart_after_crash = on\n");
-$node->start;
-$node->safe_psql('postgres', q{
+# the probe needs no preloading; the test framework turns crash restarts
+# off, and this test is about them
+my $node = wal_stall_node('probe_crash',
+	init => { allows_streaming => 1 },
+	preload => '',
+	conf => "restart_after_crash = on\n",
+	sql => q{
 	CREATE EXTENSION wal_stall;
 	CREATE ROLE regress_prober;
 	GRANT EXECUTE ON FUNCTION wal_stall_test_fsync(float8, text) TO regress_prober;
@@ -132,8 +136,7 @@ ok($node->poll_query_until('postgres', 'SELECT 1', '1'),
 	'server accepts connections after the crash');
 # remove_temp_files_after_crash (14+, on by default); 13 keeps temporary
 # files across crash recovery and removes them at the next postmaster start.
-my ($major) = `pg_config --version` =~ /(\d+)/;	# pg_version is 15+ only
-if ($major >= 14)
+if ($pg_major >= 14)
 {
 	ok(wait_for_file("$pgdata/$tmp->{file}", 1),
 		'crash recovery removed the base/pgsql_tmp scratch file');
@@ -145,7 +148,7 @@ else
 ok(-e "$pgdata/$wal->{file}", 'the killed run on pg_wal left its file');
 $node->restart;
 ok(!-e "$pgdata/$tmp->{file}", 'a restart removes the base/pgsql_tmp scratch file')
-  if $major < 14;
+  if $pg_major < 14;
 pass('server restarts with the file in pg_wal');
 is($node->safe_psql('postgres', 'SELECT count(*) FROM wal_stall_test_fsync(0.1)'),
 	'18', 'next run works');

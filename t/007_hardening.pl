@@ -9,49 +9,27 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use IPC::Run;
 use Time::HiRes qw(usleep);
+use FindBin;
+use lib $FindBin::RealBin;
+use WalStallTest;
 
-# the server's major version (the framework's pg_version is 15+ only)
-my ($major) = `pg_config --version` =~ /(\d+)/;
-my $node = PostgreSQL::Test::Cluster->new('hardening');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'wal_stall'
+# pg_stat_wal and its timing exist from 14
+my $wal_timing = $pg_major >= 14 ? 'track_wal_io_timing = on' : '';
+my $node = wal_stall_node('hardening', conf => qq{
 autovacuum = off
 synchronous_commit = off
 wal_buffers = 32kB
 max_wal_size = 1GB
+$wal_timing
 });
-# pg_stat_wal and its timing exist from 14
-$node->append_conf('postgresql.conf', "track_wal_io_timing = on\n") if $major >= 14;
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION wal_stall');
-$node->command_ok(
-	[ 'pgbench', '-i', '-q', '-s', '2', '-h', $node->host, '-p', $node->port, 'postgres' ],
-	'pgbench -i');
-ok($node->poll_query_until('postgres', 'SELECT ticks > 100 FROM wal_stall_status()'),
-	'collector ticks');
+pgbench_init($node, 2);
+ok(wait_for_collector($node), 'collector ticks');
 
-sub pgbench
-{
-	my ($seconds) = @_;
-	my ($out, $err);
-	IPC::Run::run(
-		[ 'pgbench', '-n', '-c', '4', '-j', '2', '-T', $seconds,
-		  '-h', $node->host, '-p', $node->port, 'postgres' ],
-		'>', \$out, '2>', \$err) or die "pgbench failed: $err";
-}
+sub pgbench { pgbench_run($node, pgbench_load($_[0])); }
 
 # Wait until a history row closes after the given time; return its time.
-sub row_after
-{
-	my ($t) = @_;
-	$node->poll_query_until('postgres',
-		"SELECT max(sample_time) > timestamptz '$t' FROM wal_stall_history")
-	  or die 'no history row closed';
-	return $node->safe_psql('postgres', 'SELECT max(sample_time) FROM wal_stall_history');
-}
+sub row_after { return next_history_row($node, $_[0]); }
 
 # --- the history after a reset covers the time from the reset on
 my ($lsn0, $xid0) = split /\|/, $node->safe_psql('postgres',
@@ -91,12 +69,12 @@ is($others_ok, 't', 'full rows before it are one second long');
 # The exact figures come from core's statistics, which the collector reads
 # from 15 (before, pg_stat_wal is missing or in the stats collector's file).
 # WAL writes: a column of pg_stat_wal before 18, rows of pg_stat_io from 18.
-my $core_wal_writes = $major >= 18
+my $core_wal_writes = $pg_major >= 18
   ? "(SELECT sum(writes) FROM pg_stat_io WHERE object = 'wal' AND context = 'normal')"
   : '(SELECT wal_write FROM pg_stat_wal)';
 SKIP:
 {
-	skip 'core statistics sections need 15+', 9 if $major < 15;
+	skip 'core statistics sections need 15+', 9 if $pg_major < 15;
 # --- a core statistics reset after ours: exact figures are NULL, not wrong
 	$node->safe_psql('postgres', 'SELECT wal_stall_reset()');
 	pgbench(2);

@@ -8,19 +8,14 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use IPC::Run;
+use FindBin;
+use lib $FindBin::RealBin;
+use WalStallTest;
 
-my $primary = PostgreSQL::Test::Cluster->new('primary');
-$primary->init(allows_streaming => 1);
-$primary->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'wal_stall'
+my $primary = wal_stall_node('primary', init => { allows_streaming => 1 }, conf => qq{
 autovacuum = off
 });
-$primary->start;
-$primary->safe_psql('postgres', 'CREATE EXTENSION wal_stall');
-$primary->command_ok(
-	[ 'pgbench', '-i', '-q', '-s', '2', '-h', $primary->host, '-p', $primary->port, 'postgres' ],
-	'pgbench -i on the primary');
+pgbench_init($primary, 2, 'pgbench -i on the primary');
 $primary->backup('backup');
 
 my $standby = PostgreSQL::Test::Cluster->new('standby');
@@ -37,11 +32,7 @@ my $pid = $standby->safe_psql('postgres', 'SELECT collector_pid FROM wal_stall_s
 $standby->safe_psql('postgres', 'SELECT wal_stall_reset()');
 my $t0 = $standby->safe_psql('postgres', 'SELECT now()');
 
-my ($out, $err);
-IPC::Run::run(
-	[ 'pgbench', '-n', '-c', '4', '-j', '2', '-T', '6',
-	  '-h', $primary->host, '-p', $primary->port, 'postgres' ],
-	'>', \$out, '2>', \$err) or die "pgbench failed: $err";
+pgbench_run($primary, pgbench_load(6));
 $primary->wait_for_catchup($standby);
 $standby->poll_query_until('postgres',
 	"SELECT max(sample_time) > now() - interval '0.5 s' FROM wal_stall_history");

@@ -7,25 +7,17 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use IPC::Run;
 use Time::HiRes qw(usleep time);
+use FindBin;
+use lib $FindBin::RealBin;
+use WalStallTest;
 
-# the server's major version (the framework's pg_version is 15+ only)
-my ($major) = `pg_config --version` =~ /(\d+)/;
-
-my $node = PostgreSQL::Test::Cluster->new('cadence');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'wal_stall'
+my $node = wal_stall_node('cadence', conf => qq{
 autovacuum = off
 synchronous_commit = off
 wal_buffers = 32kB
 });
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION wal_stall');
-$node->command_ok(
-	[ 'pgbench', '-i', '-q', '-s', '2', '-h', $node->host, '-p', $node->port, 'postgres' ],
-	'pgbench -i');
+pgbench_init($node, 2);
 
 # Tick rate over a few seconds, measured with no session open (a psql
 # session is itself a process on CPU while it runs our query).
@@ -70,7 +62,7 @@ is($wal_rows, $idle_rows, 'the WAL position is read every second');
 SKIP:
 {
 	# before 15 the collector leaves core's statistics alone (docs/sampling.md)
-	skip 'the collector reads core statistics from 15', 2 if $major < 15;
+	skip 'the collector reads core statistics from 15', 2 if $pg_major < 15;
 	cmp_ok($read_rows, '>=', 2, "core read every 10 s while resting ($read_rows of $idle_rows rows)");
 	cmp_ok($read_rows, '<=', 6, 'and not every second');
 }
@@ -96,11 +88,7 @@ $worker->quit;
 # pgbench run.
 my $t_start = $node->safe_psql('postgres', 'SELECT now()');
 my $rest_before = $node->safe_psql('postgres', 'SELECT rest_ms FROM wal_stall_status()');
-my ($out, $err);
-IPC::Run::run(
-	[ 'pgbench', '-n', '-c', '4', '-j', '2', '-T', '4',
-	  '-h', $node->host, '-p', $node->port, 'postgres' ],
-	'>', \$out, '2>', \$err) or die "pgbench failed: $err";
+pgbench_run($node, pgbench_load(4));
 my $t_end = $node->safe_psql('postgres', 'SELECT now()');
 my $rest_after = $node->safe_psql('postgres', 'SELECT rest_ms FROM wal_stall_status()');
 my ($rows, $with_interval) = split /\|/, $node->safe_psql('postgres', qq{

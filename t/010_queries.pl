@@ -11,25 +11,24 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use WalStallTest;
 
 # The test compares with compute_query_id and pg_stat_activity.query_id,
 # both 14+.  (On 13 query ids come from pg_stat_statements alone.)
-my ($major) = `pg_config --version` =~ /(\d+)/;
-plan skip_all => 'compute_query_id and pg_stat_activity.query_id need 14+' if $major < 14;
-use IPC::Run;
+plan skip_all => 'compute_query_id and pg_stat_activity.query_id need 14+' if $pg_major < 14;
 
-my $node = PostgreSQL::Test::Cluster->new('queries');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'pg_stat_statements, wal_stall'
+my $node = wal_stall_node('queries',
+	preload => 'pg_stat_statements, wal_stall',
+	conf => qq{
 autovacuum = off
 synchronous_commit = off
 wal_buffers = 32kB
 max_wal_size = 1GB
 wal_stall.max_queries = 5000
-});
-$node->start;
-$node->safe_psql('postgres', q{
+},
+	sql => q{
 	CREATE EXTENSION wal_stall;
 	CREATE EXTENSION pg_stat_statements;
 	CREATE TABLE bulk (id int, filler text);
@@ -49,22 +48,17 @@ $node->safe_psql('postgres', q{
 	GRANT SELECT ON wal_stall_queries TO regress_all_stats;});
 is($node->safe_psql('postgres', 'SHOW compute_query_id'), 'auto',
 	'compute_query_id is auto: pg_stat_statements turns it on');
-ok($node->poll_query_until('postgres', 'SELECT ticks > 100 FROM wal_stall_status()'),
-	'collector ticks');
+ok(wait_for_collector($node), 'collector ticks');
 
 # --- a bulk insert wraps the ring while a read-only statement runs beside it
 my $select_script = $node->basedir . '/select.sql';
 PostgreSQL::Test::Utils::append_to_file($select_script,
 	"SELECT count(*) FROM quiet WHERE id > 10;\n");
 $node->safe_psql('postgres', 'SELECT wal_stall_reset(), pg_stat_statements_reset()');
-my ($out, $err);
-my $reader = IPC::Run::start(
-	[ 'pgbench', '-n', '-c', '2', '-T', '6', '-f', $select_script,
-	  '-h', $node->host, '-p', $node->port, 'postgres' ],
-	'>', \$out, '2>', \$err);
+my $reader = pgbench_start($node, '-c', '2', '-T', '6', '-f', $select_script);
 $node->safe_psql('postgres', q{
 	INSERT INTO bulk SELECT g, repeat('x', 200) FROM generate_series(1, 400000) g;});
-$reader->finish or die "pgbench failed: $err";
+pgbench_wait($reader);
 
 my ($bulk_ms, $class_ms, $bulk_id) = split /\|/, $node->safe_psql('postgres', q{
 	SELECT q.total_ms, s.total_ms, q.queryid

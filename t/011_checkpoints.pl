@@ -9,19 +9,17 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use IPC::Run;
 use Time::HiRes qw(time usleep);
+use FindBin;
+use lib $FindBin::RealBin;
+use WalStallTest;
 
 # Checkpoint marks come from the redo pointers on every version; full-page
 # images and the checkpoint kind from core's statistics, which the
 # collector reads from 15 (docs/sampling.md).
-my ($major) = `pg_config --version` =~ /(\d+)/;
-my $stats = $major >= 15;
+my $stats = $pg_major >= 15;
 
-my $node = PostgreSQL::Test::Cluster->new('checkpoints');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'wal_stall'
+my $node = wal_stall_node('checkpoints', conf => qq{
 autovacuum = off
 synchronous_commit = off
 wal_buffers = 32kB
@@ -29,11 +27,7 @@ max_wal_size = 4GB
 checkpoint_timeout = 1h
 shared_buffers = 128MB
 });
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION wal_stall');
-$node->command_ok(
-	[ 'pgbench', '-i', '-q', '-s', '1', '-h', $node->host, '-p', $node->port, 'postgres' ],
-	'pgbench -i');
+pgbench_init($node, 1);
 $node->safe_psql('postgres', 'CHECKPOINT');
 
 # A pgbench run of at most 60 s, stopped once the rows after the
@@ -47,10 +41,7 @@ $node->safe_psql('postgres', 'CHECKPOINT');
 # says which they are.
 $node->safe_psql('postgres', "SELECT pg_stat_reset_shared('wal')") if $stats;
 $node->safe_psql('postgres', 'SELECT wal_stall_reset()');
-my $load = IPC::Run::start(
-	[ 'pgbench', '-n', '-c', '4', '-j', '2', '-T', '60',
-	  '-h', $node->host, '-p', $node->port, 'postgres' ],
-	'>', \my $out, '2>', \my $err);
+my $load = pgbench_start($node, pgbench_load(60));
 
 # full-page images per transaction, for the three rows up to and including
 # the one at sample_time $upto (or the latest three)

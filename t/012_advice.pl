@@ -8,26 +8,21 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use IPC::Run;
+use FindBin;
+use lib $FindBin::RealBin;
+use WalStallTest;
 
 my %nodes;
 foreach my $ring ('32kB', '16MB')
 {
-	my $node = PostgreSQL::Test::Cluster->new("advice_$ring");
-	$node->init;
-	$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'wal_stall'
+	my $node = wal_stall_node("advice_$ring", conf => qq{
 autovacuum = off
 synchronous_commit = off
 wal_buffers = $ring
 max_wal_size = 2GB
 checkpoint_timeout = 1h
 });
-	$node->start;
-	$node->safe_psql('postgres', 'CREATE EXTENSION wal_stall');
-	$node->command_ok(
-		[ 'pgbench', '-i', '-q', '-s', '2', '-h', $node->host, '-p', $node->port, 'postgres' ],
-		"pgbench -i ($ring)");
+	pgbench_init($node, 2, "pgbench -i ($ring)");
 	$node->safe_psql('postgres', 'CHECKPOINT');
 	$node->safe_psql('postgres', 'SELECT wal_stall_reset()');
 	$nodes{$ring} = $node;
@@ -42,10 +37,7 @@ like($evidence, qr/too little evidence: \d+ s of history/, 'and it says why');
 my @runs;
 foreach my $ring (keys %nodes)
 {
-	push @runs, IPC::Run::start(
-		[ 'pgbench', '-n', '-c', '4', '-j', '2', '-T', '8',
-		  '-h', $nodes{$ring}->host, '-p', $nodes{$ring}->port, 'postgres' ],
-		'>', \my $out, '2>', \my $err);
+	push @runs, pgbench_start($nodes{$ring}, pgbench_load(8));
 }
 $_->finish foreach @runs;
 foreach my $ring (keys %nodes)

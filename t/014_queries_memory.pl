@@ -13,6 +13,7 @@ use Test::More;
 use FindBin;
 use lib $FindBin::RealBin;
 use WalStallSaveFile;
+use WalStallTest;
 
 # The peak is Linux's VmHWM, reset through clear_refs.
 plan skip_all => 'needs /proc/PID/status and /proc/PID/clear_refs (Linux)'
@@ -22,15 +23,10 @@ plan skip_all => 'needs /proc/PID/status and /proc/PID/clear_refs (Linux)'
 # kept under work_mem (64kB below), and a batch of entries is about 150 kB.
 my $bound_kb = 4096;
 
-my $node = PostgreSQL::Test::Cluster->new('queries_memory');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'wal_stall'
+my $node = wal_stall_node('queries_memory', conf => qq{
 autovacuum = off
 wal_stall.max_queries = 1000000
 });
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION wal_stall');
 my $dbid = $node->safe_psql('postgres',
 	"SELECT oid FROM pg_database WHERE datname = 'postgres'");
 

@@ -23,26 +23,24 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(usleep);
 use POSIX ();
+use FindBin;
+use lib $FindBin::RealBin;
+use WalStallTest;
 
-my $node = PostgreSQL::Test::Cluster->new('current_wait');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'wal_stall'
+my $node = wal_stall_node('current_wait', conf => qq{
 wal_buffers = 32kB
 autovacuum = off
 max_wal_size = 1GB
 wal_init_zero = off
 fsync = on
-});
-$node->start;
-$node->safe_psql('postgres', q{
+},
+	sql => q{
 	CREATE EXTENSION wal_stall;
 	CREATE ROLE regress_monitor LOGIN IN ROLE pg_monitor;
 	CREATE TABLE bulk (id int, filler text);
 	GRANT ALL ON bulk TO PUBLIC;
 });
-ok($node->poll_query_until('postgres', 'SELECT ticks > 100 FROM wal_stall_status()'),
-	'collector runs');
+ok(wait_for_collector($node), 'collector runs');
 
 # Nothing waits at rest.
 is($node->safe_psql('postgres',

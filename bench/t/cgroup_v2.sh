@@ -29,31 +29,15 @@
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-BENCH=$here/wal_stall_bench
-PG_CONFIG=${PG_CONFIG:-$(command -v pg_config || echo /usr/lib/postgresql/15/bin/pg_config)}
-PGBIN=$("$PG_CONFIG" --bindir)
+# PG_CONFIG, PGBIN; BENCH; ok, bail
+# shellcheck source=SCRIPTDIR/../../test/lib.sh
+. "$here/../test/lib.sh"
 
-n=0 passed=0 failed=0
-ok() {	# ok DESCRIPTION COMMAND...: the command's status decides
-	local what=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $what"
-		passed=$((passed + 1))
-	else
-		echo "not ok $n - $what"
-		failed=$((failed + 1))
-	fi
-}
+require_root
+require_bench
+[ -e /dev/loop-control ] && command -v losetup >/dev/null || bail "no loop devices here"
 
-[ "$(id -u)" = 0 ] || { echo "Bail out! run as root"; exit 1; }
-[ -x "$BENCH" ] || { echo "Bail out! build $BENCH first"; exit 1; }
-[ -e /dev/loop-control ] && command -v losetup >/dev/null ||
-	{ echo "Bail out! no loop devices here"; exit 1; }
-
-work=$(mktemp -d /tmp/wsb_cgroup.XXXXXX)
-chmod 755 "$work"
+work_dir wsb_cgroup
 bench=""
 cleanup() {
 	[ -n "$bench" ] && kill -INT "$bench" 2>/dev/null && wait "$bench" 2>/dev/null
@@ -243,5 +227,5 @@ for kind in none empty; do
 		eval '[ ! -s "$work/pg_ctl.log" ] && nothing_left'
 done
 
-echo "$passed passed, $failed failed"
+tap_summary
 [ "$failed" = 0 ]

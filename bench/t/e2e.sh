@@ -10,30 +10,14 @@
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-BENCH=$here/wal_stall_bench
-PG_CONFIG=${PG_CONFIG:-$(command -v pg_config || echo /usr/lib/postgresql/15/bin/pg_config)}
-PGBIN=$("$PG_CONFIG" --bindir)
+# PG_CONFIG, PGBIN, PG_MAJOR; BENCH; ok, bail, as_postgres
+# shellcheck source=SCRIPTDIR/../../test/lib.sh
+. "$here/../test/lib.sh"
 
-n=0 passed=0 failed=0
-ok() {	# ok DESCRIPTION COMMAND...: the command's status decides
-	local what=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $what"
-		passed=$((passed + 1))
-	else
-		echo "not ok $n - $what"
-		failed=$((failed + 1))
-	fi
-}
-as_postgres() { runuser -u postgres -- "$@"; }
+require_root
+require_bench
 
-[ "$(id -u)" = 0 ] || { echo "Bail out! run as root"; exit 1; }
-[ -x "$BENCH" ] || { echo "Bail out! build $BENCH first"; exit 1; }
-
-work=$(mktemp -d /tmp/wsb_e2e.XXXXXX)
-chmod 755 "$work"
+work_dir wsb_e2e
 pgdir=$work/pg
 cleanup() {
 	as_postgres "$PGBIN/pg_ctl" -D "$pgdir/data" -m immediate -w stop >/dev/null 2>&1 || true
@@ -410,9 +394,9 @@ as_postgres "$PGBIN/pg_ctl" -D "$pgdir/data" -m fast -w stop >/dev/null
 # /var/lib/postgresql/V/NAME, log in /var/log/postgresql, pg_ctlcluster to
 # start and stop it, peer authentication for the postgres user on the
 # socket in /var/run/postgresql.  The harness runs as root, as the docs say.
-major=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+major=$PG_MAJOR
 if command -v pg_createcluster >/dev/null && [ -x "/usr/lib/postgresql/$major/bin/postgres" ] &&
-	[ "$("$PG_CONFIG" --bindir)" = "/usr/lib/postgresql/$major/bin" ]; then
+	[ "$PGBIN" = "/usr/lib/postgresql/$major/bin" ]; then
 	dc=wsbe2e$$
 	dcdir=/var/lib/postgresql/$major/$dc
 	dclog=/var/log/postgresql/postgresql-$major-$dc.log
@@ -724,5 +708,5 @@ fi
 split_rc=0
 PG_CONFIG=$PG_CONFIG bash "$here/t/split.sh" || split_rc=$?
 
-echo "$passed passed, $failed failed"
+tap_summary
 [ "$failed" = 0 ] && [ "$split_rc" = 0 ]

@@ -24,30 +24,14 @@
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-BENCH=$here/wal_stall_bench
-PG_CONFIG=${PG_CONFIG:-$(command -v pg_config || echo /usr/lib/postgresql/15/bin/pg_config)}
+# PG_CONFIG, PGBIN; BENCH; ok, skip, bail
+# shellcheck source=SCRIPTDIR/../../test/lib.sh
+. "$here/../test/lib.sh"
 
-n=0 passed=0 failed=0
-ok() {	# ok DESCRIPTION COMMAND...: the command's status decides
-	local what=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $what"
-		passed=$((passed + 1))
-	else
-		echo "not ok $n - $what"
-		failed=$((failed + 1))
-	fi
-}
-skip() { n=$((n + 1)); echo "ok $n # skip $1"; }
+require_root
+require_bench
 
-[ "$(id -u)" = 0 ] || { echo "Bail out! run as root"; exit 1; }
-[ -x "$BENCH" ] || { echo "Bail out! build $BENCH first"; exit 1; }
-
-work=$(mktemp -d /tmp/wsb_split.XXXXXX)
-chmod 755 "$work"
-trap 'rm -rf "$work"' EXIT
+work_dir wsb_split
 
 # The clients' WAL-path time of a run, per class, from the history rows
 # (timeline.csv) and from the summary (results.csv): "class history summary"
@@ -70,7 +54,7 @@ PY
 if ! { [ -e /sys/fs/cgroup/blkio/blkio.throttle.write_iops_device ] && [ -e /dev/loop-control ] &&
 	command -v losetup >/dev/null; }; then
 	skip "a large ring on a throttled WAL disk: no cgroup v1 blkio or loop devices here"
-	echo "$passed passed, $failed failed"
+	tap_summary
 	exit 0
 fi
 
@@ -102,7 +86,6 @@ sys.exit(1 if bad or total <= 0 else 0)
 PY
 
 # ---------- 2. commits that flush beside bulk inserts, traced ----------
-PGBIN=$("$PG_CONFIG" --bindir)
 if ! command -v bpftrace >/dev/null; then
 	skip "the traced split of a mixed load: bpftrace is not on PATH"
 # (the list in a file first: grep -q would end the pipe early, and pipefail
@@ -150,5 +133,5 @@ PY
 	done
 fi
 
-echo "$passed passed, $failed failed"
+tap_summary
 [ "$failed" = 0 ]

@@ -13,29 +13,14 @@
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-BENCH=$here/wal_stall_bench
-PG_CONFIG=${PG_CONFIG:-$(command -v pg_config || echo /usr/lib/postgresql/15/bin/pg_config)}
+# PG_CONFIG; BENCH; ok, bail
+# shellcheck source=SCRIPTDIR/../../test/lib.sh
+. "$here/../test/lib.sh"
 
-n=0 passed=0 failed=0
-ok() {	# ok DESCRIPTION COMMAND...: the command's status decides
-	local what=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $what"
-		passed=$((passed + 1))
-	else
-		echo "not ok $n - $what"
-		failed=$((failed + 1))
-	fi
-}
+require_root
+require_bench
 
-[ "$(id -u)" = 0 ] || { echo "Bail out! run as root"; exit 1; }
-[ -x "$BENCH" ] || { echo "Bail out! build $BENCH first"; exit 1; }
-
-work=$(mktemp -d /tmp/wsb_verdicts.XXXXXX)
-chmod 755 "$work"
-trap 'rm -rf "$work"' EXIT
+work_dir wsb_verdicts
 
 # the tps row of verdicts.csv for a configuration: its verdict words
 tps_verdict() {	# tps_verdict DIR CONFIGURATION
@@ -212,5 +197,5 @@ ok "--margin 0 is a usage error (exit status $rc)" eval '[ "$rc" = 2 ] && grep -
 rc=$?
 ok "--budget 10x is a usage error (exit status $rc)" eval '[ "$rc" = 2 ] && grep -q "not a duration" "$work/u3.err"'
 
-echo "$passed passed, $failed failed"
+tap_summary
 [ "$failed" = 0 ]

@@ -4,7 +4,7 @@
 --
 -- Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 BEGIN;
-SELECT plan(51);
+SELECT plan(57);
 
 CREATE ROLE regress_tap_plain;
 CREATE ROLE regress_tap_monitor IN ROLE pg_monitor;
@@ -12,7 +12,11 @@ CREATE ROLE regress_tap_prober;
 GRANT EXECUTE ON FUNCTION wal_stall_test_fsync(float8, text) TO regress_tap_prober;
 
 -- Privileges per role, as the catalog has them: reading is pg_monitor's,
--- reset and the fsync probe are nobody's unless granted.
+-- reset and the fsync probe are nobody's unless granted.  The table holds
+-- every function and view of the extension (the install script grants or
+-- revokes on each): checked against pg_depend below, so that one added to
+-- the script and not here fails the test.  (Other members, such as types,
+-- take no GRANT in the script.)
 CREATE TEMP TABLE regress_objects (n serial, kind text, object text, priv text);
 INSERT INTO regress_objects (kind, object, priv) VALUES
     ('view', 'wal_stall_summary', 'SELECT'),
@@ -20,15 +24,27 @@ INSERT INTO regress_objects (kind, object, priv) VALUES
     ('view', 'wal_stall_current', 'SELECT'),
     ('view', 'wal_stall_history', 'SELECT'),
     ('view', 'wal_stall_clog', 'SELECT'),
+    ('view', 'wal_stall_queries', 'SELECT'),
     ('function', 'wal_stall_summary()', 'EXECUTE'),
     ('function', 'wal_stall_histogram()', 'EXECUTE'),
     ('function', 'wal_stall_current()', 'EXECUTE'),
     ('function', 'wal_stall_status()', 'EXECUTE'),
     ('function', 'wal_stall_history(timestamptz)', 'EXECUTE'),
     ('function', 'wal_stall_clog()', 'EXECUTE'),
+    ('function', 'wal_stall_queries()', 'EXECUTE'),
+    ('function', 'wal_stall_advice()', 'EXECUTE'),
     ('function', 'wal_stall_reset()', 'EXECUTE'),
     ('function', 'wal_stall_test_fsync(float8,text)', 'EXECUTE');
 GRANT SELECT ON regress_objects TO PUBLIC;
+SELECT set_eq(
+    $$SELECT CASE kind WHEN 'view' THEN 'pg_class'::regclass ELSE 'pg_proc'::regclass END,
+             CASE kind WHEN 'view' THEN object::regclass::oid ELSE object::regprocedure::oid END
+      FROM regress_objects$$,
+    $$SELECT classid::regclass, objid FROM pg_depend
+      WHERE refclassid = 'pg_extension'::regclass AND deptype = 'e'
+        AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'wal_stall')
+        AND classid IN ('pg_class'::regclass, 'pg_proc'::regclass)$$,
+    'the privilege table holds every function and view of the extension, and nothing else');
 -- The objects role r may use, as a query for results_eq.
 CREATE FUNCTION regress_usable(r name) RETURNS text LANGUAGE sql AS $f$
     SELECT format($$SELECT object FROM regress_objects
@@ -41,9 +57,10 @@ SELECT is_empty(regress_usable('regress_tap_plain'),
     'a plain role may use nothing');
 SELECT results_eq(regress_usable('regress_tap_monitor'),
     $$VALUES ('wal_stall_summary'), ('wal_stall_histogram'), ('wal_stall_current'),
-             ('wal_stall_history'), ('wal_stall_clog'), ('wal_stall_summary()'),
-             ('wal_stall_histogram()'), ('wal_stall_current()'), ('wal_stall_status()'),
-             ('wal_stall_history(timestamptz)'), ('wal_stall_clog()')$$,
+             ('wal_stall_history'), ('wal_stall_clog'), ('wal_stall_queries'),
+             ('wal_stall_summary()'), ('wal_stall_histogram()'), ('wal_stall_current()'),
+             ('wal_stall_status()'), ('wal_stall_history(timestamptz)'), ('wal_stall_clog()'),
+             ('wal_stall_queries()'), ('wal_stall_advice()')$$,
     'pg_monitor reads every view and function, and may neither reset nor probe');
 SELECT results_eq(regress_usable('regress_tap_prober'),
     $$VALUES ('wal_stall_test_fsync(float8,text)')$$,
@@ -54,11 +71,12 @@ SET ROLE regress_tap_plain;
 SELECT throws_ok(format('SELECT * FROM %s', v), '42501',
     format('permission denied for view %s', v), 'a plain role cannot read ' || v)
 FROM unnest(ARRAY['wal_stall_summary', 'wal_stall_histogram', 'wal_stall_current',
-    'wal_stall_history', 'wal_stall_clog']) v;
+    'wal_stall_history', 'wal_stall_clog', 'wal_stall_queries']) v;
 SELECT throws_ok(format('SELECT * FROM %s()', f), '42501',
     format('permission denied for function %s', f), 'a plain role cannot call ' || f)
 FROM unnest(ARRAY['wal_stall_summary', 'wal_stall_histogram', 'wal_stall_current',
-    'wal_stall_status', 'wal_stall_clog', 'wal_stall_reset']) f;
+    'wal_stall_status', 'wal_stall_clog', 'wal_stall_queries', 'wal_stall_advice',
+    'wal_stall_reset']) f;
 SELECT throws_ok('SELECT * FROM wal_stall_history(NULL)', '42501',
     'permission denied for function wal_stall_history', 'a plain role cannot call wal_stall_history');
 SELECT throws_ok('SELECT * FROM wal_stall_test_fsync(1)', '42501',
@@ -73,7 +91,9 @@ SELECT results_eq('SELECT collector_pid > 0 FROM wal_stall_status()', ARRAY[true
 SELECT results_eq('SELECT buffers > 0 FROM wal_stall_clog', ARRAY[true],
     'pg_monitor reads the CLOG figures');
 SELECT lives_ok(format('SELECT * FROM %s', v), 'pg_monitor reads ' || v)
-FROM unnest(ARRAY['wal_stall_histogram', 'wal_stall_current', 'wal_stall_history']) v;
+FROM unnest(ARRAY['wal_stall_histogram', 'wal_stall_current', 'wal_stall_history',
+    'wal_stall_queries']) v;
+SELECT lives_ok('SELECT * FROM wal_stall_advice()', 'pg_monitor reads wal_stall_advice()');
 SELECT throws_ok('SELECT wal_stall_reset()', '42501',
     'permission denied for function wal_stall_reset', 'pg_monitor cannot reset');
 SELECT throws_ok('SELECT * FROM wal_stall_test_fsync(1)', '42501',

@@ -11,7 +11,8 @@
 #include <string.h>
 
 #include "../../advice.h"
-#include "tap.h"
+#define TAP_MAIN
+#include "../tap.h"
 
 
 /* A 10-minute history of a loaded server whose 32kB ring never filled. */

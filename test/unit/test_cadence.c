@@ -8,7 +8,8 @@
 #include <stdio.h>
 
 #include "../../cadence.h"
-#include "tap.h"
+#define TAP_MAIN
+#include "../tap.h"
 
 #define MS	UINT64_C(1000000)
 

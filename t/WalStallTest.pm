@@ -1,0 +1,116 @@
+# What wal_stall's TAP tests share: a node with wal_stall preloaded and
+# created, pgbench against it, and the polls the tests wait with.  A test
+# finds this module next to itself:
+#
+#   use FindBin;
+#   use lib $FindBin::RealBin;
+#   use WalStallTest;
+#
+# Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+package WalStallTest;
+
+use strict;
+use warnings;
+use Exporter 'import';
+use IPC::Run;
+use PostgreSQL::Test::Cluster;
+
+our @EXPORT = qw($pg_major wal_stall_node pgbench_init pgbench_start pgbench_wait
+  pgbench_run pgbench_load wait_for_collector next_history_row);
+
+# The server's major version (the framework's pg_version is 15+ only).
+our ($pg_major) = `pg_config --version` =~ /(\d+)/;
+
+# A new node, initialised, with wal_stall preloaded, started, and the
+# extension created.  Options:
+#   init => { ... }     options of init (e.g. allows_streaming => 1)
+#   preload => '...'    shared_preload_libraries (default 'wal_stall';
+#                       '' for none)
+#   conf => '...'       more lines for postgresql.conf
+#   sql => '...'        what runs once started (default CREATE EXTENSION
+#                       wal_stall)
+sub wal_stall_node
+{
+	my ($name, %opt) = @_;
+	my $node = PostgreSQL::Test::Cluster->new($name);
+	my $preload = $opt{preload} // 'wal_stall';
+
+	$node->init(%{ $opt{init} // {} });
+	$node->append_conf('postgresql.conf', "shared_preload_libraries = '$preload'\n")
+	  if $preload ne '';
+	$node->append_conf('postgresql.conf', $opt{conf}) if defined $opt{conf};
+	$node->start;
+	$node->safe_psql('postgres', $opt{sql} // 'CREATE EXTENSION wal_stall');
+	return $node;
+}
+
+# pgbench -i -q -s SCALE, as a test named DESCRIPTION (default "pgbench -i").
+sub pgbench_init
+{
+	my ($node, $scale, $description) = @_;
+	$node->command_ok(
+		[ 'pgbench', '-i', '-q', '-s', $scale, '-h', $node->host, '-p', $node->port, 'postgres' ],
+		$description // 'pgbench -i');
+}
+
+# The options of the tests' usual load: 4 clients on 2 threads for
+# SECONDS.
+sub pgbench_load
+{
+	my ($seconds) = @_;
+	return ('-c', '4', '-j', '2', '-T', $seconds);
+}
+
+# pgbench -n OPTIONS... against the node, started in the background: the
+# IPC::Run harness (->finish waits, pgbench_wait waits and dies if pgbench
+# failed).  A first argument that is a hash holds more options of
+# IPC::Run::start (e.g. init => sub { $ENV{PGOPTIONS} = ... }).
+my %stderr_of;
+
+sub pgbench_start
+{
+	my ($node, @options) = @_;
+	my %run = ref $options[0] eq 'HASH' ? %{ shift @options } : ();
+	my ($out, $err) = ('', '');
+	my $h = IPC::Run::start(
+		[ 'pgbench', '-n', @options, '-h', $node->host, '-p', $node->port, 'postgres' ],
+		'>', \$out, '2>', \$err, %run);
+	$stderr_of{$h} = \$err;
+	return $h;
+}
+
+sub pgbench_wait
+{
+	my ($h) = @_;
+	my $err = delete $stderr_of{$h};
+	$h->finish or die "pgbench failed: $$err";
+}
+
+# pgbench -n OPTIONS... against the node, to its end; dies if it failed.
+sub pgbench_run
+{
+	my ($node, @options) = @_;
+	pgbench_wait(pgbench_start($node, @options));
+}
+
+# Wait until the collector has sampled a while (true), or time out (false).
+sub wait_for_collector
+{
+	my ($node) = @_;
+	return $node->poll_query_until('postgres', 'SELECT ticks > 100 FROM wal_stall_status()');
+}
+
+# Wait until a history row closes after time AFTER (default: the newest
+# row's, or now if there is none); return the newest row's sample_time.
+sub next_history_row
+{
+	my ($node, $after) = @_;
+	$after //= $node->safe_psql('postgres',
+		'SELECT coalesce(max(sample_time), now()) FROM wal_stall_history');
+	$node->poll_query_until('postgres',
+		"SELECT max(sample_time) > timestamptz '$after' FROM wal_stall_history")
+	  or die 'no history row closed';
+	return $node->safe_psql('postgres', 'SELECT max(sample_time) FROM wal_stall_history');
+}
+
+1;
