@@ -17,7 +17,7 @@
 #
 # The process that writes its pid into cgroup.procs is the one that runs
 # pg_ctl start (the postmaster and its children inherit the cgroup from
-# it, bench/util.c); a stand-in file cannot follow forks, so pg_ctl is
+# it, bench/proc.c); a stand-in file cannot follow forks, so pg_ctl is
 # wrapped (through a pg_config that points at a bin directory of links)
 # by a script that logs its own pid and the postmaster pid it started.
 #
