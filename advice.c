@@ -16,6 +16,7 @@
  *-------------------------------------------------------------------------
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -275,19 +276,35 @@ advise_checkpoints(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *
 			 rate_after, rate_else);
 }
 
-/* A CLOG row that keeps the buffers as they are; the caller says why. */
-static WalStallAdviceRow *
-add_clog_keep_row(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, int max)
+/*
+ * A CLOG row that keeps the buffers as they are.  Its evidence starts with
+ * the hit ratio every such row states; the caller's why_fmt says the rest.
+ */
+#if defined(__GNUC__)
+__attribute__((format(printf, 6, 7)))
+#endif
+static void
+add_clog_keep_row(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, int max,
+				  double ratio, const char *why_fmt,...)
 {
 	WalStallAdviceRow *row;
+	int			len;
+	va_list		ap;
 
 	row = add_row(rows, n, max, in->server_version >= 170000 ?
 				  "transaction_buffers" : "CLOG buffers (shared_buffers)", "medium");
 	if (row == NULL)
-		return NULL;
+		return;
 	snprintf(row->current, sizeof(row->current), "%d buffers", in->clog_buffers);
 	snprintf(row->suggested, sizeof(row->suggested), "%d buffers", in->clog_buffers);
-	return row;
+	len = snprintf(row->evidence, sizeof(row->evidence),
+				   "keep: CLOG hit ratio %.2f%% (%lld reads in %.0f s)",
+				   100.0 * ratio, (long long) in->clog_reads, in->seconds);
+	if (len < 0 || len >= (int) sizeof(row->evidence))
+		return;
+	va_start(ap, why_fmt);
+	vsnprintf(row->evidence + len, sizeof(row->evidence) - len, why_fmt, ap);
+	va_end(ap);
 }
 
 /*
@@ -315,24 +332,15 @@ advise_clog(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, int 
 	lock_share = in->client_seconds > 0 ? in->clog_lock_ms / (in->client_seconds * 1000.0) : -1;
 	if (ratio >= 0.99 || in->clog_reads < 10)
 	{
-		row = add_clog_keep_row(in, rows, n, max);
-		if (row == NULL)
-			return;
-		snprintf(row->evidence, sizeof(row->evidence),
-				 "keep: CLOG hit ratio %.2f%% (%lld reads in %.0f s), lock waits %.1f ms",
-				 100.0 * ratio, (long long) in->clog_reads, in->seconds, in->clog_lock_ms);
+		add_clog_keep_row(in, rows, n, max, ratio, ", lock waits %.1f ms", in->clog_lock_ms);
 		return;
 	}
 	if (lock_share >= 0 && lock_share < WS_ADVICE_CLOG_LOCK_SHARE_MIN)
 	{
-		row = add_clog_keep_row(in, rows, n, max);
-		if (row == NULL)
-			return;
-		snprintf(row->evidence, sizeof(row->evidence),
-				 "keep: CLOG hit ratio %.2f%% (%lld reads in %.0f s), but clients waited on CLOG locks "
-				 "only %.1f ms, %.3f%% of their time: more buffers would save little",
-				 100.0 * ratio, (long long) in->clog_reads, in->seconds, in->clog_lock_ms,
-				 100.0 * lock_share);
+		add_clog_keep_row(in, rows, n, max, ratio,
+						  ", but clients waited on CLOG locks only %.1f ms, %.3f%% of their time: "
+						  "more buffers would save little",
+						  in->clog_lock_ms, 100.0 * lock_share);
 		return;
 	}
 	confidence = (ratio < 0.9 && in->clog_reads >= 1000 &&
@@ -345,14 +353,10 @@ advise_clog(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, int 
 	if (want <= in->clog_buffers)
 	{
 		/* nothing to ask for: a keep row, like the others that suggest no change */
-		row = add_clog_keep_row(in, rows, n, max);
-		if (row == NULL)
-			return;
-		snprintf(row->evidence, sizeof(row->evidence),
-				 "keep: CLOG hit ratio %.2f%% (%lld reads in %.0f s), lock waits %.1f ms, but %d CLOG buffers "
-				 "is the most this version allows%s",
-				 100.0 * ratio, (long long) in->clog_reads, in->seconds, in->clog_lock_ms,
-				 in->clog_buffers, settable ? "" : " (17 makes it a setting, transaction_buffers)");
+		add_clog_keep_row(in, rows, n, max, ratio,
+						  ", lock waits %.1f ms, but %d CLOG buffers is the most this version allows%s",
+						  in->clog_lock_ms, in->clog_buffers,
+						  settable ? "" : " (17 makes it a setting, transaction_buffers)");
 		return;
 	}
 	row = add_row(rows, n, max, settable ? "transaction_buffers" : "shared_buffers", confidence);
