@@ -48,6 +48,17 @@ quiet_server(void)
 	return in;
 }
 
+/* The quiet server, but its ring was full in 100 of the 600 s, 10 s in all. */
+static WalStallAdviceInput
+filling_ring_server(void)
+{
+	WalStallAdviceInput in = quiet_server();
+
+	in.seconds_ring_full = 100;
+	in.wrap_ms = 10000;
+	return in;
+}
+
 /* Rows seen by advise(), and those of them that break the keep rule. */
 static int	rows_seen;
 static int	rows_inconsistent;
@@ -87,6 +98,14 @@ find(const WalStallAdviceRow *rows, int n, const char *setting)
 		if (strcmp(rows[i].setting, setting) == 0)
 			return &rows[i];
 	return NULL;
+}
+
+/* advise(), then its row for setting (NULL if none); *n gets the row count. */
+static const WalStallAdviceRow *
+advise_row(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, const char *setting)
+{
+	*n = advise(in, rows);
+	return find(rows, *n, setting);
 }
 
 static void
@@ -135,8 +154,7 @@ test_wal_buffers(void)
 	const WalStallAdviceRow *r;
 	int			n;
 
-	n = advise(&in, rows);
-	r = find(rows, n, "wal_buffers");
+	r = advise_row(&in, rows, &n, "wal_buffers");
 	check(r && strcmp(r->suggested, "32kB") == 0 && strncmp(r->evidence, "keep", 4) == 0,
 		  "the ring never filled: keep 32kB");
 
@@ -148,8 +166,7 @@ test_wal_buffers(void)
 	in.write_p99_ms = 1.0;
 	in.fsync_p99_ms = 40.0;
 	in.wal_buffers_bytes = 16 * 1024 * 1024;
-	n = advise(&in, rows);
-	r = find(rows, n, "wal_buffers");
+	r = advise_row(&in, rows, &n, "wal_buffers");
 	/* 38 MB/s x 41 ms = 1.56 MB, x2 = 3.1 MB -> 4MB; but at least 2 x 16MB */
 	check(r && strcmp(r->suggested, "32MB") == 0,
 		  "a filling 16MB ring whose need is below it: at least twice it, 32MB (%s)",
@@ -160,21 +177,18 @@ test_wal_buffers(void)
 
 	in.wal_buffers_bytes = 32 * 1024;
 	in.peak_wal_bytes_per_sec = 100.0 * 1024 * 1024;
-	n = advise(&in, rows);
-	r = find(rows, n, "wal_buffers");
+	r = advise_row(&in, rows, &n, "wal_buffers");
 	/* 100 MB/s x 41 ms = 4.1 MB, x2 = 8.2 MB -> 16MB */
 	check(r && strcmp(r->suggested, "16MB") == 0, "100 MB/s x 41 ms x 2 rounds up to 16MB (%s)",
 		  r ? r->suggested : "none");
 
 	in.peak_wal_bytes_per_sec = 1e12;
-	n = advise(&in, rows);
-	r = find(rows, n, "wal_buffers");
+	r = advise_row(&in, rows, &n, "wal_buffers");
 	check(r && strcmp(r->suggested, "1GB") == 0, "capped at the largest power of two allowed, 1GB (%s)",
 		  r ? r->suggested : "none");
 
 	in.wal_buffers_bytes = (int64_t) 1 << 30;
-	n = advise(&in, rows);
-	r = find(rows, n, "wal_buffers");
+	r = advise_row(&in, rows, &n, "wal_buffers");
 	check(r && strcmp(r->suggested, "1GB") == 0 && strncmp(r->evidence, "keep: ", 6) == 0 &&
 		  strstr(r->evidence, "largest power of two"),
 		  "already at the cap: a keep row that says why (%s)", r ? r->evidence : "none");
@@ -182,15 +196,13 @@ test_wal_buffers(void)
 	in = quiet_server();
 	in.seconds_ring_full = 1;
 	in.wrap_ms = 3;
-	n = advise(&in, rows);
-	r = find(rows, n, "wal_buffers");
+	r = advise_row(&in, rows, &n, "wal_buffers");
 	check(r && strcmp(r->confidence, "low") == 0 && strcmp(r->suggested, "64kB") == 0,
 		  "one full second: twice the ring, low confidence (%s, %s)", r ? r->suggested : "", r ? r->confidence : "");
 
 	in.write_p99_ms = NAN;
 	in.fsync_p99_ms = NAN;
-	n = advise(&in, rows);
-	r = find(rows, n, "wal_buffers");
+	r = advise_row(&in, rows, &n, "wal_buffers");
 	check(r && strstr(r->evidence, "need is unknown"), "no I/O sampled: the need is said to be unknown");
 
 	{
@@ -201,26 +213,20 @@ test_wal_buffers(void)
 		{
 			char		want[32];
 
-			in = quiet_server();
+			in = filling_ring_server();
 			in.wal_buffers_bytes = cur;
-			in.seconds_ring_full = 100;
-			in.wrap_ms = 10000;
 			in.peak_wal_bytes_per_sec = 1.0;	/* a need far below any ring */
-			n = advise(&in, rows);
-			r = find(rows, n, "wal_buffers");
+			r = advise_row(&in, rows, &n, "wal_buffers");
 			ws_format_bytes(cur * 2, want, sizeof(want));
 			doubled += (r && strcmp(r->suggested, want) == 0);
 		}
 		check(doubled == sizes, "every filling ring from 32kB to 512MB: twice its size (%d of %d)",
 			  doubled, sizes);
 	}
-	in = quiet_server();
-	in.seconds_ring_full = 100;
-	in.wrap_ms = 10000;
+	in = filling_ring_server();
 	in.peak_wal_bytes_per_sec = 1.0;
 	in.wal_buffers_bytes = 4 * 1024 * 1024;
-	n = advise(&in, rows);
-	r = find(rows, n, "wal_buffers");
+	r = advise_row(&in, rows, &n, "wal_buffers");
 	check(r && strcmp(r->suggested, "8MB") == 0, "never lower than the current ring, even when the need is tiny (%s)",
 		  r ? r->suggested : "none");
 }
@@ -229,17 +235,14 @@ static void
 test_wal_writer(void)
 {
 	WalStallAdviceRow rows[WS_ADVICE_MAX_ROWS];
-	WalStallAdviceInput in = quiet_server();
+	WalStallAdviceInput in = filling_ring_server();
 	const WalStallAdviceRow *r;
 	int			n;
 
-	in.seconds_ring_full = 100;
-	in.wrap_ms = 10000;
 	in.wrap_ms_writer_asleep = 9000;
 	in.wal_buffers_bytes = 1024 * 1024;
 	in.peak_wal_bytes_per_sec = 40.0 * 1024 * 1024;	/* fills 1MB in 25 ms */
-	n = advise(&in, rows);
-	r = find(rows, n, "wal_writer_delay");
+	r = advise_row(&in, rows, &n, "wal_writer_delay");
 	check(r && strcmp(r->current, "200ms") == 0 && strcmp(r->suggested, "12ms") == 0,
 		  "90%% of the wrap-around while the writer slept, ring fills in 25 ms: wal_writer_delay 12ms (%s)",
 		  r ? r->suggested : "none");
@@ -251,14 +254,12 @@ test_wal_writer(void)
 	in.server_version = 180000;
 	in.wal_buffers_bytes = 32 * 1024;
 	in.peak_wal_bytes_per_sec = 4.0 * 1024 * 1024;	/* fills 32kB in 7.8 ms */
-	n = advise(&in, rows);
-	r = find(rows, n, "wal_writer_delay");
+	r = advise_row(&in, rows, &n, "wal_writer_delay");
 	check(r && strstr(r->evidence, "wal_writer_flush_after (1MB) of WAL waits, more than the 32kB ring holds"),
 		  "on 18 with a 32kB ring under a 1MB wal_writer_flush_after, the evidence says the writer is not woken (%s)",
 		  r ? r->evidence : "no row");
 	in.wal_writer_flush_after_bytes = 0;
-	n = advise(&in, rows);
-	r = find(rows, n, "wal_writer_delay");
+	r = advise_row(&in, rows, &n, "wal_writer_delay");
 	check(r && strstr(r->evidence, "wal_writer_flush_after") == NULL,
 		  "with wal_writer_flush_after 0 it does not");
 	in.server_version = 150000;
@@ -281,23 +282,19 @@ static void
 test_checkpoints(void)
 {
 	WalStallAdviceRow rows[WS_ADVICE_MAX_ROWS];
-	WalStallAdviceInput in = quiet_server();
+	WalStallAdviceInput in = filling_ring_server();
 	const WalStallAdviceRow *r;
 	int			n;
 
-	in.seconds_ring_full = 100;
-	in.wrap_ms = 10000;
 	in.checkpoints = 5;			/* every 120 s */
 	in.checkpoints_timed = 0;
 	in.seconds_after_ckpt = 150;
 	in.wrap_ms_after_ckpt = 8000;
-	n = advise(&in, rows);
-	r = find(rows, n, "max_wal_size");
+	r = advise_row(&in, rows, &n, "max_wal_size");
 	check(r && strcmp(r->suggested, "2048MB") == 0,
 		  "80%% of wrap-around in post-checkpoint windows, WAL-driven checkpoints every 120 s: max_wal_size 2048MB");
 	in.checkpoints_timed = 5;
-	n = advise(&in, rows);
-	r = find(rows, n, "checkpoint_timeout");
+	r = advise_row(&in, rows, &n, "checkpoint_timeout");
 	check(r && strcmp(r->suggested, "600s") == 0, "timed ones: checkpoint_timeout 600s");
 	in.checkpoints = 1;			/* one in 600 s: not often */
 	n = advise(&in, rows);
@@ -319,39 +316,34 @@ test_clog(void)
 
 	in.clog_hits = 999900;
 	in.clog_reads = 100;
-	n = advise(&in, rows);
-	r = find(rows, n, "CLOG buffers (shared_buffers)");
+	r = advise_row(&in, rows, &n, "CLOG buffers (shared_buffers)");
 	check(r && strncmp(r->evidence, "keep", 4) == 0, "99.99%% hits: keep (%s)", r ? r->evidence : "none");
 
 	/* half the lookups miss, but clients waited 1 s of their 2,400 */
 	in.clog_hits = 5000;
 	in.clog_reads = 5000;
 	in.clog_lock_ms = 1000;
-	n = advise(&in, rows);
-	r = find(rows, n, "CLOG buffers (shared_buffers)");
+	r = advise_row(&in, rows, &n, "CLOG buffers (shared_buffers)");
 	check(r && strncmp(r->evidence, "keep", 4) == 0 && strstr(r->evidence, "save little") &&
 		  find(rows, n, "shared_buffers") == NULL,
 		  "50%% hits, CLOG lock waits 0.04%% of client time: keep (%s)", r ? r->evidence : "none");
 
 	/* 0.5% of client time: worth more buffers, not with confidence */
 	in.clog_lock_ms = 12000;
-	n = advise(&in, rows);
-	r = find(rows, n, "shared_buffers");
+	r = advise_row(&in, rows, &n, "shared_buffers");
 	check(r && strcmp(r->confidence, "medium") == 0,
 		  "50%% hits, lock waits 0.5%% of client time: more buffers, medium confidence (%s)",
 		  r ? r->confidence : "none");
 
 	/* 2% of client time */
 	in.clog_lock_ms = 48000;
-	n = advise(&in, rows);
-	r = find(rows, n, "shared_buffers");
+	r = advise_row(&in, rows, &n, "shared_buffers");
 	check(r && strcmp(r->suggested, "256MB (64 CLOG buffers)") == 0 && strcmp(r->confidence, "high") == 0,
 		  "15, 50%% hits, 32 buffers at 128MB: shared_buffers 256MB for 64 (%s)", r ? r->suggested : "none");
 	check(r && strstr(r->evidence, "only lever"), "and it says shared_buffers is the only lever before 17");
 
 	in.clog_buffers = 128;
-	n = advise(&in, rows);
-	r = find(rows, n, "CLOG buffers (shared_buffers)");
+	r = advise_row(&in, rows, &n, "CLOG buffers (shared_buffers)");
 	check(r && find(rows, n, "shared_buffers") == NULL && strcmp(r->suggested, "128 buffers") == 0 &&
 		  strncmp(r->evidence, "keep: ", 6) == 0 && strstr(r->evidence, "most this version allows"),
 		  "15 at 128 buffers: nothing to ask for, so a keep row that says why (%s)",
@@ -360,13 +352,11 @@ test_clog(void)
 	in.server_version = 170000;
 	in.clog_buffers = 40;
 	in.clog_buffers_max = 131072;
-	n = advise(&in, rows);
-	r = find(rows, n, "transaction_buffers");
+	r = advise_row(&in, rows, &n, "transaction_buffers");
 	check(r && strcmp(r->suggested, "80") == 0, "17: transaction_buffers 80, a multiple of 16 (%s)",
 		  r ? r->suggested : "none");
 	in.clog_buffers = 50;
-	n = advise(&in, rows);
-	r = find(rows, n, "transaction_buffers");
+	r = advise_row(&in, rows, &n, "transaction_buffers");
 	check(r && strcmp(r->suggested, "112") == 0, "17: 2 x 50 rounds up to 112 (%s)", r ? r->suggested : "none");
 }
 
@@ -374,20 +364,17 @@ static void
 test_storage(void)
 {
 	WalStallAdviceRow rows[WS_ADVICE_MAX_ROWS];
-	WalStallAdviceInput in = quiet_server();
+	WalStallAdviceInput in = filling_ring_server();
 	const WalStallAdviceRow *r;
 	int			n;
 
-	in.seconds_ring_full = 100;
-	in.wrap_ms = 10000;
 	in.flush_ms = 2000;
 	in.client_seconds = 600;	/* 12 s of stalls: 2% of client time */
 	in.fsync_ms = 9000;
 	in.fsync_p99_ms = 79.0;
 	in.wal_buffers_bytes = 1024 * 1024;
 	in.peak_wal_bytes_per_sec = 10.0 * 1024 * 1024;	/* fills in 100 ms */
-	n = advise(&in, rows);
-	r = find(rows, n, "storage (WAL device)");
+	r = advise_row(&in, rows, &n, "storage (WAL device)");
 	check(r && strcmp(r->suggested, "write+fsync p99 under 50.0 ms") == 0 &&
 		  strcmp(r->current, "write+fsync p99 80.0 ms") == 0 && strstr(r->evidence, "wal_stall_test_fsync"),
 		  "WAL I/O dominates: a storage row pointing at wal_stall_test_fsync() (%s)", r ? r->suggested : "none");
@@ -402,8 +389,7 @@ test_storage(void)
 	in.fsync_p99_ms = 4.0;
 	in.wal_buffers_bytes = 16 * 1024 * 1024;
 	in.peak_wal_bytes_per_sec = 37.5 * 1024 * 1024;
-	n = advise(&in, rows);
-	r = find(rows, n, "storage (WAL device)");
+	r = advise_row(&in, rows, &n, "storage (WAL device)");
 	check(r && strcmp(r->current, "write+fsync p99 5.3 ms") == 0 &&
 		  strcmp(r->suggested, r->current) == 0 && strncmp(r->evidence, "keep: ", 6) == 0,
 		  "p99 write+fsync 5.3 ms, the ring fills in 426.7 ms: keep, not \"under 213.3 ms\" as advice (%s | %s)",
