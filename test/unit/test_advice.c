@@ -108,6 +108,13 @@ advise_row(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, const
 	return find(rows, *n, setting);
 }
 
+/* A check that row r suggests want; the line names what it got. */
+static void
+check_suggested(const WalStallAdviceRow *r, const char *want, const char *what)
+{
+	check(r && strcmp(r->suggested, want) == 0, "%s (%s)", what, r ? r->suggested : "none");
+}
+
 static void
 test_helpers(void)
 {
@@ -168,9 +175,7 @@ test_wal_buffers(void)
 	in.wal_buffers_bytes = 16 * 1024 * 1024;
 	r = advise_row(&in, rows, &n, "wal_buffers");
 	/* 38 MB/s x 41 ms = 1.56 MB, x2 = 3.1 MB -> 4MB; but at least 2 x 16MB */
-	check(r && strcmp(r->suggested, "32MB") == 0,
-		  "a filling 16MB ring whose need is below it: at least twice it, 32MB (%s)",
-		  r ? r->suggested : "none");
+	check_suggested(r, "32MB", "a filling 16MB ring whose need is below it: at least twice it, 32MB");
 	check(r && strcmp(r->confidence, "high") == 0, "ring full in a third of the seconds, 6.9%% of client time: high");
 	check(r && strstr(r->evidence, "ring full in 214 of 600 s") && strstr(r->evidence, "6.9% of client time") &&
 		  strstr(r->evidence, "38.0 MB/s x 41.0 ms = 1.6 MB"), "the evidence states the numbers: %s", r ? r->evidence : "");
@@ -179,13 +184,11 @@ test_wal_buffers(void)
 	in.peak_wal_bytes_per_sec = 100.0 * 1024 * 1024;
 	r = advise_row(&in, rows, &n, "wal_buffers");
 	/* 100 MB/s x 41 ms = 4.1 MB, x2 = 8.2 MB -> 16MB */
-	check(r && strcmp(r->suggested, "16MB") == 0, "100 MB/s x 41 ms x 2 rounds up to 16MB (%s)",
-		  r ? r->suggested : "none");
+	check_suggested(r, "16MB", "100 MB/s x 41 ms x 2 rounds up to 16MB");
 
 	in.peak_wal_bytes_per_sec = 1e12;
 	r = advise_row(&in, rows, &n, "wal_buffers");
-	check(r && strcmp(r->suggested, "1GB") == 0, "capped at the largest power of two allowed, 1GB (%s)",
-		  r ? r->suggested : "none");
+	check_suggested(r, "1GB", "capped at the largest power of two allowed, 1GB");
 
 	in.wal_buffers_bytes = (int64_t) 1 << 30;
 	r = advise_row(&in, rows, &n, "wal_buffers");
@@ -227,8 +230,7 @@ test_wal_buffers(void)
 	in.peak_wal_bytes_per_sec = 1.0;
 	in.wal_buffers_bytes = 4 * 1024 * 1024;
 	r = advise_row(&in, rows, &n, "wal_buffers");
-	check(r && strcmp(r->suggested, "8MB") == 0, "never lower than the current ring, even when the need is tiny (%s)",
-		  r ? r->suggested : "none");
+	check_suggested(r, "8MB", "never lower than the current ring, even when the need is tiny");
 }
 
 static void
@@ -353,11 +355,10 @@ test_clog(void)
 	in.clog_buffers = 40;
 	in.clog_buffers_max = 131072;
 	r = advise_row(&in, rows, &n, "transaction_buffers");
-	check(r && strcmp(r->suggested, "80") == 0, "17: transaction_buffers 80, a multiple of 16 (%s)",
-		  r ? r->suggested : "none");
+	check_suggested(r, "80", "17: transaction_buffers 80, a multiple of 16");
 	in.clog_buffers = 50;
 	r = advise_row(&in, rows, &n, "transaction_buffers");
-	check(r && strcmp(r->suggested, "112") == 0, "17: 2 x 50 rounds up to 112 (%s)", r ? r->suggested : "none");
+	check_suggested(r, "112", "17: 2 x 50 rounds up to 112");
 }
 
 static void
