@@ -45,8 +45,8 @@ starts_with(const char *s, const char *prefix)
 /* ---------- crafted data ---------- */
 
 /* A WsbRows with malloc'd cells, freed by wsb_rows_free.  cells is row
- * major, NULL for a NULL cell. */
-static WsbRows
+ * major, NULL for a NULL cell.  (Shared through test_unit.h.) */
+WsbRows
 make_rows(int ncols, const char *const *names, int nrows, const char *const *cells)
 {
 	WsbRows		r;

@@ -29,27 +29,6 @@ near(double a, double b, double tol)
 	return fabs(a - b) <= tol;
 }
 
-/* A WsbRows of malloc'd text cells, row major; NULL for a NULL cell. */
-static WsbRows
-rows_of(int ncols, const char *const *names, int nrows, const char *const *cells)
-{
-	WsbRows		r;
-
-	r.ncols = ncols;
-	r.nrows = nrows;
-	r.names = calloc(ncols, sizeof(char *));
-	for (int c = 0; c < ncols; c++)
-		r.names[c] = strdup(names[c]);
-	r.cells = calloc(nrows ? nrows : 1, sizeof(char **));
-	for (int i = 0; i < nrows; i++)
-	{
-		r.cells[i] = calloc(ncols, sizeof(char *));
-		for (int c = 0; c < ncols; c++)
-			r.cells[i][c] = cells[i * ncols + c] ? strdup(cells[i * ncols + c]) : NULL;
-	}
-	return r;
-}
-
 /* What bpftrace printed for a real 8 s pgbench run here (blank lines kept). */
 static const char real_capture[] =
 "Attaching 22 probes...\n"
@@ -248,7 +227,7 @@ summary_rows(const char *full, const char *flush, const char *insert, const char
 		"slru_io", "0", "0",
 	};
 
-	return rows_of(3, names, 7, cells);
+	return make_rows(3, names, 7, cells);
 }
 
 static void
@@ -257,11 +236,11 @@ test_compare_config(void)
 	WsbRows		s = summary_rows("1000", "80", "20", "300");
 	const char *wn[] = {"wal_buffers_full"};
 	const char *wc[] = {"310"};
-	WsbRows		w = rows_of(1, wn, 1, wc);
+	WsbRows		w = make_rows(1, wn, 1, wc);
 	WsbRows		empty = {0};
 	const char *hn[] = {"wal_buffer_full_ms", "wal_flush_ms", "wal_insert_ms"};
 	const char *hc[] = {"600", "30", "10", "350", NULL, "5"};
-	WsbRows		h = rows_of(3, hn, 2, hc);
+	WsbRows		h = make_rows(3, hn, 2, hc);
 	WsbValidation v;
 	WsbRun		runs[4];
 	WsbPlan		plan;
