@@ -65,37 +65,6 @@ fmt_change(char *buf, size_t len, const WsbJudgement *j)
 				 j->ci_low_pct, j->ci_high_pct);
 }
 
-/* median over the successful runs of configuration c of a per-run figure */
-static double
-config_median(const WsbRun *runs, int nruns, int c,
-			  double (*get) (const WsbRun *, const char *, const char *),
-			  const char *a, const char *b)
-{
-	double	   *v = malloc(sizeof(double) * (nruns > 0 ? nruns : 1));
-	int			n = 0;
-	double		m;
-
-	if (v == NULL)
-		return NAN;
-	for (int i = 0; i < nruns; i++)
-		if (runs[i].config == c && runs[i].ok)
-		{
-			double		x = get(&runs[i], a, b);
-
-			if (!isnan(x))
-				v[n++] = x;
-		}
-	m = wsb_median(v, n);
-	free(v);
-	return m;
-}
-
-static double
-get_summary(const WsbRun *r, const char *class, const char *col)
-{
-	return wsb_summary_value(r, class, col);
-}
-
 static double
 get_rows(const WsbRun *r, const char *which, const char *col)
 {
@@ -297,10 +266,10 @@ write_summary_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 			fputs("<td>", f);
 			wsb_html_escape(f, wsb_classes[k]);
 			fputs("</td>", f);
-			wsb_html_number_cell(f, "%.1f", config_median(runs, nruns, c, get_summary, wsb_classes[k], "total_ms"));
-			wsb_html_number_cell(f, "%.0f", config_median(runs, nruns, c, get_summary, wsb_classes[k], "episodes"));
-			wsb_html_number_cell(f, "%.2f", config_median(runs, nruns, c, get_summary, wsb_classes[k], "p99_ms"));
-			wsb_html_number_cell(f, "%.1f", config_median(runs, nruns, c, get_summary, wsb_classes[k], "max_ms"));
+			wsb_html_number_cell(f, "%.1f", wsb_config_median(runs, nruns, c, wsb_summary_value, wsb_classes[k], "total_ms"));
+			wsb_html_number_cell(f, "%.0f", wsb_config_median(runs, nruns, c, wsb_summary_value, wsb_classes[k], "episodes"));
+			wsb_html_number_cell(f, "%.2f", wsb_config_median(runs, nruns, c, wsb_summary_value, wsb_classes[k], "p99_ms"));
+			wsb_html_number_cell(f, "%.1f", wsb_config_median(runs, nruns, c, wsb_summary_value, wsb_classes[k], "max_ms"));
 			fputs("</tr>\n", f);
 		}
 	}
@@ -326,10 +295,10 @@ write_summary_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 		fputs("<tr><td>", f);
 		wsb_html_escape(f, plan->configs[c].label);
 		fputs("</td>", f);
-		wsb_html_number_cell(f, "%.0f", config_median(runs, nruns, c, get_rows, "wal", "wal_buffers_full"));
-		wsb_html_number_cell(f, "%.2f", config_median(runs, nruns, c, get_summary, "wal_fsync", "p99_ms"));
-		wsb_html_number_cell(f, "%.4f", config_median(runs, nruns, c, get_rows, "clog", "hit_ratio"));
-		wsb_html_number_cell(f, "%.2f", config_median(runs, nruns, c, get_rows, "cpu", ""));
+		wsb_html_number_cell(f, "%.0f", wsb_config_median(runs, nruns, c, get_rows, "wal", "wal_buffers_full"));
+		wsb_html_number_cell(f, "%.2f", wsb_config_median(runs, nruns, c, wsb_summary_value, "wal_fsync", "p99_ms"));
+		wsb_html_number_cell(f, "%.4f", wsb_config_median(runs, nruns, c, get_rows, "clog", "hit_ratio"));
+		wsb_html_number_cell(f, "%.2f", wsb_config_median(runs, nruns, c, get_rows, "cpu", ""));
 		wsb_html_number_cell(f, "%.3f", lat && p99 ? wsb_median(lat, n) : NAN);
 		wsb_html_number_cell(f, "%.3f", lat && p99 ? wsb_median(p99, n) : NAN);
 		fputs("</tr>\n", f);

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "wsb.h"
+#include "figures.h"
 
 /* Classes whose per-run totals explain a change: the stall classes, which a
  * client feels, and wal_fsync, the I/O behind most of them. */
@@ -287,12 +288,13 @@ config_tps(const WsbRun *runs, int nruns, int c, double *out)
 }
 
 /*
- * Median over the successful runs of configuration c of a summary column
- * for one class; NAN when no run has that figure.
+ * Median over the successful runs of configuration c of a per-run figure,
+ * get(run, a, b); runs where it is NAN are left out; NAN when none has it.
  */
-static double
-config_summary_median(const WsbRun *runs, int nruns, int c,
-					  const char *class, const char *column)
+double
+wsb_config_median(const WsbRun *runs, int nruns, int c,
+				  double (*get) (const WsbRun *, const char *, const char *),
+				  const char *a, const char *b)
 {
 	double	   *v = malloc(sizeof(double) * (nruns > 0 ? nruns : 1));
 	int			n = 0;
@@ -301,25 +303,13 @@ config_summary_median(const WsbRun *runs, int nruns, int c,
 	if (v == NULL)
 		return NAN;
 	for (int i = 0; i < nruns; i++)
-	{
-		const WsbRows *s = &runs[i].summary;
-
-		if (runs[i].config != c || !runs[i].ok || s->ncols == 0)
-			continue;
-		for (int r = 0; r < s->nrows; r++)
+		if (runs[i].config == c && runs[i].ok)
 		{
-			const char *cl = wsb_rows_get(s, r, "class");
+			double		x = get(&runs[i], a, b);
 
-			if (cl != NULL && strcmp(cl, class) == 0)
-			{
-				double		d = wsb_rows_double(s, r, column, NAN);
-
-				if (!isnan(d))
-					v[n++] = d;
-				break;
-			}
+			if (!isnan(x))
+				v[n++] = x;
 		}
-	}
 	m = wsb_median(v, n);
 	free(v);
 	return m;
@@ -366,10 +356,10 @@ explain(const WsbRun *runs, int nruns, int c, char *out, size_t len)
 	out[0] = '\0';
 	for (int k = 0; k < N_EXPLAIN_CLASSES; k++)
 	{
-		base_ms[k] = config_summary_median(runs, nruns, 0, explain_classes[k], "total_ms");
-		ms[k] = config_summary_median(runs, nruns, c, explain_classes[k], "total_ms");
-		base_ep[k] = config_summary_median(runs, nruns, 0, explain_classes[k], "episodes");
-		ep[k] = config_summary_median(runs, nruns, c, explain_classes[k], "episodes");
+		base_ms[k] = wsb_config_median(runs, nruns, 0, wsb_summary_value, explain_classes[k], "total_ms");
+		ms[k] = wsb_config_median(runs, nruns, c, wsb_summary_value, explain_classes[k], "total_ms");
+		base_ep[k] = wsb_config_median(runs, nruns, 0, wsb_summary_value, explain_classes[k], "episodes");
+		ep[k] = wsb_config_median(runs, nruns, c, wsb_summary_value, explain_classes[k], "episodes");
 		if (isnan(base_ms[k]) || isnan(ms[k]))
 			continue;
 		known++;

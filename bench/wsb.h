@@ -306,6 +306,10 @@ typedef struct WsbJudgement
 } WsbJudgement;
 
 extern double wsb_median(const double *x, int n);
+/* of get(run, a, b) over configuration c's successful runs; NAN if none */
+extern double wsb_config_median(const WsbRun *runs, int nruns, int c,
+								double (*get) (const WsbRun *, const char *, const char *),
+								const char *a, const char *b);
 extern double wsb_mean(const double *x, int n);
 extern double wsb_stddev(const double *x, int n);	/* sample, n - 1 */
 extern double wsb_t_quantile(double p, double df);	/* Student's t */
