@@ -97,8 +97,26 @@ wsb_stddev(const double *x, int n)
 }
 
 /*
+ * One step of the modified Lentz method with coefficient aa: updates c and
+ * d (each kept off zero by tiny) and returns the factor for the fraction.
+ */
+static double
+lentz_step(double aa, double tiny, double *c, double *d)
+{
+	*d = 1 + aa * *d;
+	if (fabs(*d) < tiny)
+		*d = tiny;
+	*c = 1 + aa / *c;
+	if (fabs(*c) < tiny)
+		*c = tiny;
+	*d = 1 / *d;
+	return *d * *c;
+}
+
+/*
  * Continued fraction of the incomplete beta function (modified Lentz).
  * Converges quickly for x < (a + 1) / (a + b + 2); the caller arranges that.
+ * Each m takes two steps: the even coefficient, then the odd one.
  */
 static double
 beta_cf(double a, double b, double x)
@@ -118,26 +136,10 @@ beta_cf(double a, double b, double x)
 	for (int m = 1; m <= 1000; m++)
 	{
 		int			m2 = 2 * m;
-		double		aa = m * (b - m) * x / ((qam + m2) * (a + m2));
 		double		del;
 
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		h *= d * c;
-		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		del = d * c;
+		h *= lentz_step(m * (b - m) * x / ((qam + m2) * (a + m2)), tiny, &c, &d);
+		del = lentz_step(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)), tiny, &c, &d);
 		h *= del;
 		if (fabs(del - 1) < 1e-15)
 			break;
