@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "report_internal.h"
 #include "validate.h"
 
@@ -238,11 +239,7 @@ static int
 close_in_run_order(FILE *f, const WsbRun **ord, int rc)
 {
 	free(ord);
-	if (ferror(f))
-		rc = -1;
-	if (fclose(f) != 0)
-		rc = -1;
-	return rc;
+	return wsb_close_written(f, rc);
 }
 
 /*

@@ -38,6 +38,7 @@ extern char *wsb_trim(char *s);
 extern bool wsb_parse_int(const char *s, int min, int max, int *out);
 extern char *wsb_read_file(const char *path, size_t *len);	/* malloc'd, NUL-ended */
 extern int	wsb_write_file(const char *path, const char *text);
+extern int	wsb_close_written(FILE *f, int rc);	/* rc, or -1 if f failed */
 extern double wsb_now(void);		/* seconds, CLOCK_REALTIME */
 extern void wsb_sleep(double seconds);	/* returns early on interrupt */
 

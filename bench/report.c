@@ -21,6 +21,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "engine.h"
 #include "fits.h"
 #include "report_internal.h"
 #include "validate.h"
@@ -773,10 +774,7 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 		  "<code>timeline.csv</code> (a row per second per run), <code>plots/</code> "
 		  "(gnuplot's inputs).</p>\n</body></html>\n", f);
 
-	if (ferror(f))
-		rc = -1;
-	if (fclose(f) != 0)
-		rc = -1;
+	rc = wsb_close_written(f, rc);
 	if (!charts && nfailed < nruns)
 	{
 		fprintf(stderr, "wal_stall_bench: report.html has no charts: %s\n", why);

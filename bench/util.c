@@ -232,6 +232,20 @@ wsb_write_file(const char *path, const char *text)
 	return fclose(f) == 0 ? 0 : -1;
 }
 
+/*
+ * Close a file written with stdio: rc, or -1 when a write to it failed
+ * (its error flag) or the close did (the buffered rest not written).
+ */
+int
+wsb_close_written(FILE *f, int rc)
+{
+	if (ferror(f))
+		rc = -1;
+	if (fclose(f) != 0)
+		rc = -1;
+	return rc;
+}
+
 double
 wsb_now(void)
 {
