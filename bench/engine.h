@@ -36,6 +36,8 @@ extern bool wsb_quiet;
 extern void wsb_strlcpy(char *dst, const char *src, size_t size);
 extern char *wsb_trim(char *s);
 extern bool wsb_parse_int(const char *s, int min, int max, int *out);
+/* the next element of a list setting's value; el: strlen(*p) + 1 bytes */
+extern bool wsb_list_element(const char **p, char *el);
 extern char *wsb_read_file(const char *path, size_t *len);	/* malloc'd, NUL-ended */
 extern int	wsb_write_file(const char *path, const char *text);
 extern int	wsb_close_written(FILE *f, int rc);	/* rc, or -1 if f failed */

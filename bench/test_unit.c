@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine.h"
 #include "wsb.h"
 /* this file holds main(): check() and tap_finish() are defined here */
 #define TAP_MAIN
@@ -961,6 +962,39 @@ test_report_all_failed(void)
 		fprintf(stderr, "could not remove %s\n", dir);
 }
 
+/*
+ * A list setting's value split into elements (settings.c): an element
+ * longer than a setting's value buffer (WSB_VALUE_LEN) comes back whole,
+ * and quotes, "" and blanks are read as the server reads them.
+ */
+static void
+test_list_elements(void)
+{
+	char		value[3 * WSB_VALUE_LEN];
+	char		el[sizeof(value)];
+	const char *p = value;
+	size_t		longlen = WSB_VALUE_LEN + 100;
+	int			n = 0;
+	bool		whole = false;
+
+	memset(value, 'x', longlen);
+	strcpy(value + longlen, ", \"a,\"\"b\" ,c");
+	while (wsb_list_element(&p, el))
+	{
+		if (n == 0)
+			whole = strlen(el) == longlen && strspn(el, "x") == longlen;
+		else if (n == 1)
+			check(strcmp(el, "a,\"b") == 0, "list element 2: a quoted \"a,\"\"b\" is a,\"b (got %s)", el);
+		else if (n == 2)
+			check(strcmp(el, "c") == 0, "list element 3: c (got %s)", el);
+		n++;
+	}
+	check(whole, "list element 1: %zu bytes, longer than WSB_VALUE_LEN (%d), kept whole", longlen, WSB_VALUE_LEN);
+	check(n == 3, "a list of a long element, a quoted one and c: 3 elements (got %d)", n);
+	p = " , ,";
+	check(!wsb_list_element(&p, el), "a list of blanks and commas: no element");
+}
+
 int
 main(void)
 {
@@ -969,6 +1003,7 @@ main(void)
 	test_report();
 	test_report_labels();
 	test_report_all_failed();
+	test_list_elements();
 	test_options();
 	test_pgbench();
 	test_proc();
