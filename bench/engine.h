@@ -224,6 +224,6 @@ extern int	wsb_settings_apply(WsbTarget *t, int n, char names[][WSB_NAME_LEN],
 
 extern int	wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan,
 						WsbRun *run, int nruns_total, char *err, size_t errlen);
-extern void wsb_pgbench_command(const WsbTarget *t, const WsbOptions *o, char *buf, size_t len);
+extern char *wsb_pgbench_command(const WsbTarget *t, const WsbOptions *o);	/* malloc'd */
 
 #endif							/* WSB_ENGINE_H */

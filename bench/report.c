@@ -14,6 +14,7 @@
  *
  *-------------------------------------------------------------------------
  */
+#define _GNU_SOURCE				/* vasprintf */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -34,13 +35,21 @@ html_printf(FILE *f, const char *fmt,...) __attribute__((format(printf, 2, 3)));
 static void
 html_printf(FILE *f, const char *fmt,...)
 {
-	char		buf[8192];
+	char	   *buf;
 	va_list		ap;
+	int			n;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	n = vasprintf(&buf, fmt, ap);
 	va_end(ap);
+	if (n < 0)
+	{
+		/* no memory: the page says so rather than show a cut text */
+		fputs("(out of memory)", f);
+		return;
+	}
 	wsb_html_escape(f, buf);
+	free(buf);
 }
 
 static void
@@ -920,20 +929,26 @@ wsb_print_verdict(FILE *f, const WsbPlan *plan, const WsbRun *runs,
 		fputc('\n', f);
 		if (runs_below)
 		{
-			char		line[600];
+			char	   *line;
 
-			snprintf(line, sizeof(line), "tps: %s", tpsl[c]);
-			print_wrapped(f, line, 4, VERDICT_WIDTH);
+			if (asprintf(&line, "tps: %s", tpsl[c]) >= 0)
+			{
+				print_wrapped(f, line, 4, VERDICT_WIDTH);
+				free(line);
+			}
 		}
 		/* one figure per line, each wrapped if it must be */
 		while (expl[0])
 		{
 			const char *semi = strstr(expl, "; ");
-			char		item[1024];
 			int			len = semi ? (int) (semi - expl) : (int) strlen(expl);
+			char	   *item = strndup(expl, len);
 
-			snprintf(item, sizeof(item), "%.*s", len, expl);
-			print_wrapped(f, item, 4, VERDICT_WIDTH);
+			if (item != NULL)
+			{
+				print_wrapped(f, item, 4, VERDICT_WIDTH);
+				free(item);
+			}
 			expl += len;
 			if (*expl)
 				expl += 2;

@@ -634,8 +634,7 @@ fill_environment(WsbEnvironment *env, WsbOptions *opts)
 	env->memory_gb = 7.8;
 	env->fdatasync_per_sec = 47;
 	snprintf(env->wal_device, sizeof(env->wal_device), "loop device 7:3 (pg_wal alone), 100 write IOPS");
-	snprintf(env->pgbench_command, sizeof(env->pgbench_command),
-			 "pgbench -c 4 -j 2 -T 15 --aggregate-interval=1 -l bench");
+	env->pgbench_command = "pgbench -c 4 -j 2 -T 15 --aggregate-interval=1 -l bench";
 	snprintf(env->settings, sizeof(env->settings), "synchronous_commit = off\ntrack_wal_io_timing = on\n");
 	snprintf(env->started, sizeof(env->started), "2025-11-30T10:00:00Z");
 	snprintf(env->finished, sizeof(env->finished), "2025-11-30T10:05:00Z");
@@ -913,6 +912,7 @@ test_report_all_failed(void)
 	char		path[512];
 	char	   *html = NULL;
 	int			rc = -2;
+	char		longcmd[3000];
 
 	for (int i = 0; i < n; i++)
 	{
@@ -921,6 +921,11 @@ test_report_all_failed(void)
 	}
 	wsb_judge(&plan, runs, n, j);
 	fill_environment(&env, &opts);
+	/* a pgbench command longer than the 2048 bytes it once was cut at */
+	memset(longcmd, 'p', sizeof(longcmd) - 1);
+	longcmd[sizeof(longcmd) - 1] = '\0';
+	memcpy(longcmd, "pgbench ", 8);
+	env.pgbench_command = longcmd;
 	if (mkdtemp(dir) != NULL)
 	{
 		rc = wsb_write_report(dir, &opts, &plan, runs, n, j, &env, NULL);
@@ -930,6 +935,8 @@ test_report_all_failed(void)
 	check(rc == 0 && html != NULL, "every run failed: report.html written, rc 0 (rc %d)", rc);
 	if (html == NULL)
 		html = strdup("");
+	check(strstr(html, longcmd) != NULL, "a %zu-byte pgbench command is in report.html whole",
+		  strlen(longcmd));
 	check(strstr(html, "<th>verdict</th>") && strstr(html, ">too few runs</td>") &&
 		  strstr(html, "connection refused"),
 		  "every run failed: the verdict table and each run's error are there");

@@ -275,7 +275,7 @@ typedef struct WsbEnvironment
 	double		memory_gb;
 	double		fdatasync_per_sec;	/* wal_stall_test_fsync on the WAL dir, -1 */
 	char		wal_device[256];	/* "loop device 7:3, 100 write IOPS" ... */
-	char		pgbench_command[2048];
+	char	   *pgbench_command;	/* malloc'd, whole; NULL if none */
 	char		settings[8192];		/* every non-default setting, "name = value\n" */
 	char		started[64];
 	char		finished[64];
