@@ -29,6 +29,22 @@ near(double a, double b, double tol)
 	return fabs(a - b) <= tol;
 }
 
+/* What one of --validate's writers writes for the runs, as a malloc'd text. */
+static char *
+written_by(void (*write) (FILE *, const WsbPlan *, const WsbRun *, int),
+		   const WsbPlan *plan, const WsbRun *runs, int nruns)
+{
+	char	   *text = NULL;
+	size_t		len;
+	FILE	   *f = open_memstream(&text, &len);
+
+	if (f == NULL)
+		return strdup("");
+	write(f, plan, runs, nruns);
+	fclose(f);
+	return text;
+}
+
 /* What bpftrace printed for a real 8 s pgbench run here (blank lines kept). */
 static const char real_capture[] =
 "Attaching 22 probes...\n"
@@ -376,10 +392,7 @@ test_compare_config(void)
 	free(text);
 
 	/* the terminal table says the ratio and the cost */
-	text = NULL;
-	f = open_memstream(&text, &len);
-	wsb_validate_print(f, &plan, runs, 4);
-	fclose(f);
+	text = written_by(wsb_validate_print, &plan, runs, 4);
 	check(strstr(text, "measurement error") && strstr(text, "1.067") &&
 		  strstr(text, "tracer's cost: -9.1% tps") && strstr(text, "20 / 20 / 18") == NULL &&
 		  strstr(text, "/ 20 / 18"),
@@ -388,10 +401,7 @@ test_compare_config(void)
 		  strstr(text, "300.0 / 0.0 / 300.0 (0.000, 1.000)"),
 		  "validate: terminal table has both sides, traced / summary / history");
 	free(text);
-	text = NULL;
-	f = open_memstream(&text, &len);
-	wsb_validate_html(f, &plan, runs, 4);
-	fclose(f);
+	text = written_by(wsb_validate_html, &plan, runs, 4);
 	check(strstr(text, "<h2>Measurement error</h2>") && strstr(text, "1.067") &&
 		  strstr(text, "<strong>-9.1%</strong>") && strstr(text, "not traced"),
 		  "validate: report section has the ratio, the cost and the untraced runs");
