@@ -278,8 +278,8 @@ wsb_verdict_name(WsbVerdict v)
 }
 
 /* tps of the successful runs of configuration c, in run order; returns n. */
-static int
-config_tps(const WsbRun *runs, int nruns, int c, double *out)
+int
+wsb_config_tps(const WsbRun *runs, int nruns, int c, double *out)
 {
 	int			n = 0;
 
@@ -427,13 +427,13 @@ wsb_judge(const WsbPlan *plan, const WsbRun *runs, int nruns,
 		free(x);
 		return;
 	}
-	nb = config_tps(runs, nruns, 0, base);
+	nb = wsb_config_tps(runs, nruns, 0, base);
 	base_mean = wsb_mean(base, nb);
 
 	for (int c = 0; c < plan->nconfigs; c++)
 	{
 		WsbJudgement *j = &out[c];
-		int			nx = config_tps(runs, nruns, c, x);
+		int			nx = wsb_config_tps(runs, nruns, c, x);
 
 		memset(j, 0, sizeof(*j));
 		j->config = c;
