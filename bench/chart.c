@@ -474,18 +474,6 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 	return 0;
 }
 
-/* mean and 95% interval of the mean of configuration c's successful runs */
-static int
-config_tps_values(const WsbRun *runs, int nruns, int c, double *v)
-{
-	int			n = 0;
-
-	for (int i = 0; i < nruns; i++)
-		if (runs[i].config == c && runs[i].ok)
-			v[n++] = runs[i].tps;
-	return n;
-}
-
 /* Chart (2): strip chart of run tps per configuration, mean with 95% CI. */
 static int
 write_strip_chart(const char *plotdir, const WsbPlan *plan,
@@ -529,7 +517,7 @@ write_strip_chart(const char *plotdir, const WsbPlan *plan,
 	fputs("# configuration mean low high (95% interval of the mean, Student's t)\n", d);
 	for (int c = 0; c < plan->nconfigs; c++)
 	{
-		int			n = config_tps_values(runs, nruns, c, v);
+		int			n = wsb_config_tps(runs, nruns, c, v);
 		double		m = wsb_mean(v, n);
 		double		half = n >= 2 ? wsb_t_quantile(0.975, n - 1) * wsb_stddev(v, n) / sqrt(n) : NAN;
 
@@ -578,7 +566,7 @@ write_strip_chart(const char *plotdir, const WsbPlan *plan,
 	}
 	fputs(")\n", gp);
 	{
-		int			nb = config_tps_values(runs, nruns, 0, v);
+		int			nb = wsb_config_tps(runs, nruns, 0, v);
 
 		if (nb > 0)
 			fprintf(gp, "set arrow 1 from graph 0, first %.6g to graph 1, first %.6g nohead dt 2 lc rgb '#555555'\n",

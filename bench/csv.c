@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "report_internal.h"
 #include "validate.h"
 
@@ -238,11 +239,7 @@ static int
 close_in_run_order(FILE *f, const WsbRun **ord, int rc)
 {
 	free(ord);
-	if (ferror(f))
-		rc = -1;
-	if (fclose(f) != 0)
-		rc = -1;
-	return rc;
+	return wsb_close_written(f, rc);
 }
 
 /*
@@ -276,14 +273,18 @@ wsb_write_timeline_csv(const char *path, const WsbPlan *plan,
 		const WsbRun *r = ord[i];
 		WsbJoinRow    *rows;
 		int			n = wsb_join_run(r, &rows);
-		int			colmap[1024];
+		/* as many as the header has: a history of any width is written whole */
+		int		   *colmap = malloc(sizeof(int) * (nh > 0 ? nh : 1));
 
-		if (n < 0)
+		if (n < 0 || colmap == NULL)
 		{
+			if (n >= 0)
+				free(rows);
+			free(colmap);
 			rc = -1;
 			break;
 		}
-		for (int c = 0; c < nh && c < 1024; c++)
+		for (int c = 0; c < nh; c++)
 			colmap[c] = wsb_rows_col(&r->history, layout->names[c]);
 		for (int k = 0; k < n; k++)
 		{
@@ -302,7 +303,7 @@ wsb_write_timeline_csv(const char *path, const WsbPlan *plan,
 			}
 			else
 				fputs(",,", f);
-			for (int c = 0; c < nh && c < 1024; c++)
+			for (int c = 0; c < nh; c++)
 			{
 				fputc(',', f);
 				if (rows[k].hist >= 0 && colmap[c] >= 0)
@@ -311,6 +312,7 @@ wsb_write_timeline_csv(const char *path, const WsbPlan *plan,
 			fputc('\n', f);
 		}
 		free(rows);
+		free(colmap);
 	}
 	return close_in_run_order(f, ord, rc);
 }

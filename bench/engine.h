@@ -36,8 +36,11 @@ extern bool wsb_quiet;
 extern void wsb_strlcpy(char *dst, const char *src, size_t size);
 extern char *wsb_trim(char *s);
 extern bool wsb_parse_int(const char *s, int min, int max, int *out);
+/* the next element of a list setting's value; el: strlen(*p) + 1 bytes */
+extern bool wsb_list_element(const char **p, char *el);
 extern char *wsb_read_file(const char *path, size_t *len);	/* malloc'd, NUL-ended */
 extern int	wsb_write_file(const char *path, const char *text);
+extern int	wsb_close_written(FILE *f, int rc);	/* rc, or -1 if f failed */
 extern double wsb_now(void);		/* seconds, CLOCK_REALTIME */
 extern void wsb_sleep(double seconds);	/* returns early on interrupt */
 
@@ -221,6 +224,6 @@ extern int	wsb_settings_apply(WsbTarget *t, int n, char names[][WSB_NAME_LEN],
 
 extern int	wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan,
 						WsbRun *run, int nruns_total, char *err, size_t errlen);
-extern void wsb_pgbench_command(const WsbTarget *t, const WsbOptions *o, char *buf, size_t len);
+extern char *wsb_pgbench_command(const WsbTarget *t, const WsbOptions *o);	/* malloc'd */
 
 #endif							/* WSB_ENGINE_H */

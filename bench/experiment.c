@@ -231,10 +231,7 @@ wsb_write_results_continued(const char *path, const char *old_text, const WsbPla
 	fputs(old_text, f);
 	if (body)
 		fputs(body + 1, f);
-	if (ferror(f))
-		rc = -1;
-	if (fclose(f) != 0)
-		rc = -1;
+	rc = wsb_close_written(f, rc);
 	free(fresh);
 	return rc;
 }
@@ -290,11 +287,7 @@ write_judge_report(const char *dir, const WsbVerdicts *vs, const char *source)
 		fputs("</p>\n", f);
 	}
 	fputs("</body></html>\n", f);
-	if (ferror(f))
-		rc = -1;
-	if (fclose(f) != 0)
-		rc = -1;
-	return rc;
+	return wsb_close_written(f, rc);
 }
 
 /*

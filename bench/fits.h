@@ -62,11 +62,11 @@ wsb_fits_errno(int n, size_t size)
 #define WSB_PATH(buf, err, errlen, ...) \
 	wsb_fits(snprintf((buf), WSB_ARRAY_SIZE(buf), __VA_ARGS__), sizeof(buf), (buf), (err), (errlen))
 
-/* snprintf into the array buf: true when it fit, else false, said on stderr */
 /* snprintf into the array buf: true when it fit, else false with errno set */
 #define WSB_PATH_ERRNO(buf, ...) \
 	wsb_fits_errno(snprintf((buf), WSB_ARRAY_SIZE(buf), __VA_ARGS__), sizeof(buf))
 
+/* snprintf into the array buf: true when it fit, else false, said on stderr */
 #define WSB_PATH_SAY(buf, ...) \
 	wsb_fits_or_say(snprintf((buf), WSB_ARRAY_SIZE(buf), __VA_ARGS__), sizeof(buf), (buf))
 

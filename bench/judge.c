@@ -176,16 +176,32 @@ cell_double(const WsbRows *rows, int r, const char *name)
 	return *end == '\0' ? v : NAN;
 }
 
+/*
+ * The index of configuration label in t, added when new and add: -1 when
+ * it is not there and cannot be added (64 already), -2 when it is too
+ * long to keep whole (it is never cut: two labels alike in their first
+ * 1023 bytes would be taken for one).
+ */
 static int
 label_index(WsbRoundTable *t, const char *label, bool add)
 {
 	for (int c = 0; c < t->nconfigs; c++)
 		if (strcmp(t->labels[c], label) == 0)
 			return c;
+	if (strlen(label) >= sizeof(t->labels[0]))
+		return -2;
 	if (!add || t->nconfigs >= 64)
 		return -1;
 	wsb_strlcpy(t->labels[t->nconfigs], label, sizeof(t->labels[0]));
 	return t->nconfigs++;
+}
+
+/* The message for a label label_index() refused as too long. */
+static void
+label_too_long(const char *path, const char *label, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "\"%s\": configuration label too long: \"%.60s...\" (%zu bytes, at most %zu)",
+			 path, label, strlen(label), sizeof(((WsbRoundTable *) NULL)->labels[0]) - 1);
 }
 
 void
@@ -225,7 +241,11 @@ read_csv(const char *path, const char *baseline, const char *const *labels, int 
 	memset(t, 0, sizeof(*t));
 	t->seed = -1;
 	t->margin_pct = NAN;
-	wsb_strlcpy(t->source, path, sizeof(t->source));
+	if (!WSB_PATH(t->source, err, errlen, "%s", path))
+	{
+		free(text);
+		return -1;
+	}
 	if (text == NULL)
 	{
 		snprintf(err, errlen, "could not read \"%s\": %s", path, strerror(errno));
@@ -254,13 +274,24 @@ read_csv(const char *path, const char *baseline, const char *const *labels, int 
 			if (parse_bool(wsb_rows_get(&rows, r, "baseline"), false) &&
 				wsb_rows_get(&rows, r, "configuration"))
 			{
-				label_index(t, wsb_rows_get(&rows, r, "configuration"), true);
+				if (label_index(t, wsb_rows_get(&rows, r, "configuration"), true) == -2)
+				{
+					label_too_long(path, wsb_rows_get(&rows, r, "configuration"), err, errlen);
+					goto fail;
+				}
 				break;
 			}
-	if (baseline && *baseline)
-		label_index(t, baseline, true);
+	if (baseline && *baseline && label_index(t, baseline, true) == -2)
+	{
+		label_too_long(path, baseline, err, errlen);
+		goto fail;
+	}
 	for (int c = 0; c < nlabels; c++)
-		label_index(t, labels[c], true);
+		if (label_index(t, labels[c], true) == -2)
+		{
+			label_too_long(path, labels[c], err, errlen);
+			goto fail;
+		}
 	t->runs = calloc(rows.nrows > 0 ? (size_t) rows.nrows : 1, sizeof(WsbRoundRun));
 	for (int r = 0; r < rows.nrows; r++)
 	{
@@ -278,6 +309,11 @@ read_csv(const char *path, const char *baseline, const char *const *labels, int 
 			goto fail;
 		}
 		x->config = label_index(t, label, true);
+		if (x->config == -2)
+		{
+			label_too_long(path, label, err, errlen);
+			goto fail;
+		}
 		if (x->config < 0)
 		{
 			snprintf(err, errlen, "\"%s\": more than 64 configurations", path);

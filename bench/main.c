@@ -453,7 +453,7 @@ main(int argc, char **argv)
 	}
 
 	wsb_target_environment(&target, &opts, &env);
-	wsb_pgbench_command(&target, &opts, env.pgbench_command, sizeof(env.pgbench_command));
+	env.pgbench_command = wsb_pgbench_command(&target, &opts);
 	if (wsb_interrupted)
 		return finish(WSB_EXIT_INTERRUPTED);
 

@@ -22,29 +22,41 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <limits.h>
 
 #include "engine.h"
+
+/*
+ * The whole number at *p (blanks before it skipped, as strtoll does) into
+ * *v and *p past it: false when there is none or it is outside min..max.
+ */
+static bool
+next_number(const char **p, long long min, long long max, long long *v)
+{
+	char	   *end;
+
+	*v = strtoll(*p, &end, 10);
+	if (end == *p || *v < min || *v > max)
+		return false;
+	*p = end;
+	return true;
+}
 
 /* One log line -> out.  false for a line that is not a transaction. */
 bool
 wsb_pgbench_parse_line(const char *line, WsbLogLine *out)
 {
-	char	   *end;
 	const char *p = line;
 	long long	v;
 
 	memset(out, 0, sizeof(*out));
 	errno = 0;
-	v = strtoll(p, &end, 10);
-	if (end == p || v < 0)
+	if (!next_number(&p, 0, LLONG_MAX, &v))
 		return false;
 	out->client = (int) v;
-	p = end;
-	v = strtoll(p, &end, 10);
-	if (end == p || v < 0)
+	if (!next_number(&p, 0, LLONG_MAX, &v))
 		return false;
 	out->transaction = v;
-	p = end;
 	while (*p == ' ')
 		p++;
 	if (strncmp(p, "failed", 6) == 0 || strncmp(p, "skipped", 7) == 0)
@@ -54,27 +66,19 @@ wsb_pgbench_parse_line(const char *line, WsbLogLine *out)
 	}
 	else
 	{
-		v = strtoll(p, &end, 10);
-		if (end == p || v < 0)
+		if (!next_number(&p, 0, LLONG_MAX, &v))
 			return false;
 		out->latency_us = (double) v;
-		p = end;
 	}
-	v = strtoll(p, &end, 10);
-	if (end == p || v < 0)
+	if (!next_number(&p, 0, LLONG_MAX, &v))
 		return false;
 	out->script = (int) v;
-	p = end;
-	v = strtoll(p, &end, 10);
-	if (end == p || v <= 0)
+	if (!next_number(&p, 1, LLONG_MAX, &v))
 		return false;
 	out->epoch = v;
-	p = end;
-	v = strtoll(p, &end, 10);
-	if (end == p || v < 0 || v > 999999)
+	if (!next_number(&p, 0, 999999, &v))
 		return false;
 	out->epoch_us = (int) v;
-	p = end;
 	while (*p == ' ' || *p == '\t')
 		p++;
 	/* optional schedule lag and retries follow; nothing else */

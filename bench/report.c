@@ -14,6 +14,7 @@
  *
  *-------------------------------------------------------------------------
  */
+#define _GNU_SOURCE				/* vasprintf */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -21,6 +22,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "engine.h"
 #include "fits.h"
 #include "report_internal.h"
 #include "validate.h"
@@ -33,13 +35,21 @@ html_printf(FILE *f, const char *fmt,...) __attribute__((format(printf, 2, 3)));
 static void
 html_printf(FILE *f, const char *fmt,...)
 {
-	char		buf[8192];
+	char	   *buf;
 	va_list		ap;
+	int			n;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	n = vasprintf(&buf, fmt, ap);
 	va_end(ap);
+	if (n < 0)
+	{
+		/* no memory: the page says so rather than show a cut text */
+		fputs("(out of memory)", f);
+		return;
+	}
 	wsb_html_escape(f, buf);
+	free(buf);
 }
 
 static void
@@ -63,37 +73,6 @@ fmt_change(char *buf, size_t len, const WsbJudgement *j)
 	else
 		snprintf(buf, len, "%+.1f%% [%+.1f, %+.1f]", j->change_pct,
 				 j->ci_low_pct, j->ci_high_pct);
-}
-
-/* median over the successful runs of configuration c of a per-run figure */
-static double
-config_median(const WsbRun *runs, int nruns, int c,
-			  double (*get) (const WsbRun *, const char *, const char *),
-			  const char *a, const char *b)
-{
-	double	   *v = malloc(sizeof(double) * (nruns > 0 ? nruns : 1));
-	int			n = 0;
-	double		m;
-
-	if (v == NULL)
-		return NAN;
-	for (int i = 0; i < nruns; i++)
-		if (runs[i].config == c && runs[i].ok)
-		{
-			double		x = get(&runs[i], a, b);
-
-			if (!isnan(x))
-				v[n++] = x;
-		}
-	m = wsb_median(v, n);
-	free(v);
-	return m;
-}
-
-static double
-get_summary(const WsbRun *r, const char *class, const char *col)
-{
-	return wsb_summary_value(r, class, col);
 }
 
 static double
@@ -297,10 +276,10 @@ write_summary_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 			fputs("<td>", f);
 			wsb_html_escape(f, wsb_classes[k]);
 			fputs("</td>", f);
-			wsb_html_number_cell(f, "%.1f", config_median(runs, nruns, c, get_summary, wsb_classes[k], "total_ms"));
-			wsb_html_number_cell(f, "%.0f", config_median(runs, nruns, c, get_summary, wsb_classes[k], "episodes"));
-			wsb_html_number_cell(f, "%.2f", config_median(runs, nruns, c, get_summary, wsb_classes[k], "p99_ms"));
-			wsb_html_number_cell(f, "%.1f", config_median(runs, nruns, c, get_summary, wsb_classes[k], "max_ms"));
+			wsb_html_number_cell(f, "%.1f", wsb_config_median(runs, nruns, c, wsb_summary_value, wsb_classes[k], "total_ms"));
+			wsb_html_number_cell(f, "%.0f", wsb_config_median(runs, nruns, c, wsb_summary_value, wsb_classes[k], "episodes"));
+			wsb_html_number_cell(f, "%.2f", wsb_config_median(runs, nruns, c, wsb_summary_value, wsb_classes[k], "p99_ms"));
+			wsb_html_number_cell(f, "%.1f", wsb_config_median(runs, nruns, c, wsb_summary_value, wsb_classes[k], "max_ms"));
 			fputs("</tr>\n", f);
 		}
 	}
@@ -326,10 +305,10 @@ write_summary_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 		fputs("<tr><td>", f);
 		wsb_html_escape(f, plan->configs[c].label);
 		fputs("</td>", f);
-		wsb_html_number_cell(f, "%.0f", config_median(runs, nruns, c, get_rows, "wal", "wal_buffers_full"));
-		wsb_html_number_cell(f, "%.2f", config_median(runs, nruns, c, get_summary, "wal_fsync", "p99_ms"));
-		wsb_html_number_cell(f, "%.4f", config_median(runs, nruns, c, get_rows, "clog", "hit_ratio"));
-		wsb_html_number_cell(f, "%.2f", config_median(runs, nruns, c, get_rows, "cpu", ""));
+		wsb_html_number_cell(f, "%.0f", wsb_config_median(runs, nruns, c, get_rows, "wal", "wal_buffers_full"));
+		wsb_html_number_cell(f, "%.2f", wsb_config_median(runs, nruns, c, wsb_summary_value, "wal_fsync", "p99_ms"));
+		wsb_html_number_cell(f, "%.4f", wsb_config_median(runs, nruns, c, get_rows, "clog", "hit_ratio"));
+		wsb_html_number_cell(f, "%.2f", wsb_config_median(runs, nruns, c, get_rows, "cpu", ""));
 		wsb_html_number_cell(f, "%.3f", lat && p99 ? wsb_median(lat, n) : NAN);
 		wsb_html_number_cell(f, "%.3f", lat && p99 ? wsb_median(p99, n) : NAN);
 		fputs("</tr>\n", f);
@@ -804,10 +783,7 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 		  "<code>timeline.csv</code> (a row per second per run), <code>plots/</code> "
 		  "(gnuplot's inputs).</p>\n</body></html>\n", f);
 
-	if (ferror(f))
-		rc = -1;
-	if (fclose(f) != 0)
-		rc = -1;
+	rc = wsb_close_written(f, rc);
 	if (!charts && nfailed < nruns)
 	{
 		fprintf(stderr, "wal_stall_bench: report.html has no charts: %s\n", why);
@@ -953,20 +929,26 @@ wsb_print_verdict(FILE *f, const WsbPlan *plan, const WsbRun *runs,
 		fputc('\n', f);
 		if (runs_below)
 		{
-			char		line[600];
+			char	   *line;
 
-			snprintf(line, sizeof(line), "tps: %s", tpsl[c]);
-			print_wrapped(f, line, 4, VERDICT_WIDTH);
+			if (asprintf(&line, "tps: %s", tpsl[c]) >= 0)
+			{
+				print_wrapped(f, line, 4, VERDICT_WIDTH);
+				free(line);
+			}
 		}
 		/* one figure per line, each wrapped if it must be */
 		while (expl[0])
 		{
 			const char *semi = strstr(expl, "; ");
-			char		item[1024];
 			int			len = semi ? (int) (semi - expl) : (int) strlen(expl);
+			char	   *item = strndup(expl, len);
 
-			snprintf(item, sizeof(item), "%.*s", len, expl);
-			print_wrapped(f, item, 4, VERDICT_WIDTH);
+			if (item != NULL)
+			{
+				print_wrapped(f, item, 4, VERDICT_WIDTH);
+				free(item);
+			}
 			expl += len;
 			if (*expl)
 				expl += 2;

@@ -80,18 +80,34 @@ add_pgbench_args(WsbCommand *c, const WsbTarget *t, const WsbOptions *o, const c
 	wsb_cmd_add(c, "%s", t->dbname);
 }
 
-/* The pgbench command line of a run, for the report. */
-void
-wsb_pgbench_command(const WsbTarget *t, const WsbOptions *o, char *buf, size_t len)
+/*
+ * The pgbench command line of a run, for the report: malloc'd, as long as
+ * the arguments make it (NULL without memory).
+ */
+char *
+wsb_pgbench_command(const WsbTarget *t, const WsbOptions *o)
 {
 	WsbCommand	c;
+	size_t		len = 1;
+	char	   *buf;
 
 	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
 	add_pgbench_args(&c, t, o, "DIR/pgbench_log");
-	buf[0] = '\0';
 	for (int i = 0; i < c.argc; i++)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? " " : "", c.argv[i]);
+		len += strlen(c.argv[i]) + 1;
+	buf = malloc(len);
+	if (buf != NULL)
+	{
+		buf[0] = '\0';
+		for (int i = 0; i < c.argc; i++)
+		{
+			if (i > 0)
+				strcat(buf, " ");
+			strcat(buf, c.argv[i]);
+		}
+	}
 	wsb_cmd_free(&c);
+	return buf;
 }
 
 static double

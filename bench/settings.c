@@ -110,50 +110,43 @@ auto_conf_value(const WsbTarget *t, const char *name)
 
 /*
  * Append to buf the literals of one list setting's value as ALTER SYSTEM
- * takes them, one per element ('a', 'b'): the value is split the way the
- * server splits such a list (commas, blanks around them, double quotes
- * around an element, "" inside them), and ALTER SYSTEM quotes each element
- * again as it writes the file.  Returns the number of elements.
+ * takes them, one per element ('a', 'b'), split by wsb_list_element
+ * (util.c); ALTER SYSTEM quotes each element again as it writes the file.
+ * Each element whole, however long (it used to be cut at WSB_VALUE_LEN
+ * without a word).  Returns the
+ * number of elements, -1 if one cannot be escaped or buf (len bytes, which
+ * the callers size at 4 bytes per byte of value, more than the literals
+ * take) has no room for it.
  */
 static int
 list_literals(PGconn *conn, const char *value, char *buf, size_t len)
 {
 	const char *p = value;
+	char	   *el = malloc(strlen(value) + 1);
 	int			n = 0;
 
-	while (*p)
+	if (el == NULL)
+		return -1;
+	while (wsb_list_element(&p, el))
 	{
-		char		el[WSB_VALUE_LEN];
-		size_t		k = 0;
-		char	   *lit;
+		char	   *lit = PQescapeLiteral(conn, el, strlen(el));
+		size_t		used = strlen(buf);
+		int			w;
 
-		while (*p == ' ' || *p == '\t' || *p == ',')
-			p++;
-		if (*p == '\0')
-			break;
-		if (*p == '"')
-		{
-			for (p++; *p && !(*p == '"' && p[1] != '"'); p++)
-			{
-				if (*p == '"')
-					p++;		/* "" inside quotes is one " */
-				if (k < sizeof(el) - 1)
-					el[k++] = *p;
-			}
-			if (*p == '"')
-				p++;
-		}
-		else
-			for (; *p && *p != ',' && *p != ' ' && *p != '\t'; p++)
-				if (k < sizeof(el) - 1)
-					el[k++] = *p;
-		el[k] = '\0';
-		lit = PQescapeLiteral(conn, el, k);
 		if (lit == NULL)
+		{
+			free(el);
 			return -1;
-		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", n++ ? ", " : "", lit);
+		}
+		w = snprintf(buf + used, len - used, "%s%s", n++ ? ", " : "", lit);
 		PQfreemem(lit);
+		if (w < 0 || (size_t) w >= len - used)
+		{
+			free(el);
+			return -1;
+		}
 	}
+	free(el);
 	return n;
 }
 

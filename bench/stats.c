@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "wsb.h"
+#include "figures.h"
 
 /* Classes whose per-run totals explain a change: the stall classes, which a
  * client feels, and wal_fsync, the I/O behind most of them. */
@@ -96,8 +97,26 @@ wsb_stddev(const double *x, int n)
 }
 
 /*
+ * One step of the modified Lentz method with coefficient aa: updates c and
+ * d (each kept off zero by tiny) and returns the factor for the fraction.
+ */
+static double
+lentz_step(double aa, double tiny, double *c, double *d)
+{
+	*d = 1 + aa * *d;
+	if (fabs(*d) < tiny)
+		*d = tiny;
+	*c = 1 + aa / *c;
+	if (fabs(*c) < tiny)
+		*c = tiny;
+	*d = 1 / *d;
+	return *d * *c;
+}
+
+/*
  * Continued fraction of the incomplete beta function (modified Lentz).
  * Converges quickly for x < (a + 1) / (a + b + 2); the caller arranges that.
+ * Each m takes two steps: the even coefficient, then the odd one.
  */
 static double
 beta_cf(double a, double b, double x)
@@ -117,26 +136,10 @@ beta_cf(double a, double b, double x)
 	for (int m = 1; m <= 1000; m++)
 	{
 		int			m2 = 2 * m;
-		double		aa = m * (b - m) * x / ((qam + m2) * (a + m2));
 		double		del;
 
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		h *= d * c;
-		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		del = d * c;
+		h *= lentz_step(m * (b - m) * x / ((qam + m2) * (a + m2)), tiny, &c, &d);
+		del = lentz_step(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)), tiny, &c, &d);
 		h *= del;
 		if (fabs(del - 1) < 1e-15)
 			break;
@@ -275,8 +278,8 @@ wsb_verdict_name(WsbVerdict v)
 }
 
 /* tps of the successful runs of configuration c, in run order; returns n. */
-static int
-config_tps(const WsbRun *runs, int nruns, int c, double *out)
+int
+wsb_config_tps(const WsbRun *runs, int nruns, int c, double *out)
 {
 	int			n = 0;
 
@@ -287,12 +290,13 @@ config_tps(const WsbRun *runs, int nruns, int c, double *out)
 }
 
 /*
- * Median over the successful runs of configuration c of a summary column
- * for one class; NAN when no run has that figure.
+ * Median over the successful runs of configuration c of a per-run figure,
+ * get(run, a, b); runs where it is NAN are left out; NAN when none has it.
  */
-static double
-config_summary_median(const WsbRun *runs, int nruns, int c,
-					  const char *class, const char *column)
+double
+wsb_config_median(const WsbRun *runs, int nruns, int c,
+				  double (*get) (const WsbRun *, const char *, const char *),
+				  const char *a, const char *b)
 {
 	double	   *v = malloc(sizeof(double) * (nruns > 0 ? nruns : 1));
 	int			n = 0;
@@ -301,25 +305,13 @@ config_summary_median(const WsbRun *runs, int nruns, int c,
 	if (v == NULL)
 		return NAN;
 	for (int i = 0; i < nruns; i++)
-	{
-		const WsbRows *s = &runs[i].summary;
-
-		if (runs[i].config != c || !runs[i].ok || s->ncols == 0)
-			continue;
-		for (int r = 0; r < s->nrows; r++)
+		if (runs[i].config == c && runs[i].ok)
 		{
-			const char *cl = wsb_rows_get(s, r, "class");
+			double		x = get(&runs[i], a, b);
 
-			if (cl != NULL && strcmp(cl, class) == 0)
-			{
-				double		d = wsb_rows_double(s, r, column, NAN);
-
-				if (!isnan(d))
-					v[n++] = d;
-				break;
-			}
+			if (!isnan(x))
+				v[n++] = x;
 		}
-	}
 	m = wsb_median(v, n);
 	free(v);
 	return m;
@@ -366,10 +358,10 @@ explain(const WsbRun *runs, int nruns, int c, char *out, size_t len)
 	out[0] = '\0';
 	for (int k = 0; k < N_EXPLAIN_CLASSES; k++)
 	{
-		base_ms[k] = config_summary_median(runs, nruns, 0, explain_classes[k], "total_ms");
-		ms[k] = config_summary_median(runs, nruns, c, explain_classes[k], "total_ms");
-		base_ep[k] = config_summary_median(runs, nruns, 0, explain_classes[k], "episodes");
-		ep[k] = config_summary_median(runs, nruns, c, explain_classes[k], "episodes");
+		base_ms[k] = wsb_config_median(runs, nruns, 0, wsb_summary_value, explain_classes[k], "total_ms");
+		ms[k] = wsb_config_median(runs, nruns, c, wsb_summary_value, explain_classes[k], "total_ms");
+		base_ep[k] = wsb_config_median(runs, nruns, 0, wsb_summary_value, explain_classes[k], "episodes");
+		ep[k] = wsb_config_median(runs, nruns, c, wsb_summary_value, explain_classes[k], "episodes");
 		if (isnan(base_ms[k]) || isnan(ms[k]))
 			continue;
 		known++;
@@ -435,13 +427,13 @@ wsb_judge(const WsbPlan *plan, const WsbRun *runs, int nruns,
 		free(x);
 		return;
 	}
-	nb = config_tps(runs, nruns, 0, base);
+	nb = wsb_config_tps(runs, nruns, 0, base);
 	base_mean = wsb_mean(base, nb);
 
 	for (int c = 0; c < plan->nconfigs; c++)
 	{
 		WsbJudgement *j = &out[c];
-		int			nx = config_tps(runs, nruns, c, x);
+		int			nx = wsb_config_tps(runs, nruns, c, x);
 
 		memset(j, 0, sizeof(*j));
 		j->config = c;

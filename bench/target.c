@@ -287,12 +287,27 @@ base_settings(WsbTarget *t, const WsbOptions *o, char names[][WSB_NAME_LEN],
 	return n;
 }
 
+/* fopen of a file in the cluster's directory; NULL with err when not */
+static FILE *
+open_in_pgdata(const WsbTarget *t, const char *name, const char *mode,
+			   char *err, size_t errlen)
+{
+	char		path[1200];
+	FILE	   *f;
+
+	if (!WSB_PATH(path, err, errlen, "%s/%s", t->pgdata, name))
+		return NULL;
+	f = fopen(path, mode);
+	if (f == NULL)
+		snprintf(err, errlen, "could not write \"%s\": %s", path, strerror(errno));
+	return f;
+}
+
 static int
 open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 {
 	struct passwd *pw;
 	WsbCommand	c;
-	char		path[1200];
 	char		log[1100];
 	FILE	   *f;
 
@@ -347,14 +362,9 @@ open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 	if (run_as_owner(t, "initdb", log, err, errlen, &c) != 0)
 		return -1;
 
-	if (!WSB_PATH(path, err, errlen, "%s/wal_stall_bench.conf", t->pgdata))
-		return -1;
-	f = fopen(path, "w");
+	f = open_in_pgdata(t, "wal_stall_bench.conf", "w", err, errlen);
 	if (f == NULL)
-	{
-		snprintf(err, errlen, "could not write \"%s\": %s", path, strerror(errno));
 		return -1;
-	}
 	{
 		bool		varied = false;
 
@@ -368,14 +378,9 @@ open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 				varied ? "" : "shared_preload_libraries = 'wal_stall'\n", o->extra_conf);
 	}
 	fclose(f);
-	if (!WSB_PATH(path, err, errlen, "%s/postgresql.conf", t->pgdata))
-		return -1;
-	f = fopen(path, "a");
+	f = open_in_pgdata(t, "postgresql.conf", "a", err, errlen);
 	if (f == NULL)
-	{
-		snprintf(err, errlen, "could not write \"%s\": %s", path, strerror(errno));
 		return -1;
-	}
 	fprintf(f, "\ninclude = 'wal_stall_bench.conf'\n");
 	fclose(f);
 

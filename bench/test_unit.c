@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine.h"
 #include "wsb.h"
 /* this file holds main(): check() and tap_finish() are defined here */
 #define TAP_MAIN
@@ -45,8 +46,8 @@ starts_with(const char *s, const char *prefix)
 /* ---------- crafted data ---------- */
 
 /* A WsbRows with malloc'd cells, freed by wsb_rows_free.  cells is row
- * major, NULL for a NULL cell. */
-static WsbRows
+ * major, NULL for a NULL cell.  (Shared through test_unit.h.) */
+WsbRows
 make_rows(int ncols, const char *const *names, int nrows, const char *const *cells)
 {
 	WsbRows		r;
@@ -633,8 +634,7 @@ fill_environment(WsbEnvironment *env, WsbOptions *opts)
 	env->memory_gb = 7.8;
 	env->fdatasync_per_sec = 47;
 	snprintf(env->wal_device, sizeof(env->wal_device), "loop device 7:3 (pg_wal alone), 100 write IOPS");
-	snprintf(env->pgbench_command, sizeof(env->pgbench_command),
-			 "pgbench -c 4 -j 2 -T 15 --aggregate-interval=1 -l bench");
+	env->pgbench_command = "pgbench -c 4 -j 2 -T 15 --aggregate-interval=1 -l bench";
 	snprintf(env->settings, sizeof(env->settings), "synchronous_commit = off\ntrack_wal_io_timing = on\n");
 	snprintf(env->started, sizeof(env->started), "2025-11-30T10:00:00Z");
 	snprintf(env->finished, sizeof(env->finished), "2025-11-30T10:05:00Z");
@@ -912,6 +912,7 @@ test_report_all_failed(void)
 	char		path[512];
 	char	   *html = NULL;
 	int			rc = -2;
+	char		longcmd[3000];
 
 	for (int i = 0; i < n; i++)
 	{
@@ -920,6 +921,11 @@ test_report_all_failed(void)
 	}
 	wsb_judge(&plan, runs, n, j);
 	fill_environment(&env, &opts);
+	/* a pgbench command longer than the 2048 bytes it once was cut at */
+	memset(longcmd, 'p', sizeof(longcmd) - 1);
+	longcmd[sizeof(longcmd) - 1] = '\0';
+	memcpy(longcmd, "pgbench ", 8);
+	env.pgbench_command = longcmd;
 	if (mkdtemp(dir) != NULL)
 	{
 		rc = wsb_write_report(dir, &opts, &plan, runs, n, j, &env, NULL);
@@ -929,6 +935,8 @@ test_report_all_failed(void)
 	check(rc == 0 && html != NULL, "every run failed: report.html written, rc 0 (rc %d)", rc);
 	if (html == NULL)
 		html = strdup("");
+	check(strstr(html, longcmd) != NULL, "a %zu-byte pgbench command is in report.html whole",
+		  strlen(longcmd));
 	check(strstr(html, "<th>verdict</th>") && strstr(html, ">too few runs</td>") &&
 		  strstr(html, "connection refused"),
 		  "every run failed: the verdict table and each run's error are there");
@@ -961,6 +969,39 @@ test_report_all_failed(void)
 		fprintf(stderr, "could not remove %s\n", dir);
 }
 
+/*
+ * A list setting's value split into elements (settings.c): an element
+ * longer than a setting's value buffer (WSB_VALUE_LEN) comes back whole,
+ * and quotes, "" and blanks are read as the server reads them.
+ */
+static void
+test_list_elements(void)
+{
+	char		value[3 * WSB_VALUE_LEN];
+	char		el[sizeof(value)];
+	const char *p = value;
+	size_t		longlen = WSB_VALUE_LEN + 100;
+	int			n = 0;
+	bool		whole = false;
+
+	memset(value, 'x', longlen);
+	strcpy(value + longlen, ", \"a,\"\"b\" ,c");
+	while (wsb_list_element(&p, el))
+	{
+		if (n == 0)
+			whole = strlen(el) == longlen && strspn(el, "x") == longlen;
+		else if (n == 1)
+			check(strcmp(el, "a,\"b") == 0, "list element 2: a quoted \"a,\"\"b\" is a,\"b (got %s)", el);
+		else if (n == 2)
+			check(strcmp(el, "c") == 0, "list element 3: c (got %s)", el);
+		n++;
+	}
+	check(whole, "list element 1: %zu bytes, longer than WSB_VALUE_LEN (%d), kept whole", longlen, WSB_VALUE_LEN);
+	check(n == 3, "a list of a long element, a quoted one and c: 3 elements (got %d)", n);
+	p = " , ,";
+	check(!wsb_list_element(&p, el), "a list of blanks and commas: no element");
+}
+
 int
 main(void)
 {
@@ -969,6 +1010,7 @@ main(void)
 	test_report();
 	test_report_labels();
 	test_report_all_failed();
+	test_list_elements();
 	test_options();
 	test_pgbench();
 	test_proc();

@@ -14,6 +14,12 @@
 #define WSB_TEST_UNIT_H
 
 #include "../test/tap.h"
+#include "wsb.h"
+
+/* test_unit.c: a WsbRows of malloc'd text cells, row major, NULL for a
+ * NULL cell; freed by wsb_rows_free */
+WsbRows make_rows(int ncols, const char *const *names, int nrows,
+				  const char *const *cells);
 
 void test_options(void);
 void test_pgbench(void);

@@ -29,25 +29,20 @@ near(double a, double b, double tol)
 	return fabs(a - b) <= tol;
 }
 
-/* A WsbRows of malloc'd text cells, row major; NULL for a NULL cell. */
-static WsbRows
-rows_of(int ncols, const char *const *names, int nrows, const char *const *cells)
+/* What one of --validate's writers writes for the runs, as a malloc'd text. */
+static char *
+written_by(void (*write) (FILE *, const WsbPlan *, const WsbRun *, int),
+		   const WsbPlan *plan, const WsbRun *runs, int nruns)
 {
-	WsbRows		r;
+	char	   *text = NULL;
+	size_t		len;
+	FILE	   *f = open_memstream(&text, &len);
 
-	r.ncols = ncols;
-	r.nrows = nrows;
-	r.names = calloc(ncols, sizeof(char *));
-	for (int c = 0; c < ncols; c++)
-		r.names[c] = strdup(names[c]);
-	r.cells = calloc(nrows ? nrows : 1, sizeof(char **));
-	for (int i = 0; i < nrows; i++)
-	{
-		r.cells[i] = calloc(ncols, sizeof(char *));
-		for (int c = 0; c < ncols; c++)
-			r.cells[i][c] = cells[i * ncols + c] ? strdup(cells[i * ncols + c]) : NULL;
-	}
-	return r;
+	if (f == NULL)
+		return strdup("");
+	write(f, plan, runs, nruns);
+	fclose(f);
+	return text;
 }
 
 /* What bpftrace printed for a real 8 s pgbench run here (blank lines kept). */
@@ -248,7 +243,7 @@ summary_rows(const char *full, const char *flush, const char *insert, const char
 		"slru_io", "0", "0",
 	};
 
-	return rows_of(3, names, 7, cells);
+	return make_rows(3, names, 7, cells);
 }
 
 static void
@@ -257,11 +252,11 @@ test_compare_config(void)
 	WsbRows		s = summary_rows("1000", "80", "20", "300");
 	const char *wn[] = {"wal_buffers_full"};
 	const char *wc[] = {"310"};
-	WsbRows		w = rows_of(1, wn, 1, wc);
+	WsbRows		w = make_rows(1, wn, 1, wc);
 	WsbRows		empty = {0};
 	const char *hn[] = {"wal_buffer_full_ms", "wal_flush_ms", "wal_insert_ms"};
 	const char *hc[] = {"600", "30", "10", "350", NULL, "5"};
-	WsbRows		h = rows_of(3, hn, 2, hc);
+	WsbRows		h = make_rows(3, hn, 2, hc);
 	WsbValidation v;
 	WsbRun		runs[4];
 	WsbPlan		plan;
@@ -397,10 +392,7 @@ test_compare_config(void)
 	free(text);
 
 	/* the terminal table says the ratio and the cost */
-	text = NULL;
-	f = open_memstream(&text, &len);
-	wsb_validate_print(f, &plan, runs, 4);
-	fclose(f);
+	text = written_by(wsb_validate_print, &plan, runs, 4);
 	check(strstr(text, "measurement error") && strstr(text, "1.067") &&
 		  strstr(text, "tracer's cost: -9.1% tps") && strstr(text, "20 / 20 / 18") == NULL &&
 		  strstr(text, "/ 20 / 18"),
@@ -409,10 +401,7 @@ test_compare_config(void)
 		  strstr(text, "300.0 / 0.0 / 300.0 (0.000, 1.000)"),
 		  "validate: terminal table has both sides, traced / summary / history");
 	free(text);
-	text = NULL;
-	f = open_memstream(&text, &len);
-	wsb_validate_html(f, &plan, runs, 4);
-	fclose(f);
+	text = written_by(wsb_validate_html, &plan, runs, 4);
 	check(strstr(text, "<h2>Measurement error</h2>") && strstr(text, "1.067") &&
 		  strstr(text, "<strong>-9.1%</strong>") && strstr(text, "not traced"),
 		  "validate: report section has the ratio, the cost and the untraced runs");

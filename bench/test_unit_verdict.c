@@ -521,6 +521,22 @@ test_csv_input(void)
 		  strstr(err, "needs the columns configuration, round and tps") != NULL,
 		  "CSV without a round column is refused (%s)", err);
 	unlink(path);
+	{
+		/* two labels alike in their first 1100 bytes: refused, not cut into one */
+		char		long_csv[2600];
+		char		label[1101];
+
+		memset(label, 'x', sizeof(label) - 1);
+		label[sizeof(label) - 1] = '\0';
+		snprintf(long_csv, sizeof(long_csv), "configuration,round,tps\n%sa,1,1\n%sb,1,2\n",
+				 label, label);
+		path = write_tmp(long_csv);
+		check(wsb_verdicts_from_csv(path, NULL, NAN, 0, 0, &vs, err, sizeof(err)) != 0 &&
+			  strstr(err, "configuration label too long") != NULL &&
+			  strstr(err, "(1101 bytes, at most 1023)") != NULL,
+			  "CSV: a 1101-byte configuration label is refused, not cut (%.120s)", err);
+		unlink(path);
+	}
 	path = write_tmp("configuration,round,tps\na,1,1\na,1,2\nb,1,3\n");
 	check(wsb_verdicts_from_csv(path, NULL, NAN, 0, 0, &vs, err, sizeof(err)) != 0 &&
 		  strstr(err, "has two rows in round 1") != NULL, "CSV with two rows of one configuration in a round is refused");

@@ -168,6 +168,45 @@ wsb_trim(char *s)
 	return s;
 }
 
+/*
+ * The next element of a list setting's value at *p, split the way the
+ * server splits such a list (commas, blanks around them, double quotes
+ * around an element, "" inside them), into el, which has room for
+ * strlen(*p) + 1 bytes: an element is never longer than the text it comes
+ * from, so none is cut.  *p moves past it; false when no element is left.
+ */
+bool
+wsb_list_element(const char **p, char *el)
+{
+	const char *s = *p;
+	size_t		k = 0;
+
+	while (*s == ' ' || *s == '\t' || *s == ',')
+		s++;
+	if (*s == '\0')
+	{
+		*p = s;
+		return false;
+	}
+	if (*s == '"')
+	{
+		for (s++; *s && !(*s == '"' && s[1] != '"'); s++)
+		{
+			if (*s == '"')
+				s++;			/* "" inside quotes is one " */
+			el[k++] = *s;
+		}
+		if (*s == '"')
+			s++;
+	}
+	else
+		for (; *s && *s != ',' && *s != ' ' && *s != '\t'; s++)
+			el[k++] = *s;
+	el[k] = '\0';
+	*p = s;
+	return true;
+}
+
 bool
 wsb_parse_int(const char *s, int min, int max, int *out)
 {
@@ -230,6 +269,20 @@ wsb_write_file(const char *path, const char *text)
 		return -1;
 	fputs(text, f);
 	return fclose(f) == 0 ? 0 : -1;
+}
+
+/*
+ * Close a file written with stdio: rc, or -1 when a write to it failed
+ * (its error flag) or the close did (the buffered rest not written).
+ */
+int
+wsb_close_written(FILE *f, int rc)
+{
+	if (ferror(f))
+		rc = -1;
+	if (fclose(f) != 0)
+		rc = -1;
+	return rc;
 }
 
 double

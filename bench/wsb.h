@@ -275,7 +275,7 @@ typedef struct WsbEnvironment
 	double		memory_gb;
 	double		fdatasync_per_sec;	/* wal_stall_test_fsync on the WAL dir, -1 */
 	char		wal_device[256];	/* "loop device 7:3, 100 write IOPS" ... */
-	char		pgbench_command[2048];
+	char	   *pgbench_command;	/* malloc'd, whole; NULL if none */
 	char		settings[8192];		/* every non-default setting, "name = value\n" */
 	char		started[64];
 	char		finished[64];
@@ -306,6 +306,12 @@ typedef struct WsbJudgement
 } WsbJudgement;
 
 extern double wsb_median(const double *x, int n);
+/* tps of configuration c's successful runs into out[nruns]; returns n */
+extern int	wsb_config_tps(const WsbRun *runs, int nruns, int c, double *out);
+/* of get(run, a, b) over configuration c's successful runs; NAN if none */
+extern double wsb_config_median(const WsbRun *runs, int nruns, int c,
+								double (*get) (const WsbRun *, const char *, const char *),
+								const char *a, const char *b);
 extern double wsb_mean(const double *x, int n);
 extern double wsb_stddev(const double *x, int n);	/* sample, n - 1 */
 extern double wsb_t_quantile(double p, double df);	/* Student's t */
