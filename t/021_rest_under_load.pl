@@ -26,14 +26,11 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use WalStallTest;
 
-# the server's major version (the framework's pg_version is 15+ only)
-my ($major) = `pg_config --version` =~ /(\d+)/;
-
-my $node = PostgreSQL::Test::Cluster->new('rest_under_load');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'wal_stall'
+my $node = wal_stall_node('rest_under_load', conf => qq{
 wal_buffers = 32kB
 autovacuum = off
 max_wal_size = 1GB
@@ -41,9 +38,7 @@ checkpoint_timeout = 1h
 wal_init_zero = off
 wal_writer_delay = 10s
 fsync = on
-});
-$node->start;
-$node->safe_psql('postgres', q{
+}, sql => q{
 	CREATE EXTENSION wal_stall;
 	CREATE ROLE writer LOGIN;
 	CREATE TABLE big (id int, pad text);
@@ -98,7 +93,7 @@ ok($node->poll_query_until('postgres', "SELECT count(*) >= 3 $rested_rows"),
 	'three seconds rested through under load');
 SKIP:
 {
-	skip 'the collector reads core statistics from 15', 1 if $major < 15;
+	skip 'the collector reads core statistics from 15', 1 if $pg_major < 15;
 	my ($rows, $read) = split /\|/,
 	  $node->safe_psql('postgres', "SELECT count(*), count(wal_writes) $rested_rows");
 	is($read, $rows, "each of them read core ($read of $rows rows)");
