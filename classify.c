@@ -7,8 +7,9 @@
  * names (WALSync became WalSync in 17), so the mapping is built once, when
  * the collector starts, by asking the running server for the name of every
  * wait event of the three wait classes we care about and matching those
- * names case-insensitively.  The collector then looks events up in a small
- * array; nothing else in wal_stall knows a wait event by name or number.
+ * names case-insensitively.  The collector then looks events up in a table
+ * (ws_wait_table, read by ws_classify_event() in wal_stall.h); nothing else
+ * in wal_stall knows a wait event by name or number.
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
@@ -49,25 +50,23 @@ static const WaitEventName tracked_names[] = {
 
 #define NUM_TRACKED_NAMES lengthof(tracked_names)
 
-/* The wait class is the top byte of wait_event_info. */
-#define WAIT_CLASS_MASK	0xFF000000U
-
 /*
- * Event numbers scanned per wait class.  Built-in events are numbered from
- * zero and stay far below this; LWLock tranches are scanned only up to the
- * first user-defined one.
+ * Event numbers are scanned per wait class up to WS_MAX_EVENT_ID
+ * (wal_stall.h): built-in events are numbered from zero and stay far below
+ * it; LWLock tranches are scanned only up to the first user-defined one.
  */
-#define MAX_EVENT_ID	1024
+#define MAX_EVENT_ID	WS_MAX_EVENT_ID
 
-typedef struct TrackedEvent
+/* The rows of ws_wait_table.event: one per wait class we track events of. */
+enum
 {
-	uint32		wait_event_info;
-	WalStallEvent event;
-} TrackedEvent;
+	ROW_UNTRACKED = 0,
+	ROW_LWLOCK,
+	ROW_IO,
+	ROW_IPC
+};
 
-/* Several names may resolve to one event on some version; leave room. */
-static TrackedEvent tracked[NUM_TRACKED_NAMES * 2];
-static int	num_tracked = 0;
+WalStallWaitTable ws_wait_table;
 
 static const char *const class_names[WS_NUM_CLASSES] = {
 	"wal_buffer_full",
@@ -81,8 +80,9 @@ static const char *const class_names[WS_NUM_CLASSES] = {
 
 /* Add every event of one wait class whose name is in tracked_names. */
 static void
-track_matching_events(uint32 wait_class, uint32 max_id)
+track_matching_events(uint32 wait_class, int row, uint32 max_id)
 {
+	ws_wait_table.row_of_class[wait_class >> 24] = row;
 	for (uint32 id = 0; id < max_id; id++)
 	{
 		uint32		info = wait_class | id;
@@ -95,12 +95,7 @@ track_matching_events(uint32 wait_class, uint32 max_id)
 			if (tracked_names[i].wait_class != wait_class ||
 				pg_strcasecmp(tracked_names[i].name, name) != 0)
 				continue;
-			if (num_tracked < (int) lengthof(tracked))
-			{
-				tracked[num_tracked].wait_event_info = info;
-				tracked[num_tracked].event = tracked_names[i].event;
-				num_tracked++;
-			}
+			ws_wait_table.event[row][id] = tracked_names[i].event;
 			break;
 		}
 	}
@@ -117,67 +112,34 @@ track_matching_events(uint32 wait_class, uint32 max_id)
 void
 ws_classify_init(void)
 {
-	num_tracked = 0;
-	track_matching_events(PG_WAIT_LWLOCK, LWTRANCHE_FIRST_USER_DEFINED);
-	track_matching_events(PG_WAIT_IO, MAX_EVENT_ID);
-	track_matching_events(PG_WAIT_IPC, MAX_EVENT_ID);
+	static const uint32 idle_classes[] = {
+		PG_WAIT_ACTIVITY, PG_WAIT_CLIENT, PG_WAIT_TIMEOUT, PG_WAIT_EXTENSION
+	};
+
+	memset(&ws_wait_table, 0, sizeof(ws_wait_table));
+	track_matching_events(PG_WAIT_LWLOCK, ROW_LWLOCK,
+						  Min(LWTRANCHE_FIRST_USER_DEFINED, MAX_EVENT_ID));
+	track_matching_events(PG_WAIT_IO, ROW_IO, MAX_EVENT_ID);
+	track_matching_events(PG_WAIT_IPC, ROW_IPC, MAX_EVENT_ID);
+	for (int i = 0; i < (int) lengthof(idle_classes); i++)
+		ws_wait_table.idle_class[idle_classes[i] >> 24] = true;
 
 	for (int i = 0; i < (int) NUM_TRACKED_NAMES; i++)
 	{
+		const WaitEventName *want = &tracked_names[i];
 		bool		found = false;
+		int			row = ws_wait_table.row_of_class[want->wait_class >> 24];
 
-		for (int j = 0; j < num_tracked && !found; j++)
-			found = (tracked[j].wait_event_info & WAIT_CLASS_MASK) ==
-				tracked_names[i].wait_class &&
-				pg_strcasecmp(pgstat_get_wait_event(tracked[j].wait_event_info),
-							  tracked_names[i].name) == 0;
+		for (uint32 id = 0; id < MAX_EVENT_ID && !found; id++)
+			found = ws_wait_table.event[row][id] != WS_EVENT_NONE &&
+				pg_strcasecmp(pgstat_get_wait_event(want->wait_class | id),
+							  want->name) == 0;
 		if (!found)
 			ereport(LOG,
 					(errmsg("wait event \"%s\" not found on this server",
 							tracked_names[i].name),
 					 errdetail("wal_stall does not track it.")));
 	}
-}
-
-/*
- * ws_classify_event
- *		Our meaning of one wait_event_info value; WS_EVENT_NONE if untracked.
- *
- * On the collector's hot path: a check of the wait class, then a scan of
- * a dozen integers.
- */
-WalStallEvent
-ws_classify_event(uint32 wait_event_info)
-{
-	uint32		wait_class = wait_event_info & WAIT_CLASS_MASK;
-
-	/* idle backends wait in Client or Activity: decide those at once */
-	if (wait_class != PG_WAIT_LWLOCK && wait_class != PG_WAIT_IO &&
-		wait_class != PG_WAIT_IPC)
-		return WS_EVENT_NONE;
-	for (int i = 0; i < num_tracked; i++)
-	{
-		if (tracked[i].wait_event_info == wait_event_info)
-			return tracked[i].event;
-	}
-	return WS_EVENT_NONE;
-}
-
-/*
- * ws_wait_is_idle
- *		Is a process in this wait idle, as far as stalls go?  Waiting for a
- *		client, for work (the Activity events of background processes), for
- *		a timeout, or in an extension's own wait: nothing it does can stall
- *		on WAL or CLOG until it wakes up and works again.  0 (no wait) is a
- *		process on CPU, or an unused PGPROC: the caller tells them apart.
- */
-bool
-ws_wait_is_idle(uint32 wait_event_info)
-{
-	uint32		wait_class = wait_event_info & WAIT_CLASS_MASK;
-
-	return wait_class == PG_WAIT_ACTIVITY || wait_class == PG_WAIT_CLIENT ||
-		wait_class == PG_WAIT_TIMEOUT || wait_class == PG_WAIT_EXTENSION;
 }
 
 /*

@@ -54,17 +54,21 @@
 
 #define NS_PER_SEC	UINT64CONST(1000000000)
 
-/* One process as seen at this tick, gathered before taking our lock. */
+/*
+ * One process the tick must visit, as seen at this tick, gathered before
+ * taking our lock.
+ */
 typedef struct ProcSample
 {
+	int			slot;			/* its PGPROC slot */
 	bool		skip;			/* not waiting in a tracked event, nothing open */
 	int			pid;			/* 0: slot not in use */
+	int			latch_owner;	/* its latch's owner: the pid while live */
 	uint32		wait_event_info;
 	WalStallEvent event;
 	uint8		lock_mode;		/* PGPROC.lwWaitMode, for an LWLock event */
 	bool		in_commit;		/* inside its commit, for a WAL I/O event */
 	bool		serves_queries;
-	uint8		pool;			/* the slot's ProcPool, fixed (slot_pool()) */
 	WalStallStatement statement;	/* read only while in a tracked wait */
 } ProcSample;
 
@@ -82,6 +86,34 @@ typedef enum ProcPool
 	POOL_BGWORKERS				/* bgworkerFreeProcs: background workers */
 } ProcPool;
 
+/*
+ * What the collector keeps of each slot in its own memory, so that a tick
+ * reads and writes the slot's shared WalStallProcSlot only where there is
+ * something to follow: a slot in an untracked wait costs one read of its
+ * PGPROC and nothing else.
+ */
+typedef struct SlotState
+{
+	uint8		pool;			/* the slot's ProcPool, fixed (slot_pool()) */
+	bool		maybe_open;		/* an episode may be open in ws_slots (a
+								 * reset only closes them: this errs on the
+								 * side of looking) */
+	bool		published;		/* ws_slots' wait_event_info is not 0 */
+	bool		unused;			/* no live process at the last look (below) */
+} SlotState;
+
+/*
+ * A slot found unused whose wait event still reads 0 is looked at again
+ * (its pid read) only every this many ticks at the full rate, and at every
+ * tick while resting.  A process that takes the slot shows at once by its
+ * wait event when it waits, tracked or not, so no stall goes unseen; only
+ * a new process that stays on CPU is counted as active (active_backends,
+ * and the cadence's "a process is busy") up to this many ticks late.  With
+ * max_connections well above the clients, most slots are unused, and
+ * their pids were a cache miss each per tick.
+ */
+#define UNUSED_RECHECK_TICKS	10
+
 /* What the ticks of the current second add up to, for its history row. */
 typedef struct SecondAccum
 {
@@ -98,7 +130,12 @@ typedef struct SecondAccum
 	bool		in_recovery;	/* at some tick of the second */
 } SecondAccum;
 
-static ProcSample *samples = NULL;	/* one per slot, allocated at start */
+/* One of each per slot, allocated at start (collector_start()). */
+static SlotState *slot_state = NULL;
+static uint32 *wait_infos = NULL;	/* the wait events read at this tick */
+static ProcSample *samples = NULL;	/* the first nsamples: slots to visit */
+static int	nsamples;
+static int	nscanned;			/* slots followed: fixed at server start */
 static SecondAccum second;
 static WalStallCounters last_counters;	/* at the start of the second */
 static uint64 second_started_ns;	/* monotonic clock at that start */
@@ -182,9 +219,9 @@ ring_full_mark(void)
  * latch, so a slot is live only while its latch has the slot's pid as owner.
  */
 static inline bool
-proc_is_live(PGPROC *proc, int pid)
+sample_is_live(const ProcSample *s)
 {
-	return pid != 0 && proc->procLatch.owner_pid == pid;
+	return s->pid != 0 && s->latch_owner == s->pid;
 }
 
 /* The pool of a PGPROC slot (see ProcPool), read once at the start. */
@@ -208,13 +245,13 @@ slot_pool(PGPROC *proc)
  * processes do not.
  */
 static inline bool
-proc_serves_queries(PGPROC *proc, const ProcSample *s)
+proc_serves_queries(PGPROC *proc, uint8 pool)
 {
 	PGPROC	   *leader;
 
-	if (s->pool == POOL_CLIENTS)
+	if (pool == POOL_CLIENTS)
 		return true;
-	if (s->pool != POOL_BGWORKERS)
+	if (pool != POOL_BGWORKERS)
 		return false;
 	leader = proc->lockGroupLeader;
 	return leader != NULL && leader != proc;
@@ -245,9 +282,82 @@ sample_statement(PGPROC *proc, ProcSample *s, const WalStallProcSlot *slot)
 }
 
 /*
+ * read_wait_events
+ *		The wait event of every slot, in a loop that does nothing else.
+ *		Each read is a cache miss (a process writes that line all the time,
+ *		and fast-path locks live beside it); with no work between them the
+ *		processor keeps many in flight at once, where a loop that acts on
+ *		each value would wait for them one after another.
+ */
+static void
+read_wait_events(PGPROC *procs, int n)
+{
+	for (int i = 0; i < n; i++)
+		wait_infos[i] = *((volatile uint32 *) &procs[i].wait_event_info);
+}
+
+/* The same for the pid and the latch's owner of the slots to visit. */
+static void
+read_pids(PGPROC *procs)
+{
+	for (int k = 0; k < nsamples; k++)
+	{
+		PGPROC	   *proc = &procs[samples[k].slot];
+
+		samples[k].pid = *((volatile int *) &proc->pid);
+		samples[k].latch_owner = *((volatile int *) &proc->procLatch.owner_pid);
+	}
+}
+
+/*
+ * sort_slots
+ *		What the wait events alone tell: the slots in an untracked wait are
+ *		counted here, the others listed in samples[] for a closer look.
+ *
+ * Every slot passes here at every tick, and what its process does changes
+ * from tick to tick, so a branch on it would be mispredicted about once a
+ * slot: the decisions are computed, not branched on, and a slot is listed
+ * by writing its entry in any case and counting it only if it is to be
+ * visited.  A slot in an untracked wait with nothing open is visited only
+ * to clear the wait event it published (skip).
+ */
+static void
+sort_slots(PGPROC *procs, int n, bool recheck_unused)
+{
+	for (int i = 0; i < n; i++)
+	{
+		uint32		info = wait_infos[i];
+		SlotState  *state = &slot_state[i];
+		WalStallEvent event = ws_classify_event(info);
+		ProcSample *s = &samples[nsamples];
+		bool		zero = (info == 0);
+		bool		quiet_unused = zero & state->unused & !recheck_unused &
+			!state->maybe_open & !state->published;
+		bool		untracked = !((event != WS_EVENT_NONE) | state->maybe_open | zero);
+		bool		busy = untracked & !ws_wait_is_idle(info);
+		bool		serves = (state->pool == POOL_CLIENTS);
+
+		if (unlikely(state->pool == POOL_BGWORKERS))
+			serves = proc_serves_queries(&procs[i], state->pool);
+		seen.process_busy |= busy;
+		active_clients += busy & serves;
+		writer_asleep |= untracked & (info == writer_sleep_event);
+		/* a process is there if it is in any wait */
+		state->unused &= zero;
+
+		s->slot = i;
+		s->skip = untracked;
+		s->event = event;
+		s->wait_event_info = untracked ? 0 : info;
+		nsamples += (!untracked & !quiet_unused) | (untracked & state->published);
+	}
+}
+
+/*
  * scan_processes
- *		Copy wait event, pid and kind of every PGPROC slot we follow, and
- *		note in "seen" whether anything could stall (cadence.h).
+ *		Read wait event, pid and kind of every PGPROC slot we follow, list
+ *		in samples[] the slots apply_samples() must visit, and note in
+ *		"seen" whether anything could stall (cadence.h).
  *
  * Reads other processes' PGPROCs without locks: each field is a single
  * aligned word, and a stale value costs at most one sample.  The lock mode
@@ -260,47 +370,41 @@ sample_statement(PGPROC *proc, ProcSample *s, const WalStallProcSlot *slot)
  * anyway: the pair costs at most that one sample, like any other stale
  * read here.
  *
- * The wait event is read first: a slot whose process is not in a tracked
- * wait and that has no episode open needs nothing else, unless it is in no
- * wait at all (on CPU, or unused: the pid tells), which keeps the tick
- * cheap with a high max_connections.  The episode groups are ours (we are their only writer),
- * so reading them without the lock is safe.
+ * The wait events are read first, all of them: a slot whose process is in
+ * an untracked wait and that has no episode open needs nothing else, which
+ * keeps the tick cheap with many clients and a high max_connections.  In
+ * no wait at all a process is on CPU, or the slot is unused: the pid
+ * tells, read next for the slots that need it.  Whether a slot may have
+ * an episode open is our own note (SlotState), so the shared slot is not
+ * read for it.
  */
-static int
-scan_processes(void)
+static void
+scan_processes(bool recheck_unused)
 {
-	int			n = Min(ws_shared->nslots, (int) ProcGlobal->allProcCount);
+	PGPROC	   *procs = ProcGlobal->allProcs;
 
 	seen.tracked_wait = false;
 	seen.episode_open = false;
 	seen.process_busy = false;
 	active_clients = 0;
 	writer_asleep = false;
-	for (int i = 0; i < n; i++)
+	nsamples = 0;
+
+	read_wait_events(procs, nscanned);
+	sort_slots(procs, nscanned, recheck_unused);
+	read_pids(procs);
+	for (int k = 0; k < nsamples; k++)
 	{
-		PGPROC	   *proc = &ProcGlobal->allProcs[i];
-		ProcSample *s = &samples[i];
-		uint32		info = *((volatile uint32 *) &proc->wait_event_info);
-		bool		open = ws_slots[i].stall.group != WS_GROUP_NONE ||
-			ws_slots[i].io.group != WS_GROUP_NONE;
-		int			pid;
+		ProcSample *s = &samples[k];
+		int			i = s->slot;
+		PGPROC	   *proc = &procs[i];
+		bool		open = slot_state[i].maybe_open;
 
-		s->event = ws_classify_event(info);
-		s->skip = (s->event == WS_EVENT_NONE && !open);
-		if (s->skip && info != 0)
-		{
-			if (!ws_wait_is_idle(info))
-			{
-				seen.process_busy = true;
-				active_clients += proc_serves_queries(proc, s);
-			}
-			else if (info == writer_sleep_event)
-				writer_asleep = true;
+		if (s->skip)
 			continue;
-		}
-
-		pid = *((volatile int *) &proc->pid);
-		if (proc == MyProc || !proc_is_live(proc, pid))
+		/* our own slot we never follow: as good as unused */
+		slot_state[i].unused = proc == MyProc || !sample_is_live(s);
+		if (slot_state[i].unused)
 		{
 			s->skip = !open;
 			s->pid = 0;
@@ -309,14 +413,14 @@ scan_processes(void)
 			seen.episode_open |= open;
 			continue;
 		}
-		if (s->skip)
+		if (s->event == WS_EVENT_NONE && !open)
 		{
-			seen.process_busy = true;	/* alive and on CPU */
-			active_clients += proc_serves_queries(proc, s);
+			/* alive and on CPU */
+			s->skip = true;
+			seen.process_busy = true;
+			active_clients += proc_serves_queries(proc, slot_state[i].pool);
 			continue;
 		}
-		s->pid = pid;
-		s->wait_event_info = info;
 		if (s->event == WS_EVENT_WAL_WRITE_LOCK ||
 			s->event == WS_EVENT_WAL_MAPPING_LOCK ||
 			s->event == WS_EVENT_WAL_INSERT_LOCK)
@@ -326,7 +430,7 @@ scan_processes(void)
 		}
 		else if (s->event == WS_EVENT_WAL_SYNC_IO)
 			s->in_commit = ws_proc_in_commit(proc);
-		s->serves_queries = proc_serves_queries(proc, s);
+		s->serves_queries = proc_serves_queries(proc, slot_state[i].pool);
 		active_clients += s->serves_queries;
 		/* an episode can start only in a tracked wait */
 		if (s->event != WS_EVENT_NONE)
@@ -334,7 +438,6 @@ scan_processes(void)
 		seen.tracked_wait |= (s->event != WS_EVENT_NONE);
 		seen.episode_open |= open;
 	}
-	return n;
 }
 
 /*
@@ -431,17 +534,20 @@ follow(WalStallEpisode *episode, WalStallClass cls,
 
 /*
  * apply_samples
- *		Advance every slot's episodes by this tick.  Needs our lock
- *		exclusively.  Returns the number of processes in a stall class.
+ *		Advance the episodes of every slot the scan listed by this tick, and
+ *		note in SlotState what is left open.  Needs our lock exclusively.
+ *		Returns the number of processes in a stall class.
  */
 static int
-apply_samples(int n, bool ring_full, uint64 elapsed_ns)
+apply_samples(bool ring_full, uint64 elapsed_ns)
 {
 	int			waiting = 0;
 
-	for (int i = 0; i < n; i++)
+	for (int k = 0; k < nsamples; k++)
 	{
-		ProcSample *s = &samples[i];
+		ProcSample *s = &samples[k];
+		int			i = s->slot;
+		SlotState  *state = &slot_state[i];
 		WalStallProcSlot *slot = &ws_slots[i];
 		WalStallEvent event = s->event;
 		WalStallGroup stall_group;
@@ -449,7 +555,9 @@ apply_samples(int n, bool ring_full, uint64 elapsed_ns)
 
 		if (s->skip)
 		{
-			slot->wait_event_info = 0;
+			if (state->published)
+				slot->wait_event_info = 0;
+			state->published = false;
 			continue;
 		}
 		if (slot->pid != s->pid)
@@ -488,6 +596,9 @@ apply_samples(int n, bool ring_full, uint64 elapsed_ns)
 		enter_group(&slot->io, io_group);
 		if (io_group != WS_GROUP_NONE)
 			follow(&slot->io, ws_io_class(io_group), &s->statement, elapsed_ns);
+		state->published = slot->wait_event_info != 0;
+		state->maybe_open = slot->stall.group != WS_GROUP_NONE ||
+			slot->io.group != WS_GROUP_NONE;
 	}
 	return waiting;
 }
@@ -530,12 +641,11 @@ notice_reset(uint64 now)
  *		insert position; set *full_now and *fill.  During recovery no WAL is
  *		inserted: the ring is never full, and its occupancy unknown (-1).
  */
-static int
-read_ring(bool in_recovery, bool *full_now, double *fill)
+static void
+read_ring(bool in_recovery, bool recheck_unused, bool *full_now, double *fill)
 {
 	XLogRecPtr	write_before;
 	XLogRecPtr	insert_after;
-	int			n;
 
 	if (in_recovery)
 	{
@@ -544,10 +654,11 @@ read_ring(bool in_recovery, bool *full_now, double *fill)
 		/* nothing is inserted: the ring cannot wrap */
 		load_seen.inserted_bytes = 0;
 		last_insert = InvalidXLogRecPtr;
-		return scan_processes();
+		scan_processes(recheck_unused);
+		return;
 	}
 	write_before = GetXLogWriteRecPtr();
-	n = scan_processes();
+	scan_processes(recheck_unused);
 	insert_after = GetXLogInsertRecPtr();
 
 	/* the first tick (or the first after recovery) has no rate yet: none */
@@ -558,7 +669,6 @@ read_ring(bool in_recovery, bool *full_now, double *fill)
 	*full_now = insert_after > write_before &&
 		insert_after - write_before >= ring_full_mark();
 	*fill = ws_ring_occupancy(insert_after, write_before);
-	return n;
 }
 
 /*
@@ -576,11 +686,12 @@ collector_tick(uint64 now, uint64 elapsed_ns, uint64 unobserved_ns, bool late,
 	bool		full_now;
 	bool		ring_full;
 	double		fill;
-	int			n;
 	int			waiting;
 	bool		was_reset;
 
-	n = read_ring(in_recovery, &full_now, &fill);
+	read_ring(in_recovery,
+			  rested || ws_shared->ticks % UNUSED_RECHECK_TICKS == 0,
+			  &full_now, &fill);
 
 	/*
 	 * A sample stands for the interval since the previous tick, so it counts
@@ -601,7 +712,7 @@ collector_tick(uint64 now, uint64 elapsed_ns, uint64 unobserved_ns, bool late,
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
 	was_reset = notice_reset(now);
-	waiting = apply_samples(n, ring_full, elapsed_ns);
+	waiting = apply_samples(ring_full, elapsed_ns);
 	ws_shared->ticks++;
 	ws_shared->figures.reset_ticks++;
 	if (!rested)
@@ -844,10 +955,13 @@ collector_start(uint64 now)
 {
 	WalStallCounters counters;
 
-	samples = MemoryContextAllocZero(TopMemoryContext,
-									 sizeof(ProcSample) * ws_shared->nslots);
-	for (int i = 0; i < Min(ws_shared->nslots, (int) ProcGlobal->allProcCount); i++)
-		samples[i].pool = slot_pool(&ProcGlobal->allProcs[i]);
+	nscanned = Min(ws_shared->nslots, (int) ProcGlobal->allProcCount);
+	samples = MemoryContextAllocZero(TopMemoryContext, sizeof(ProcSample) * nscanned);
+	wait_infos = MemoryContextAllocZero(TopMemoryContext, sizeof(uint32) * nscanned);
+	/* every shared slot is zeroed below: nothing open, nothing published */
+	slot_state = MemoryContextAllocZero(TopMemoryContext, sizeof(SlotState) * nscanned);
+	for (int i = 0; i < nscanned; i++)
+		slot_state[i].pool = slot_pool(&ProcGlobal->allProcs[i]);
 	ws_classify_init();
 	writer_sleep_event = ws_walwriter_sleep_event();
 	ws_read_counters(&counters, WS_COLLECTOR_READS_STATS);

@@ -324,9 +324,54 @@ extern bool ws_save;
 extern void ws_check_loaded(void);
 
 /* classify.c */
+
+/* Event numbers looked at per wait class (classify.c) */
+#define WS_MAX_EVENT_ID		1024
+
+/*
+ * Our meaning of every wait_event_info, as ws_classify_init() found the
+ * running server's events: the collector looks up every process at every
+ * tick, so the lookup is two loads and no branch to mispredict.
+ */
+typedef struct WalStallWaitTable
+{
+	uint8		row_of_class[256];	/* by wait class: a row of event[] */
+	bool		idle_class[256];	/* by wait class: see ws_wait_is_idle() */
+	uint8		event[4][WS_MAX_EVENT_ID];	/* WalStallEvent by row, event id;
+											 * row 0: classes not tracked */
+} WalStallWaitTable;
+
+extern WalStallWaitTable ws_wait_table;
+
 extern void ws_classify_init(void);
-extern WalStallEvent ws_classify_event(uint32 wait_event_info);
-extern bool ws_wait_is_idle(uint32 wait_event_info);
+
+/*
+ * Our meaning of one wait_event_info value; WS_EVENT_NONE if untracked.  The
+ * wait class is its top byte, the event the rest.
+ */
+static inline WalStallEvent
+ws_classify_event(uint32 wait_event_info)
+{
+	uint32		id = wait_event_info & 0x00FFFFFF;
+	uint8		row = ws_wait_table.row_of_class[wait_event_info >> 24];
+
+	return (WalStallEvent) ws_wait_table.event[row][Min(id, WS_MAX_EVENT_ID - 1)] *
+		(id < WS_MAX_EVENT_ID);
+}
+
+/*
+ * Is a process in this wait idle, as far as stalls go?  Waiting for a
+ * client, for work (the Activity events of background processes), for a
+ * timeout, or in an extension's own wait: nothing it does can stall on WAL
+ * or CLOG until it wakes up and works again.  0 (no wait) is a process on
+ * CPU, or an unused PGPROC: the caller tells them apart.
+ */
+static inline bool
+ws_wait_is_idle(uint32 wait_event_info)
+{
+	return ws_wait_table.idle_class[wait_event_info >> 24];
+}
+
 extern uint32 ws_walwriter_sleep_event(void);
 extern const char *ws_class_name(WalStallClass cls);
 extern const char *ws_class_kind(WalStallClass cls);
