@@ -52,7 +52,7 @@ my $victim = $node->background_psql('postgres');
 my $victim_pid = $victim->query_safe('SELECT pg_backend_pid()');
 kill 'KILL', $victim_pid;
 eval { $victim->quit; };
-ok($node->poll_query_until('postgres', 'SELECT 1', '1'),
+ok(wait_for_connections($node),
 	'server accepts connections after crash recovery');
 collector_is_back($pid, 'after a client backend crash');
 $pid = collector_pid();
@@ -61,7 +61,7 @@ like($node->safe_psql('postgres', 'SELECT count(*) FROM wal_stall_summary'),
 
 # kill -9 of the collector itself.
 kill 'KILL', $pid;
-ok($node->poll_query_until('postgres', 'SELECT 1', '1'),
+ok(wait_for_connections($node),
 	'server accepts connections after the collector crashed');
 collector_is_back($pid, 'after the collector crashed');
 $pid = collector_pid();

@@ -132,7 +132,7 @@ $tmp = start_probe(undef, 'base/pgsql_tmp', 'superuser on base/pgsql_tmp, kill -
 $wal = start_probe('regress_prober', undef, 'grantee on pg_wal, kill -9');
 kill 'KILL', $tmp->{pid};
 end_probe($_) for ($wal, $tmp);
-ok($node->poll_query_until('postgres', 'SELECT 1', '1'),
+ok(wait_for_connections($node),
 	'server accepts connections after the crash');
 # remove_temp_files_after_crash (14+, on by default); 13 keeps temporary
 # files across crash recovery and removes them at the next postmaster start.

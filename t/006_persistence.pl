@@ -12,6 +12,7 @@ use Time::HiRes qw(usleep);
 use FindBin;
 use lib $FindBin::RealBin;
 use WalStallSaveFile;
+use WalStallTest qw(wait_for_connections);
 
 # the server's major version (the framework's pg_version is 15+ only)
 my ($major) = `pg_config --version` =~ /(\d+)/;
@@ -174,7 +175,7 @@ foreach my $try (1 .. 10 * $PostgreSQL::Test::Utils::timeout_default)
 	usleep(100_000);
 }
 ok($said_why, 'the log says why the figures start from zero after crash recovery');
-ok($node->poll_query_until('postgres', 'SELECT 1', '1'),
+ok(wait_for_connections($node),
 	'the server is back after the backend crash');
 is(episodes(), '0', 'no wal_buffer_full episodes after crash recovery');
 make_episodes('after crash recovery');

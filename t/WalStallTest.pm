@@ -16,7 +16,7 @@ use IPC::Run;
 use PostgreSQL::Test::Cluster;
 
 our @EXPORT = qw($pg_major wal_stall_node pgbench_init pgbench_start pgbench_wait
-  pgbench_run pgbench_load wait_for_collector next_history_row);
+  pgbench_run pgbench_load wait_for_collector wait_for_connections next_history_row);
 
 # The server's major version (the framework's pg_version is 15+ only).
 our ($pg_major) = `pg_config --version` =~ /(\d+)/;
@@ -98,6 +98,26 @@ sub wait_for_collector
 {
 	my ($node) = @_;
 	return $node->poll_query_until('postgres', 'SELECT ticks > 100 FROM wal_stall_status()');
+}
+
+# Wait until the server accepts connections again, after a crash of one of
+# its processes (true), or time out after 180 s (false).  poll_query_until
+# would do, but it feeds its query to psql's standard input, and a psql
+# refused during crash recovery can exit before reading it: IPC::Run then
+# dies of the broken pipe.  Here psql gets the query as an argument.
+sub wait_for_connections
+{
+	my ($node) = @_;
+
+	for (my $i = 0; $i < 1800; $i++)
+	{
+		my ($out, $err) = ('', '');
+		IPC::Run::run([ 'psql', '-XAtq', '-d', $node->connstr('postgres'), '-c', 'SELECT 1' ],
+			'>', \$out, '2>', \$err);
+		return 1 if $out =~ /^1$/m;
+		select(undef, undef, undef, 0.1);
+	}
+	return 0;
 }
 
 # Wait until a history row closes after time AFTER (default: the newest
