@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end tests of wal_stall_bench's verdict by rounds, on temporary
 # clusters only: an A/A comparison (two spellings of one value) never reads
-# faster or slower; synchronous_commit off against on, on a WAL disk slowed
+# faster or slower beyond the margin; synchronous_commit off against on, on a WAL disk slowed
 # to 100 IOPS, reads "faster by >= 5%" within 3 rounds; --judge on a
 # results directory gives its verdicts again, to the digit; --resume of an
 # interrupted experiment adds rounds and keeps the old ones; --judge on a
@@ -42,8 +42,11 @@ ok "A/A: exit status 0 (got $rc)" [ "$rc" = 0 ]
 [ "$rc" = 0 ] || sed 's/^/# /' "$work/aa.err"
 v=$(tps_verdict "$aa" wal_buffers=16384kB 2>/dev/null)
 echo "# A/A verdict: $v"
-ok "A/A: 16384kB against 16MB reads neither faster nor slower ($v)" \
-	eval '[ -n "$v" ] && ! [[ "$v" =~ ^(faster|slower) ]]'
+# A bare "faster" or "slower" is a 95% interval that misses 1: an A/A
+# reads one by chance about one time in twenty-five (bench/README.md, the
+# simulation), so what must never happen is a change beyond the margin.
+ok "A/A: 16384kB against 16MB reads no change beyond the margin ($v)" \
+	eval '[ -n "$v" ] && ! [[ "$v" =~ ^(faster|slower)\ by ]]'
 ok "A/A: the plan line names the rounds, the seed and the margin" \
 	grep -qE '^plan: 2 configurations .* 3 rounds .* shuffled from seed [0-9]+, margin \+-5%' "$work/aa.out"
 ok "A/A: the terminal table has ratio [interval] and the margin" \
@@ -174,13 +177,15 @@ ok "--budget: exit status 0 (got $rc)" [ "$rc" = 0 ]
 ok "--budget: the looks are announced with their alpha (Bonferroni)" \
 	grep -qE '^budget 75 s: judged after every round from the third, at most 2 looks, alpha 0.05/2 each' "$work/bd.out"
 ok "--budget: it stopped and said why" grep -qE '^budget: (every configuration decided|looks spent|another round)' "$work/bd.out"
-ok "--budget: at least 3 rounds, and the A/A pair reads neither faster nor slower" python3 - "$bd" <<'PY'
+# (a bare faster or slower, as in 1: by chance now and then; never beyond
+# the margin)
+ok "--budget: at least 3 rounds, and the A/A pair reads no change beyond the margin" python3 - "$bd" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1] + "/results.csv")))
 assert max(int(r["round"]) for r in rows) >= 3, len(rows)
 assert {r["budget_looks"] for r in rows} == {"2"}
 v = [r for r in csv.DictReader(open(sys.argv[1] + "/verdicts.csv")) if r["metric"] == "tps"][0]
-assert not v["verdict"].startswith(("faster", "slower")), v
+assert not v["verdict"].startswith(("faster by", "slower by")), v
 assert "Bonferroni spending" in v["method"] and "alpha 0.025 each" in v["method"], v["method"]
 PY
 "$BENCH" --judge "$bd" --out "$work/bdj" >/dev/null 2>&1
