@@ -335,12 +335,10 @@ sort_slots(PGPROC *procs, int n, bool recheck_unused)
 			!state->maybe_open & !state->published;
 		bool		untracked = !((event != WS_EVENT_NONE) | state->maybe_open | zero);
 		bool		busy = untracked & !ws_wait_is_idle(info);
-		bool		serves = (state->pool == POOL_CLIENTS);
 
-		if (unlikely(state->pool == POOL_BGWORKERS))
-			serves = proc_serves_queries(&procs[i], state->pool);
 		seen.process_busy |= busy;
-		active_clients += busy & serves;
+		/* the branches in there follow the slot's pool, fixed per slot */
+		active_clients += busy & proc_serves_queries(&procs[i], state->pool);
 		writer_asleep |= untracked & (info == writer_sleep_event);
 		/* a process is there if it is in any wait */
 		state->unused &= zero;

@@ -337,8 +337,9 @@ typedef struct WalStallWaitTable
 {
 	uint8		row_of_class[256];	/* by wait class: a row of event[] */
 	bool		idle_class[256];	/* by wait class: see ws_wait_is_idle() */
-	uint8		event[4][WS_MAX_EVENT_ID];	/* WalStallEvent by row, event id;
-											 * row 0: classes not tracked */
+	/* WalStallEvent by row and event id; the rows: classes not tracked,
+	 * LWLock, IO, IPC (classify.c) */
+	uint8		event[4][WS_MAX_EVENT_ID];
 } WalStallWaitTable;
 
 extern WalStallWaitTable ws_wait_table;
