@@ -23,7 +23,9 @@
  *-------------------------------------------------------------------------
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <pwd.h>
@@ -74,23 +76,96 @@ read_postmaster_pid(WsbTarget *t, char *err, size_t errlen)
 
 /* ---------- opening and closing ---------- */
 
+/* nftw: remove one entry, never following a link (FTW_PHYS) */
 static int
 rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
 	(void) sb;
 	(void) flag;
-	(void) ftw;
-	remove(path);
+	if (ftw->level > 0)
+		remove(path);
 	return 0;
 }
 
+/* Run as the cluster's owner: empty its directory (which stays). */
+static int
+empty_owner_dir(void *arg)
+{
+	const char *dir = arg;
+
+	return nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
+/*
+ * Remove the work directory.  The owner's directory is emptied by a child
+ * that is the owner: a tree another account can change under us is never
+ * walked with root's rights (a directory swapped for a link between a
+ * look and a remove would lead root elsewhere).  Root then removes its own
+ * entries, which nobody else can change, one level deep: files, the
+ * unmounted slow disk's mount point, the emptied owner's directory.
+ */
 static void
 remove_workdir(void *arg)
 {
 	WsbTarget  *t = arg;
+	DIR		   *d;
+	int			fd;
+	struct dirent *e;
 
-	if (t->workdir[0])
-		nftw(t->workdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+	if (t->workdir[0] == '\0')
+		return;
+	if (t->ownerdir[0] && wsb_run_as_user(t->uid, t->gid, empty_owner_dir, t->ownerdir) != 0)
+		wsb_error("could not empty \"%s\" as its owner", t->ownerdir);
+	fd = open(t->workdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (d == NULL)
+	{
+		if (fd >= 0)
+			close(fd);
+		wsb_error("could not open the work directory \"%s\": %s", t->workdir, strerror(errno));
+		return;
+	}
+	while ((e = readdir(d)) != NULL)
+	{
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (unlinkat(fd, e->d_name, 0) != 0 &&
+			(errno != EISDIR || unlinkat(fd, e->d_name, AT_REMOVEDIR) != 0))
+			wsb_error("could not remove \"%s/%s\": %s", t->workdir, e->d_name, strerror(errno));
+	}
+	closedir(d);
+	if (rmdir(t->workdir) != 0)
+		wsb_error("could not remove the work directory \"%s\": %s", t->workdir, strerror(errno));
+}
+
+/*
+ * The work directory is root's; the cluster's owner may search it through
+ * its group (0710: reach its own directory, read script.sql) but neither
+ * list nor change it.  What the owner writes (a temporary cluster's data
+ * and socket, the logs of initdb, pg_ctl and pgbench) lives in workdir/owner,
+ * the owner's; root reads files there only through wsb_read_file_of and
+ * never writes there.  Run as the owner itself, the harness owns both.
+ */
+static int
+make_owner_dir(WsbTarget *t, char *err, size_t errlen)
+{
+	if (!WSB_PATH(t->ownerdir, err, errlen, "%s/owner", t->workdir))
+		return -1;
+	if (mkdir(t->ownerdir, 0700) != 0)
+	{
+		snprintf(err, errlen, "could not create \"%s\": %s", t->ownerdir, strerror(errno));
+		t->ownerdir[0] = '\0';
+		return -1;
+	}
+	if (t->uid == geteuid())
+		return 0;
+	if (chown(t->ownerdir, t->uid, t->gid) != 0 ||
+		chown(t->workdir, geteuid(), t->gid) != 0 || chmod(t->workdir, 0710) != 0)
+	{
+		snprintf(err, errlen, "could not give \"%s\" to the cluster's owner: %s", t->ownerdir, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -202,7 +277,7 @@ pgbench_init(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 	char		log[1100];
 	char		port[16];
 
-	if (!WSB_PATH(log, err, errlen, "%s/pgbench_init.log", t->workdir))
+	if (!WSB_PATH(log, err, errlen, "%s/pgbench_init.log", t->ownerdir))
 		return -1;
 	snprintf(port, sizeof(port), "%d", t->port);
 	wsb_cmd_init(&c, t->uid, t->gid);
@@ -287,20 +362,55 @@ base_settings(WsbTarget *t, const WsbOptions *o, char names[][WSB_NAME_LEN],
 	return n;
 }
 
-/* fopen of a file in the cluster's directory; NULL with err when not */
-static FILE *
-open_in_pgdata(const WsbTarget *t, const char *name, const char *mode,
-			   char *err, size_t errlen)
+/* What write_as_owner's child writes: text into path, appended or anew. */
+typedef struct OwnerWrite
+{
+	const char *path;
+	const char *text;
+	bool		append;
+} OwnerWrite;
+
+static int
+owner_write(void *arg)
+{
+	const OwnerWrite *w = arg;
+	int			fd = open(w->path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC |
+						  (w->append ? O_APPEND : O_TRUNC), 0600);
+	size_t		len = strlen(w->text);
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, w->text, len) != (ssize_t) len)
+	{
+		close(fd);
+		return -1;
+	}
+	return close(fd);
+}
+
+/*
+ * Write a file in the cluster's directory, which is its owner's: as the
+ * owner, so that nothing planted there makes root write elsewhere.  0, or
+ * -1 with err.
+ */
+static int
+write_in_pgdata(const WsbTarget *t, const char *name, const char *text, bool append,
+				char *err, size_t errlen)
 {
 	char		path[1200];
-	FILE	   *f;
+	OwnerWrite	w;
 
 	if (!WSB_PATH(path, err, errlen, "%s/%s", t->pgdata, name))
-		return NULL;
-	f = fopen(path, mode);
-	if (f == NULL)
-		snprintf(err, errlen, "could not write \"%s\": %s", path, strerror(errno));
-	return f;
+		return -1;
+	w.path = path;
+	w.text = text;
+	w.append = append;
+	if (wsb_run_as_user(t->uid, t->gid, owner_write, &w) != 0)
+	{
+		snprintf(err, errlen, "could not write \"%s\" as user \"%s\"", path, t->owner);
+		return -1;
+	}
+	return 0;
 }
 
 static int
@@ -309,7 +419,6 @@ open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 	struct passwd *pw;
 	WsbCommand	c;
 	char		log[1100];
-	FILE	   *f;
 
 	t->temporary = true;
 	if (geteuid() == 0)
@@ -326,11 +435,8 @@ open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 	t->uid = pw->pw_uid;
 	t->gid = pw->pw_gid;
 	wsb_strlcpy(t->owner, pw->pw_name, sizeof(t->owner));
-	if (chown(t->workdir, t->uid, t->gid) != 0)
-	{
-		snprintf(err, errlen, "could not chown \"%s\": %s", t->workdir, strerror(errno));
+	if (make_owner_dir(t, err, errlen) != 0)
 		return -1;
-	}
 
 	if (wsb_slowdisk_setup(&t->slow, o, t->workdir, t->uid, t->gid, err, errlen) != 0)
 		return -1;
@@ -338,13 +444,14 @@ open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 	t->cleanup_handle = wsb_cleanup_push("server", wsb_target_close, t);
 
 	if (!WSB_PATH(t->pgdata, err, errlen, "%s/data",
-				  t->slow.active && o->slow_disk_iops ? t->slow.mountpoint : t->workdir))
+				  t->slow.active && o->slow_disk_iops ? t->slow.mountpoint : t->ownerdir))
 		return -1;
-	wsb_strlcpy(t->sockdir, t->workdir, sizeof(t->sockdir));	/* the same size */
+	if (!WSB_PATH(t->sockdir, err, errlen, "%s", t->ownerdir))
+		return -1;
 	t->port = 5432;				/* the socket is in our own directory */
 	strcpy(t->dbname, "postgres");
 
-	if (!WSB_PATH(log, err, errlen, "%s/initdb.log", t->workdir))
+	if (!WSB_PATH(log, err, errlen, "%s/initdb.log", t->ownerdir))
 		return -1;
 	wsb_cmd_init(&c, t->uid, t->gid);
 	wsb_cmd_add(&c, "%s/initdb", o->bindir);
@@ -362,29 +469,32 @@ open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 	if (run_as_owner(t, "initdb", log, err, errlen, &c) != 0)
 		return -1;
 
-	f = open_in_pgdata(t, "wal_stall_bench.conf", "w", err, errlen);
-	if (f == NULL)
-		return -1;
 	{
 		bool		varied = false;
+		char	   *conf;
+		int			rc;
 
 		/* a --set of it decides alone, so that '' can mean empty */
 		for (int i = 0; i < o->nsets; i++)
 			varied |= strcasecmp(o->sets[i].name, "shared_preload_libraries") == 0;
-		fprintf(f, "# written by wal_stall_bench for this temporary cluster\n"
-				"port = %d\nlisten_addresses = ''\nunix_socket_directories = '%s'\n"
-				"%strack_wal_io_timing = on\nmax_wal_size = 4GB\n%s",
-				t->port, t->sockdir,
-				varied ? "" : "shared_preload_libraries = 'wal_stall'\n", o->extra_conf);
+		if (asprintf(&conf, "# written by wal_stall_bench for this temporary cluster\n"
+					 "port = %d\nlisten_addresses = ''\nunix_socket_directories = '%s'\n"
+					 "%strack_wal_io_timing = on\nmax_wal_size = 4GB\n%s",
+					 t->port, t->sockdir,
+					 varied ? "" : "shared_preload_libraries = 'wal_stall'\n", o->extra_conf) < 0)
+		{
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		rc = write_in_pgdata(t, "wal_stall_bench.conf", conf, false, err, errlen);
+		free(conf);
+		if (rc != 0 ||
+			write_in_pgdata(t, "postgresql.conf", "\ninclude = 'wal_stall_bench.conf'\n", true,
+							err, errlen) != 0)
+			return -1;
 	}
-	fclose(f);
-	f = open_in_pgdata(t, "postgresql.conf", "a", err, errlen);
-	if (f == NULL)
-		return -1;
-	fprintf(f, "\ninclude = 'wal_stall_bench.conf'\n");
-	fclose(f);
 
-	if (!WSB_PATH(t->logfile, err, errlen, "%s/server.log", t->workdir))
+	if (!WSB_PATH(t->logfile, err, errlen, "%s/server.log", t->ownerdir))
 		return -1;
 	if (wsb_control_start(t, err, errlen) != 0)
 		return -1;
@@ -550,11 +660,8 @@ open_existing(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 	t->gid = st.st_gid;
 	pw = getpwuid(st.st_uid);
 	wsb_strlcpy(t->owner, pw ? pw->pw_name : "postgres", sizeof(t->owner));
-	if (chown(t->workdir, t->uid, t->gid) != 0)
-	{
-		snprintf(err, errlen, "could not chown \"%s\": %s", t->workdir, strerror(errno));
+	if (make_owner_dir(t, err, errlen) != 0)
 		return -1;
-	}
 	t->cleanup_handle = wsb_cleanup_push("server", wsb_target_close, t);
 
 	/* pg_ctl status: 0 running, 3 not running */
