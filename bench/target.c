@@ -808,6 +808,81 @@ loaded_now(WsbTarget *t)
 	return strstr(v, "wal_stall") != NULL;
 }
 
+/*
+ * The names of the settings a role without pg_read_all_settings sees in
+ * pg_settings, as an array literal: a superuser-only setting
+ * (GUC_SUPERUSER_ONLY, which pg_settings does not expose) is a row such a
+ * role cannot see.  Read as pg_signal_backend, a predefined role that is
+ * given no such privilege, in a transaction rolled back.  "{}" (every
+ * setting taken for superuser-only) when that cannot be known: the role
+ * was given pg_read_all_settings, or a statement failed.  malloc'd.
+ */
+static char *
+settings_others_see(WsbTarget *t)
+{
+	WsbRows		r = {0};
+	char		err[512];
+	const char *v = NULL;
+	char	   *names;
+
+	if (wsb_sql_exec(t->conn, "BEGIN", err, sizeof(err)) != 0)
+		return strdup("{}");
+	if (wsb_sql_exec(t->conn, "SET LOCAL ROLE pg_signal_backend", err, sizeof(err)) == 0 &&
+		wsb_sql_rows(t->conn,
+					 "SELECT CASE WHEN pg_catalog.pg_has_role('pg_read_all_settings'::pg_catalog.name, "
+					 "'USAGE'::pg_catalog.text) THEN '{}' ELSE "
+					 "pg_catalog.array_agg(name)::pg_catalog.text END AS names "
+					 "FROM pg_catalog.pg_settings",
+					 0, NULL, &r, err, sizeof(err)) == 0)
+		v = wsb_rows_get(&r, 0, "names");
+	names = strdup(v ? v : "{}");
+	wsb_rows_free(&r);
+	wsb_sql_exec(t->conn, "ROLLBACK", err, sizeof(err));
+	return names;
+}
+
+/*
+ * Every non-default setting, "name = value" a line, for the report.  A
+ * value is shown as "(hidden)" when the setting is superuser-only
+ * (settings_others_see) or its name is of the usual secret kinds:
+ * *conninfo* (primary_conninfo holds a replication password),
+ * *password*, ssl_*key*.
+ */
+static void
+settings_for_report(WsbTarget *t, WsbEnvironment *env)
+{
+	char	   *visible = settings_others_see(t);
+	const char *params[1] = {visible};
+	char		err[512];
+	WsbRows		r;
+
+	env->settings[0] = '\0';
+	if (visible != NULL &&
+		wsb_sql_rows(t->conn,
+					 "SELECT name, setting, (name <> ALL ($1::pg_catalog.text[]) "
+					 "OR name ILIKE '%conninfo%' OR name ILIKE '%password%' "
+					 "OR name ILIKE 'ssl\\_%key%')::pg_catalog.text AS hidden "
+					 "FROM pg_catalog.pg_settings "
+					 "WHERE source NOT IN ('default', 'override') ORDER BY name",
+					 1, params, &r, err, sizeof(err)) == 0)
+	{
+		for (int i = 0; i < r.nrows; i++)
+		{
+			size_t		l = strlen(env->settings);
+			const char *hidden = wsb_rows_get(&r, i, "hidden");
+			const char *value = wsb_rows_get(&r, i, "setting");
+
+			snprintf(env->settings + l, sizeof(env->settings) - l, "%s = %s\n",
+					 wsb_rows_get(&r, i, "name"),
+					 hidden == NULL || strcmp(hidden, "false") != 0 ? "(hidden)" : value ? value : "");
+		}
+		wsb_rows_free(&r);
+	}
+	else if (visible != NULL)
+		wsb_note("could not read the server's settings for the report: %s", err);
+	free(visible);
+}
+
 /* Fill in what the report says about the machine and the server. */
 int
 wsb_target_environment(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env)
@@ -844,21 +919,7 @@ wsb_target_environment(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env)
 		else
 			wsb_note("could not measure the fdatasync rate: %s", err);
 	}
-	if (wsb_sql_rows(t->conn,
-					 "SELECT name, setting FROM pg_catalog.pg_settings "
-					 "WHERE source NOT IN ('default', 'override') ORDER BY name",
-					 0, NULL, &r, err, sizeof(err)) == 0)
-	{
-		env->settings[0] = '\0';
-		for (int i = 0; i < r.nrows; i++)
-		{
-			size_t		l = strlen(env->settings);
-
-			snprintf(env->settings + l, sizeof(env->settings) - l, "%s = %s\n",
-					 r.cells[i][0], r.cells[i][1] ? r.cells[i][1] : "");
-		}
-		wsb_rows_free(&r);
-	}
+	settings_for_report(t, env);
 	t->wal_stall_loaded = loaded_now(t);
 	return 0;
 }
