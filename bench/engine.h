@@ -45,6 +45,8 @@ extern FILE *wsb_create_file(const char *path, mode_t mode);	/* O_EXCL|O_NOFOLLO
 extern char *wsb_read_file_of(const char *path, uid_t owner, size_t *len);
 /* an existing directory owned by us, no group/other write: 0 or -1 with err */
 extern int	wsb_dir_is_private(const char *dir, const char *what, char *err, size_t errlen);
+/* every directory above dir root's or ours, none writable by others unless sticky */
+extern int	wsb_path_is_private(const char *dir, const char *what, char *err, size_t errlen);
 /* OUT: private, and with --group given to the group (02750) */
 extern int	wsb_out_dir_secure(const char *dir, const WsbOptions *o, char *err, size_t errlen);
 extern int	wsb_close_written(FILE *f, int rc);	/* rc, or -1 if f failed */

@@ -418,9 +418,13 @@ main(int argc, char **argv)
 			char		stamp[64];
 			struct passwd *pw = getpwuid(geteuid());
 
-			/* here if this user may write here, else under its home */
+			/*
+			 * here if this user may write here and nobody else can change
+			 * the path, else under its home
+			 */
 			strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
-			if (access(".", W_OK | X_OK) == 0 || pw == NULL)
+			if ((access(".", W_OK | X_OK) == 0 && wsb_dir_is_private(".", ".", err, sizeof(err)) == 0 &&
+				 wsb_path_is_private(".", ".", err, sizeof(err)) == 0) || pw == NULL)
 				snprintf(opts.out, sizeof(opts.out), "bench-results/%s", stamp);
 			else
 				snprintf(opts.out, sizeof(opts.out), "%.900s/bench-results/%s", pw->pw_dir, stamp);

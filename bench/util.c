@@ -395,15 +395,67 @@ wsb_dir_is_private(const char *dir, const char *what, char *err, size_t errlen)
 }
 
 /*
+ * Can only root and we change which directory dir names?  Every directory
+ * above it (after its links) must be root's or ours, and writable by
+ * nobody else unless it is sticky, as /tmp is: another account could
+ * otherwise rename dir away and put a link in its place.  0, or -1 with
+ * err naming the first directory that is not.
+ */
+int
+wsb_path_is_private(const char *dir, const char *what, char *err, size_t errlen)
+{
+	char		real[PATH_MAX];
+	char	   *slash;
+	struct stat st;
+
+	if (realpath(dir, real) == NULL)
+	{
+		snprintf(err, errlen, "cannot use %s \"%s\": %s", what, dir, strerror(errno));
+		return -1;
+	}
+	while ((slash = strrchr(real, '/')) != NULL)
+	{
+		const char *parent = slash == real ? "/" : real;
+
+		slash[slash == real ? 1 : 0] = '\0';
+		if (stat(parent, &st) != 0)
+		{
+			snprintf(err, errlen, "cannot use %s \"%s\": %s: %s", what, dir, parent, strerror(errno));
+			return -1;
+		}
+		if ((st.st_uid != 0 && st.st_uid != geteuid()) ||
+			((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)))
+		{
+			struct passwd *pw = getpwuid(st.st_uid);
+
+			snprintf(err, errlen, "cannot use %s \"%s\": the directory \"%s\" above it is %s%s%s%s "
+					 "(mode %04o), who could put another directory in its place",
+					 what, dir, parent, st.st_uid != 0 && st.st_uid != geteuid() ? "owned by " : "writable by ",
+					 st.st_uid != 0 && st.st_uid != geteuid() ? "\"" : "",
+					 st.st_uid != 0 && st.st_uid != geteuid() ? (pw ? pw->pw_name : "another user") :
+					 (st.st_mode & S_IWOTH) ? "others" : "its group",
+					 st.st_uid != 0 && st.st_uid != geteuid() ? "\"" : "",
+					 (unsigned) (st.st_mode & 07777));
+			return -1;
+		}
+		if (strcmp(parent, "/") == 0)
+			break;
+	}
+	return 0;
+}
+
+/*
  * The results directory, existing: refused unless private
- * (wsb_dir_is_private).  With --group it goes to that group, mode 02750:
+ * (wsb_dir_is_private) and only root and we can change the path to it
+ * (wsb_path_is_private).  With --group it goes to that group, mode 02750:
  * under the harness's umask (027 then) what is made in it is 0640 and, by
  * the set-group-ID bit, of that group too.  0, or -1 with err.
  */
 int
 wsb_out_dir_secure(const char *dir, const WsbOptions *o, char *err, size_t errlen)
 {
-	if (wsb_dir_is_private(dir, "--out", err, errlen) != 0)
+	if (wsb_dir_is_private(dir, "--out", err, errlen) != 0 ||
+		wsb_path_is_private(dir, "--out", err, errlen) != 0)
 		return -1;
 	if (o->group_name[0] &&
 		(chown(dir, (uid_t) -1, o->group) != 0 || chmod(dir, 02750) != 0))
