@@ -51,7 +51,7 @@ read_postmaster_pid(WsbTarget *t, char *err, size_t errlen)
 
 	if (!WSB_PATH(path, err, errlen, "%s/postmaster.pid", t->pgdata))
 		return -1;
-	text = wsb_read_file(path, NULL);
+	text = wsb_read_file_of(path, t->uid, NULL);
 	if (text == NULL)
 	{
 		snprintf(err, errlen, "cannot read \"%s\": %s", path, strerror(errno));
@@ -168,6 +168,12 @@ make_owner_dir(WsbTarget *t, char *err, size_t errlen)
 	return 0;
 }
 
+static int
+unlink_path(void *path)
+{
+	return unlink(path);
+}
+
 /*
  * wal_stall's save file, when the harness preloaded wal_stall only for the
  * experiment: the last shutdown with wal_stall loaded wrote it, and a
@@ -181,7 +187,9 @@ remove_save_file(WsbTarget *t)
 
 	if (t->temporary || !t->added_wal_stall || !t->restore_ok)
 		return;				/* still loaded, or another process's file */
-	if (WSB_PATH_SAY(path, "%s/pg_stat/wal_stall.stat", t->pgdata) && unlink(path) == 0)
+	/* in the owner's directory: unlinked by the owner */
+	if (WSB_PATH_SAY(path, "%s/pg_stat/wal_stall.stat", t->pgdata) &&
+		access(path, F_OK) == 0 && wsb_run_as_user(t->uid, t->gid, unlink_path, path) == 0)
 		wsb_note("removed \"%s\", written by wal_stall while the harness had it loaded", path);
 }
 
@@ -580,7 +588,7 @@ postmaster_pid(const WsbTarget *t)
 
 	if (!WSB_PATH_SAY(path, "%s/postmaster.pid", t->pgdata))
 		return 0;
-	text = wsb_read_file(path, NULL);
+	text = wsb_read_file_of(path, t->uid, NULL);
 	if (text)
 		pid = (pid_t) atoi(text);
 	free(text);
