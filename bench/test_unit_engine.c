@@ -510,6 +510,105 @@ test_pgbench(void)
 	check(!wsb_pgbench_parse_progress("pgbench (15.20)", &el, &tps, &lat), "not a progress line");
 }
 
+/* A child's stdout_path: run sh -c "echo CHILD", 0 ok; its exit status */
+static int
+child_writes(const char *path, bool append)
+{
+	WsbCommand	c;
+	int			rc;
+
+	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+	wsb_cmd_add(&c, "/bin/sh");
+	wsb_cmd_add(&c, "-c");
+	wsb_cmd_add(&c, "echo child");
+	c.stdout_path = path;
+	c.stderr_path = "/dev/null";
+	c.stdout_append = append;
+	rc = wsb_cmd_run(&c);
+	wsb_cmd_free(&c);
+	return rc;
+}
+
+static int
+return_seven(void *arg)
+{
+	(void) arg;
+	return 7;
+}
+
+/*
+ * A name another account could have put a link at: a child's output, a
+ * file the harness makes, a file it reads, a directory it writes in.
+ */
+static void
+test_files_not_followed(void)
+{
+	char		dir[] = "/tmp/wsb_unit_files.XXXXXX";
+	char		canary[64],
+				link[64],
+				fifo[64],
+				msg[512];
+	char	   *text;
+	FILE	   *f;
+	struct stat st;
+
+	if (mkdtemp(dir) == NULL)
+	{
+		check(false, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	snprintf(canary, sizeof(canary), "%s/canary", dir);
+	snprintf(link, sizeof(link), "%s/link", dir);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	wsb_write_file(canary, "canary\n");
+
+	check(symlink(canary, link) == 0 && child_writes(link, true) == 126,
+		  "a child's output appended to a link: refused, the child ends with 126");
+	check(child_writes(link, false) == 0 && lstat(link, &st) == 0 && S_ISREG(st.st_mode),
+		  "a child's output made anew at a link: the link replaced by a new file");
+	text = wsb_read_file(canary, NULL);
+	check(text && strcmp(text, "canary\n") == 0, "... and the file it pointed at untouched");
+	free(text);
+
+	unlink(link);
+	f = symlink(canary, link) == 0 ? wsb_create_file(link, 0600) : NULL;
+	if (f)
+		fputs("new\n", f);
+	check(f && fclose(f) == 0 && lstat(link, &st) == 0 && S_ISREG(st.st_mode) &&
+		  (st.st_mode & 0777) == 0600,
+		  "wsb_create_file at a link: a new file of its own, 0600");
+	text = wsb_read_file(canary, NULL);
+	check(text && strcmp(text, "canary\n") == 0, "... and the file the link pointed at untouched");
+	free(text);
+
+	unlink(link);
+	check(symlink(canary, link) == 0 && wsb_read_file_of(link, (uid_t) -1, NULL) == NULL,
+		  "wsb_read_file_of: a link is not read through");
+	check(mkfifo(fifo, 0600) == 0 && wsb_read_file_of(fifo, (uid_t) -1, NULL) == NULL,
+		  "wsb_read_file_of: a FIFO is refused at once, not waited on");
+	text = wsb_read_file_of(canary, geteuid(), NULL);
+	check(text && strcmp(text, "canary\n") == 0, "wsb_read_file_of: a regular file of ours is read");
+	free(text);
+
+	chmod(dir, 0777);
+	check(wsb_dir_is_private(dir, "--out", msg, sizeof(msg)) == -1 &&
+		  strstr(msg, "group and others may write in it (mode 0777)") != NULL,
+		  "wsb_dir_is_private: a directory others may write in is refused: %s", msg);
+	chmod(dir, 0700);
+	check(wsb_dir_is_private(dir, "--out", msg, sizeof(msg)) == 0,
+		  "wsb_dir_is_private: our own 0700 directory is taken");
+	check(wsb_dir_is_private(canary, "--out", msg, sizeof(msg)) == -1 &&
+		  strstr(msg, "is not a directory") != NULL,
+		  "wsb_dir_is_private: a file is no directory: %s", msg);
+	check(wsb_run_as_user(geteuid(), getegid(), return_seven, NULL) == -1,
+		  "wsb_run_as_user: a function that fails in the child is a failure");
+
+	unlink(canary);
+	unlink(link);
+	unlink(fifo);
+	rmdir(dir);
+}
+
 /* The process runner: what every child of the harness goes through. */
 void
 test_proc(void)
@@ -641,4 +740,5 @@ test_proc(void)
 		setenv("PATH", old, 1);
 		free(old);
 	}
+	test_files_not_followed();
 }
