@@ -36,17 +36,18 @@ BENCH=${HOSTILE_BENCH:-$BENCH}
 require_bench
 id nobody >/dev/null 2>&1 || bail "no user nobody"
 
-# Into a mount namespace with a private /tmp; the work directory is not
-# under /tmp, so that it stays visible.
+# Into a mount namespace with a private /tmp; the work directory (with a
+# copy of the harness) is not under /tmp, so that it stays visible.
 if [ -z "${WSB_HOSTILE_INSIDE:-}" ]; then
 	command -v unshare >/dev/null || bail "no unshare (util-linux)"
 	exec env WSB_HOSTILE_INSIDE=1 unshare --mount --propagation private bash "$0" "$@"
 fi
-mount -t tmpfs -o mode=1777 wsb_hostile_tmp /tmp || bail "could not mount a private /tmp"
-require_bench	# a harness under /tmp is hidden now
-
 work=$(mktemp -d /var/tmp/wsb_hostile.XXXXXX) || bail "no work directory"
 chmod 755 "$work"
+# the harness may be under /tmp (scripts/test.sh's copy), which goes now
+cp "$BENCH" "$work/wal_stall_bench" || bail "could not copy $BENCH"
+BENCH=$work/wal_stall_bench
+mount -t tmpfs -o mode=1777 wsb_hostile_tmp /tmp || bail "could not mount a private /tmp"
 port=5600
 pgdata=$work/pg/data
 planter=""
