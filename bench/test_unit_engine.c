@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <dirent.h>
 #include <errno.h>
+#include <pwd.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -609,6 +610,51 @@ test_files_not_followed(void)
 	rmdir(dir);
 }
 
+/* "id -G" and HOME of a child that is uid/gid, into out */
+static int
+child_groups(uid_t uid, gid_t gid, char *out, size_t len)
+{
+	WsbCommand	c;
+	int			rc;
+
+	wsb_cmd_init(&c, uid, gid);
+	wsb_cmd_add(&c, "/bin/sh");
+	wsb_cmd_add(&c, "-c");
+	wsb_cmd_add(&c, "echo \"$(id -G) HOME=$HOME\"");
+	rc = wsb_cmd_output(&c, out, len);
+	wsb_cmd_free(&c);
+	return rc;
+}
+
+/*
+ * As root: a child of another user has that user's groups, not root's;
+ * one of a uid without a passwd entry has no supplementary group at all
+ * and HOME=/.
+ */
+static void
+test_child_groups(void)
+{
+	struct passwd *nobody = getpwnam("nobody");
+	char		out[256],
+				want[256];
+	uid_t		unknown = 54321;
+
+	if (geteuid() != 0 || nobody == NULL || getpwuid(unknown) != NULL)
+	{
+		check(true, "# skip the children's groups: not root, no user nobody, or uid %d is known",
+			  (int) unknown);
+		return;
+	}
+	check(child_groups(nobody->pw_uid, nobody->pw_gid, out, sizeof(out)) == 0 &&
+		  strstr(out, " 0 ") == NULL && strncmp(out, "0 ", 2) != 0 &&
+		  strstr(out, "HOME=") != NULL && strcmp(strstr(out, "HOME=") + 5, nobody->pw_dir) == 0,
+		  "a child as nobody: nobody's groups (not root's group 0) and home: \"%s\"", out);
+	snprintf(want, sizeof(want), "%d HOME=/", (int) unknown);
+	check(child_groups(unknown, unknown, out, sizeof(out)) == 0 && strcmp(out, want) == 0,
+		  "a child as uid %d (no passwd entry): its gid alone, no supplementary group, HOME=/: \"%s\"",
+		  (int) unknown, out);
+}
+
 /* The process runner: what every child of the harness goes through. */
 void
 test_proc(void)
@@ -741,4 +787,5 @@ test_proc(void)
 		free(old);
 	}
 	test_files_not_followed();
+	test_child_groups();
 }
