@@ -114,14 +114,14 @@ prepare_out(const char *path, const WsbOptions *o, char *err, size_t errlen)
 			snprintf(err, errlen, "cannot use --out \"%s\": %s", path, strerror(errno));
 		return -1;
 	}
-	if (wsb_out_dir_secure(path, o, err, errlen) != 0)
-		return -1;
 	if (access(path, W_OK | X_OK) != 0)
 	{
 		snprintf(err, errlen, "cannot use --out \"%s\": user \"%s\" cannot write in it (%s)",
 				 path, getpwuid(geteuid()) ? getpwuid(geteuid())->pw_name : "?", strerror(errno));
 		return -1;
 	}
+	if (wsb_out_dir_secure(path, o, err, errlen) != 0)
+		return -1;
 	/* absolute, for a cleanup that runs wherever the process then is */
 	for (int i = 0; i < nout_made; i++)
 	{
