@@ -114,6 +114,11 @@ prepare_out(const char *path, const WsbOptions *o, char *err, size_t errlen)
 			snprintf(err, errlen, "cannot use --out \"%s\": %s", path, strerror(errno));
 		return -1;
 	}
+	if (!S_ISDIR(st.st_mode))
+	{
+		snprintf(err, errlen, "cannot use --out \"%s\": it exists and is not a directory", path);
+		return -1;
+	}
 	if (access(path, W_OK | X_OK) != 0)
 	{
 		snprintf(err, errlen, "cannot use --out \"%s\": user \"%s\" cannot write in it (%s)",
