@@ -47,6 +47,11 @@ chmod 755 "$work"
 # the harness may be under /tmp (scripts/test.sh's copy), which goes now
 cp "$BENCH" "$work/wal_stall_bench" || bail "could not copy $BENCH"
 BENCH=$work/wal_stall_bench
+# The namespace began with a copy of every mount there was, another
+# harness's slow disk under /tmp among them: a copy that would keep that
+# file system, and so its loop device, busy after its owner unmounts it.
+# Dropped here, in this namespace only (private: nothing propagates out).
+findmnt -rn -o TARGET | grep '^/tmp/' | sort -r | while read -r m; do umount -l "$m"; done
 mount -t tmpfs -o mode=1777 wsb_hostile_tmp /tmp || bail "could not mount a private /tmp"
 port=5600
 pgdata=$work/pg/data
@@ -155,7 +160,7 @@ nothing_left() {
 	l=$({
 		ls -d /tmp/wal_stall_bench.* 2>/dev/null
 		[ -s "$work/seen" ] && losetup -a 2>/dev/null | grep -F -f "$work/seen"
-		findmnt -rn -o TARGET 2>/dev/null | grep wal_stall_bench
+		[ -s "$work/seen" ] && findmnt -rn -o TARGET 2>/dev/null | grep -F -f "$work/seen"
 	})
 	[ -z "$l" ] || { echo "# left behind: $l"; return 1; }
 }
