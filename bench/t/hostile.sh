@@ -14,7 +14,8 @@
 # directory.  Also: an --out owned by postgres, or writable by others, is
 # refused with one message; report.html and restore.sql are not readable
 # by nobody (restore.sql looked at while it exists); the password is in no
-# file of OUT, and the report shows primary_conninfo as (hidden).
+# file of OUT, and the report shows primary_conninfo as (hidden); with
+# --group, OUT is 2750 and its files 0640 in that group.
 #
 # The test runs in a mount namespace of its own with a fresh /tmp, so that
 # the loop sees only this test's harness (never another's work directory).
@@ -244,7 +245,19 @@ ok "--pgdata: nor in restore.sql while it existed" \
 	eval 'test -f "$work/journal.copy" && ! grep -qF "$secret" "$work/journal.copy"'
 ok "--pgdata: nothing left behind" nothing_left
 
-# ---------- 3. an --out another account can change is refused ----------
+# ---------- 3. --group: OUT and its files readable by a group ----------
+out3=$work/out3
+"$BENCH" "${common[@]}" --group nogroup --out "$out3" >"$work/t3.out" 2>"$work/t3.err"
+rc=$?
+is "$rc" 0 "--group nogroup: exit status 0"
+[ "$rc" = 0 ] || sed 's/^/# /' "$work/t3.err"
+is "$(stat -c '%a %G' "$out3" "$out3/report.html" "$out3/results.csv" "$out3/plots" | tr '\n' ' ')" \
+	"2750 nogroup 640 nogroup 640 nogroup 2750 nogroup " \
+	"--group nogroup: OUT and plots 2750, report.html and results.csv 640, all of group nogroup"
+ok "--group nogroup: report.html not readable by postgres" \
+	eval '! runuser -u postgres -- cat "$out3/report.html" >/dev/null 2>&1'
+
+# ---------- 4. an --out another account can change is refused ----------
 refused() {	# refused NAME PATTERN OUT
 	local name=$1 pattern=$2 dir=$3 lines rc
 	"$BENCH" "${common[@]}" --out "$dir" >"$work/r.out" 2>"$work/r.err"
