@@ -25,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "engine.h"
 #include "fits.h"
 #include "proc.h"
 #include "report_internal.h"
@@ -147,6 +148,9 @@ wsb_run_gnuplot(const char *dir, const char *script, char *why, size_t len)
 	int			status;
 
 	if (!WSB_PATH(logpath, why, len, "%s/%s.log", dir, script))
+		return -1;
+	/* the script is read, and the charts written, by name: in our own directory only */
+	if (wsb_dir_is_private(dir, "the plot directory", why, len) != 0)
 		return -1;
 	/* not on PATH: the exec fails and the exit status says so */
 	wsb_which_on_path("gnuplot", prog, sizeof(prog));

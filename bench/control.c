@@ -177,8 +177,8 @@ postmaster_stderr_file(pid_t postmaster, char *path, size_t len)
 
 /*
  * How the existing cluster at t->pgdata is managed.  postmaster: its pid
- * if running, else 0.  out: the results directory (a plain cluster's log
- * when its own cannot be found).
+ * if running, else 0.  A plain cluster whose own log cannot be found logs
+ * to PGDATA/wal_stall_bench.log while the harness starts it.
  */
 void
 wsb_control_find(WsbTarget *t, const WsbOptions *o, pid_t postmaster)
@@ -198,18 +198,13 @@ wsb_control_find(WsbTarget *t, const WsbOptions *o, pid_t postmaster)
 		ctl->kind = WSB_CTL_SYSTEMD;
 	else if (!postmaster_stderr_file(postmaster, t->logfile, sizeof(t->logfile)))
 	{
-		int			fd;
-
-		/* pg_ctl -l runs as the owner, who may not write in OUT */
-		if (!WSB_PATH_SAY(t->logfile, "%s/server.log", o->out))
+		/*
+		 * pg_ctl -l opens it as the owner, and it must outlast the harness
+		 * (a running server keeps writing to it): in the cluster's own
+		 * directory, where only its owner writes, never in OUT.
+		 */
+		if (!WSB_PATH_SAY(t->logfile, "%s/wal_stall_bench.log", t->pgdata))
 			t->logfile[0] = '\0';	/* said; pg_ctl then runs without -l */
-		fd = open(t->logfile, O_WRONLY | O_CREAT | O_APPEND, 0640);
-		if (fd >= 0)
-		{
-			if (fchown(fd, t->uid, t->gid) != 0)
-				wsb_note("could not give \"%s\" to the cluster's owner: %s", t->logfile, strerror(errno));
-			close(fd);
-		}
 	}
 }
 
@@ -275,7 +270,9 @@ wsb_control(WsbTarget *t, const char *action, char *err, size_t errlen)
 	if (immediate)
 		action = "stop";
 
-	if (!WSB_PATH(out, err, errlen, "%s/%s.out", t->workdir,
+	/* pg_ctl runs as the owner, pg_ctlcluster and systemctl as root */
+	if (!WSB_PATH(out, err, errlen, "%s/%s.out",
+				  t->ctl.kind == WSB_CTL_PG_CTL ? t->ownerdir : t->workdir,
 				  t->ctl.kind == WSB_CTL_PG_CTL ? "pg_ctl" : "control"))
 		return -1;
 	switch (t->ctl.kind)
@@ -334,13 +331,14 @@ wsb_control(WsbTarget *t, const char *action, char *err, size_t errlen)
 		return 0;
 
 	/* why: the server log's last FATAL, else the manager's own words */
-	text = t->ctl.kind == WSB_CTL_PG_CTL && t->logfile[0] ? wsb_read_file(t->logfile, NULL) : NULL;
+	text = t->ctl.kind == WSB_CTL_PG_CTL && t->logfile[0] ?
+		wsb_read_file_of(t->logfile, t->uid, NULL) : NULL;
 	if (text)
 		why = last_line_with(text, "FATAL:  ");
 	if (why == NULL)
 	{
 		free(text);
-		text = wsb_read_file(out, NULL);
+		text = wsb_read_file_of(out, t->uid, NULL);
 		if (text)
 		{
 			why = last_line_with(text, "FATAL:  ");

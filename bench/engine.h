@@ -39,7 +39,16 @@ extern bool wsb_parse_int(const char *s, int min, int max, int *out);
 /* the next element of a list setting's value; el: strlen(*p) + 1 bytes */
 extern bool wsb_list_element(const char **p, char *el);
 extern char *wsb_read_file(const char *path, size_t *len);	/* malloc'd, NUL-ended */
-extern int	wsb_write_file(const char *path, const char *text);
+extern int	wsb_write_file(const char *path, const char *text);	/* made anew */
+extern FILE *wsb_create_file(const char *path, mode_t mode);	/* O_EXCL|O_NOFOLLOW */
+/* a file another account may have made: no link, regular, owner's or ours */
+extern char *wsb_read_file_of(const char *path, uid_t owner, size_t *len);
+/* an existing directory owned by us, no group/other write: 0 or -1 with err */
+extern int	wsb_dir_is_private(const char *dir, const char *what, char *err, size_t errlen);
+/* every directory above dir root's or ours, none writable by others unless sticky */
+extern int	wsb_path_is_private(const char *dir, const char *what, char *err, size_t errlen);
+/* OUT: private, and with --group given to the group (02750) */
+extern int	wsb_out_dir_secure(const char *dir, const WsbOptions *o, char *err, size_t errlen);
 extern int	wsb_close_written(FILE *f, int rc);	/* rc, or -1 if f failed */
 extern double wsb_now(void);		/* seconds, CLOCK_REALTIME */
 extern void wsb_sleep(double seconds);	/* returns early on interrupt */
@@ -159,7 +168,8 @@ typedef struct WsbController
 typedef struct WsbTarget
 {
 	bool		temporary;
-	char		workdir[1024];	/* /tmp/wal_stall_bench.XXXXXX, ours */
+	char		workdir[1024];	/* /tmp/wal_stall_bench.XXXXXX, root's */
+	char		ownerdir[1100]; /* workdir/owner: what the cluster's owner writes */
 	char		pgdata[1024];
 	char		sockdir[1024];
 	int			port;

@@ -344,9 +344,16 @@ wsb_judge_only(const WsbOptions *o, bool margin_given)
 	wsb_print_paired(stdout, &vs.table, &vs.spec, vs.v, vs.table.seed);
 	if (o->out[0])
 	{
-		if (mkdir(o->out, 0755) != 0 && errno != EEXIST)
+		if (mkdir(o->out, 0700) != 0 && errno != EEXIST)
 		{
 			wsb_error("could not create \"%s\": %s", o->out, strerror(errno));
+			wsb_verdicts_free(&vs);
+			return WSB_EXIT_FAILURE;
+		}
+		/* root runs gnuplot there: nobody else may change what it reads */
+		if (wsb_out_dir_secure(o->out, o, err, sizeof(err)) != 0)
+		{
+			wsb_error("%s", err);
 			wsb_verdicts_free(&vs);
 			return WSB_EXIT_FAILURE;
 		}

@@ -61,16 +61,19 @@ finish(int status)
 }
 
 /*
- * The output directory: made with its missing parents, each of which is
- * remembered so that a run that wrote nothing removes exactly the
- * directories it made, and none that were there before.  It must be a
- * directory this user can write in; -1 with err otherwise.
+ * The output directory: made with its missing parents (under the
+ * harness's umask: 0700, 0750 with --group), each of which is remembered
+ * so that a run that wrote nothing removes exactly the directories it
+ * made, and none that were there before.  It must be a directory this
+ * user owns and can write in, which neither group nor others may write in
+ * (another account could put links at the names written there); -1 with
+ * err otherwise.
  */
 static char out_made[16][1024];
 static int	nout_made;
 
 static int
-prepare_out(const char *path, char *err, size_t errlen)
+prepare_out(const char *path, const WsbOptions *o, char *err, size_t errlen)
 {
 	char		buf[1024];
 	struct stat st;
@@ -122,6 +125,8 @@ prepare_out(const char *path, char *err, size_t errlen)
 				 path, getpwuid(geteuid()) ? getpwuid(geteuid())->pw_name : "?", strerror(errno));
 		return -1;
 	}
+	if (wsb_out_dir_secure(path, o, err, errlen) != 0)
+		return -1;
 	/* absolute, for a cleanup that runs wherever the process then is */
 	for (int i = 0; i < nout_made; i++)
 	{
@@ -141,6 +146,33 @@ remove_empty_out(void *arg)
 	for (int i = nout_made - 1; i >= 0; i--)
 		if (rmdir(out_made[i]) != 0)
 			break;				/* not empty: something was written */
+}
+
+/*
+ * --script into the work directory as script.sql, for pgbench, which runs
+ * as the cluster's owner: made by root in root's directory (never through
+ * a name another account could change), root's, readable by the owner's
+ * group alone (0640).  0, or -1.
+ */
+static int
+copy_script(const WsbOptions *o, const WsbTarget *t)
+{
+	char		path[1200];
+	char	   *text = wsb_read_file(o->script, NULL);
+	FILE	   *f;
+	int			rc = 0;
+
+	if (text == NULL || !WSB_PATH_SAY(path, "%s/script.sql", t->workdir) ||
+		(f = wsb_create_file(path, 0640)) == NULL)
+	{
+		free(text);
+		return -1;
+	}
+	if (fchown(fileno(f), (uid_t) -1, t->gid) != 0 || fchmod(fileno(f), 0640) != 0)
+		rc = -1;
+	fputs(text, f);
+	free(text);
+	return wsb_close_written(f, rc);
 }
 
 /* One line of pg_config's output: "pg_config --bindir" and the like. */
@@ -316,6 +348,8 @@ main(int argc, char **argv)
 		return WSB_EXIT_USAGE;
 	}
 	wsb_quiet = opts.quiet;
+	/* every file the harness makes is its user's alone (--group: and GROUP's) */
+	wsb_proc_keep_umask(umask(opts.group_name[0] ? 027 : 077));
 	if (opts.judge[0])
 		return wsb_judge_only(&opts, opts.margin_given);	/* no server */
 	if (opts.resume[0] && wsb_resume_prepare(&opts, opts.margin_given, err, sizeof(err)) != 0)
@@ -389,9 +423,13 @@ main(int argc, char **argv)
 			char		stamp[64];
 			struct passwd *pw = getpwuid(geteuid());
 
-			/* here if this user may write here, else under its home */
+			/*
+			 * here if this user may write here and nobody else can change
+			 * the path, else under its home
+			 */
 			strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
-			if (access(".", W_OK | X_OK) == 0 || pw == NULL)
+			if ((access(".", W_OK | X_OK) == 0 && wsb_dir_is_private(".", ".", err, sizeof(err)) == 0 &&
+				 wsb_path_is_private(".", ".", err, sizeof(err)) == 0) || pw == NULL)
 				snprintf(opts.out, sizeof(opts.out), "bench-results/%s", stamp);
 			else
 				snprintf(opts.out, sizeof(opts.out), "%.900s/bench-results/%s", pw->pw_dir, stamp);
@@ -399,7 +437,7 @@ main(int argc, char **argv)
 	}
 	/* pushed first: whatever fails below, the directories made are removed */
 	wsb_cleanup_push("empty output directory", remove_empty_out, NULL);
-	if (prepare_out(opts.out, err, sizeof(err)) != 0)
+	if (prepare_out(opts.out, &opts, err, sizeof(err)) != 0)
 	{
 		wsb_error("%s", err);
 		return finish(WSB_EXIT_FAILURE);
@@ -417,18 +455,10 @@ main(int argc, char **argv)
 		wsb_error("%s", err);
 		return finish(WSB_EXIT_FAILURE);
 	}
-	if (opts.script[0])
+	if (opts.script[0] && copy_script(&opts, &target) != 0)
 	{
-		char	   *s = wsb_read_file(opts.script, NULL);
-
-		if (!WSB_PATH_SAY(path, "%s/script.sql", target.workdir) ||
-			s == NULL || wsb_write_file(path, s) != 0 || chown(path, target.uid, target.gid) != 0)
-		{
-			free(s);
-			wsb_error("could not copy the script \"%s\"", opts.script);
-			return finish(WSB_EXIT_FAILURE);
-		}
-		free(s);
+		wsb_error("could not copy the script \"%s\"", opts.script);
+		return finish(WSB_EXIT_FAILURE);
 	}
 	if (wsb_interrupted)
 		return finish(WSB_EXIT_INTERRUPTED);

@@ -27,6 +27,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <grp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -227,7 +228,10 @@ wsb_usage(FILE *f)
 		  "Output:\n"
 		  "  --out DIR             results.csv, timeline.csv, report.html, pgbench logs\n"
 		  "                        (default bench-results/DATE-TIME, under the home\n"
-		  "                        directory where the current one is not writable)\n"
+		  "                        directory where the current one is not writable); made\n"
+		  "                        0700, its files 0600; an existing one must be yours and\n"
+		  "                        not writable by group or others\n"
+		  "  --group GROUP         OUT 0750 and its files 0640, readable by GROUP\n"
 		  "  --quiet               no progress line\n"
 		  "  --validate            trace the server with bpftrace (USDT probes) beside every\n"
 		  "                        other run of each configuration: wal_stall's measurement\n"
@@ -750,7 +754,7 @@ static const struct
 	const char *flag;
 	const char *key;
 }			value_flags[] = {
-	{"--set", NULL}, {"--preset", NULL}, {"--pgdata", NULL}, {"--out", NULL},
+	{"--set", NULL}, {"--preset", NULL}, {"--pgdata", NULL}, {"--out", NULL}, {"--group", NULL},
 	{"--cluster", NULL}, {"--service", NULL},
 	{"--pg-config", NULL},
 	{"--runs", "runs"}, {"--duration", "duration"}, {"--clients", "clients"},
@@ -874,6 +878,18 @@ apply_value(WsbOptions *o, ArgState *as, int k, const char *value, char *err, si
 		}
 		return flag[2] == 'p' ? copy_value(o->pgdata, sizeof(o->pgdata), flag, "path", value, err, errlen)
 			: copy_value(o->out, sizeof(o->out), flag, "path", value, err, errlen);
+	}
+	if (strcmp(flag, "--group") == 0)
+	{
+		struct group *gr = *value ? getgrnam(value) : NULL;
+
+		if (gr == NULL)
+		{
+			snprintf(err, errlen, "--group: no group \"%s\" on this system", value);
+			return -1;
+		}
+		o->group = gr->gr_gid;
+		return copy_value(o->group_name, sizeof(o->group_name), flag, "name", value, err, errlen);
 	}
 	if (strcmp(flag, "--cluster") == 0 || strcmp(flag, "--service") == 0)
 	{

@@ -22,6 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <limits.h>
 
 #include "engine.h"
@@ -199,15 +202,26 @@ wsb_logstats_add_text(WsbLogStats *s, const char *line)
 		s->bad_lines++;
 }
 
-/* Stream one log file in.  0 ok, -1 cannot open. */
+/*
+ * Stream one log file in.  0 ok, -1 cannot open.  pgbench writes it as the
+ * cluster's owner: a link at the name is not followed, and only a regular
+ * file is read (a FIFO would block).
+ */
 int
 wsb_logstats_read_file(WsbLogStats *s, const char *path)
 {
-	FILE	   *f = fopen(path, "r");
+	int			fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	FILE	   *f;
 	char		line[512];
 
-	if (f == NULL)
+	if (fd < 0)
 		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (f = fdopen(fd, "r")) == NULL)
+	{
+		close(fd);
+		return -1;
+	}
 	while (fgets(line, sizeof(line), f))
 		wsb_logstats_add_text(s, line);
 	fclose(f);

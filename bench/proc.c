@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -73,13 +74,49 @@ wsb_cmd_free(WsbCommand *cmd)
 	cmd->argc = 0;
 }
 
+/*
+ * The umask children run under: the one the harness was started with, not
+ * the tighter one it keeps for its own files (wsb_proc_keep_umask).
+ */
+static mode_t child_umask = 022;
+
+void
+wsb_proc_keep_umask(mode_t mask)
+{
+	child_umask = mask;
+}
+
+/*
+ * Open fd's file in the child and put it in place; exits the child when
+ * it cannot be opened.  Opened after the child became its user (for a
+ * child of another user), so that its files are made with that user's
+ * rights alone.  A symbolic link at the name is refused (O_NOFOLLOW), and
+ * a file made anew is made by O_EXCL after the old name is removed: the
+ * directories a root child writes in are root's own, and a planted link
+ * there is never followed.
+ */
 static void
 child_redirect(int fd, const char *path, bool append)
 {
-	int			f = open(path ? path : "/dev/null",
-						 O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC), 0644);
+	int			f;
 
-	if (f >= 0 && f != fd)
+	if (path == NULL || strcmp(path, "/dev/null") == 0)
+		f = open("/dev/null", O_WRONLY);
+	else if (append)
+		f = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0600);
+	else
+	{
+		if (unlink(path) != 0 && errno != ENOENT)
+			f = -1;
+		else
+			f = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+	}
+	if (f < 0)
+	{
+		fprintf(stderr, "could not open \"%s\": %s\n", path ? path : "/dev/null", strerror(errno));
+		_exit(126);
+	}
+	if (f != fd)
 	{
 		dup2(f, fd);
 		close(f);
@@ -90,7 +127,13 @@ child_redirect(int fd, const char *path, bool append)
 static void
 child_files(const WsbCommand *cmd, int capture_fd)
 {
-	child_redirect(0, "/dev/null", false);
+	int			null = open("/dev/null", O_RDONLY);
+
+	if (null >= 0 && null != 0)
+	{
+		dup2(null, 0);
+		close(null);
+	}
 	if (capture_fd >= 0)
 	{
 		dup2(capture_fd, 1);
@@ -101,10 +144,10 @@ child_files(const WsbCommand *cmd, int capture_fd)
 	}
 	if (cmd->stdout_path || !cmd->stderr_path)
 		child_redirect(1, cmd->stdout_path, cmd->stdout_append);
-	if (cmd->stderr_path)
+	if (cmd->stderr_path && !(cmd->stdout_path && strcmp(cmd->stderr_path, cmd->stdout_path) == 0))
 		child_redirect(2, cmd->stderr_path, cmd->stdout_append);
 	else
-		dup2(1, 2);
+		dup2(1, 2);				/* one file for both, opened once */
 }
 
 /* Before the user changes: root may write any cgroup's procs file. */
@@ -120,17 +163,35 @@ child_enter_cgroup(const char *procs)
 	}
 }
 
+/*
+ * Become uid/gid, with that user's supplementary groups and HOME, USER and
+ * LOGNAME; without a passwd entry, with no supplementary group at all (not
+ * root's) and HOME=/.  Any step that fails ends the child.
+ */
 static void
 child_become_user(uid_t uid, gid_t gid)
 {
 	struct passwd *pw = getpwuid(uid);
+	int			rc;
 
 	if (pw)
 	{
-		initgroups(pw->pw_name, gid);
+		rc = initgroups(pw->pw_name, gid);
 		setenv("HOME", pw->pw_dir, 1);
 		setenv("USER", pw->pw_name, 1);
 		setenv("LOGNAME", pw->pw_name, 1);
+	}
+	else
+	{
+		rc = setgroups(0, NULL);
+		setenv("HOME", "/", 1);
+		unsetenv("USER");
+		unsetenv("LOGNAME");
+	}
+	if (rc != 0)
+	{
+		fprintf(stderr, "could not set the groups of user %d: %s\n", (int) uid, strerror(errno));
+		_exit(126);
 	}
 	if (setgid(gid) != 0 || setuid(uid) != 0)
 	{
@@ -166,11 +227,13 @@ child_exec(const WsbCommand *cmd, pid_t parent, int capture_fd)
 	signal(SIGPIPE, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	child_files(cmd, capture_fd);
+	umask(child_umask);
 	if (cmd->cgroup_procs)
 		child_enter_cgroup(cmd->cgroup_procs);
 	if (other_user)
 		child_become_user(cmd->uid, cmd->gid);
+	/* as the user: its output files are made with its rights */
+	child_files(cmd, capture_fd);
 	/* ours may be a directory the user cannot enter */
 	if ((cmd->cwd || other_user) && chdir(cmd->cwd ? cmd->cwd : "/") != 0)
 		_exit(126);
@@ -216,6 +279,35 @@ pid_t
 wsb_cmd_start(WsbCommand *cmd)
 {
 	return spawn(cmd, -1, -1);
+}
+
+/*
+ * Call fn(arg) in a child that became uid/gid first (or stays ourselves
+ * when uid is ours): what must be done with only that user's rights, like
+ * removing a tree that user could change under us.  fn's result (0 ok) or
+ * -1 when the child could not be started or did not end normally.
+ */
+int
+wsb_run_as_user(uid_t uid, gid_t gid, int (*fn) (void *arg), void *arg)
+{
+	pid_t		pid;
+	int			status;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0)
+	{
+		if (uid != geteuid())
+			child_become_user(uid, gid);
+		if (chdir("/") != 0)
+			_exit(126);
+		_exit(fn(arg) == 0 ? 0 : 1);
+	}
+	if (wsb_proc_wait(pid, -1, &status) != 1 || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
 static int

@@ -20,7 +20,9 @@
 /*
  * What to run and how.  uid/gid: -1 for ourselves, else the child drops to
  * that user (with its groups, HOME, USER and LOGNAME) before exec (we are
- * root).  Children get their own process group, so a Ctrl-C on the
+ * root), and only then opens stdout_path and stderr_path, with that user's
+ * rights.  Those are never followed when they are symbolic links; a file
+ * not appended to is made anew (the old name removed, then O_EXCL).  Children get their own process group, so a Ctrl-C on the
  * terminal reaches only the harness, which then stops them itself; they
  * get SIGTERM when the harness dies.  cgroup_procs: a cgroup.procs file
  * the child writes its own pid into before exec (so everything it starts
@@ -44,6 +46,12 @@ typedef struct WsbCommand
 extern void wsb_cmd_init(WsbCommand *cmd, uid_t uid, gid_t gid);
 extern void wsb_cmd_add(WsbCommand *cmd, const char *fmt,...) __attribute__((format(printf, 2, 3)));
 extern void wsb_cmd_free(WsbCommand *cmd);
+
+/* the umask of every child (the harness's own may be tighter) */
+extern void wsb_proc_keep_umask(mode_t mask);
+
+/* fn(arg) in a child that is uid/gid: 0 when it returned 0, else -1 */
+extern int	wsb_run_as_user(uid_t uid, gid_t gid, int (*fn) (void *arg), void *arg);
 
 /* the child's pid; -1 with errno on failure */
 extern pid_t wsb_cmd_start(WsbCommand *cmd);

@@ -659,7 +659,7 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 
 	if (!WSB_PATH_SAY(path, "%s/report.html", dir))
 		return -1;
-	f = fopen(path, "w");
+	f = wsb_create_file(path, 0666);	/* the umask makes it 0600 or 0640 */
 	if (f == NULL)
 		return -1;
 

@@ -27,6 +27,7 @@
  *-------------------------------------------------------------------------
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <math.h>
 #include <signal.h>
@@ -166,16 +167,26 @@ poll_history(WsbTarget *t, WsbRun *run, char *since, size_t sincelen, WsbRows *n
 	wsb_rows_free(&r);
 }
 
-/* The newest "progress:" line pgbench wrote to its stderr file. */
+/*
+ * The newest "progress:" line pgbench wrote to its stderr file, which is
+ * the owner's: opened without following a link, and only a regular file.
+ */
 static bool
 read_progress(const char *path, long *offset, double *tps)
 {
-	FILE	   *f = fopen(path, "r");
+	int			fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	FILE	   *f;
 	char		line[512];
 	bool		found = false;
 
-	if (f == NULL)
+	if (fd < 0)
 		return false;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (f = fdopen(fd, "r")) == NULL)
+	{
+		close(fd);
+		return false;
+	}
 	if (fseek(f, *offset, SEEK_SET) != 0)
 	{
 		fclose(f);
@@ -464,11 +475,14 @@ prepare_run(RunState *s, char *why, size_t whylen)
 	return 0;
 }
 
-/* Start pgbench, its output into the work directory.  pid, or -1 with why. */
+/*
+ * Start pgbench, its output and transaction logs into the owner's part of
+ * the work directory (it runs as the owner).  pid, or -1 with why.
+ */
 static pid_t
 start_pgbench(RunState *s, char *why, size_t whylen)
 {
-	const char *dir = s->t->workdir;
+	const char *dir = s->t->ownerdir;
 	int			order = s->run->order;
 	WsbCommand	c;
 	pid_t		pid;
@@ -543,9 +557,9 @@ watch_pgbench(RunState *s, pid_t pid, int *status)
 /* Why pgbench failed: its exit, and the last line of its stderr that is
  * neither progress nor a hint. */
 static void
-pgbench_failure(const char *errpath, int status, char *why, size_t whylen)
+pgbench_failure(const char *errpath, uid_t owner, int status, char *why, size_t whylen)
 {
-	char	   *e = wsb_read_file(errpath, NULL);
+	char	   *e = wsb_read_file_of(errpath, owner, NULL);
 	char	   *lastline = NULL;
 
 	for (char *p = e ? strtok(e, "\n") : NULL; p; p = strtok(NULL, "\n"))
@@ -601,12 +615,12 @@ read_pgbench(RunState *s, int status, char *why, size_t whylen)
 	WsbRun	   *run = s->run;
 	char		keep[1300],
 				pattern[1300];
-	char	   *text = wsb_read_file(s->outpath, NULL);
+	char	   *text = wsb_read_file_of(s->outpath, s->t->uid, NULL);
 
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || text == NULL ||
 		!wsb_pgbench_parse_tps(text, &run->tps))
 	{
-		pgbench_failure(s->errpath, status, why, whylen);
+		pgbench_failure(s->errpath, s->t->uid, status, why, whylen);
 		free(text);
 		return -1;
 	}

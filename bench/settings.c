@@ -251,14 +251,15 @@ wsb_settings_journal(WsbTarget *t)
 
 	if (t->temporary || t->journal[0] == '\0' || t->conn == NULL)
 		return 0;
-	f = fopen(t->journal, "w");
+	/* 0600 even with --group: it may hold old values of secret settings */
+	f = wsb_create_file(t->journal, 0600);
 	if (f == NULL)
 		return -1;
 	if (geteuid() != t->uid)
 		snprintf(runas, sizeof(runas), "runuser -u %s -- ", t->owner);
 	fprintf(f, "-- wal_stall_bench changed these settings of the cluster at %s\n"
 			"-- with ALTER SYSTEM.  Should the harness die before restoring them, run\n"
-			"--   %spsql -X -h %s -p %d -U %s -d postgres -f %s\n"
+			"--   %spsql -X -h %s -p %d -U %s -d postgres < %s\n"
 			"-- and then, if SELECT name FROM pg_settings WHERE pending_restart lists any\n"
 			"-- setting, restart the server the way it is managed (pg_ctl restart -D %s).\n",
 			t->pgdata, runas, t->sockdir, t->port, PQuser(t->conn), t->journal, t->pgdata);
@@ -270,10 +271,8 @@ wsb_settings_journal(WsbTarget *t)
 	if (t->created_db)
 		fprintf(f, "DROP DATABASE IF EXISTS " WSB_DATABASE ";\n");
 	fprintf(f, "SELECT pg_catalog.pg_reload_conf();\n");
-	if (fclose(f) != 0)
-		return -1;
-	/* the owner runs it: readable whatever the umask */
-	return chmod(t->journal, 0644);
+	/* read by root's shell (the "<" above): OUT need not be the owner's */
+	return fchmod(fileno(f), 0600) == 0 ? wsb_close_written(f, 0) : wsb_close_written(f, -1);
 }
 
 /* Note that name is about to change; journal it first. */

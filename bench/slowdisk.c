@@ -4,7 +4,10 @@
  *		wal_stall_bench: --slow-wal / --slow-disk, a throttled disk.
  *
  * A sparse file in the work directory becomes a loop device with an ext4
- * file system, mounted in the work directory; pg_wal (--slow-wal) or the
+ * file system, mounted in the work directory; that directory is root's,
+ * and nobody else may write in it (checked), so that no other account can
+ * put a link or a file of its own at the image's name or the mount
+ * point's before losetup, mkfs.ext4 -F or mount use them; pg_wal (--slow-wal) or the
  * whole data directory (--slow-disk) is created on it by initdb.  A child
  * cgroup limits writes to that device alone: with the unified hierarchy
  * (cgroup v2, whose root lists "io" in cgroup.controllers) its io.max
@@ -318,10 +321,13 @@ wsb_slowdisk_setup(WsbSlowDisk *d, const WsbOptions *o, const char *workdir,
 	if (!o->slow_wal_iops && !o->slow_disk_iops)
 		return 0;
 	strcpy(d->what, wal ? "pg_wal" : "data directory");
+	if (wsb_dir_is_private(workdir, "the work directory", err, errlen) != 0)
+		return -1;
 
 	if (!WSB_PATH(d->image, err, errlen, "%s/slow_disk.img", workdir))
 		return -1;
-	fd = open(d->image, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	/* in root's work directory, by O_EXCL: never another file or disk */
+	fd = open(d->image, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 	{
 		snprintf(err, errlen, "could not create \"%s\": %s", d->image, strerror(errno));

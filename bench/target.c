@@ -23,7 +23,9 @@
  *-------------------------------------------------------------------------
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <pwd.h>
@@ -49,7 +51,7 @@ read_postmaster_pid(WsbTarget *t, char *err, size_t errlen)
 
 	if (!WSB_PATH(path, err, errlen, "%s/postmaster.pid", t->pgdata))
 		return -1;
-	text = wsb_read_file(path, NULL);
+	text = wsb_read_file_of(path, t->uid, NULL);
 	if (text == NULL)
 	{
 		snprintf(err, errlen, "cannot read \"%s\": %s", path, strerror(errno));
@@ -74,23 +76,102 @@ read_postmaster_pid(WsbTarget *t, char *err, size_t errlen)
 
 /* ---------- opening and closing ---------- */
 
+/* nftw: remove one entry, never following a link (FTW_PHYS) */
 static int
 rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
 	(void) sb;
 	(void) flag;
-	(void) ftw;
-	remove(path);
+	if (ftw->level > 0)
+		remove(path);
 	return 0;
 }
 
+/* Run as the cluster's owner: empty its directory (which stays). */
+static int
+empty_owner_dir(void *arg)
+{
+	const char *dir = arg;
+
+	return nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
+/*
+ * Remove the work directory.  The owner's directory is emptied by a child
+ * that is the owner: a tree another account can change under us is never
+ * walked with root's rights (a directory swapped for a link between a
+ * look and a remove would lead root elsewhere).  Root then removes its own
+ * entries, which nobody else can change, one level deep: files, the
+ * unmounted slow disk's mount point, the emptied owner's directory.
+ */
 static void
 remove_workdir(void *arg)
 {
 	WsbTarget  *t = arg;
+	DIR		   *d;
+	int			fd;
+	struct dirent *e;
 
-	if (t->workdir[0])
-		nftw(t->workdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+	if (t->workdir[0] == '\0')
+		return;
+	if (t->ownerdir[0] && wsb_run_as_user(t->uid, t->gid, empty_owner_dir, t->ownerdir) != 0)
+		wsb_error("could not empty \"%s\" as its owner", t->ownerdir);
+	fd = open(t->workdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (d == NULL)
+	{
+		if (fd >= 0)
+			close(fd);
+		wsb_error("could not open the work directory \"%s\": %s", t->workdir, strerror(errno));
+		return;
+	}
+	while ((e = readdir(d)) != NULL)
+	{
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (unlinkat(fd, e->d_name, 0) != 0 &&
+			(errno != EISDIR || unlinkat(fd, e->d_name, AT_REMOVEDIR) != 0))
+			wsb_error("could not remove \"%s/%s\": %s", t->workdir, e->d_name, strerror(errno));
+	}
+	closedir(d);
+	if (rmdir(t->workdir) != 0)
+		wsb_error("could not remove the work directory \"%s\": %s", t->workdir, strerror(errno));
+}
+
+/*
+ * The work directory is root's; the cluster's owner may search it through
+ * its group (0710: reach its own directory, read script.sql) but neither
+ * list nor change it.  What the owner writes (a temporary cluster's data
+ * and socket, the logs of initdb, pg_ctl and pgbench) lives in workdir/owner,
+ * the owner's; root reads files there only through wsb_read_file_of and
+ * never writes there.  Run as the owner itself, the harness owns both.
+ */
+static int
+make_owner_dir(WsbTarget *t, char *err, size_t errlen)
+{
+	if (!WSB_PATH(t->ownerdir, err, errlen, "%s/owner", t->workdir))
+		return -1;
+	if (mkdir(t->ownerdir, 0700) != 0)
+	{
+		snprintf(err, errlen, "could not create \"%s\": %s", t->ownerdir, strerror(errno));
+		t->ownerdir[0] = '\0';
+		return -1;
+	}
+	if (t->uid == geteuid())
+		return 0;
+	if (chown(t->ownerdir, t->uid, t->gid) != 0 ||
+		chown(t->workdir, geteuid(), t->gid) != 0 || chmod(t->workdir, 0710) != 0)
+	{
+		snprintf(err, errlen, "could not give \"%s\" to the cluster's owner: %s", t->ownerdir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int
+unlink_path(void *path)
+{
+	return unlink(path);
 }
 
 /*
@@ -106,7 +187,9 @@ remove_save_file(WsbTarget *t)
 
 	if (t->temporary || !t->added_wal_stall || !t->restore_ok)
 		return;				/* still loaded, or another process's file */
-	if (WSB_PATH_SAY(path, "%s/pg_stat/wal_stall.stat", t->pgdata) && unlink(path) == 0)
+	/* in the owner's directory: unlinked by the owner */
+	if (WSB_PATH_SAY(path, "%s/pg_stat/wal_stall.stat", t->pgdata) &&
+		access(path, F_OK) == 0 && wsb_run_as_user(t->uid, t->gid, unlink_path, path) == 0)
 		wsb_note("removed \"%s\", written by wal_stall while the harness had it loaded", path);
 }
 
@@ -202,7 +285,7 @@ pgbench_init(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 	char		log[1100];
 	char		port[16];
 
-	if (!WSB_PATH(log, err, errlen, "%s/pgbench_init.log", t->workdir))
+	if (!WSB_PATH(log, err, errlen, "%s/pgbench_init.log", t->ownerdir))
 		return -1;
 	snprintf(port, sizeof(port), "%d", t->port);
 	wsb_cmd_init(&c, t->uid, t->gid);
@@ -287,20 +370,55 @@ base_settings(WsbTarget *t, const WsbOptions *o, char names[][WSB_NAME_LEN],
 	return n;
 }
 
-/* fopen of a file in the cluster's directory; NULL with err when not */
-static FILE *
-open_in_pgdata(const WsbTarget *t, const char *name, const char *mode,
-			   char *err, size_t errlen)
+/* What write_as_owner's child writes: text into path, appended or anew. */
+typedef struct OwnerWrite
+{
+	const char *path;
+	const char *text;
+	bool		append;
+} OwnerWrite;
+
+static int
+owner_write(void *arg)
+{
+	const OwnerWrite *w = arg;
+	int			fd = open(w->path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC |
+						  (w->append ? O_APPEND : O_TRUNC), 0600);
+	size_t		len = strlen(w->text);
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, w->text, len) != (ssize_t) len)
+	{
+		close(fd);
+		return -1;
+	}
+	return close(fd);
+}
+
+/*
+ * Write a file in the cluster's directory, which is its owner's: as the
+ * owner, so that nothing planted there makes root write elsewhere.  0, or
+ * -1 with err.
+ */
+static int
+write_in_pgdata(const WsbTarget *t, const char *name, const char *text, bool append,
+				char *err, size_t errlen)
 {
 	char		path[1200];
-	FILE	   *f;
+	OwnerWrite	w;
 
 	if (!WSB_PATH(path, err, errlen, "%s/%s", t->pgdata, name))
-		return NULL;
-	f = fopen(path, mode);
-	if (f == NULL)
-		snprintf(err, errlen, "could not write \"%s\": %s", path, strerror(errno));
-	return f;
+		return -1;
+	w.path = path;
+	w.text = text;
+	w.append = append;
+	if (wsb_run_as_user(t->uid, t->gid, owner_write, &w) != 0)
+	{
+		snprintf(err, errlen, "could not write \"%s\" as user \"%s\"", path, t->owner);
+		return -1;
+	}
+	return 0;
 }
 
 static int
@@ -309,7 +427,6 @@ open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 	struct passwd *pw;
 	WsbCommand	c;
 	char		log[1100];
-	FILE	   *f;
 
 	t->temporary = true;
 	if (geteuid() == 0)
@@ -326,11 +443,8 @@ open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 	t->uid = pw->pw_uid;
 	t->gid = pw->pw_gid;
 	wsb_strlcpy(t->owner, pw->pw_name, sizeof(t->owner));
-	if (chown(t->workdir, t->uid, t->gid) != 0)
-	{
-		snprintf(err, errlen, "could not chown \"%s\": %s", t->workdir, strerror(errno));
+	if (make_owner_dir(t, err, errlen) != 0)
 		return -1;
-	}
 
 	if (wsb_slowdisk_setup(&t->slow, o, t->workdir, t->uid, t->gid, err, errlen) != 0)
 		return -1;
@@ -338,13 +452,14 @@ open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 	t->cleanup_handle = wsb_cleanup_push("server", wsb_target_close, t);
 
 	if (!WSB_PATH(t->pgdata, err, errlen, "%s/data",
-				  t->slow.active && o->slow_disk_iops ? t->slow.mountpoint : t->workdir))
+				  t->slow.active && o->slow_disk_iops ? t->slow.mountpoint : t->ownerdir))
 		return -1;
-	wsb_strlcpy(t->sockdir, t->workdir, sizeof(t->sockdir));	/* the same size */
+	if (!WSB_PATH(t->sockdir, err, errlen, "%s", t->ownerdir))
+		return -1;
 	t->port = 5432;				/* the socket is in our own directory */
 	strcpy(t->dbname, "postgres");
 
-	if (!WSB_PATH(log, err, errlen, "%s/initdb.log", t->workdir))
+	if (!WSB_PATH(log, err, errlen, "%s/initdb.log", t->ownerdir))
 		return -1;
 	wsb_cmd_init(&c, t->uid, t->gid);
 	wsb_cmd_add(&c, "%s/initdb", o->bindir);
@@ -362,29 +477,32 @@ open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 	if (run_as_owner(t, "initdb", log, err, errlen, &c) != 0)
 		return -1;
 
-	f = open_in_pgdata(t, "wal_stall_bench.conf", "w", err, errlen);
-	if (f == NULL)
-		return -1;
 	{
 		bool		varied = false;
+		char	   *conf;
+		int			rc;
 
 		/* a --set of it decides alone, so that '' can mean empty */
 		for (int i = 0; i < o->nsets; i++)
 			varied |= strcasecmp(o->sets[i].name, "shared_preload_libraries") == 0;
-		fprintf(f, "# written by wal_stall_bench for this temporary cluster\n"
-				"port = %d\nlisten_addresses = ''\nunix_socket_directories = '%s'\n"
-				"%strack_wal_io_timing = on\nmax_wal_size = 4GB\n%s",
-				t->port, t->sockdir,
-				varied ? "" : "shared_preload_libraries = 'wal_stall'\n", o->extra_conf);
+		if (asprintf(&conf, "# written by wal_stall_bench for this temporary cluster\n"
+					 "port = %d\nlisten_addresses = ''\nunix_socket_directories = '%s'\n"
+					 "%strack_wal_io_timing = on\nmax_wal_size = 4GB\n%s",
+					 t->port, t->sockdir,
+					 varied ? "" : "shared_preload_libraries = 'wal_stall'\n", o->extra_conf) < 0)
+		{
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		rc = write_in_pgdata(t, "wal_stall_bench.conf", conf, false, err, errlen);
+		free(conf);
+		if (rc != 0 ||
+			write_in_pgdata(t, "postgresql.conf", "\ninclude = 'wal_stall_bench.conf'\n", true,
+							err, errlen) != 0)
+			return -1;
 	}
-	fclose(f);
-	f = open_in_pgdata(t, "postgresql.conf", "a", err, errlen);
-	if (f == NULL)
-		return -1;
-	fprintf(f, "\ninclude = 'wal_stall_bench.conf'\n");
-	fclose(f);
 
-	if (!WSB_PATH(t->logfile, err, errlen, "%s/server.log", t->workdir))
+	if (!WSB_PATH(t->logfile, err, errlen, "%s/server.log", t->ownerdir))
 		return -1;
 	if (wsb_control_start(t, err, errlen) != 0)
 		return -1;
@@ -470,7 +588,7 @@ postmaster_pid(const WsbTarget *t)
 
 	if (!WSB_PATH_SAY(path, "%s/postmaster.pid", t->pgdata))
 		return 0;
-	text = wsb_read_file(path, NULL);
+	text = wsb_read_file_of(path, t->uid, NULL);
 	if (text)
 		pid = (pid_t) atoi(text);
 	free(text);
@@ -550,11 +668,8 @@ open_existing(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 	t->gid = st.st_gid;
 	pw = getpwuid(st.st_uid);
 	wsb_strlcpy(t->owner, pw ? pw->pw_name : "postgres", sizeof(t->owner));
-	if (chown(t->workdir, t->uid, t->gid) != 0)
-	{
-		snprintf(err, errlen, "could not chown \"%s\": %s", t->workdir, strerror(errno));
+	if (make_owner_dir(t, err, errlen) != 0)
 		return -1;
-	}
 	t->cleanup_handle = wsb_cleanup_push("server", wsb_target_close, t);
 
 	/* pg_ctl status: 0 running, 3 not running */
@@ -701,6 +816,81 @@ loaded_now(WsbTarget *t)
 	return strstr(v, "wal_stall") != NULL;
 }
 
+/*
+ * The names of the settings a role without pg_read_all_settings sees in
+ * pg_settings, as an array literal: a superuser-only setting
+ * (GUC_SUPERUSER_ONLY, which pg_settings does not expose) is a row such a
+ * role cannot see.  Read as pg_signal_backend, a predefined role that is
+ * given no such privilege, in a transaction rolled back.  "{}" (every
+ * setting taken for superuser-only) when that cannot be known: the role
+ * was given pg_read_all_settings, or a statement failed.  malloc'd.
+ */
+static char *
+settings_others_see(WsbTarget *t)
+{
+	WsbRows		r = {0};
+	char		err[512];
+	const char *v = NULL;
+	char	   *names;
+
+	if (wsb_sql_exec(t->conn, "BEGIN", err, sizeof(err)) != 0)
+		return strdup("{}");
+	if (wsb_sql_exec(t->conn, "SET LOCAL ROLE pg_signal_backend", err, sizeof(err)) == 0 &&
+		wsb_sql_rows(t->conn,
+					 "SELECT CASE WHEN pg_catalog.pg_has_role('pg_read_all_settings'::pg_catalog.name, "
+					 "'USAGE'::pg_catalog.text) THEN '{}' ELSE "
+					 "pg_catalog.array_agg(name)::pg_catalog.text END AS names "
+					 "FROM pg_catalog.pg_settings",
+					 0, NULL, &r, err, sizeof(err)) == 0)
+		v = wsb_rows_get(&r, 0, "names");
+	names = strdup(v ? v : "{}");
+	wsb_rows_free(&r);
+	wsb_sql_exec(t->conn, "ROLLBACK", err, sizeof(err));
+	return names;
+}
+
+/*
+ * Every non-default setting, "name = value" a line, for the report.  A
+ * value is shown as "(hidden)" when the setting is superuser-only
+ * (settings_others_see) or its name is of the usual secret kinds:
+ * *conninfo* (primary_conninfo holds a replication password),
+ * *password*, ssl_*key*.
+ */
+static void
+settings_for_report(WsbTarget *t, WsbEnvironment *env)
+{
+	char	   *visible = settings_others_see(t);
+	const char *params[1] = {visible};
+	char		err[512];
+	WsbRows		r;
+
+	env->settings[0] = '\0';
+	if (visible != NULL &&
+		wsb_sql_rows(t->conn,
+					 "SELECT name, setting, (name <> ALL ($1::pg_catalog.text[]) "
+					 "OR name ILIKE '%conninfo%' OR name ILIKE '%password%' "
+					 "OR name ILIKE 'ssl\\_%key%')::pg_catalog.text AS hidden "
+					 "FROM pg_catalog.pg_settings "
+					 "WHERE source NOT IN ('default', 'override') ORDER BY name",
+					 1, params, &r, err, sizeof(err)) == 0)
+	{
+		for (int i = 0; i < r.nrows; i++)
+		{
+			size_t		l = strlen(env->settings);
+			const char *hidden = wsb_rows_get(&r, i, "hidden");
+			const char *value = wsb_rows_get(&r, i, "setting");
+
+			snprintf(env->settings + l, sizeof(env->settings) - l, "%s = %s\n",
+					 wsb_rows_get(&r, i, "name"),
+					 hidden == NULL || strcmp(hidden, "false") != 0 ? "(hidden)" : value ? value : "");
+		}
+		wsb_rows_free(&r);
+	}
+	else if (visible != NULL)
+		wsb_note("could not read the server's settings for the report: %s", err);
+	free(visible);
+}
+
 /* Fill in what the report says about the machine and the server. */
 int
 wsb_target_environment(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env)
@@ -737,21 +927,7 @@ wsb_target_environment(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env)
 		else
 			wsb_note("could not measure the fdatasync rate: %s", err);
 	}
-	if (wsb_sql_rows(t->conn,
-					 "SELECT name, setting FROM pg_catalog.pg_settings "
-					 "WHERE source NOT IN ('default', 'override') ORDER BY name",
-					 0, NULL, &r, err, sizeof(err)) == 0)
-	{
-		env->settings[0] = '\0';
-		for (int i = 0; i < r.nrows; i++)
-		{
-			size_t		l = strlen(env->settings);
-
-			snprintf(env->settings + l, sizeof(env->settings) - l, "%s = %s\n",
-					 r.cells[i][0], r.cells[i][1] ? r.cells[i][1] : "");
-		}
-		wsb_rows_free(&r);
-	}
+	settings_for_report(t, env);
 	t->wal_stall_loaded = loaded_now(t);
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <dirent.h>
 #include <errno.h>
+#include <pwd.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -510,6 +511,150 @@ test_pgbench(void)
 	check(!wsb_pgbench_parse_progress("pgbench (15.20)", &el, &tps, &lat), "not a progress line");
 }
 
+/* A child's stdout_path: run sh -c "echo CHILD", 0 ok; its exit status */
+static int
+child_writes(const char *path, bool append)
+{
+	WsbCommand	c;
+	int			rc;
+
+	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+	wsb_cmd_add(&c, "/bin/sh");
+	wsb_cmd_add(&c, "-c");
+	wsb_cmd_add(&c, "echo child");
+	c.stdout_path = path;
+	c.stderr_path = "/dev/null";
+	c.stdout_append = append;
+	rc = wsb_cmd_run(&c);
+	wsb_cmd_free(&c);
+	return rc;
+}
+
+static int
+return_seven(void *arg)
+{
+	(void) arg;
+	return 7;
+}
+
+/*
+ * A name another account could have put a link at: a child's output, a
+ * file the harness makes, a file it reads, a directory it writes in.
+ */
+static void
+test_files_not_followed(void)
+{
+	char		dir[] = "/tmp/wsb_unit_files.XXXXXX";
+	char		canary[64],
+				link[64],
+				fifo[64],
+				msg[512];
+	char	   *text;
+	FILE	   *f;
+	struct stat st;
+
+	if (mkdtemp(dir) == NULL)
+	{
+		check(false, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	snprintf(canary, sizeof(canary), "%s/canary", dir);
+	snprintf(link, sizeof(link), "%s/link", dir);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	wsb_write_file(canary, "canary\n");
+
+	check(symlink(canary, link) == 0 && child_writes(link, true) == 126,
+		  "a child's output appended to a link: refused, the child ends with 126");
+	check(child_writes(link, false) == 0 && lstat(link, &st) == 0 && S_ISREG(st.st_mode),
+		  "a child's output made anew at a link: the link replaced by a new file");
+	text = wsb_read_file(canary, NULL);
+	check(text && strcmp(text, "canary\n") == 0, "... and the file it pointed at untouched");
+	free(text);
+
+	unlink(link);
+	f = symlink(canary, link) == 0 ? wsb_create_file(link, 0600) : NULL;
+	if (f)
+		fputs("new\n", f);
+	check(f && fclose(f) == 0 && lstat(link, &st) == 0 && S_ISREG(st.st_mode) &&
+		  (st.st_mode & 0777) == 0600,
+		  "wsb_create_file at a link: a new file of its own, 0600");
+	text = wsb_read_file(canary, NULL);
+	check(text && strcmp(text, "canary\n") == 0, "... and the file the link pointed at untouched");
+	free(text);
+
+	unlink(link);
+	check(symlink(canary, link) == 0 && wsb_read_file_of(link, (uid_t) -1, NULL) == NULL,
+		  "wsb_read_file_of: a link is not read through");
+	check(mkfifo(fifo, 0600) == 0 && wsb_read_file_of(fifo, (uid_t) -1, NULL) == NULL,
+		  "wsb_read_file_of: a FIFO is refused at once, not waited on");
+	text = wsb_read_file_of(canary, geteuid(), NULL);
+	check(text && strcmp(text, "canary\n") == 0, "wsb_read_file_of: a regular file of ours is read");
+	free(text);
+
+	chmod(dir, 0777);
+	check(wsb_dir_is_private(dir, "--out", msg, sizeof(msg)) == -1 &&
+		  strstr(msg, "group and others may write in it (mode 0777)") != NULL,
+		  "wsb_dir_is_private: a directory others may write in is refused: %s", msg);
+	chmod(dir, 0700);
+	check(wsb_dir_is_private(dir, "--out", msg, sizeof(msg)) == 0,
+		  "wsb_dir_is_private: our own 0700 directory is taken");
+	check(wsb_dir_is_private(canary, "--out", msg, sizeof(msg)) == -1 &&
+		  strstr(msg, "is not a directory") != NULL,
+		  "wsb_dir_is_private: a file is no directory: %s", msg);
+	check(wsb_run_as_user(geteuid(), getegid(), return_seven, NULL) == -1,
+		  "wsb_run_as_user: a function that fails in the child is a failure");
+
+	unlink(canary);
+	unlink(link);
+	unlink(fifo);
+	rmdir(dir);
+}
+
+/* "id -G" and HOME of a child that is uid/gid, into out */
+static int
+child_groups(uid_t uid, gid_t gid, char *out, size_t len)
+{
+	WsbCommand	c;
+	int			rc;
+
+	wsb_cmd_init(&c, uid, gid);
+	wsb_cmd_add(&c, "/bin/sh");
+	wsb_cmd_add(&c, "-c");
+	wsb_cmd_add(&c, "echo \"$(id -G) HOME=$HOME\"");
+	rc = wsb_cmd_output(&c, out, len);
+	wsb_cmd_free(&c);
+	return rc;
+}
+
+/*
+ * As root: a child of another user has that user's groups, not root's;
+ * one of a uid without a passwd entry has no supplementary group at all
+ * and HOME=/.
+ */
+static void
+test_child_groups(void)
+{
+	struct passwd *nobody = getpwnam("nobody");
+	char		out[256],
+				want[256];
+	uid_t		unknown = 54321;
+
+	if (geteuid() != 0 || nobody == NULL || getpwuid(unknown) != NULL)
+	{
+		check(true, "# skip the children's groups: not root, no user nobody, or uid %d is known",
+			  (int) unknown);
+		return;
+	}
+	check(child_groups(nobody->pw_uid, nobody->pw_gid, out, sizeof(out)) == 0 &&
+		  strstr(out, " 0 ") == NULL && strncmp(out, "0 ", 2) != 0 &&
+		  strstr(out, "HOME=") != NULL && strcmp(strstr(out, "HOME=") + 5, nobody->pw_dir) == 0,
+		  "a child as nobody: nobody's groups (not root's group 0) and home: \"%s\"", out);
+	snprintf(want, sizeof(want), "%d HOME=/", (int) unknown);
+	check(child_groups(unknown, unknown, out, sizeof(out)) == 0 && strcmp(out, want) == 0,
+		  "a child as uid %d (no passwd entry): its gid alone, no supplementary group, HOME=/: \"%s\"",
+		  (int) unknown, out);
+}
+
 /* The process runner: what every child of the harness goes through. */
 void
 test_proc(void)
@@ -641,4 +786,6 @@ test_proc(void)
 		setenv("PATH", old, 1);
 		free(old);
 	}
+	test_files_not_followed();
+	test_child_groups();
 }

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <ctype.h>
+#include <pwd.h>
 
 #include "engine.h"
 
@@ -260,15 +261,210 @@ wsb_read_file(const char *path, size_t *len)
 	return buf;
 }
 
+/*
+ * Make path anew for writing: the old name removed, then created with
+ * O_EXCL|O_NOFOLLOW, so that a symbolic link or another's file planted at
+ * the name is never written through.  mode is narrowed by the umask.  A
+ * stdio stream, or NULL with errno.
+ */
+FILE *
+wsb_create_file(const char *path, mode_t mode)
+{
+	int			fd;
+	FILE	   *f;
+
+	if (unlink(path) != 0 && errno != ENOENT)
+		return NULL;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w");
+	if (f == NULL)
+		close(fd);
+	return f;
+}
+
 int
 wsb_write_file(const char *path, const char *text)
 {
-	FILE	   *f = fopen(path, "w");
+	FILE	   *f = wsb_create_file(path, 0666);
 
 	if (f == NULL)
 		return -1;
 	fputs(text, f);
-	return fclose(f) == 0 ? 0 : -1;
+	return wsb_close_written(f, 0);
+}
+
+/*
+ * Read a file that another account (owner) may have made: refused when
+ * the name is a symbolic link, when it is no regular file (a FIFO would
+ * block us), or when owner is not (uid_t) -1 and the file is neither
+ * owner's nor ours (a hard link to a file of root's).  malloc'd and
+ * NUL-ended, or NULL with errno.
+ */
+char *
+wsb_read_file_of(const char *path, uid_t owner, size_t *len)
+{
+	int			fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	char	   *buf = NULL;
+	size_t		n = 0,
+				cap = 0;
+	ssize_t		got;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+		(owner != (uid_t) -1 && st.st_uid != owner && st.st_uid != geteuid()))
+	{
+		close(fd);
+		errno = EPERM;
+		return NULL;
+	}
+	do
+	{
+		if (cap - n < 4096)
+		{
+			char	   *more = realloc(buf, (cap ? cap * 2 : 8192) + 1);
+
+			if (more == NULL)
+			{
+				free(buf);
+				close(fd);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = more;
+			cap = cap ? cap * 2 : 8192;
+		}
+		got = read(fd, buf + n, cap - n);
+		if (got > 0)
+			n += got;
+	} while (got > 0 || (got < 0 && errno == EINTR));
+	close(fd);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+/*
+ * May the harness write in dir, an existing directory, without another
+ * account changing what is there under it?  Only when dir (after its
+ * links) is owned by the user running the harness, and neither its group
+ * nor others may write in it.  0, or -1 with err saying why (for what:
+ * "--out").
+ */
+int
+wsb_dir_is_private(const char *dir, const char *what, char *err, size_t errlen)
+{
+	struct stat st;
+	struct passwd *pw;
+	char		mine[64];
+
+	if (stat(dir, &st) != 0)
+	{
+		snprintf(err, errlen, "cannot use %s \"%s\": %s", what, dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode))
+	{
+		snprintf(err, errlen, "cannot use %s \"%s\": it exists and is not a directory", what, dir);
+		return -1;
+	}
+	pw = getpwuid(geteuid());
+	snprintf(mine, sizeof(mine), "%s", pw ? pw->pw_name : "?");
+	if (st.st_uid != geteuid())
+	{
+		pw = getpwuid(st.st_uid);
+		snprintf(err, errlen, "cannot use %s \"%s\": it is owned by %s%s%s (uid %d), not by \"%s\", "
+				 "who runs the harness, and its owner could change the files written there",
+				 what, dir, pw ? "\"" : "", pw ? pw->pw_name : "another user", pw ? "\"" : "",
+				 (int) st.st_uid, mine);
+		return -1;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+	{
+		snprintf(err, errlen, "cannot use %s \"%s\": its %s may write in it (mode %04o), and could "
+				 "change the files written there; chmod go-w it, or choose another directory",
+				 what, dir, (st.st_mode & S_IWGRP) && (st.st_mode & S_IWOTH) ? "group and others" :
+				 (st.st_mode & S_IWGRP) ? "group" : "others", (unsigned) (st.st_mode & 07777));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Can only root and we change which directory dir names?  Every directory
+ * above it (after its links) must be root's or ours, and writable by
+ * nobody else unless it is sticky, as /tmp is: another account could
+ * otherwise rename dir away and put a link in its place.  0, or -1 with
+ * err naming the first directory that is not.
+ */
+int
+wsb_path_is_private(const char *dir, const char *what, char *err, size_t errlen)
+{
+	char		real[PATH_MAX];
+	char	   *slash;
+	struct stat st;
+
+	if (realpath(dir, real) == NULL)
+	{
+		snprintf(err, errlen, "cannot use %s \"%s\": %s", what, dir, strerror(errno));
+		return -1;
+	}
+	while ((slash = strrchr(real, '/')) != NULL)
+	{
+		const char *parent = slash == real ? "/" : real;
+
+		slash[slash == real ? 1 : 0] = '\0';
+		if (stat(parent, &st) != 0)
+		{
+			snprintf(err, errlen, "cannot use %s \"%s\": %s: %s", what, dir, parent, strerror(errno));
+			return -1;
+		}
+		if ((st.st_uid != 0 && st.st_uid != geteuid()) ||
+			((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)))
+		{
+			struct passwd *pw = getpwuid(st.st_uid);
+
+			snprintf(err, errlen, "cannot use %s \"%s\": the directory \"%s\" above it is %s%s%s%s "
+					 "(mode %04o), who could put another directory in its place",
+					 what, dir, parent, st.st_uid != 0 && st.st_uid != geteuid() ? "owned by " : "writable by ",
+					 st.st_uid != 0 && st.st_uid != geteuid() ? "\"" : "",
+					 st.st_uid != 0 && st.st_uid != geteuid() ? (pw ? pw->pw_name : "another user") :
+					 (st.st_mode & S_IWOTH) ? "others" : "its group",
+					 st.st_uid != 0 && st.st_uid != geteuid() ? "\"" : "",
+					 (unsigned) (st.st_mode & 07777));
+			return -1;
+		}
+		if (strcmp(parent, "/") == 0)
+			break;
+	}
+	return 0;
+}
+
+/*
+ * The results directory, existing: refused unless private
+ * (wsb_dir_is_private) and only root and we can change the path to it
+ * (wsb_path_is_private).  With --group it goes to that group, mode 02750:
+ * under the harness's umask (027 then) what is made in it is 0640 and, by
+ * the set-group-ID bit, of that group too.  0, or -1 with err.
+ */
+int
+wsb_out_dir_secure(const char *dir, const WsbOptions *o, char *err, size_t errlen)
+{
+	if (wsb_dir_is_private(dir, "--out", err, errlen) != 0 ||
+		wsb_path_is_private(dir, "--out", err, errlen) != 0)
+		return -1;
+	if (o->group_name[0] &&
+		(chown(dir, (uid_t) -1, o->group) != 0 || chmod(dir, 02750) != 0))
+	{
+		snprintf(err, errlen, "cannot use --out \"%s\" with --group %s: %s", dir, o->group_name,
+				 strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 /*

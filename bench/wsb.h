@@ -54,6 +54,7 @@
 #include <stdio.h>
 #include <stdint.h>
 #include <time.h>
+#include <sys/types.h>
 
 /*
  * The wal_stall release this harness belongs to: wal_stall.control's
@@ -119,6 +120,8 @@ typedef struct WsbOptions
 	char		service[128];		/* --service UNIT (systemd) */
 	bool		yes;				/* --yes: go ahead with other clients there */
 	char		out[1024];			/* --out, default bench-results/DATE-TIME */
+	char		group_name[64];		/* --group: OUT's files readable by it, "" none */
+	gid_t		group;
 	bool		quiet;
 	bool		validate;			/* --validate (kernel-traced truth) */
 	char		extra_conf[4096];	/* preset's fixed settings, "name = value\n"... */

@@ -147,7 +147,8 @@ for _ in $(seq 1 1200); do
 done
 ok "v2: a run started" $running
 pgdata=$(awk '$2 == "-D" { print $3 }' "$work/pg_ctl.log" | tail -1)
-loopdev=$(losetup -j "$(dirname "$pgdata")/slow_disk.img" 2>/dev/null | cut -d: -f1)
+# the data directory is WORKDIR/owner/data, the image WORKDIR/slow_disk.img
+loopdev=$(losetup -j "${pgdata%/owner/data}/slow_disk.img" 2>/dev/null | cut -d: -f1)
 majmin=$(lsblk -dno MAJ:MIN "$loopdev" 2>/dev/null | tr -d ' ')
 iomax=$(cat "$child/io.max" 2>/dev/null)
 echo "# loop device $loopdev ($majmin), io.max: $iomax"

@@ -357,7 +357,7 @@ ok "--pgdata SIGKILL: pgbench ended with the harness" [ "$gone" = yes ]
 cmd=$(sed -n 's/^--   //p' "$work/outk/restore.sql" | head -1)
 echo "# restore.sql says: $cmd"
 ok "--pgdata SIGKILL: restore.sql names the user to run it as" \
-	eval '[[ "$cmd" == "runuser -u postgres -- psql -X -h $pgdir -p 5499 -U postgres -d postgres -f "* ]]'
+	eval '[[ "$cmd" == "runuser -u postgres -- psql -X -h $pgdir -p 5499 -U postgres -d postgres < "* ]]'
 eval "$cmd" >"$work/restore.out" 2>&1
 ok "--pgdata SIGKILL: restore.sql runs without an error" eval '! grep -q ERROR "$work/restore.out"'
 if [ -n "$(psql_pg -c 'SELECT name FROM pg_settings WHERE pending_restart')" ]; then
