@@ -100,6 +100,7 @@ typedef struct WsbOptions
 {
 	char		pg_config[1024];	/* --pg-config, else pg_config on PATH */
 	char		bindir[1024];		/* from pg_config --bindir */
+	char		pg_version[128];	/* pg_config --version: "PostgreSQL 15.10 ..." */
 	char		preset[1024];		/* --preset NAME|FILE, "" if none */
 	int			nsets;
 	WsbSet		sets[WSB_MAX_SETS];
@@ -331,6 +332,16 @@ extern void wsb_iso8601_utc(time_t t, char *buf, size_t len);	/* "" when unknown
 
 /* ---------- output files (csv.c, report.c) ---------- */
 
+/* a file replaced whole: a temporary beside it, fsynced, renamed (csv.c) */
+typedef struct WsbReplace
+{
+	FILE	   *f;
+	char		path[1200];
+	char		tmp[1300];
+} WsbReplace;
+extern FILE *wsb_replace_open(WsbReplace *w, const char *path);
+extern int	wsb_replace_close(WsbReplace *w, int rc);
+extern int	wsb_results_csv_text(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns);
 extern int	wsb_write_results_csv(const char *path, const WsbPlan *plan,
 								  const WsbRun *runs, int nruns);
 extern int	wsb_write_timeline_csv(const char *path, const WsbPlan *plan,
