@@ -255,6 +255,8 @@ typedef struct CsvColumns
 				baseline;
 	int			stall_ms[WSB_N_STALL];
 	int			episodes[WSB_N_STALL];
+	char		stall_ms_name[WSB_N_STALL][64];	/* "wal_flush_total_ms" */
+	char		episodes_name[WSB_N_STALL][64];	/* "wal_flush_episodes" */
 } CsvColumns;
 
 static int
@@ -285,12 +287,10 @@ find_columns(const CsvReader *r, CsvColumns *c)
 	c->baseline = header_col(r, "baseline");
 	for (int k = 0; k < WSB_N_STALL; k++)
 	{
-		char		col[64];
-
-		snprintf(col, sizeof(col), "%s_total_ms", wsb_stall_classes[k]);
-		c->stall_ms[k] = header_col(r, col);
-		snprintf(col, sizeof(col), "%s_episodes", wsb_stall_classes[k]);
-		c->episodes[k] = header_col(r, col);
+		snprintf(c->stall_ms_name[k], sizeof(c->stall_ms_name[k]), "%s_total_ms", wsb_stall_classes[k]);
+		c->stall_ms[k] = header_col(r, c->stall_ms_name[k]);
+		snprintf(c->episodes_name[k], sizeof(c->episodes_name[k]), "%s_episodes", wsb_stall_classes[k]);
+		c->episodes[k] = header_col(r, c->episodes_name[k]);
 	}
 }
 
@@ -311,7 +311,16 @@ cell_number(const CsvReader *r, const char *path, int col, const char *name,
 	if (s == NULL || *s == '\0')
 		return true;
 	errno = 0;
-	v = strtod(s, &end);
+	/* plain digits, as round and tps mostly are: read without strtod */
+	if (strspn(s, "0123456789") == strlen(s) && strlen(s) <= 15)
+	{
+		v = 0;
+		for (const char *q = s; *q; q++)
+			v = v * 10 + (*q - '0');
+		end = (char *) s + strlen(s);
+	}
+	else
+		v = strtod(s, &end);
 	while (isspace((unsigned char) *end))
 		end++;
 	if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v) || v < min || v > max ||
@@ -418,13 +427,9 @@ read_run(const CsvReader *r, const char *path, const CsvColumns *c, WsbRoundTabl
 		x->client_ms = clients * seconds * 1000;
 	for (int k = 0; k < WSB_N_STALL; k++)
 	{
-		char		name[64];
-
-		snprintf(name, sizeof(name), "%s_total_ms", wsb_stall_classes[k]);
-		if (!cell_number(r, path, c->stall_ms[k], name, 0, 1e18, false, &x->stall_ms[k], err, errlen))
-			return false;
-		snprintf(name, sizeof(name), "%s_episodes", wsb_stall_classes[k]);
-		if (!cell_number(r, path, c->episodes[k], name, 0, 1e18, true, &v, err, errlen))
+		if (!cell_number(r, path, c->stall_ms[k], c->stall_ms_name[k], 0, 1e18, false,
+						 &x->stall_ms[k], err, errlen) ||
+			!cell_number(r, path, c->episodes[k], c->episodes_name[k], 0, 1e18, true, &v, err, errlen))
 			return false;
 		x->episodes[k] = v;
 	}
@@ -460,6 +465,7 @@ check_one_row_per_round(const char *path, const WsbRoundTable *t, const int *lin
 						char *err, size_t errlen)
 {
 	RowKey	   *keys = malloc(sizeof(RowKey) * (t->nruns > 0 ? t->nruns : 1));
+	RowKey		last[64];		/* per configuration, its latest row */
 
 	if (keys == NULL)
 	{
@@ -472,16 +478,30 @@ check_one_row_per_round(const char *path, const WsbRoundTable *t, const int *lin
 		keys[i].config = t->runs[i].config;
 		keys[i].line = lines[i];
 	}
-	qsort(keys, t->nruns, sizeof(RowKey), cmp_row_key);
+	/* rows in round order (results.csv's) need no sort: a round's rows
+	 * need only be together, each configuration's last one remembered */
 	for (int i = 1; i < t->nruns; i++)
-		if (keys[i].round == keys[i - 1].round && keys[i].config == keys[i - 1].config)
+		if (keys[i].round < keys[i - 1].round)
+		{
+			qsort(keys, t->nruns, sizeof(RowKey), cmp_row_key);
+			break;
+		}
+	for (int c = 0; c < 64; c++)
+		last[c].round = 0;
+	for (int i = 0; i < t->nruns; i++)
+	{
+		RowKey	   *seen = &last[keys[i].config];
+
+		if (seen->round == keys[i].round)
 		{
 			snprintf(err, errlen, "\"%s\" line %d: configuration \"%s\" has two rows in round %d "
 					 "(the first on line %d)", path, keys[i].line, t->labels[keys[i].config],
-					 keys[i].round, keys[i - 1].line);
+					 keys[i].round, seen->line);
 			free(keys);
 			return false;
 		}
+		*seen = keys[i];
+	}
 	free(keys);
 	return true;
 }
@@ -529,6 +549,24 @@ order_labels(const char *path, WsbRoundTable *t, const char *first,
 	return true;
 }
 
+/* Room for ncap runs and their line numbers; false when out of memory. */
+static bool
+grow_runs(WsbRoundTable *t, int **lines, int *cap, int ncap)
+{
+	WsbRoundRun *runs = realloc(t->runs, sizeof(WsbRoundRun) * ncap);
+	int		   *nlines;
+
+	if (runs == NULL)
+		return false;
+	t->runs = runs;
+	nlines = realloc(*lines, sizeof(int) * ncap);
+	if (nlines == NULL)
+		return false;
+	*lines = nlines;
+	*cap = ncap;
+	return true;
+}
+
 /*
  * Read a CSV of runs into t (see the file header).  baseline: a label, or
  * NULL/"" for the first configuration in the file.  labels: the
@@ -572,6 +610,14 @@ read_csv(const char *path, const char *baseline, const char *const *labels, int 
 	if (rc < 0)
 		goto parse_error;
 	find_columns(&r, &cols);
+	/* a row per line at most: room for them all at once, not by doubling */
+	for (const char *q = text; (q = memchr(q, '\n', text + len - q)) != NULL; q++)
+		cap++;
+	if (!grow_runs(t, &lines, &cap, cap + 1))
+	{
+		snprintf(err, errlen, "\"%s\": out of memory", path);
+		goto fail;
+	}
 	if (rc == 0 || cols.configuration < 0 || cols.round < 0 || cols.tps < 0)
 	{
 		snprintf(err, errlen, "\"%s\" needs the columns configuration, round and tps", path);
@@ -579,21 +625,10 @@ read_csv(const char *path, const char *baseline, const char *const *labels, int 
 	}
 	while ((rc = csv_next_row(&r, msg, sizeof(msg))) > 0)
 	{
-		if (t->nruns == cap)
+		if (t->nruns == cap && !grow_runs(t, &lines, &cap, cap * 2))
 		{
-			int			ncap = cap ? cap * 2 : 256;
-			WsbRoundRun *runs = realloc(t->runs, sizeof(WsbRoundRun) * ncap);
-			int		   *nlines = runs ? realloc(lines, sizeof(int) * ncap) : NULL;
-
-			if (runs)
-				t->runs = runs;
-			if (nlines == NULL)
-			{
-				snprintf(err, errlen, "\"%s\" line %d: out of memory", path, r.line);
-				goto fail;
-			}
-			lines = nlines;
-			cap = ncap;
+			snprintf(err, errlen, "\"%s\" line %d: out of memory", path, r.line);
+			goto fail;
 		}
 		memset(&t->runs[t->nruns], 0, sizeof(WsbRoundRun));
 		if (!read_run(&r, path, &cols, t, &t->runs[t->nruns], err, errlen))
@@ -851,13 +886,14 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 				 const WsbPaired *v, long long seed)
 {
 	char		left[1024];
-	int			traced = 0;
+	int			traced = 0,
+				complete = complete_rounds(t);
 
 	for (int i = 0; i < t->nruns; i++)
 		traced += t->runs[i].traced;
 	fprintf(f, "\nverdict by rounds: each configuration against the baseline of the same round\n");
-	fprintf(f, "margin +-%g%%, %d complete round%s", spec->margin_pct, complete_rounds(t),
-			complete_rounds(t) == 1 ? "" : "s");
+	fprintf(f, "margin +-%g%%, %d complete round%s", spec->margin_pct, complete,
+			complete == 1 ? "" : "s");
 	if (seed >= 0)
 		fprintf(f, ", seed %lld", seed);
 	if (spec->nlooks > 0)

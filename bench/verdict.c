@@ -130,22 +130,41 @@ wsb_paired_t_p(const double *d, int n)
 	return 2 * wsb_t_cdf(-fabs(t), n - 1);
 }
 
+/* The paired t interval at level (two-sided), n - 1 df, of n values with
+ * mean m and sample deviation s, on the log scale.  A point when the
+ * rounds show no spread; NAN under 2. */
+static void
+log_interval(double m, double s, int n, double level, double *lo, double *hi)
+{
+	double		h;
+
+	*lo = *hi = NAN;
+	if (n < 2 || !(level > 0 && level < 1))
+		return;
+	h = s == 0 ? 0 : wsb_t_quantile((1 + level) / 2, n - 1) * s / sqrt(n);
+	*lo = m - h;
+	*hi = m + h;
+}
+
+/* The same as ratios: exp of the ends. */
+static void
+summary_interval(double m, double s, int n, double level, double *lo, double *hi)
+{
+	log_interval(m, s, n, level, lo, hi);
+	*lo = exp(*lo);
+	*hi = exp(*hi);
+}
+
 /* The paired t interval of mean d at level (two-sided), n - 1 df, on the
  * log scale.  A point when the rounds show no spread; NAN under 2. */
 void
 wsb_paired_interval(const double *d, int n, double level, double *lo, double *hi)
 {
 	double		m,
-				s,
-				h;
+				s;
 
-	*lo = *hi = NAN;
-	if (n < 2 || !(level > 0 && level < 1))
-		return;
 	wsb_paired_summary(d, n, &m, &s);
-	h = s == 0 ? 0 : wsb_t_quantile((1 + level) / 2, n - 1) * s / sqrt(n);
-	*lo = m - h;
-	*hi = m + h;
+	log_interval(m, s, n, level, lo, hi);
 }
 
 /*
@@ -390,7 +409,14 @@ index_rounds(const WsbRoundRun *runs, int nruns, int nconfigs, RoundIndex *ix)
 			keys[nkeys].run = i;
 			nkeys++;
 		}
-	qsort(keys, nkeys, sizeof(RunKey), cmp_run_key);
+	/* runs in round order (results.csv's) need no sort: a round's runs
+	 * need only be together */
+	for (int i = 1; i < nkeys; i++)
+		if (keys[i].round < keys[i - 1].round)
+		{
+			qsort(keys, nkeys, sizeof(RunKey), cmp_run_key);
+			break;
+		}
 	for (int i = 0; i < nkeys; i++)
 		ix->nrounds += i == 0 || keys[i].round != keys[i - 1].round;
 	ix->round = malloc(sizeof(int) * (ix->nrounds + 1));
@@ -686,8 +712,11 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 {
 	double	   *d,
 			   *p,
-			   *adj;
-	int		   *rank;
+			   *adj,
+			   *mean,
+			   *sd;
+	int		   *rank,
+			   *tps_rounds;
 	RoundIndex	ix;
 	double		a = spec->alpha;
 	double		margin = spec->margin_pct / 100;
@@ -699,14 +728,20 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 	d = calloc(ix.nrounds + 1, sizeof(double));
 	p = calloc(nconfigs + 1, sizeof(double));
 	adj = calloc(nconfigs + 1, sizeof(double));
+	mean = calloc(nconfigs + 1, sizeof(double));
+	sd = calloc(nconfigs + 1, sizeof(double));
 	rank = calloc(nconfigs + 1, sizeof(int));
-	if (!d || !p || !adj || !rank)
+	tps_rounds = calloc(nconfigs + 1, sizeof(int));
+	if (!d || !p || !adj || !mean || !sd || !rank || !tps_rounds)
 		goto done;
 
-	for (int m = 0; m < WSB_N_METRICS; m++)
+	/* WSB_M_TPS first: the other metrics ask whether tps was paired */
+	for (int m = WSB_M_TPS; m < WSB_N_METRICS; m++)
 	{
 		int			k = 0;
 
+		/* one pass over the rounds per configuration: the summary kept for
+		 * the intervals, which wait for Holm's order */
 		for (int c = 0; c < nconfigs; c++)
 		{
 			WsbPaired  *v = &out[c * WSB_N_METRICS + m];
@@ -724,8 +759,11 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 			}
 			n = paired_logs(runs, &ix, nconfigs, c, m, d, NULL);
 			v->rounds = n;
+			if (m == WSB_M_TPS)
+				tps_rounds[c] = n;
+			wsb_paired_summary(d, n, &mean[c], &sd[c]);
 			if (n >= 1)
-				v->ratio = exp(wsb_mean(d, n));
+				v->ratio = exp(mean[c]);
 			if (n >= 2)
 			{
 				p[c] = wsb_paired_t_p(d, n);
@@ -737,18 +775,13 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 		for (int c = 1; c < nconfigs; c++)
 		{
 			WsbPaired  *v = &out[c * WSB_N_METRICS + m];
-			double		lo,
-						hi,
-						mean,
-						sd;
-			int			n = paired_logs(runs, &ix, nconfigs, c, m, d, NULL);
+			int			n = v->rounds;
 
 			v->alpha_used = a;
 			if (n < 2)
 			{
 				/* complete rounds, but not this figure: not measured */
-				bool		measured = n > 0 || m == WSB_M_TPS ||
-					paired_logs(runs, &ix, nconfigs, c, WSB_M_TPS, d, NULL) == 0;
+				bool		measured = n > 0 || m == WSB_M_TPS || tps_rounds[c] == 0;
 
 				v->word = measured ? WSB_W_TOO_FEW : WSB_W_NONE;
 				snprintf(v->words, sizeof(v->words), measured ? "too few rounds" : "not measured");
@@ -757,15 +790,10 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 			v->p = p[c];
 			v->p_holm = adj[c];
 			v->level = 1 - a / (k - rank[c]);
-			wsb_paired_interval(d, n, v->level, &lo, &hi);
-			v->low = exp(lo);
-			v->high = exp(hi);
-			wsb_paired_interval(d, n, 1 - 2 * a, &lo, &hi);
-			v->low90 = exp(lo);
-			v->high90 = exp(hi);
-			wsb_paired_summary(d, n, &mean, &sd);
+			summary_interval(mean[c], sd[c], n, v->level, &v->low, &v->high);
+			summary_interval(mean[c], sd[c], n, 1 - 2 * a, &v->low90, &v->high90);
 			if (m == WSB_M_TPS)
-				tps_words(v, margin, 1 - a / (2.0 * (k - rank[c])), 1 - a, mean, sd, mtext);
+				tps_words(v, margin, 1 - a / (2.0 * (k - rank[c])), 1 - a, mean[c], sd[c], mtext);
 			else if (m == WSB_M_IMPLIED)
 			{
 				v->word = WSB_W_NONE;
@@ -780,5 +808,8 @@ done:
 	free(d);
 	free(p);
 	free(adj);
+	free(mean);
+	free(sd);
 	free(rank);
+	free(tps_rounds);
 }
