@@ -364,7 +364,7 @@ experiment_cell(const CsvReader *r, const char *path, int col, const char *name,
 		if (isnan(t->margin_pct))
 			t->margin_pct = margin;
 	}
-	else
+	else if (strcmp(s, "0") != 0)	/* results.csv's 0: no --budget */
 	{
 		int			looks;
 

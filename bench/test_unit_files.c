@@ -82,8 +82,10 @@ test_declared_numbers(void)
 		"line 3: seed: \"-3\" is not an integer from 0 to 2^53 - 1", "a negative seed"},
 		{"configuration,round,tps,seed\nA,1,1000,9007199254740992\nB,1,970,\n",
 		"seed: \"9007199254740992\" is not an integer", "a seed of 2^53"},
-		{"configuration,round,tps,budget_looks\nA,1,1000,0\nB,1,970,0\n",
-		"budget_looks: \"0\" is not an integer from 1 to 998", "budget_looks = 0"},
+		{"configuration,round,tps,budget_looks\nA,1,1000,-1\nB,1,970,-1\n",
+		"budget_looks: \"-1\" is not an integer from 1 to 998", "budget_looks = -1"},
+		{"configuration,round,tps,budget_looks\nA,1,1000,999\nB,1,970,999\n",
+		"budget_looks: \"999\" is not an integer from 1 to 998", "budget_looks = 999"},
 		{"configuration,round,tps\nA,1,1000\nB,1,nan\n",
 		"line 3: tps: \"nan\" is not a number from 0", "tps = nan"},
 		{"configuration,round,tps\nA,1,1000\nB,1,-4\n", "tps: \"-4\" is not a number", "a negative tps"},
@@ -107,6 +109,17 @@ test_declared_numbers(void)
 		check(judge_text(cases[i].csv, strlen(cases[i].csv), &vs, err, sizeof(err)) != 0 &&
 			  strstr(err, cases[i].message) != NULL,
 			  "CSV: %s is refused naming the line (%s)", cases[i].what, err);
+	}
+	{
+		/* results.csv writes budget_looks 0 when there was no --budget */
+		const char *none = "configuration,round,tps,budget_looks,margin_pct,seed\nA,1,1000,0,5,7\n"
+			"B,1,970,0,5,7\n";
+
+		err[0] = '\0';
+		check(judge_text(none, strlen(none), &vs, err, sizeof(err)) == 0 && vs.spec.nlooks == 0 &&
+			  vs.table.seed == 7 && vs.spec.margin_pct == 5,
+			  "CSV: budget_looks 0 is no budget; margin_pct 5 and seed 7 taken (%s)", err);
+		wsb_verdicts_free(&vs);
 	}
 	/* the option refuses it with the same check */
 	wsb_options_defaults(&o);
