@@ -161,7 +161,7 @@ typedef struct WsbController
 {
 	WsbControlKind kind;
 	char		version[16];	/* pg_ctlcluster */
-	char		name[64];
+	char		name[128];		/* as long as --cluster's whole text */
 	char		unit[128];		/* systemd */
 } WsbController;
 

@@ -918,10 +918,13 @@ apply_value(WsbOptions *o, ArgState *as, int k, const char *value, char *err, si
 		bool		cl = flag[2] == 'c';
 		const char *slash = strchr(value, '/');
 
-		if (*value == '\0' || (cl && (slash == NULL || slash == value || slash[1] == '\0' ||
-									 strchr(slash + 1, '/'))))
+		/* pg_lsclusters' fields: a version of digits, a name without blanks */
+		if (*value == '\0' || (cl && (slash == NULL || slash == value || slash - value > 15 ||
+									 strspn(value, "0123456789") != (size_t) (slash - value) ||
+									 slash[1] == '\0' || strchr(slash + 1, '/') ||
+									 strpbrk(slash + 1, " \t\n\r"))))
 		{
-			snprintf(err, errlen, cl ? "--cluster: \"%s\" is not VERSION/NAME (e.g. 15/main)"
+			snprintf(err, errlen, cl ? "--cluster: \"%.200s\" is not VERSION/NAME (e.g. 15/main)"
 					 : "--service: empty unit name%s", cl ? value : "");
 			return -1;
 		}
