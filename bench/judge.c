@@ -39,159 +39,6 @@
  * Reading
  * --------------------------------------------------------------------- */
 
-/* a row (a header or a run) longer than this is refused, not read */
-#define CSV_MAX_ROW (1024 * 1024)
-
-/*
- * CSV text read row by row (RFC 4180: quoted fields, "" inside quotes,
- * CRLF or LF).  The cells of the current row point into buf, which holds
- * one row at a time: reading is linear in the file and its memory bounded
- * by the longest row.
- */
-typedef struct CsvReader
-{
-	const char *p;				/* the text not read yet */
-	const char *end;
-	int			line;			/* the line the current row starts on */
-	int			next_line;		/* the line p is on */
-	char	   *buf;			/* CSV_MAX_ROW + 1 bytes */
-	size_t		used;
-	int		   *starts;			/* offsets of the cells in buf */
-	int			ncells;
-	int			cellcap;
-} CsvReader;
-
-static bool
-csv_reader_init(CsvReader *r, const char *text, size_t len)
-{
-	memset(r, 0, sizeof(*r));
-	r->p = text;
-	r->end = text + len;
-	r->next_line = 1;
-	r->buf = malloc(CSV_MAX_ROW + 1);
-	return r->buf != NULL;
-}
-
-static void
-csv_reader_free(CsvReader *r)
-{
-	free(r->buf);
-	free(r->starts);
-	r->buf = NULL;
-	r->starts = NULL;
-}
-
-/* cell i of the current row, NULL past its end */
-static const char *
-csv_cell(const CsvReader *r, int i)
-{
-	return i >= 0 && i < r->ncells ? r->buf + r->starts[i] : NULL;
-}
-
-/* one byte of a cell, or false when the row is too long */
-static bool
-csv_put(CsvReader *r, char c)
-{
-	if (r->used >= CSV_MAX_ROW)
-		return false;
-	r->buf[r->used++] = c;
-	return true;
-}
-
-/*
- * The next row into r: 1, 0 at the end of the text, -1 with err (a NUL
- * byte, an unterminated quote, a row past CSV_MAX_ROW, out of memory),
- * which names the line.  Blank lines are skipped.
- */
-static int
-csv_next_row(CsvReader *r, char *err, size_t errlen)
-{
-	for (;;)
-	{
-		bool		quoted = false;
-
-		if (r->p >= r->end)
-			return 0;
-		r->line = r->next_line;
-		r->used = 0;
-		r->ncells = 0;
-		for (;;)
-		{
-			/* a cell */
-			if (r->ncells == r->cellcap)
-			{
-				int			cap = r->cellcap ? r->cellcap * 2 : 64;
-				int		   *s = realloc(r->starts, sizeof(int) * cap);
-
-				if (s == NULL)
-				{
-					snprintf(err, errlen, "line %d: out of memory", r->line);
-					return -1;
-				}
-				r->starts = s;
-				r->cellcap = cap;
-			}
-			r->starts[r->ncells++] = (int) r->used;
-			if (r->p < r->end && *r->p == '"')
-			{
-				quoted = true;
-				r->p++;
-				for (;;)
-				{
-					if (r->p >= r->end)
-					{
-						snprintf(err, errlen, "line %d: unterminated quoted field", r->line);
-						return -1;
-					}
-					if (*r->p == '"' && r->p + 1 < r->end && r->p[1] == '"')
-						r->p++;		/* "" is one quote */
-					else if (*r->p == '"')
-					{
-						r->p++;
-						break;
-					}
-					if (*r->p == '\0')
-						goto nul;
-					if (*r->p == '\n')
-						r->next_line++;
-					if (!csv_put(r, *r->p++))
-						goto too_long;
-				}
-			}
-			while (r->p < r->end && *r->p != ',' && *r->p != '\n' && *r->p != '\r')
-			{
-				if (*r->p == '\0')
-					goto nul;
-				if (!csv_put(r, *r->p++))
-					goto too_long;
-			}
-			if (!csv_put(r, '\0'))
-				goto too_long;
-			if (r->p < r->end && *r->p == ',')
-			{
-				r->p++;
-				continue;
-			}
-			break;
-		}
-		/* the row ends: CRLF, LF, a lone CR or the end of the text */
-		if (r->p < r->end && *r->p == '\r')
-			r->p++;
-		if (r->p < r->end && *r->p == '\n')
-			r->p++;
-		r->next_line++;
-		if (r->ncells == 1 && r->buf[0] == '\0' && !quoted)
-			continue;			/* a blank line */
-		return 1;
-	}
-nul:
-	snprintf(err, errlen, "line %d: a NUL byte (not a text file)", r->next_line);
-	return -1;
-too_long:
-	snprintf(err, errlen, "line %d: a row longer than %d bytes", r->line, CSV_MAX_ROW);
-	return -1;
-}
-
 static bool
 parse_bool(const char *s, bool if_empty)
 {
@@ -260,16 +107,16 @@ typedef struct CsvColumns
 } CsvColumns;
 
 static int
-header_col(const CsvReader *r, const char *name)
+header_col(const WsbCsvReader *r, const char *name)
 {
 	for (int i = 0; i < r->ncells; i++)
-		if (strcmp(csv_cell(r, i), name) == 0)
+		if (strcmp(wsb_csv_cell(r, i), name) == 0)
 			return i;
 	return -1;
 }
 
 static void
-find_columns(const CsvReader *r, CsvColumns *c)
+find_columns(const WsbCsvReader *r, CsvColumns *c)
 {
 	c->configuration = header_col(r, "configuration");
 	/* results.csv before rounds: run was the repeat */
@@ -300,10 +147,10 @@ find_columns(const CsvReader *r, CsvColumns *c)
  * false with err naming the line and the column.
  */
 static bool
-cell_number(const CsvReader *r, const char *path, int col, const char *name,
+cell_number(const WsbCsvReader *r, const char *path, int col, const char *name,
 			double min, double max, bool whole, double *out, char *err, size_t errlen)
 {
-	const char *s = csv_cell(r, col);
+	const char *s = wsb_csv_cell(r, col);
 	char	   *end;
 	double		v;
 
@@ -337,10 +184,10 @@ cell_number(const CsvReader *r, const char *path, int col, const char *name,
 /* an experiment-wide cell (seed, margin_pct, budget_looks) through the
  * options' own check; empty cells are skipped */
 static bool
-experiment_cell(const CsvReader *r, const char *path, int col, const char *name,
+experiment_cell(const WsbCsvReader *r, const char *path, int col, const char *name,
 				WsbRoundTable *t, char *err, size_t errlen)
 {
-	const char *s = csv_cell(r, col);
+	const char *s = wsb_csv_cell(r, col);
 	char		what[1200];
 
 	if (s == NULL || *s == '\0')
@@ -384,10 +231,10 @@ experiment_cell(const CsvReader *r, const char *path, int col, const char *name,
  * file's order of labels (t->labels as read so far).  false with err.
  */
 static bool
-read_run(const CsvReader *r, const char *path, const CsvColumns *c, WsbRoundTable *t,
+read_run(const WsbCsvReader *r, const char *path, const CsvColumns *c, WsbRoundTable *t,
 		 WsbRoundRun *x, char *err, size_t errlen)
 {
-	const char *label = csv_cell(r, c->configuration);
+	const char *label = wsb_csv_cell(r, c->configuration);
 	double		round,
 				pos,
 				clients,
@@ -421,8 +268,8 @@ read_run(const CsvReader *r, const char *path, const CsvColumns *c, WsbRoundTabl
 		!cell_number(r, path, c->client_ms, "client_ms", 0, 1e18, false, &x->client_ms, err, errlen))
 		return false;
 	x->position = isnan(pos) ? 0 : (int) pos;
-	x->ok = parse_bool(csv_cell(r, c->ok), true) && x->tps > 0;
-	x->traced = parse_bool(csv_cell(r, c->traced), false);
+	x->ok = parse_bool(wsb_csv_cell(r, c->ok), true) && x->tps > 0;
+	x->traced = parse_bool(wsb_csv_cell(r, c->traced), false);
 	if (isnan(x->client_ms) && clients > 0 && seconds > 0)
 		x->client_ms = clients * seconds * 1000;
 	for (int k = 0; k < WSB_N_STALL; k++)
@@ -579,7 +426,7 @@ read_csv(const char *path, const char *baseline, const char *const *labels, int 
 {
 	size_t		len;
 	char	   *text = wsb_read_file(path, &len);
-	CsvReader	r;
+	WsbCsvReader	r;
 	CsvColumns	cols;
 	char		msg[512];
 	char		first[1024] = "";
@@ -600,13 +447,13 @@ read_csv(const char *path, const char *baseline, const char *const *labels, int 
 		snprintf(err, errlen, "could not read \"%s\": %s", path, strerror(errno));
 		return -1;
 	}
-	if (!csv_reader_init(&r, text, len))
+	if (!wsb_csv_reader_init(&r, text, len))
 	{
 		snprintf(err, errlen, "\"%s\": out of memory", path);
 		free(text);
 		return -1;
 	}
-	rc = csv_next_row(&r, msg, sizeof(msg));
+	rc = wsb_csv_next_row(&r, msg, sizeof(msg));
 	if (rc < 0)
 		goto parse_error;
 	find_columns(&r, &cols);
@@ -623,7 +470,7 @@ read_csv(const char *path, const char *baseline, const char *const *labels, int 
 		snprintf(err, errlen, "\"%s\" needs the columns configuration, round and tps", path);
 		goto fail;
 	}
-	while ((rc = csv_next_row(&r, msg, sizeof(msg))) > 0)
+	while ((rc = wsb_csv_next_row(&r, msg, sizeof(msg))) > 0)
 	{
 		if (t->nruns == cap && !grow_runs(t, &lines, &cap, cap * 2))
 		{
@@ -635,7 +482,7 @@ read_csv(const char *path, const char *baseline, const char *const *labels, int 
 			goto fail;
 		/* results.csv says which configuration was the baseline: its runs
 		 * run in shuffled order, so the first row need not be one of them */
-		if (first[0] == '\0' && parse_bool(csv_cell(&r, cols.baseline), false))
+		if (first[0] == '\0' && parse_bool(wsb_csv_cell(&r, cols.baseline), false))
 			wsb_strlcpy(first, t->labels[t->runs[t->nruns].config], sizeof(first));
 		lines[t->nruns++] = r.line;
 	}
@@ -663,14 +510,14 @@ read_csv(const char *path, const char *baseline, const char *const *labels, int 
 				 t->nconfigs, t->nconfigs == 1 ? "" : "s");
 		goto fail;
 	}
-	csv_reader_free(&r);
+	wsb_csv_reader_free(&r);
 	free(text);
 	free(lines);
 	return 0;
 parse_error:
 	snprintf(err, errlen, "\"%s\" %s", path, msg);
 fail:
-	csv_reader_free(&r);
+	wsb_csv_reader_free(&r);
 	free(text);
 	free(lines);
 	wsb_round_table_free(t);
