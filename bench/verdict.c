@@ -702,6 +702,40 @@ stall_words(WsbPaired *v, double margin, const char *mtext)
 }
 
 /*
+ * Which metrics some run may have, from one pass over the runs: a figure
+ * no run has needs no pass over the rounds.  A metric marked present may
+ * still pair no round; one marked absent pairs none.
+ */
+static void
+figures_present(const WsbRoundRun *runs, int nruns, bool *present)
+{
+	bool		tps = false,
+				client = false,
+				stall[WSB_N_STALL] = {false},
+				episodes[WSB_N_STALL] = {false},
+				every_stall = true;
+
+	for (int i = 0; i < nruns; i++)
+	{
+		tps |= runs[i].tps > 0;
+		client |= runs[i].client_ms > 0;
+		for (int k = 0; k < WSB_N_STALL; k++)
+		{
+			stall[k] |= !isnan(runs[i].stall_ms[k]);
+			episodes[k] |= !isnan(runs[i].episodes[k]);
+		}
+	}
+	present[WSB_M_TPS] = tps;
+	for (int k = 0; k < WSB_N_STALL; k++)
+	{
+		present[WSB_M_SHARE + k] = client && stall[k];
+		present[WSB_M_EPISODES + k] = episodes[k];
+		every_stall &= stall[k];
+	}
+	present[WSB_M_SHARE_ALL] = present[WSB_M_IMPLIED] = client && every_stall;
+}
+
+/*
  * Judge every configuration against the baseline on every metric, from the
  * complete rounds.  out[c * WSB_N_METRICS + m]; the baseline's entries say
  * "baseline".
@@ -717,6 +751,7 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 			   *sd;
 	int		   *rank,
 			   *tps_rounds;
+	bool		present[WSB_N_METRICS];	/* some run has the figure */
 	RoundIndex	ix;
 	double		a = spec->alpha;
 	double		margin = spec->margin_pct / 100;
@@ -734,6 +769,7 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 	tps_rounds = calloc(nconfigs + 1, sizeof(int));
 	if (!d || !p || !adj || !mean || !sd || !rank || !tps_rounds)
 		goto done;
+	figures_present(runs, nruns, present);
 
 	/* WSB_M_TPS first: the other metrics ask whether tps was paired */
 	for (int m = WSB_M_TPS; m < WSB_N_METRICS; m++)
@@ -757,7 +793,8 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 				snprintf(v->words, sizeof(v->words), "baseline");
 				continue;
 			}
-			n = paired_logs(runs, &ix, nconfigs, c, m, d, NULL);
+			/* a figure no run has (a CSV of tps alone): no pass over the rounds */
+			n = present[m] ? paired_logs(runs, &ix, nconfigs, c, m, d, NULL) : 0;
 			v->rounds = n;
 			if (m == WSB_M_TPS)
 				tps_rounds[c] = n;
