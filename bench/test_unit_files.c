@@ -404,9 +404,39 @@ test_results_replaced_whole(void)
 	free(runs);
 }
 
+/* --cluster VERSION/NAME: kept whole up to 127 bytes, else one message */
+static void
+test_cluster_names(void)
+{
+	char		name[260],
+				arg[300],
+				err[512];
+	char	   *argv[4] = {"wal_stall_bench", "--cluster", arg, NULL};
+	WsbOptions	o;
+
+	memset(name, 'n', 100);
+	name[100] = '\0';
+	snprintf(arg, sizeof(arg), "15/%s", name);
+	check(wsb_parse_args(3, argv, "presets", &o, err, sizeof(err)) == 0 && strcmp(o.cluster, arg) == 0,
+		  "--cluster with a 100-byte name: kept whole (%s)", err);
+	memset(name, 'n', 200);
+	name[200] = '\0';
+	snprintf(arg, sizeof(arg), "15/%s", name);
+	check(wsb_parse_args(3, argv, "presets", &o, err, sizeof(err)) != 0 &&
+		  strstr(err, "--cluster: name too long") && strstr(err, "(203 bytes, at most 127)"),
+		  "--cluster with a 200-byte name: refused as too long (%.80s)", err);
+	snprintf(arg, sizeof(arg), "15/two words");
+	check(wsb_parse_args(3, argv, "presets", &o, err, sizeof(err)) != 0 &&
+		  strstr(err, "is not VERSION/NAME") != NULL, "--cluster with a blank in the name: refused (%s)", err);
+	snprintf(arg, sizeof(arg), "v15/main");
+	check(wsb_parse_args(3, argv, "presets", &o, err, sizeof(err)) != 0 &&
+		  strstr(err, "is not VERSION/NAME") != NULL, "--cluster with a version not of digits: refused (%s)", err);
+}
+
 void
 test_files(void)
 {
+	test_cluster_names();
 	test_declared_numbers();
 	test_malformed();
 	test_sparse_rounds();
