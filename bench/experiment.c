@@ -174,7 +174,8 @@ wsb_resume_prepare(WsbOptions *o, bool margin_given, char *err, size_t errlen)
 int
 wsb_resume_check(const WsbOptions *o, const WsbPlan *plan, char *err, size_t errlen)
 {
-	char		path[1200];
+	char		path[1200],
+				target[1200];
 	char	   *stored;
 	char	   *now = malloc(65536);
 	const char *a,
@@ -194,6 +195,14 @@ wsb_resume_check(const WsbOptions *o, const WsbPlan *plan, char *err, size_t err
 		return -1;
 	}
 	wsb_plan_text(o, plan, now, 65536);
+	if (plan_value(stored, "target", target, sizeof(target)) == NULL)
+	{
+		snprintf(err, errlen, "--resume \"%s\": plan.txt names no target (an older wal_stall_bench "
+				 "wrote it): its rounds cannot be shown to be of this cluster and PostgreSQL", o->resume);
+		free(stored);
+		free(now);
+		return -1;
+	}
 	for (a = stored, b = now; *a || *b;)
 	{
 		const char *ea = strchr(a, '\n'),

@@ -297,6 +297,9 @@ test_plan_target(void)
 		  "--resume with another PostgreSQL: refused on the server_version line (%s)", err);
 	wsb_strlcpy(o.pg_version, "PostgreSQL 15.10 (Debian 15.10-0+deb12u1)", sizeof(o.pg_version));
 	check(wsb_resume_check(&o, &plan, err, sizeof(err)) == 0, "the same target passes (%s)", err);
+	wsb_write_file(path, strstr(text, "seed = "));
+	check(wsb_resume_check(&o, &plan, err, sizeof(err)) != 0 && strstr(err, "plan.txt names no target") != NULL,
+		  "a plan.txt without the target line: refused, saying so (%s)", err);
 	wsb_plan_free(&plan);
 	unlink(path);
 	rmdir(dir);
