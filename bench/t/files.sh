@@ -142,7 +142,8 @@ ok "DateStyle SQL, DMY: timeline.csv has the header of the ISO run" \
 # ---------- 3. --resume of a temporary cluster's experiment elsewhere ----------
 if command -v pg_createcluster >/dev/null && [ "$PGBIN" = "/usr/lib/postgresql/$PG_MAJOR/bin" ] &&
 	[ -s "$work/dmy/plan.txt" ]; then
-	dc=wsbfiles$$
+	# a name past pg_lsclusters' old field width (63 bytes): read whole
+	dc=wsbfiles${$}_$(printf 'x%.0s' $(seq 70))
 	dcdir=/var/lib/postgresql/$PG_MAJOR/$dc
 	pg_createcluster "$PG_MAJOR" "$dc" --port 5641 >/dev/null
 	pg_ctlcluster "$PG_MAJOR" "$dc" start
@@ -163,6 +164,19 @@ if command -v pg_createcluster >/dev/null && [ "$PGBIN" = "/usr/lib/postgresql/$
 	for f in settings started auto out; do
 		ok "--resume refused: $f as before" cmp -s "$work/before.$f" "$work/after.$f"
 	done
+	# the same cluster benchmarked: found by its whole name in pg_lsclusters
+	"$BENCH" --pg-config "$PG_CONFIG" --cluster "$PG_MAJOR/$dc" --set wal_buffers=1MB,4MB --runs 1 \
+		--duration 2 --clients 1 --scale 1 --quiet --out "$work/outdc" >"$work/dc.out" 2>"$work/dc.err"
+	rc=$?
+	ok "--cluster with a ${#dc}-byte name: exit status 0 (got $rc)" [ "$rc" = 0 ]
+	[ "$rc" = 0 ] || sed 's/^/# /' "$work/dc.err"
+	ok "--cluster with a ${#dc}-byte name: both runs measured" python3 - "$work/outdc/results.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 2 and all(r["ok"] == "true" for r in rows), rows
+PY
+	ok "--cluster with a ${#dc}-byte name: plan.txt names it whole" \
+		grep -qxF "target = --cluster $PG_MAJOR/$dc" "$work/outdc/plan.txt"
 	drop_dc
 	dc=
 else
