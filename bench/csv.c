@@ -172,7 +172,9 @@ wsb_replace_close(WsbReplace *w, int rc)
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd >= 0)
 	{
-		if (fsync(dfd) != 0)
+		/* some file systems cannot fsync a directory (PostgreSQL's
+		 * fsync_fname lets these two pass too) */
+		if (fsync(dfd) != 0 && errno != EINVAL && errno != EBADF)
 			rc = -1;
 		close(dfd);
 	}
