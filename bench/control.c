@@ -65,30 +65,34 @@ find_debian_cluster(WsbController *ctl, const char *datadir, const char *version
 		return false;
 	}
 	wsb_cmd_free(&c);
-	/* "15 main 5432 online postgres /var/lib/postgresql/15/main /var/log/..." */
+	/*
+	 * "15 main 5432 online postgres /var/lib/postgresql/15/main /var/log/...":
+	 * fields split on blanks, each taken whole (no width can cut a name and
+	 * shift the fields after it); a field too long to keep is no match
+	 */
 	for (line = strtok_r(out, "\n", &save); line && !found; line = strtok_r(NULL, "\n", &save))
 	{
-		char		ver[16],
-					nm[64],
-					port[16],
-					status[64],
-					owner[64],
-					dir[PATH_MAX],
+		char	   *field[6],
+				   *fsave = NULL,
 					real[PATH_MAX];
+		int			n = 0;
 
-		if (sscanf(line, "%15s %63s %15s %63s %63s %4095s", ver, nm, port, status, owner, dir) != 6)
+		for (char *f = strtok_r(line, " \t", &fsave); f && n < 6; f = strtok_r(NULL, " \t", &fsave))
+			field[n++] = f;
+		if (n < 6 || strlen(field[0]) >= sizeof(ctl->version) || strlen(field[1]) >= sizeof(ctl->name) ||
+			(datadir_out && strlen(field[5]) >= outlen))
 			continue;
 		if (datadir)
-			found = realpath(dir, real) != NULL && strcmp(real, datadir) == 0;
+			found = realpath(field[5], real) != NULL && strcmp(real, datadir) == 0;
 		else
-			found = strcmp(ver, version) == 0 && strcmp(nm, name) == 0;
+			found = strcmp(field[0], version) == 0 && strcmp(field[1], name) == 0;
 		if (found)
 		{
 			ctl->kind = WSB_CTL_PG_CTLCLUSTER;
-			wsb_strlcpy(ctl->version, ver, sizeof(ctl->version));
-			wsb_strlcpy(ctl->name, nm, sizeof(ctl->name));
+			wsb_strlcpy(ctl->version, field[0], sizeof(ctl->version));
+			wsb_strlcpy(ctl->name, field[1], sizeof(ctl->name));
 			if (datadir_out)
-				wsb_strlcpy(datadir_out, dir, outlen);
+				wsb_strlcpy(datadir_out, field[5], outlen);
 		}
 	}
 	return found;
@@ -100,10 +104,11 @@ wsb_control_cluster_datadir(const char *cluster, char *datadir, size_t len,
 							char *err, size_t errlen)
 {
 	WsbController ctl;
-	char		version[16],
-				name[64];
+	char		version[sizeof(ctl.version)],
+				name[sizeof(ctl.name)];
 	const char *slash = strchr(cluster, '/');
 
+	/* whole: --cluster's parse (options.c) keeps to these sizes */
 	snprintf(version, sizeof(version), "%.*s", (int) (slash - cluster), cluster);
 	wsb_strlcpy(name, slash + 1, sizeof(name));
 	if (!find_debian_cluster(&ctl, NULL, version, name, datadir, len))

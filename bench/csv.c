@@ -5,7 +5,8 @@
  *
  * results.csv has one row per run, timeline.csv one row per second per
  * run; both are written in run order and quoted per RFC 4180, so any CSV
- * reader takes them.  results.csv's round (the run's repeat), position
+ * reader takes them.  results.csv is replaced whole after every round
+ * (wsb_replace_open), so that a kill never leaves a part of it.  Its round (the run's repeat), position
  * (its place in the round), clients, seed, margin_pct, baseline and budget_looks are what
  * --judge needs to judge the rounds again (judge.c).  timeline.csv carries every column of
  * wal_stall_history by name, whatever the extension's version returns.
@@ -19,9 +20,11 @@
  *-------------------------------------------------------------------------
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine.h"
 #include "report_internal.h"
@@ -102,26 +105,96 @@ wsb_validate_csv_row(FILE *f, const WsbRun *r)
 }
 
 /*
- * results.csv: a header, then one row per run in run order.  Returns 0, or
- * -1 with errno set when the file cannot be written.
+ * wsb_replace_open / wsb_replace_close
+ *		A file replaced whole: written to a new temporary file beside it
+ *		(the same directory: the rename stays on one file system), flushed
+ *		to disk, then renamed over it, and the directory flushed.  A kill
+ *		at any moment leaves the old file or the new one, never a part of
+ *		one: results.csv holds every finished round --resume needs.
+ */
+FILE *
+wsb_replace_open(WsbReplace *w, const char *path)
+{
+	int			fd;
+
+	w->f = NULL;
+	if (snprintf(w->path, sizeof(w->path), "%s", path) >= (int) sizeof(w->path) ||
+		snprintf(w->tmp, sizeof(w->tmp), "%s.tmp.XXXXXX", path) >= (int) sizeof(w->tmp))
+	{
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	fd = mkstemp(w->tmp);		/* O_EXCL, mode 0600 */
+	if (fd < 0)
+		return NULL;
+	(void) fcntl(fd, F_SETFD, FD_CLOEXEC);
+	w->f = fdopen(fd, "w");
+	if (w->f == NULL)
+	{
+		close(fd);
+		unlink(w->tmp);
+	}
+	return w->f;
+}
+
+/* rc 0: put the new file in place (0, or -1 with errno); else drop it (rc) */
+int
+wsb_replace_close(WsbReplace *w, int rc)
+{
+	char		dir[1200];
+	int			dfd;
+	char	   *slash;
+
+	if (rc == 0 && (fflush(w->f) != 0 || ferror(w->f) || fsync(fileno(w->f)) != 0))
+		rc = -1;
+	if (fclose(w->f) != 0)
+		rc = -1;
+	w->f = NULL;
+	if (rc == 0 && rename(w->tmp, w->path) != 0)
+		rc = -1;
+	if (rc != 0)
+	{
+		int			saved = errno;
+
+		unlink(w->tmp);
+		errno = saved;
+		return rc;
+	}
+	/* the rename itself reaches the disk with the directory */
+	wsb_strlcpy(dir, w->path, sizeof(dir));
+	slash = strrchr(dir, '/');
+	if (slash == dir)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0)
+	{
+		/* some file systems cannot fsync a directory (PostgreSQL's
+		 * fsync_fname lets these two pass too) */
+		if (fsync(dfd) != 0 && errno != EINVAL && errno != EBADF)
+			rc = -1;
+		close(dfd);
+	}
+	return rc;
+}
+
+/*
+ * results.csv's text: a header, then one row per run in run order.  0, or
+ * -1 when out of memory.
  */
 int
-wsb_write_results_csv(const char *path, const WsbPlan *plan,
-					  const WsbRun *runs, int nruns)
+wsb_results_csv_text(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 {
-	FILE	   *f = fopen(path, "w");
 	const WsbRun **ord;
 	const WsbConfig *c0 = plan->nconfigs > 0 ? &plan->configs[0] : NULL;
 	int			nsettings = c0 ? c0->nsettings : 0;
 
-	if (f == NULL)
-		return -1;
 	ord = wsb_runs_in_order(runs, nruns);
 	if (ord == NULL)
-	{
-		fclose(f);
 		return -1;
-	}
 
 	fputs("configuration", f);
 	for (int s = 0; s < nsettings; s++)
@@ -195,13 +268,23 @@ wsb_write_results_csv(const char *path, const WsbPlan *plan,
 		fputc('\n', f);
 	}
 	free(ord);
-	if (ferror(f))
-	{
-		fclose(f);
-		errno = EIO;
+	return 0;
+}
+
+/*
+ * results.csv, replaced whole (wsb_replace_open).  Returns 0, or -1 with
+ * errno set when the file cannot be written.
+ */
+int
+wsb_write_results_csv(const char *path, const WsbPlan *plan,
+					  const WsbRun *runs, int nruns)
+{
+	WsbReplace	w;
+	FILE	   *f = wsb_replace_open(&w, path);
+
+	if (f == NULL)
 		return -1;
-	}
-	return fclose(f) == 0 ? 0 : -1;
+	return wsb_replace_close(&w, wsb_results_csv_text(f, plan, runs, nruns));
 }
 
 /* The history columns of the first run that has any (NULL if none). */

@@ -76,6 +76,15 @@ extern void wsb_round_order(uint64_t seed, int nconfigs, int rounds, int *order)
 extern int	wsb_add_optional_libraries(WsbOptions *o, const char *pkglibdir, char *err, size_t errlen);
 extern int	wsb_sets_for_version(WsbOptions *o, int major, char *err, size_t errlen);
 #define WSB_BUDGET_MAX_ROUNDS 200	/* --budget without --runs: the cap */
+#define WSB_MAX_ROUNDS 1000			/* --runs */
+#define WSB_MAX_CLIENTS 10000		/* --clients */
+#define WSB_MAX_SEED 9007199254740991LL	/* --seed: 2^53 - 1, exact in a double */
+extern int	wsb_check_margin(const char *what, const char *text, double *out,
+							 char *err, size_t errlen);
+extern int	wsb_check_seed(const char *what, const char *text, long long *out,
+						   char *err, size_t errlen);
+extern int	wsb_check_looks(const char *what, const char *text, int *out,
+							char *err, size_t errlen);
 extern void wsb_usage(FILE *f);
 
 /* ---------- pgbench.c ---------- */
@@ -161,7 +170,7 @@ typedef struct WsbController
 {
 	WsbControlKind kind;
 	char		version[16];	/* pg_ctlcluster */
-	char		name[64];
+	char		name[128];		/* as long as --cluster's whole text */
 	char		unit[128];		/* systemd */
 } WsbController;
 

@@ -12,6 +12,7 @@
  *-------------------------------------------------------------------------
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,18 +27,62 @@
 #include "fits.h"
 
 /*
+ * The major version of the server the runs are made on, as text: a
+ * --cluster's own (VERSION/NAME), a --pgdata cluster's PG_VERSION, else
+ * the temporary cluster's, which pg_config's binaries make.  "unknown"
+ * when it cannot be read.
+ */
+static void
+target_server_version(const WsbOptions *o, char *out, size_t len)
+{
+	char		path[1100];
+	char	   *text;
+	int			major;
+
+	snprintf(out, len, "unknown");
+	if (o->cluster[0])
+		snprintf(out, len, "%.*s", (int) strcspn(o->cluster, "/"), o->cluster);
+	else if (o->pgdata[0])
+	{
+		if (!WSB_PATH_SAY(path, "%s/PG_VERSION", o->pgdata))
+			return;
+		text = wsb_read_file(path, NULL);
+		if (text)
+			snprintf(out, len, "%s", wsb_trim(text));
+		free(text);
+	}
+	else if (sscanf(o->pg_version, "PostgreSQL %d", &major) == 1)
+		snprintf(out, len, "%d", major);
+}
+
+/*
  * The plan as "key = value" lines: everything that makes one round
- * comparable with another (what runs, how long, on what disk, the order's
- * seed, the margin).  Not the number of rounds or the budget: those a
- * continuation may change.
+ * comparable with another (where it runs and on which PostgreSQL, what
+ * runs, how long, on what disk, the order's seed, the margin).  Not the
+ * number of rounds or the budget: those a continuation may change.
  */
 void
 wsb_plan_text(const WsbOptions *o, const WsbPlan *plan, char *buf, size_t len)
 {
 	size_t		n = 0;
+	char		version[64];
+	char		real[PATH_MAX];
 
 #define ADD(...) do { if (n < len) n += snprintf(buf + n, len - n, __VA_ARGS__); } while (0)
 	ADD("# wal_stall_bench plan: --resume checks a continuation against it\n");
+	if (o->cluster[0])
+		ADD("target = --cluster %s", o->cluster);
+	else if (o->pgdata[0])
+		ADD("target = --pgdata %s", o->pgdata);
+	else
+		ADD("target = temporary");
+	if (o->service[0])
+		ADD(" --service %s", o->service);
+	ADD("\n");
+	target_server_version(o, version, sizeof(version));
+	ADD("server_version = %s\n", version);
+	ADD("pg_config = %s\n", o->pg_config[0] && realpath(o->pg_config, real) ? real : o->pg_config);
+	ADD("pg_config_version = %s\n", o->pg_version);
 	ADD("seed = %lld\n", o->seed);
 	ADD("margin = %g\n", o->margin_pct);
 	ADD("duration = %d\nclients = %d\njobs = %d\nscale = %d\n", o->duration, o->clients,
@@ -46,7 +91,7 @@ wsb_plan_text(const WsbOptions *o, const WsbPlan *plan, char *buf, size_t len)
 		o->script, o->pgbench_args, o->pgbench_init_args);
 	ADD("slow_wal = %d\nslow_wal_mbps = %d\nslow_disk = %d\n", o->slow_wal_iops,
 		o->slow_wal_mbps, o->slow_disk_iops);
-	ADD("validate = %s\npgdata = %s\n", o->validate ? "true" : "false", o->pgdata);
+	ADD("validate = %s\n", o->validate ? "true" : "false");
 	for (const char *p = o->extra_conf; *p;)
 	{
 		const char *e = strchr(p, '\n');
@@ -87,11 +132,15 @@ int
 wsb_resume_prepare(WsbOptions *o, bool margin_given, char *err, size_t errlen)
 {
 	char		path[1200],
-				v[256];
+				v[256],
+				what_seed[1300],
+				what_margin[1300];
 	char	   *text;
 
 	if (!WSB_PATH(path, err, errlen, "%s/plan.txt", o->resume))
 		return -1;
+	snprintf(what_seed, sizeof(what_seed), "--resume \"%s\": plan.txt: seed", o->resume);
+	snprintf(what_margin, sizeof(what_margin), "--resume \"%s\": plan.txt: margin", o->resume);
 	text = wsb_read_file(path, NULL);
 	if (text == NULL)
 	{
@@ -99,10 +148,20 @@ wsb_resume_prepare(WsbOptions *o, bool margin_given, char *err, size_t errlen)
 				 o->resume, strerror(errno));
 		return -1;
 	}
-	if (!o->seed_given && plan_value(text, "seed", v, sizeof(v)))
-		o->seed = atoll(v);
-	if (!margin_given && plan_value(text, "margin", v, sizeof(v)))
-		o->margin_pct = atof(v);
+	/* read back with the options' own checks: a file cannot declare what
+	 * the command line refuses */
+	if (!o->seed_given && plan_value(text, "seed", v, sizeof(v)) &&
+		wsb_check_seed(what_seed, v, &o->seed, err, errlen) != 0)
+	{
+		free(text);
+		return -1;
+	}
+	if (!margin_given && plan_value(text, "margin", v, sizeof(v)) &&
+		wsb_check_margin(what_margin, v, &o->margin_pct, err, errlen) != 0)
+	{
+		free(text);
+		return -1;
+	}
 	free(text);
 	wsb_strlcpy(o->out, o->resume, sizeof(o->out));
 	return 0;
@@ -115,7 +174,8 @@ wsb_resume_prepare(WsbOptions *o, bool margin_given, char *err, size_t errlen)
 int
 wsb_resume_check(const WsbOptions *o, const WsbPlan *plan, char *err, size_t errlen)
 {
-	char		path[1200];
+	char		path[1200],
+				target[1200];
 	char	   *stored;
 	char	   *now = malloc(65536);
 	const char *a,
@@ -135,6 +195,14 @@ wsb_resume_check(const WsbOptions *o, const WsbPlan *plan, char *err, size_t err
 		return -1;
 	}
 	wsb_plan_text(o, plan, now, 65536);
+	if (plan_value(stored, "target", target, sizeof(target)) == NULL)
+	{
+		snprintf(err, errlen, "--resume \"%s\": plan.txt names no target (an older wal_stall_bench "
+				 "wrote it): its rounds cannot be shown to be of this cluster and PostgreSQL", o->resume);
+		free(stored);
+		free(now);
+		return -1;
+	}
 	for (a = stored, b = now; *a || *b;)
 	{
 		const char *ea = strchr(a, '\n'),
@@ -190,30 +258,31 @@ wsb_resume_load(const WsbOptions *o, const WsbPlan *plan, WsbResume *r, char *er
 
 /*
  * results.csv of a continuation: the rows already there, then the new
- * runs' rows (written to results.csv.new first; its header must be the
- * stored one).  0, -1.
+ * runs' rows (its header must be the stored one), replaced whole as
+ * wsb_write_results_csv does.  0, -1.
  */
 int
 wsb_write_results_continued(const char *path, const char *old_text, const WsbPlan *plan,
 							const WsbRun *runs, int nruns)
 {
-	char		tmp[1300];
-	char	   *fresh,
+	char	   *fresh = NULL,
 			   *body;
-	size_t		hl;
+	size_t		freshlen = 0,
+				hl;
+	FILE	   *mem;
+	WsbReplace	w;
 	FILE	   *f;
-	int			rc = 0;
 
 	if (old_text == NULL)
 		return wsb_write_results_csv(path, plan, runs, nruns);
-	if (!WSB_PATH_SAY(tmp, "%s.new", path))
+	mem = open_memstream(&fresh, &freshlen);
+	if (mem == NULL)
 		return -1;
-	if (wsb_write_results_csv(tmp, plan, runs, nruns) != 0)
+	if (wsb_results_csv_text(mem, plan, runs, nruns) != 0 || wsb_close_written(mem, 0) != 0)
+	{
+		free(fresh);
 		return -1;
-	fresh = wsb_read_file(tmp, NULL);
-	unlink(tmp);
-	if (fresh == NULL)
-		return -1;
+	}
 	body = strchr(fresh, '\n');
 	hl = body ? (size_t) (body - fresh) : strlen(fresh);
 	if (strncmp(old_text, fresh, hl) != 0 || old_text[hl] != '\n')
@@ -222,7 +291,7 @@ wsb_write_results_continued(const char *path, const char *old_text, const WsbPla
 		free(fresh);
 		return -1;
 	}
-	f = fopen(path, "w");
+	f = wsb_replace_open(&w, path);
 	if (f == NULL)
 	{
 		free(fresh);
@@ -231,9 +300,8 @@ wsb_write_results_continued(const char *path, const char *old_text, const WsbPla
 	fputs(old_text, f);
 	if (body)
 		fputs(body + 1, f);
-	rc = wsb_close_written(f, rc);
 	free(fresh);
-	return rc;
+	return wsb_replace_close(&w, 0);
 }
 
 /*
@@ -248,10 +316,12 @@ int
 wsb_budget_looks(const WsbOptions *o, int nconfigs)
 {
 	double		round_s = nconfigs * (o->duration + WSB_RUN_OVERHEAD_S);
-	int			rounds = (int) floor(o->budget_seconds / round_s);
+	double		fit = floor(o->budget_seconds / round_s);
+	/* the plan's rounds (wsb_make_plan): --runs, else the budget's cap */
+	int			rounds = o->runs_given ? o->runs : WSB_BUDGET_MAX_ROUNDS;
 
-	if (o->runs_given && rounds > o->runs)
-		rounds = o->runs;
+	if (fit < rounds)
+		rounds = (int) fit;
 	return rounds - 2 > 1 ? rounds - 2 : 1;
 }
 

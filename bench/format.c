@@ -14,6 +14,7 @@
  *-------------------------------------------------------------------------
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -105,4 +106,136 @@ wsb_iso8601_utc(time_t t, char *buf, size_t len)
 		return;
 	}
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+
+bool
+wsb_csv_reader_init(WsbCsvReader *r, const char *text, size_t len)
+{
+	memset(r, 0, sizeof(*r));
+	r->p = text;
+	r->end = text + len;
+	r->next_line = 1;
+	r->buf = malloc(WSB_CSV_MAX_ROW + 1);
+	return r->buf != NULL;
+}
+
+void
+wsb_csv_reader_free(WsbCsvReader *r)
+{
+	free(r->buf);
+	free(r->starts);
+	r->buf = NULL;
+	r->starts = NULL;
+}
+
+/* cell i of the current row, NULL past its end */
+const char *
+wsb_csv_cell(const WsbCsvReader *r, int i)
+{
+	return i >= 0 && i < r->ncells ? r->buf + r->starts[i] : NULL;
+}
+
+/* one byte of a cell, or false when the row is too long */
+static bool
+csv_put(WsbCsvReader *r, char c)
+{
+	if (r->used >= WSB_CSV_MAX_ROW)
+		return false;
+	r->buf[r->used++] = c;
+	return true;
+}
+
+/*
+ * The next row into r: 1, 0 at the end of the text, -1 with err (a NUL
+ * byte, an unterminated quote, a row past WSB_CSV_MAX_ROW, out of memory),
+ * which names the line.  Blank lines are skipped.
+ */
+int
+wsb_csv_next_row(WsbCsvReader *r, char *err, size_t errlen)
+{
+	for (;;)
+	{
+		bool		quoted = false;
+
+		if (r->p >= r->end)
+			return 0;
+		r->line = r->next_line;
+		r->used = 0;
+		r->ncells = 0;
+		for (;;)
+		{
+			/* a cell */
+			if (r->ncells == r->cellcap)
+			{
+				int			cap = r->cellcap ? r->cellcap * 2 : 64;
+				int		   *s = realloc(r->starts, sizeof(int) * cap);
+
+				if (s == NULL)
+				{
+					snprintf(err, errlen, "line %d: out of memory", r->line);
+					return -1;
+				}
+				r->starts = s;
+				r->cellcap = cap;
+			}
+			r->starts[r->ncells++] = (int) r->used;
+			if (r->p < r->end && *r->p == '"')
+			{
+				quoted = true;
+				r->p++;
+				for (;;)
+				{
+					if (r->p >= r->end)
+					{
+						snprintf(err, errlen, "line %d: unterminated quoted field", r->line);
+						return -1;
+					}
+					if (*r->p == '"' && r->p + 1 < r->end && r->p[1] == '"')
+						r->p++;		/* "" is one quote */
+					else if (*r->p == '"')
+					{
+						r->p++;
+						break;
+					}
+					if (*r->p == '\0')
+						goto nul;
+					if (*r->p == '\n')
+						r->next_line++;
+					if (!csv_put(r, *r->p++))
+						goto too_long;
+				}
+			}
+			while (r->p < r->end && *r->p != ',' && *r->p != '\n' && *r->p != '\r')
+			{
+				if (*r->p == '\0')
+					goto nul;
+				if (!csv_put(r, *r->p++))
+					goto too_long;
+			}
+			if (!csv_put(r, '\0'))
+				goto too_long;
+			if (r->p < r->end && *r->p == ',')
+			{
+				r->p++;
+				continue;
+			}
+			break;
+		}
+		/* the row ends: CRLF, LF, a lone CR or the end of the text */
+		if (r->p < r->end && *r->p == '\r')
+			r->p++;
+		if (r->p < r->end && *r->p == '\n')
+			r->p++;
+		r->next_line++;
+		if (r->ncells == 1 && r->buf[0] == '\0' && !quoted)
+			continue;			/* a blank line */
+		return 1;
+	}
+nul:
+	snprintf(err, errlen, "line %d: a NUL byte (not a text file)", r->next_line);
+	return -1;
+too_long:
+	snprintf(err, errlen, "line %d: a row longer than %d bytes", r->line, WSB_CSV_MAX_ROW);
+	return -1;
 }

@@ -39,118 +39,6 @@
  * Reading
  * --------------------------------------------------------------------- */
 
-/*
- * Parse CSV text (RFC 4180: quoted fields, "" inside quotes, CRLF or LF)
- * into rows of cells; the first row is the header.  Returns 0, -1 with err
- * on an unterminated quote.
- */
-static int
-parse_csv(const char *text, WsbRows *out, char *err, size_t errlen)
-{
-	const char *p = text;
-	int			rowcap = 0;
-	char	  **cells = NULL;
-	int			ncells = 0,
-				cellcap = 0;
-	bool		header = true;
-
-	memset(out, 0, sizeof(*out));
-	while (*p)
-	{
-		char	   *buf = malloc(strlen(p) + 1);
-		size_t		n = 0;
-		bool		end_of_row = false;
-
-		if (*p == '"')
-		{
-			p++;
-			for (;;)
-			{
-				if (*p == '\0')
-				{
-					snprintf(err, errlen, "unterminated quoted field");
-					free(buf);
-					return -1;
-				}
-				if (*p == '"' && p[1] == '"')
-				{
-					buf[n++] = '"';
-					p += 2;
-					continue;
-				}
-				if (*p == '"')
-				{
-					p++;
-					break;
-				}
-				buf[n++] = *p++;
-			}
-		}
-		while (*p && *p != ',' && *p != '\n' && *p != '\r')
-			buf[n++] = *p++;
-		buf[n] = '\0';
-		if (*p == ',')
-			p++;
-		else
-		{
-			if (*p == '\r')
-				p++;
-			if (*p == '\n')
-				p++;
-			end_of_row = true;
-		}
-		if (ncells == cellcap)
-		{
-			cellcap = cellcap ? cellcap * 2 : 64;
-			cells = realloc(cells, sizeof(char *) * cellcap);
-		}
-		cells[ncells++] = buf;
-		if (!end_of_row && *p)
-			continue;
-		/* a row ends */
-		if (ncells == 1 && cells[0][0] == '\0')
-		{
-			free(cells[0]);		/* a blank line */
-			ncells = 0;
-			continue;
-		}
-		if (header)
-		{
-			out->ncols = ncells;
-			out->names = cells;
-			header = false;
-		}
-		else
-		{
-			char	  **row = calloc(out->ncols, sizeof(char *));
-
-			for (int i = 0; i < ncells; i++)
-			{
-				if (i < out->ncols)
-					row[i] = cells[i];
-				else
-					free(cells[i]);
-			}
-			free(cells);
-			if (out->nrows == rowcap)
-			{
-				rowcap = rowcap ? rowcap * 2 : 64;
-				out->cells = realloc(out->cells, sizeof(char **) * rowcap);
-			}
-			out->cells[out->nrows++] = row;
-		}
-		cells = NULL;
-		ncells = cellcap = 0;
-	}
-	if (ncells > 0)
-	{
-		for (int i = 0; i < ncells; i++)
-			free(cells[i]);
-	}
-	free(cells);
-	return 0;
-}
-
 static bool
 parse_bool(const char *s, bool if_empty)
 {
@@ -158,22 +46,6 @@ parse_bool(const char *s, bool if_empty)
 		return if_empty;
 	return strcasecmp(s, "true") == 0 || strcasecmp(s, "t") == 0 ||
 		strcmp(s, "1") == 0 || strcasecmp(s, "yes") == 0 || strcasecmp(s, "ok") == 0;
-}
-
-/* a number cell: NAN when empty or not a number */
-static double
-cell_double(const WsbRows *rows, int r, const char *name)
-{
-	const char *s = wsb_rows_get(rows, r, name);
-	char	   *end;
-	double		v;
-
-	if (s == NULL || *s == '\0')
-		return NAN;
-	v = strtod(s, &end);
-	while (isspace((unsigned char) *end))
-		end++;
-	return *end == '\0' ? v : NAN;
 }
 
 /*
@@ -212,31 +84,355 @@ wsb_round_table_free(WsbRoundTable *t)
 	t->nruns = 0;
 }
 
-/*
- * Read a CSV of runs into t (see the file header).  baseline: a label, or
- * NULL/"" for the first configuration in the file.  0, or -1 with err.
- */
-static int
-read_csv(const char *path, const char *baseline, const char *const *labels, int nlabels,
-		 WsbRoundTable *t, char *err, size_t errlen);
-
-int
-wsb_round_table_read_csv(const char *path, const char *baseline, WsbRoundTable *t,
-						 char *err, size_t errlen)
+/* The columns read_csv takes, by index in the header (-1: absent). */
+typedef struct CsvColumns
 {
-	return read_csv(path, baseline, NULL, 0, t, err, errlen);
+	int			configuration,
+				round,
+				tps,
+				ok,
+				position,
+				traced,
+				clients,
+				seconds,
+				client_ms,
+				seed,
+				margin_pct,
+				budget_looks,
+				baseline;
+	int			stall_ms[WSB_N_STALL];
+	int			episodes[WSB_N_STALL];
+	char		stall_ms_name[WSB_N_STALL][64];	/* "wal_flush_total_ms" */
+	char		episodes_name[WSB_N_STALL][64];	/* "wal_flush_episodes" */
+} CsvColumns;
+
+static int
+header_col(const WsbCsvReader *r, const char *name)
+{
+	for (int i = 0; i < r->ncells; i++)
+		if (strcmp(wsb_csv_cell(r, i), name) == 0)
+			return i;
+	return -1;
 }
 
-/* labels: the configurations in the order to show them ([0] the baseline),
- * NULL for the order of the file */
+static void
+find_columns(const WsbCsvReader *r, CsvColumns *c)
+{
+	c->configuration = header_col(r, "configuration");
+	/* results.csv before rounds: run was the repeat */
+	c->round = header_col(r, "round") >= 0 ? header_col(r, "round") : header_col(r, "run");
+	c->tps = header_col(r, "tps");
+	c->ok = header_col(r, "ok");
+	c->position = header_col(r, "position");
+	c->traced = header_col(r, "traced");
+	c->clients = header_col(r, "clients");
+	c->seconds = header_col(r, "seconds");
+	c->client_ms = header_col(r, "client_ms");
+	c->seed = header_col(r, "seed");
+	c->margin_pct = header_col(r, "margin_pct");
+	c->budget_looks = header_col(r, "budget_looks");
+	c->baseline = header_col(r, "baseline");
+	for (int k = 0; k < WSB_N_STALL; k++)
+	{
+		snprintf(c->stall_ms_name[k], sizeof(c->stall_ms_name[k]), "%s_total_ms", wsb_stall_classes[k]);
+		c->stall_ms[k] = header_col(r, c->stall_ms_name[k]);
+		snprintf(c->episodes_name[k], sizeof(c->episodes_name[k]), "%s_episodes", wsb_stall_classes[k]);
+		c->episodes[k] = header_col(r, c->episodes_name[k]);
+	}
+}
+
+/*
+ * A number cell of the current row: NAN when the cell is empty or absent
+ * (unknown), else a finite number from min to max (whole when asked), or
+ * false with err naming the line and the column.
+ */
+static bool
+cell_number(const WsbCsvReader *r, const char *path, int col, const char *name,
+			double min, double max, bool whole, double *out, char *err, size_t errlen)
+{
+	const char *s = wsb_csv_cell(r, col);
+	char	   *end;
+	double		v;
+
+	*out = NAN;
+	if (s == NULL || *s == '\0')
+		return true;
+	errno = 0;
+	/* plain digits, as round and tps mostly are: read without strtod */
+	if (strspn(s, "0123456789") == strlen(s) && strlen(s) <= 15)
+	{
+		v = 0;
+		for (const char *q = s; *q; q++)
+			v = v * 10 + (*q - '0');
+		end = (char *) s + strlen(s);
+	}
+	else
+		v = strtod(s, &end);
+	while (isspace((unsigned char) *end))
+		end++;
+	if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v) || v < min || v > max ||
+		(whole && v != floor(v)))
+	{
+		snprintf(err, errlen, "\"%s\" line %d: %s: \"%.60s\" is not %s from %.15g to %.15g",
+				 path, r->line, name, s, whole ? "a whole number" : "a number", min, max);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+/* an experiment-wide cell (seed, margin_pct, budget_looks) through the
+ * options' own check; empty cells are skipped */
+static bool
+experiment_cell(const WsbCsvReader *r, const char *path, int col, const char *name,
+				WsbRoundTable *t, char *err, size_t errlen)
+{
+	const char *s = wsb_csv_cell(r, col);
+	char		what[1200];
+
+	if (s == NULL || *s == '\0')
+		return true;
+	snprintf(what, sizeof(what), "\"%s\" line %d: %s", path, r->line, name);
+	if (strcmp(name, "seed") == 0)
+	{
+		long long	seed;
+
+		if (wsb_check_seed(what, s, &seed, err, errlen) != 0)
+			return false;
+		if (t->seed < 0)
+			t->seed = seed;
+	}
+	else if (strcmp(name, "margin_pct") == 0)
+	{
+		double		margin;
+
+		if (wsb_check_margin(what, s, &margin, err, errlen) != 0)
+			return false;
+		if (isnan(t->margin_pct))
+			t->margin_pct = margin;
+	}
+	else if (strcmp(s, "0") != 0)	/* results.csv's 0: no --budget */
+	{
+		int			looks;
+
+		if (wsb_check_looks(what, s, &looks, err, errlen) != 0)
+			return false;
+		if (t->budget_looks == 0)
+			t->budget_looks = looks;
+	}
+	return true;
+}
+
+/* the largest round number a file may hold (kept as an int) */
+#define CSV_MAX_ROUND 1000000000
+
+/*
+ * One run of the current row into x; its configuration's index in the
+ * file's order of labels (t->labels as read so far).  false with err.
+ */
+static bool
+read_run(const WsbCsvReader *r, const char *path, const CsvColumns *c, WsbRoundTable *t,
+		 WsbRoundRun *x, char *err, size_t errlen)
+{
+	const char *label = wsb_csv_cell(r, c->configuration);
+	double		round,
+				pos,
+				clients,
+				seconds,
+				v;
+
+	if (label == NULL || *label == '\0' ||
+		!cell_number(r, path, c->round, "round", 1, CSV_MAX_ROUND, true, &round, err, errlen) ||
+		isnan(round))
+	{
+		snprintf(err, errlen, "\"%s\" line %d: a configuration and a whole round number from 1 to %d are needed",
+				 path, r->line, CSV_MAX_ROUND);
+		return false;
+	}
+	x->config = label_index(t, label, true);
+	if (x->config == -2)
+	{
+		label_too_long(path, label, err, errlen);
+		return false;
+	}
+	if (x->config < 0)
+	{
+		snprintf(err, errlen, "\"%s\" line %d: more than 64 configurations", path, r->line);
+		return false;
+	}
+	x->round = (int) round;
+	if (!cell_number(r, path, c->position, "position", 0, 64, true, &pos, err, errlen) ||
+		!cell_number(r, path, c->tps, "tps", 0, 1e12, false, &x->tps, err, errlen) ||
+		!cell_number(r, path, c->clients, "clients", 1, WSB_MAX_CLIENTS, true, &clients, err, errlen) ||
+		!cell_number(r, path, c->seconds, "seconds", 0, 1e9, false, &seconds, err, errlen) ||
+		!cell_number(r, path, c->client_ms, "client_ms", 0, 1e18, false, &x->client_ms, err, errlen))
+		return false;
+	x->position = isnan(pos) ? 0 : (int) pos;
+	x->ok = parse_bool(wsb_csv_cell(r, c->ok), true) && x->tps > 0;
+	x->traced = parse_bool(wsb_csv_cell(r, c->traced), false);
+	if (isnan(x->client_ms) && clients > 0 && seconds > 0)
+		x->client_ms = clients * seconds * 1000;
+	for (int k = 0; k < WSB_N_STALL; k++)
+	{
+		if (!cell_number(r, path, c->stall_ms[k], c->stall_ms_name[k], 0, 1e18, false,
+						 &x->stall_ms[k], err, errlen) ||
+			!cell_number(r, path, c->episodes[k], c->episodes_name[k], 0, 1e18, true, &v, err, errlen))
+			return false;
+		x->episodes[k] = v;
+	}
+	return experiment_cell(r, path, c->seed, "seed", t, err, errlen) &&
+		experiment_cell(r, path, c->margin_pct, "margin_pct", t, err, errlen) &&
+		experiment_cell(r, path, c->budget_looks, "budget_looks", t, err, errlen);
+}
+
+/* A run's place for the check of two rows of one configuration in a round. */
+typedef struct RowKey
+{
+	int			round;
+	int			config;
+	int			line;
+} RowKey;
+
+static int
+cmp_row_key(const void *a, const void *b)
+{
+	const RowKey *x = a;
+	const RowKey *y = b;
+
+	if (x->round != y->round)
+		return (x->round > y->round) - (x->round < y->round);
+	if (x->config != y->config)
+		return (x->config > y->config) - (x->config < y->config);
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* Refuse a configuration with two rows in one round (sorted: n log n). */
+static bool
+check_one_row_per_round(const char *path, const WsbRoundTable *t, const int *lines,
+						char *err, size_t errlen)
+{
+	RowKey	   *keys = malloc(sizeof(RowKey) * (t->nruns > 0 ? t->nruns : 1));
+	RowKey		last[64];		/* per configuration, its latest row */
+
+	if (keys == NULL)
+	{
+		snprintf(err, errlen, "\"%s\": out of memory", path);
+		return false;
+	}
+	for (int i = 0; i < t->nruns; i++)
+	{
+		keys[i].round = t->runs[i].round;
+		keys[i].config = t->runs[i].config;
+		keys[i].line = lines[i];
+	}
+	/* rows in round order (results.csv's) need no sort: a round's rows
+	 * need only be together, each configuration's last one remembered */
+	for (int i = 1; i < t->nruns; i++)
+		if (keys[i].round < keys[i - 1].round)
+		{
+			qsort(keys, t->nruns, sizeof(RowKey), cmp_row_key);
+			break;
+		}
+	for (int c = 0; c < 64; c++)
+		last[c].round = 0;
+	for (int i = 0; i < t->nruns; i++)
+	{
+		RowKey	   *seen = &last[keys[i].config];
+
+		if (seen->round == keys[i].round)
+		{
+			snprintf(err, errlen, "\"%s\" line %d: configuration \"%s\" has two rows in round %d "
+					 "(the first on line %d)", path, keys[i].line, t->labels[keys[i].config],
+					 keys[i].round, seen->line);
+			free(keys);
+			return false;
+		}
+		*seen = keys[i];
+	}
+	free(keys);
+	return true;
+}
+
+/*
+ * The configurations in the order to show them: the baseline first (named,
+ * else the one results.csv's baseline column names, else the first in the
+ * file), then the plan's labels, then the others in the order of the file.
+ * t->labels holds them in the file's order; the runs' configurations are
+ * renumbered.  false with err.
+ */
+static bool
+order_labels(const char *path, WsbRoundTable *t, const char *first,
+			 const char *const *labels, int nlabels, char *err, size_t errlen)
+{
+	static WsbRoundTable ordered;	/* its labels alone: 64 kB, off the stack */
+	int			map[64];
+
+	ordered.nconfigs = 0;
+	if (first && *first && label_index(&ordered, first, true) == -2)
+	{
+		label_too_long(path, first, err, errlen);
+		return false;
+	}
+	for (int c = 0; c < nlabels; c++)
+		if (label_index(&ordered, labels[c], true) == -2)
+		{
+			label_too_long(path, labels[c], err, errlen);
+			return false;
+		}
+	for (int c = 0; c < t->nconfigs; c++)
+	{
+		map[c] = label_index(&ordered, t->labels[c], true);
+		if (map[c] < 0)
+		{
+			snprintf(err, errlen, "\"%s\": more than 64 configurations", path);
+			return false;
+		}
+	}
+	for (int i = 0; i < t->nruns; i++)
+		t->runs[i].config = map[t->runs[i].config];
+	for (int c = 0; c < ordered.nconfigs; c++)
+		memcpy(t->labels[c], ordered.labels[c], sizeof(t->labels[0]));
+	t->nconfigs = ordered.nconfigs;
+	return true;
+}
+
+/* Room for ncap runs and their line numbers; false when out of memory. */
+static bool
+grow_runs(WsbRoundTable *t, int **lines, int *cap, int ncap)
+{
+	WsbRoundRun *runs = realloc(t->runs, sizeof(WsbRoundRun) * ncap);
+	int		   *nlines;
+
+	if (runs == NULL)
+		return false;
+	t->runs = runs;
+	nlines = realloc(*lines, sizeof(int) * ncap);
+	if (nlines == NULL)
+		return false;
+	*lines = nlines;
+	*cap = ncap;
+	return true;
+}
+
+/*
+ * Read a CSV of runs into t (see the file header).  baseline: a label, or
+ * NULL/"" for the first configuration in the file.  labels: the
+ * configurations in the order to show them ([0] the baseline), NULL for
+ * the order of the file.  0, or -1 with err.
+ */
 static int
 read_csv(const char *path, const char *baseline, const char *const *labels, int nlabels,
 		 WsbRoundTable *t, char *err, size_t errlen)
 {
-	char	   *text = wsb_read_file(path, NULL);
-	WsbRows		rows;
-	const char *round_col = "round";
-	char		msg[256];
+	size_t		len;
+	char	   *text = wsb_read_file(path, &len);
+	WsbCsvReader	r;
+	CsvColumns	cols;
+	char		msg[512];
+	char		first[1024] = "";
+	int		   *lines = NULL;
+	int			cap = 0,
+				rc;
 
 	memset(t, 0, sizeof(*t));
 	t->seed = -1;
@@ -251,106 +447,51 @@ read_csv(const char *path, const char *baseline, const char *const *labels, int 
 		snprintf(err, errlen, "could not read \"%s\": %s", path, strerror(errno));
 		return -1;
 	}
-	if (parse_csv(text, &rows, msg, sizeof(msg)) != 0)
+	if (!wsb_csv_reader_init(&r, text, len))
 	{
-		snprintf(err, errlen, "\"%s\": %s", path, msg);
+		snprintf(err, errlen, "\"%s\": out of memory", path);
 		free(text);
 		return -1;
 	}
-	free(text);
-	if (wsb_rows_col(&rows, "round") < 0 && wsb_rows_col(&rows, "run") >= 0)
-		round_col = "run";		/* results.csv before rounds: run was the repeat */
-	if (wsb_rows_col(&rows, "configuration") < 0 || wsb_rows_col(&rows, round_col) < 0 ||
-		wsb_rows_col(&rows, "tps") < 0)
+	rc = wsb_csv_next_row(&r, msg, sizeof(msg));
+	if (rc < 0)
+		goto parse_error;
+	find_columns(&r, &cols);
+	/* a row per line at most: room for them all at once, not by doubling */
+	for (const char *q = text; (q = memchr(q, '\n', text + len - q)) != NULL; q++)
+		cap++;
+	if (!grow_runs(t, &lines, &cap, cap + 1))
 	{
-		snprintf(err, errlen, "\"%s\" needs the columns configuration, round and tps", path);
-		wsb_rows_free(&rows);
-		return -1;
-	}
-	/* results.csv says which configuration was the baseline: its runs run
-	 * in shuffled order, so the first row need not be one of them */
-	if ((baseline == NULL || *baseline == '\0') && wsb_rows_col(&rows, "baseline") >= 0)
-		for (int r = 0; r < rows.nrows; r++)
-			if (parse_bool(wsb_rows_get(&rows, r, "baseline"), false) &&
-				wsb_rows_get(&rows, r, "configuration"))
-			{
-				if (label_index(t, wsb_rows_get(&rows, r, "configuration"), true) == -2)
-				{
-					label_too_long(path, wsb_rows_get(&rows, r, "configuration"), err, errlen);
-					goto fail;
-				}
-				break;
-			}
-	if (baseline && *baseline && label_index(t, baseline, true) == -2)
-	{
-		label_too_long(path, baseline, err, errlen);
+		snprintf(err, errlen, "\"%s\": out of memory", path);
 		goto fail;
 	}
-	for (int c = 0; c < nlabels; c++)
-		if (label_index(t, labels[c], true) == -2)
-		{
-			label_too_long(path, labels[c], err, errlen);
-			goto fail;
-		}
-	t->runs = calloc(rows.nrows > 0 ? (size_t) rows.nrows : 1, sizeof(WsbRoundRun));
-	for (int r = 0; r < rows.nrows; r++)
+	if (rc == 0 || cols.configuration < 0 || cols.round < 0 || cols.tps < 0)
 	{
-		WsbRoundRun *x = &t->runs[t->nruns];
-		const char *label = wsb_rows_get(&rows, r, "configuration");
-		double		round = cell_double(&rows, r, round_col);
-		double		clients = cell_double(&rows, r, "clients");
-		double		seconds = cell_double(&rows, r, "seconds");
-		double		pos = cell_double(&rows, r, "position");
-
-		if (label == NULL || *label == '\0' || isnan(round) || round < 1 || round != floor(round))
-		{
-			snprintf(err, errlen, "\"%s\" line %d: a configuration and a whole round number from 1 are needed",
-					 path, r + 2);
-			goto fail;
-		}
-		x->config = label_index(t, label, true);
-		if (x->config == -2)
-		{
-			label_too_long(path, label, err, errlen);
-			goto fail;
-		}
-		if (x->config < 0)
-		{
-			snprintf(err, errlen, "\"%s\": more than 64 configurations", path);
-			goto fail;
-		}
-		x->round = (int) round;
-		x->position = isnan(pos) ? 0 : (int) pos;
-		x->tps = cell_double(&rows, r, "tps");
-		x->ok = parse_bool(wsb_rows_get(&rows, r, "ok"), true) && x->tps > 0;
-		x->traced = parse_bool(wsb_rows_get(&rows, r, "traced"), false);
-		x->client_ms = cell_double(&rows, r, "client_ms");
-		if (isnan(x->client_ms) && clients > 0 && seconds > 0)
-			x->client_ms = clients * seconds * 1000;
-		for (int k = 0; k < WSB_N_STALL; k++)
-		{
-			char		col[64];
-
-			snprintf(col, sizeof(col), "%s_total_ms", wsb_stall_classes[k]);
-			x->stall_ms[k] = cell_double(&rows, r, col);
-			snprintf(col, sizeof(col), "%s_episodes", wsb_stall_classes[k]);
-			x->episodes[k] = cell_double(&rows, r, col);
-		}
-		for (int i = 0; i < t->nruns; i++)
-			if (t->runs[i].config == x->config && t->runs[i].round == x->round)
-			{
-				snprintf(err, errlen, "\"%s\": configuration \"%s\" has two rows in round %d",
-						 path, label, x->round);
-				goto fail;
-			}
-		if (t->seed < 0 && !isnan(cell_double(&rows, r, "seed")))
-			t->seed = (long long) cell_double(&rows, r, "seed");
-		if (isnan(t->margin_pct))
-			t->margin_pct = cell_double(&rows, r, "margin_pct");
-		if (t->budget_looks == 0 && cell_double(&rows, r, "budget_looks") > 0)
-			t->budget_looks = (int) cell_double(&rows, r, "budget_looks");
-		t->nruns++;
+		snprintf(err, errlen, "\"%s\" needs the columns configuration, round and tps", path);
+		goto fail;
 	}
+	while ((rc = wsb_csv_next_row(&r, msg, sizeof(msg))) > 0)
+	{
+		if (t->nruns == cap && !grow_runs(t, &lines, &cap, cap * 2))
+		{
+			snprintf(err, errlen, "\"%s\" line %d: out of memory", path, r.line);
+			goto fail;
+		}
+		memset(&t->runs[t->nruns], 0, sizeof(WsbRoundRun));
+		if (!read_run(&r, path, &cols, t, &t->runs[t->nruns], err, errlen))
+			goto fail;
+		/* results.csv says which configuration was the baseline: its runs
+		 * run in shuffled order, so the first row need not be one of them */
+		if (first[0] == '\0' && parse_bool(wsb_csv_cell(&r, cols.baseline), false))
+			wsb_strlcpy(first, t->labels[t->runs[t->nruns].config], sizeof(first));
+		lines[t->nruns++] = r.line;
+	}
+	if (rc < 0)
+		goto parse_error;
+	if (!check_one_row_per_round(path, t, lines, err, errlen) ||
+		!order_labels(path, t, baseline && *baseline ? baseline : first, labels, nlabels,
+					  err, errlen))
+		goto fail;
 	if (baseline && *baseline)
 	{
 		bool		seen = false;
@@ -369,12 +510,25 @@ read_csv(const char *path, const char *baseline, const char *const *labels, int 
 				 t->nconfigs, t->nconfigs == 1 ? "" : "s");
 		goto fail;
 	}
-	wsb_rows_free(&rows);
+	wsb_csv_reader_free(&r);
+	free(text);
+	free(lines);
 	return 0;
+parse_error:
+	snprintf(err, errlen, "\"%s\" %s", path, msg);
 fail:
-	wsb_rows_free(&rows);
+	wsb_csv_reader_free(&r);
+	free(text);
+	free(lines);
 	wsb_round_table_free(t);
 	return -1;
+}
+
+int
+wsb_round_table_read_csv(const char *path, const char *baseline, WsbRoundTable *t,
+						 char *err, size_t errlen)
+{
+	return read_csv(path, baseline, NULL, 0, t, err, errlen);
 }
 
 /*
@@ -422,31 +576,24 @@ wsb_round_table_from_runs(const WsbPlan *plan, const WsbRun *runs, int nruns,
 void
 wsb_left_out_rounds(const WsbRoundTable *t, char *buf, size_t len)
 {
-	int			maxround = 0;
+	WsbRoundState *states;
+	int			n = wsb_round_states(t->runs, t->nruns, t->nconfigs, &states);
 	size_t		used = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < t->nruns; i++)
-		if (t->runs[i].round > maxround)
-			maxround = t->runs[i].round;
-	for (int r = 1; r <= maxround; r++)
+	if (n < 0)
 	{
-		bool		any = false,
-					failed = false;
-
-		for (int i = 0; i < t->nruns; i++)
-			if (t->runs[i].round == r)
-			{
-				any = true;
-				failed |= !t->runs[i].ok;
-			}
-		if (!any || wsb_round_complete(t->runs, t->nruns, t->nconfigs, r))
-			continue;
-		used += snprintf(buf + used, used < len ? len - used : 0, "%sround %d (%s)",
-						 used ? ", " : "", r, failed ? "a failed run" : "not every configuration ran");
-		if (used >= len)
-			break;
+		snprintf(buf, len, "(out of memory: the rounds left out are not known)");
+		return;
 	}
+	for (int k = 0; k < n && used < len; k++)
+	{
+		if (states[k].complete)
+			continue;
+		used += snprintf(buf + used, len - used, "%sround %d (%s)", used ? ", " : "",
+						 states[k].round, states[k].failed ? "a failed run" : "not every configuration ran");
+	}
+	free(states);
 }
 
 /* ---------------------------------------------------------------------
@@ -470,7 +617,9 @@ wsb_method_text(const WsbJudgeSpec *spec, WsbMetric m, const WsbPaired *p,
 		n += snprintf(buf + n, len - n, "; look %d of at most %d, alpha %.4g each (Bonferroni spending)",
 					  spec->look, spec->nlooks, p->alpha_used);
 	if (!isnan(p->rank_p) && (size_t) n < len)
-		snprintf(buf + n, len - n, "; signed-rank p %.3g", p->rank_p);
+		snprintf(buf + n, len - n, p->rounds > WSB_RANK_EXACT_MAX ?
+				 "; signed-rank p %.3g (normal approximation: more than %d rounds)" :
+				 "; signed-rank p %.3g (exact)", p->rank_p, WSB_RANK_EXACT_MAX);
 }
 
 static void
@@ -564,15 +713,14 @@ stall_line_shown(const WsbPaired *p)
 static int
 complete_rounds(const WsbRoundTable *t)
 {
-	int			maxround = 0,
-				n = 0;
+	WsbRoundState *states;
+	int			n = wsb_round_states(t->runs, t->nruns, t->nconfigs, &states),
+				complete = 0;
 
-	for (int i = 0; i < t->nruns; i++)
-		if (t->runs[i].round > maxround)
-			maxround = t->runs[i].round;
-	for (int r = 1; r <= maxround; r++)
-		n += wsb_round_complete(t->runs, t->nruns, t->nconfigs, r);
-	return n;
+	for (int k = 0; k < n; k++)
+		complete += states[k].complete;
+	free(states);
+	return complete;
 }
 
 /*
@@ -585,13 +733,14 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 				 const WsbPaired *v, long long seed)
 {
 	char		left[1024];
-	int			traced = 0;
+	int			traced = 0,
+				complete = complete_rounds(t);
 
 	for (int i = 0; i < t->nruns; i++)
 		traced += t->runs[i].traced;
 	fprintf(f, "\nverdict by rounds: each configuration against the baseline of the same round\n");
-	fprintf(f, "margin +-%g%%, %d complete round%s", spec->margin_pct, complete_rounds(t),
-			complete_rounds(t) == 1 ? "" : "s");
+	fprintf(f, "margin +-%g%%, %d complete round%s", spec->margin_pct, complete,
+			complete == 1 ? "" : "s");
 	if (seed >= 0)
 		fprintf(f, ", seed %lld", seed);
 	if (spec->nlooks > 0)
@@ -740,14 +889,16 @@ wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 			"90%% interval (two one-sided tests) lies inside it; <em>faster/slower</em> when the "
 			"interval excludes no change but reaches into the margin; otherwise "
 			"<em>inconclusive</em>, with the rounds still needed at the spread seen. From %d "
-			"rounds, Wilcoxon's exact signed-rank p stands beside it (verdicts.csv). Stall "
+			"rounds, Wilcoxon's signed-rank p over every round stands beside it (verdicts.csv; "
+			"exact up to %d rounds, the normal approximation above). Stall "
 			"shares (stall ms / (clients &times; run ms), floored at 1 ms) and episode counts "
 			"(floored at 1) are paired the same way; <em>implied</em> is the tps ratio the "
 			"stalls alone would give, (1 &minus; s<sub>config</sub>) / (1 &minus; "
 			"s<sub>baseline</sub>): a client waiting a share s of its time has 1 &minus; s left "
 			"to commit in.</p>\n",
 			seed >= 0 ? "" : "unknown", seed >= 0 ? seed : 0LL,
-			spec->margin_pct, spec->margin_pct, spec->margin_pct, WSB_RANK_MIN_ROUNDS);
+			spec->margin_pct, spec->margin_pct, spec->margin_pct, WSB_RANK_MIN_ROUNDS,
+			WSB_RANK_EXACT_MAX);
 	if (spec->nlooks > 0)
 		fprintf(f, "<p>--budget: the verdict was taken after every round from the third, at "
 				"most %d times (fixed from the budget before the first run); this is look %d. "

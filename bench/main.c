@@ -215,6 +215,10 @@ find_postgres(WsbOptions *o, char *err, size_t errlen)
 		snprintf(err, errlen, "\"%s --bindir\" failed", o->pg_config);
 		return -1;
 	}
+	/* plan.txt records it: a continuation must run the same PostgreSQL
+	 * ("unknown" from a pg_config that does not say) */
+	if (pg_config_output(o, "--version", o->pg_version, sizeof(o->pg_version), err, errlen) != 0)
+		wsb_strlcpy(o->pg_version, "unknown", sizeof(o->pg_version));
 	for (int i = 0; progs[i]; i++)
 	{
 		char		path[1200];

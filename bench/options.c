@@ -385,6 +385,60 @@ wsb_setting_refused(const char *name)
 	return NULL;
 }
 
+/*
+ * The range checks of the numbers an experiment is judged by, one for the
+ * options and for the files read back (results.csv, plan.txt), so that a
+ * file cannot declare what the command line refuses.  what names the value
+ * in the message: the option ("margin") or the file's line and column
+ * ("\"results.csv\" line 3: margin_pct").  0, or -1 with err.
+ */
+int
+wsb_check_margin(const char *what, const char *text, double *out, char *err, size_t errlen)
+{
+	char	   *end;
+	double		v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (end == text || *end != '\0' || errno != 0 || !(v > 0 && v < 100))
+	{
+		snprintf(err, errlen, "%s: \"%.60s\" is not a percentage above 0 and below 100", what, text);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int
+wsb_check_seed(const char *what, const char *text, long long *out, char *err, size_t errlen)
+{
+	char	   *end;
+	long long	v;
+
+	errno = 0;
+	v = strtoll(text, &end, 10);
+	if (end == text || *end != '\0' || errno != 0 || v < 0 || v > WSB_MAX_SEED)
+	{
+		snprintf(err, errlen, "%s: \"%.60s\" is not an integer from 0 to 2^53 - 1", what, text);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* the looks a --budget allows (wsb_budget_looks): 1 to the rounds less two */
+int
+wsb_check_looks(const char *what, const char *text, int *out, char *err, size_t errlen)
+{
+	if (!wsb_parse_int(text, 1, WSB_MAX_ROUNDS - 2, out))
+	{
+		snprintf(err, errlen, "%s: \"%.60s\" is not an integer from 1 to %d", what, text,
+				 WSB_MAX_ROUNDS - 2);
+		return -1;
+	}
+	return 0;
+}
+
 /* Add or replace (same GUC) a set.  0 ok, -1 too many or refused. */
 static int
 put_set(WsbOptions *o, const WsbSet *s, bool replace, char *err, size_t errlen)
@@ -447,9 +501,9 @@ set_field(WsbOptions *o, const char *key, const char *value, bool *given,
 		int			min,
 					max;
 	}			ints[] = {
-		{"runs", F_RUNS, &o->runs, 1, 1000},
+		{"runs", F_RUNS, &o->runs, 1, WSB_MAX_ROUNDS},
 		{"duration", F_DURATION, &o->duration, 1, 86400},
-		{"clients", F_CLIENTS, &o->clients, 1, 10000},
+		{"clients", F_CLIENTS, &o->clients, 1, WSB_MAX_CLIENTS},
 		{"jobs", F_JOBS, &o->jobs, 1, 10000},
 		{"scale", F_SCALE, &o->scale, 1, 1000000},
 		{"slow_wal", F_SLOW_WAL, &o->slow_wal_iops, 1, 10000000},
@@ -459,15 +513,8 @@ set_field(WsbOptions *o, const char *key, const char *value, bool *given,
 
 	if (strcmp(key, "margin") == 0)
 	{
-		char	   *end;
-		double		v = strtod(value, &end);
-
-		if (end == value || *end != '\0' || !(v > 0 && v < 100))
-		{
-			snprintf(err, errlen, "margin: \"%s\" is not a percentage above 0 and below 100", value);
+		if (wsb_check_margin("margin", value, &o->margin_pct, err, errlen) != 0)
 			return -1;
-		}
-		o->margin_pct = v;
 		given[F_MARGIN] = true;
 		return 0;
 	}
@@ -483,17 +530,8 @@ set_field(WsbOptions *o, const char *key, const char *value, bool *given,
 	}
 	if (strcmp(key, "seed") == 0)
 	{
-		char	   *end;
-		long long	v;
-
-		errno = 0;
-		v = strtoll(value, &end, 10);
-		if (end == value || *end != '\0' || errno != 0 || v < 0 || v > 9007199254740991LL)
-		{
-			snprintf(err, errlen, "seed: \"%s\" is not an integer from 0 to 2^53 - 1", value);
+		if (wsb_check_seed("seed", value, &o->seed, err, errlen) != 0)
 			return -1;
-		}
-		o->seed = v;
 		o->seed_given = true;
 		given[F_SEED] = true;
 		return 0;
@@ -896,10 +934,13 @@ apply_value(WsbOptions *o, ArgState *as, int k, const char *value, char *err, si
 		bool		cl = flag[2] == 'c';
 		const char *slash = strchr(value, '/');
 
-		if (*value == '\0' || (cl && (slash == NULL || slash == value || slash[1] == '\0' ||
-									 strchr(slash + 1, '/'))))
+		/* pg_lsclusters' fields: a version of digits, a name without blanks */
+		if (*value == '\0' || (cl && (slash == NULL || slash == value || slash - value > 15 ||
+									 strspn(value, "0123456789") != (size_t) (slash - value) ||
+									 slash[1] == '\0' || strchr(slash + 1, '/') ||
+									 strpbrk(slash + 1, " \t\n\r"))))
 		{
-			snprintf(err, errlen, cl ? "--cluster: \"%s\" is not VERSION/NAME (e.g. 15/main)"
+			snprintf(err, errlen, cl ? "--cluster: \"%.200s\" is not VERSION/NAME (e.g. 15/main)"
 					 : "--service: empty unit name%s", cl ? value : "");
 			return -1;
 		}

@@ -114,7 +114,16 @@ ignore_notice(void *arg, const char *message)
 }
 
 /*
- * The session's search_path, set when it starts: pg_catalog, then the
+ * Every session reads times in one format, whatever the server's defaults:
+ * the per-second join parses sample_time as DateStyle ISO prints it
+ * (figures.c), and the history's "since" goes back as the text it came as.
+ * A server with DateStyle = 'SQL, DMY' would otherwise print 01/12/2026.
+ */
+#define WSB_SESSION_STYLES "-c DateStyle=ISO -c IntervalStyle=postgres"
+
+/*
+ * The session's options (libpq's "options"): the styles above, and the
+ * search_path, set when it starts: pg_catalog, then the
  * schema wal_stall lives in only in a database that is the harness's own
  * (the temporary cluster's, or wal_stall_bench that it created with no
  * CONNECT for anyone else), and pg_temp last.  In any other database, such
@@ -123,11 +132,12 @@ ignore_notice(void *arg, const char *message)
  * statement names its schema as well; the path is the second wall.
  */
 static const char *
-search_path_option(const WsbTarget *t, const char *db)
+session_options(const WsbTarget *t, const char *db)
 {
 	bool		own = t->temporary || (t->created_db && strcmp(db, WSB_DATABASE) == 0);
 
-	return own ? "-c search_path=pg_catalog,public,pg_temp" : "-c search_path=pg_catalog,pg_temp";
+	return own ? "-c search_path=pg_catalog,public,pg_temp " WSB_SESSION_STYLES
+		: "-c search_path=pg_catalog,pg_temp " WSB_SESSION_STYLES;
 }
 
 /*
@@ -172,7 +182,7 @@ wsb_sql_connect(WsbTarget *t, const char *db, char *err, size_t errlen)
 	vals[3] = user && *user ? user : t->owner;
 	vals[4] = "wal_stall_bench";
 	vals[5] = "10";
-	vals[6] = search_path_option(t, db);
+	vals[6] = session_options(t, db);
 	vals[7] = NULL;
 	t->conn = connect_as_owner(t, keys, vals);
 	if (PQstatus(t->conn) != CONNECTION_OK)

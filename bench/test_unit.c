@@ -1016,6 +1016,7 @@ main(void)
 	test_proc();
 	test_validate();
 	test_verdict();
+	test_files();
 	test_simulation();
 	return tap_finish();
 }

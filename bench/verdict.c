@@ -28,8 +28,10 @@
  *				     about N more rounds for +-X% (N from the spread seen)
  *				  under 2 complete rounds           too few rounds
  *	rank test	from 6 rounds, Wilcoxon's signed-rank test beside the t
- *				interval (exact, enumerated): a check that one wild round
- *				does not carry the verdict; it does not change the words
+ *				interval, over every round (exact, enumerated, up to 200
+ *				rounds; the normal approximation above): a check that one
+ *				wild round does not carry the verdict; it does not change
+ *				the words
  *	stalls		the same pairing for each stall class's share of the
  *				clients' time (stall ms / (clients x run ms)) and for its
  *				episode count; a share is floored at 1 ms of stall (the
@@ -128,22 +130,41 @@ wsb_paired_t_p(const double *d, int n)
 	return 2 * wsb_t_cdf(-fabs(t), n - 1);
 }
 
+/* The paired t interval at level (two-sided), n - 1 df, of n values with
+ * mean m and sample deviation s, on the log scale.  A point when the
+ * rounds show no spread; NAN under 2. */
+static void
+log_interval(double m, double s, int n, double level, double *lo, double *hi)
+{
+	double		h;
+
+	*lo = *hi = NAN;
+	if (n < 2 || !(level > 0 && level < 1))
+		return;
+	h = s == 0 ? 0 : wsb_t_quantile((1 + level) / 2, n - 1) * s / sqrt(n);
+	*lo = m - h;
+	*hi = m + h;
+}
+
+/* The same as ratios: exp of the ends. */
+static void
+summary_interval(double m, double s, int n, double level, double *lo, double *hi)
+{
+	log_interval(m, s, n, level, lo, hi);
+	*lo = exp(*lo);
+	*hi = exp(*hi);
+}
+
 /* The paired t interval of mean d at level (two-sided), n - 1 df, on the
  * log scale.  A point when the rounds show no spread; NAN under 2. */
 void
 wsb_paired_interval(const double *d, int n, double level, double *lo, double *hi)
 {
 	double		m,
-				s,
-				h;
+				s;
 
-	*lo = *hi = NAN;
-	if (n < 2 || !(level > 0 && level < 1))
-		return;
 	wsb_paired_summary(d, n, &m, &s);
-	h = s == 0 ? 0 : wsb_t_quantile((1 + level) / 2, n - 1) * s / sqrt(n);
-	*lo = m - h;
-	*hi = m + h;
+	log_interval(m, s, n, level, lo, hi);
 }
 
 /*
@@ -187,62 +208,22 @@ wsb_holm(const double *p, int k, double *adjusted, int *rank)
 	free(idx);
 }
 
-/*
- * Exact two-sided p of Wilcoxon's signed-rank test on d (zeros dropped,
- * tied |d| given their mean rank): every one of the 2^n sign patterns is
- * equally likely under "no change", so p is the share of patterns whose W+
- * lies at least as far from its mean n(n+1)/4 as the observed.  Ranks
- * doubled are whole numbers (a mean rank is a multiple of 1/2), so the
- * patterns are counted by W+ with one pass per value (subset-sum counts):
- * exact at any n, and cheap.  NAN under WSB_RANK_MIN_ROUNDS values: with
- * fewer, even all rounds one way cannot reach p < 0.05 (2 / 2^5 = 0.0625).
- */
-double
-wsb_signed_rank_p(const double *d, int n)
+/* The exact two-sided p from m doubled ranks, their sum and W2+. */
+static double
+exact_signed_rank_p(const int *r2, int m, long long total2, long long wplus2)
 {
-	double		a[64];
-	int			r2[64];			/* doubled ranks */
-	int			m = 0,
-				total2 = 0,
-				wplus2 = 0;
-	double	   *count,
-				hits = 0,
+	double	   *count = calloc(total2 + 1, sizeof(double));
+	double		hits = 0,
 				all = 0,
-				obs;
+				obs = fabs(wplus2 - total2 / 2.0);
 
-	if (n < WSB_RANK_MIN_ROUNDS)
-		return NAN;
-	for (int i = 0; i < n && m < 64; i++)
-		if (d[i] != 0)
-			a[m++] = d[i];
-	if (m == 0)
-		return 1;
-	for (int i = 0; i < m; i++)
-	{
-		int			below = 0,
-					equal = 0;
-
-		for (int j = 0; j < m; j++)
-		{
-			if (fabs(a[j]) < fabs(a[i]))
-				below++;
-			else if (fabs(a[j]) == fabs(a[i]))
-				equal++;
-		}
-		r2[i] = 2 * below + equal + 1;	/* 2 x (below + (equal + 1) / 2) */
-		total2 += r2[i];
-		if (a[i] > 0)
-			wplus2 += r2[i];
-	}
-	count = calloc(total2 + 1, sizeof(double));
 	if (count == NULL)
 		return NAN;
 	count[0] = 1;
 	for (int i = 0; i < m; i++)
-		for (int w = total2; w >= r2[i]; w--)
+		for (long long w = total2; w >= r2[i]; w--)
 			count[w] += count[w - r2[i]];
-	obs = fabs(wplus2 - total2 / 2.0);
-	for (int w = 0; w <= total2; w++)
+	for (long long w = 0; w <= total2; w++)
 	{
 		all += count[w];
 		if (fabs(w - total2 / 2.0) >= obs)
@@ -250,6 +231,87 @@ wsb_signed_rank_p(const double *d, int n)
 	}
 	free(count);
 	return hits / all;
+}
+
+static int
+cmp_abs(const void *a, const void *b)
+{
+	double		x = fabs(*(const double *) a),
+				y = fabs(*(const double *) b);
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Two-sided p of Wilcoxon's signed-rank test on d (zeros dropped, tied |d|
+ * given their mean rank), over every value.  Ranks doubled are whole
+ * numbers (a mean rank is a multiple of 1/2).  Up to WSB_RANK_EXACT_MAX
+ * values the p is exact: every one of the 2^n sign patterns is equally
+ * likely under "no change", so p is the share of patterns whose W+ lies at
+ * least as far from its mean as the observed, counted by W+ with one pass
+ * per value (subset-sum counts, n x sum of ranks steps).  Above it, where
+ * that count grows with the cube of n, the normal approximation with the
+ * tie-corrected variance sum(r^2) / 4 and a continuity correction stands
+ * in (wsb_method_text says so).  NAN under WSB_RANK_MIN_ROUNDS values: with
+ * fewer, even all rounds one way cannot reach p < 0.05 (2 / 2^5 = 0.0625).
+ */
+double
+wsb_signed_rank_p(const double *d, int n)
+{
+	double	   *a;
+	int		   *r2;				/* doubled ranks, in the order of a */
+	int			m = 0;
+	long long	total2 = 0,
+				wplus2 = 0;
+	double		sumsq2 = 0,
+				p;
+
+	if (n < WSB_RANK_MIN_ROUNDS)
+		return NAN;
+	a = malloc(sizeof(double) * n);
+	r2 = malloc(sizeof(int) * n);
+	if (a == NULL || r2 == NULL)
+	{
+		free(a);
+		free(r2);
+		return NAN;
+	}
+	for (int i = 0; i < n; i++)
+		if (d[i] != 0)
+			a[m++] = d[i];
+	qsort(a, m, sizeof(double), cmp_abs);
+	for (int i = 0; i < m;)
+	{
+		int			j = i;
+
+		while (j < m && fabs(a[j]) == fabs(a[i]))
+			j++;
+		/* positions i+1 .. j share the mean rank (i + 1 + j) / 2 */
+		for (int k = i; k < j; k++)
+		{
+			r2[k] = i + 1 + j;
+			total2 += r2[k];
+			sumsq2 += (double) r2[k] * r2[k];
+			if (a[k] > 0)
+				wplus2 += r2[k];
+		}
+		i = j;
+	}
+	if (m == 0)
+		p = 1;
+	else if (n <= WSB_RANK_EXACT_MAX)
+		p = exact_signed_rank_p(r2, m, total2, wplus2);
+	else
+	{
+		/* W2+ = 2 W+: mean total2 / 2, variance sum(r2^2) / 4; the
+		 * continuity correction of 1/2 in W+ is 1 in W2+ */
+		double		z = (fabs(wplus2 - total2 / 2.0) - 1) / sqrt(sumsq2 / 4);
+
+		p = z > 0 ? fmin(1, erfc(z / sqrt(2.0))) : 1;
+	}
+	free(a);
+	free(r2);
+	return p;
 }
 
 /*
@@ -282,76 +344,155 @@ wsb_rounds_needed(double sd, double half_width, double tail)
 }
 
 /*
- * Which run holds configuration c in round r, and which rounds are
+ * Which run holds configuration c in each round, and which rounds are
  * complete: every configuration has a successful run in it and none
  * failed.  An incomplete round is left out of every paired figure, so that
  * each configuration is judged on the same rounds.  Built once per
- * judgement: idx[r * nconfigs + c] (-1: none), complete[r], r = 1..maxround.
+ * judgement, from the runs sorted by round: only the rounds that occur
+ * have an entry (a file's round numbers may be far apart), round[k]
+ * ascending, idx[k * nconfigs + c] (-1: none), complete[k], failed[k].
  */
 typedef struct RoundIndex
 {
-	int			maxround;
+	int			nrounds;
+	int		   *round;
 	int		   *idx;
 	bool	   *complete;
+	bool	   *failed;
 } RoundIndex;
 
-static bool
-index_rounds(const WsbRoundRun *runs, int nruns, int nconfigs, RoundIndex *ix)
+typedef struct RunKey
 {
-	int		   *have;
+	int			round;
+	int			config;
+	int			run;
+} RunKey;
 
-	ix->maxround = 0;
-	for (int i = 0; i < nruns; i++)
-		if (runs[i].round > ix->maxround)
-			ix->maxround = runs[i].round;
-	ix->idx = malloc(sizeof(int) * (ix->maxround + 1) * (nconfigs > 0 ? nconfigs : 1));
-	ix->complete = calloc(ix->maxround + 1, sizeof(bool));
-	have = calloc(ix->maxround + 1, sizeof(int));
-	if (!ix->idx || !ix->complete || !have)
-	{
-		free(have);
-		return false;
-	}
-	for (int i = 0; i < (ix->maxround + 1) * nconfigs; i++)
-		ix->idx[i] = -1;
-	for (int r = 1; r <= ix->maxround; r++)
-		ix->complete[r] = true;
-	for (int i = 0; i < nruns; i++)
-	{
-		const WsbRoundRun *x = &runs[i];
+static int
+cmp_run_key(const void *a, const void *b)
+{
+	const RunKey *x = a;
+	const RunKey *y = b;
 
-		if (x->round < 1 || x->config < 0 || x->config >= nconfigs)
-			continue;
-		if (!x->ok)
-			ix->complete[x->round] = false;
-		if (ix->idx[x->round * nconfigs + x->config] < 0)
-			have[x->round]++;
-		ix->idx[x->round * nconfigs + x->config] = i;
-	}
-	for (int r = 1; r <= ix->maxround; r++)
-		if (have[r] != nconfigs)
-			ix->complete[r] = false;
-	free(have);
-	return true;
+	if (x->round != y->round)
+		return (x->round > y->round) - (x->round < y->round);
+	if (x->config != y->config)
+		return (x->config > y->config) - (x->config < y->config);
+	return (x->run > y->run) - (x->run < y->run);
 }
 
 static void
 index_free(RoundIndex *ix)
 {
+	free(ix->round);
 	free(ix->idx);
 	free(ix->complete);
+	free(ix->failed);
+	memset(ix, 0, sizeof(*ix));
+}
+
+static bool
+index_rounds(const WsbRoundRun *runs, int nruns, int nconfigs, RoundIndex *ix)
+{
+	RunKey	   *keys = malloc(sizeof(RunKey) * (nruns > 0 ? nruns : 1));
+	int			nkeys = 0,
+				nc = nconfigs > 0 ? nconfigs : 1;
+
+	memset(ix, 0, sizeof(*ix));
+	if (keys == NULL)
+		return false;
+	for (int i = 0; i < nruns; i++)
+		if (runs[i].round >= 1 && runs[i].config >= 0 && runs[i].config < nconfigs)
+		{
+			keys[nkeys].round = runs[i].round;
+			keys[nkeys].config = runs[i].config;
+			keys[nkeys].run = i;
+			nkeys++;
+		}
+	/* runs in round order (results.csv's) need no sort: a round's runs
+	 * need only be together */
+	for (int i = 1; i < nkeys; i++)
+		if (keys[i].round < keys[i - 1].round)
+		{
+			qsort(keys, nkeys, sizeof(RunKey), cmp_run_key);
+			break;
+		}
+	for (int i = 0; i < nkeys; i++)
+		ix->nrounds += i == 0 || keys[i].round != keys[i - 1].round;
+	ix->round = malloc(sizeof(int) * (ix->nrounds + 1));
+	ix->idx = malloc(sizeof(int) * ((size_t) ix->nrounds + 1) * nc);
+	ix->complete = calloc(ix->nrounds + 1, sizeof(bool));
+	ix->failed = calloc(ix->nrounds + 1, sizeof(bool));
+	if (!ix->round || !ix->idx || !ix->complete || !ix->failed)
+	{
+		free(keys);
+		index_free(ix);
+		return false;
+	}
+	for (size_t i = 0; i < ((size_t) ix->nrounds + 1) * nc; i++)
+		ix->idx[i] = -1;
+	for (int i = 0, k = -1, have = 0; i < nkeys; i++)
+	{
+		const WsbRoundRun *x = &runs[keys[i].run];
+
+		if (i == 0 || keys[i].round != keys[i - 1].round)
+		{
+			k++;
+			ix->round[k] = keys[i].round;
+			have = 0;
+		}
+		if (!x->ok)
+			ix->failed[k] = true;
+		/* two runs of one configuration in a round: the later one counts */
+		if (ix->idx[k * nc + x->config] < 0)
+			have++;
+		ix->idx[k * nc + x->config] = keys[i].run;
+		ix->complete[k] = have == nconfigs && !ix->failed[k];
+	}
+	free(keys);
+	return true;
+}
+
+/* The rounds that occur in runs, ascending: whether each is complete and
+ * whether a run failed in it.  The number of rounds (*out malloc'd), -1
+ * when out of memory. */
+int
+wsb_round_states(const WsbRoundRun *runs, int nruns, int nconfigs, WsbRoundState **out)
+{
+	RoundIndex	ix;
+	int			n;
+
+	*out = NULL;
+	if (!index_rounds(runs, nruns, nconfigs, &ix))
+		return -1;
+	n = ix.nrounds;
+	*out = malloc(sizeof(WsbRoundState) * (n > 0 ? n : 1));
+	if (*out == NULL)
+	{
+		index_free(&ix);
+		return -1;
+	}
+	for (int k = 0; k < ix.nrounds; k++)
+	{
+		(*out)[k].round = ix.round[k];
+		(*out)[k].complete = ix.complete[k];
+		(*out)[k].failed = ix.failed[k];
+	}
+	index_free(&ix);
+	return n;
 }
 
 bool
 wsb_round_complete(const WsbRoundRun *runs, int nruns, int nconfigs, int round)
 {
-	RoundIndex	ix;
-	bool		c;
+	WsbRoundState *states;
+	int			n = wsb_round_states(runs, nruns, nconfigs, &states);
+	bool		c = false;
 
-	if (!index_rounds(runs, nruns, nconfigs, &ix))
-		return false;
-	c = round >= 1 && round <= ix.maxround && ix.complete[round];
-	index_free(&ix);
+	for (int k = 0; k < n; k++)
+		if (states[k].round == round)
+			c = states[k].complete;
+	free(states);
 	return c;
 }
 
@@ -405,7 +546,7 @@ paired_logs(const WsbRoundRun *runs, const RoundIndex *ix, int nconfigs, int con
 {
 	int			n = 0;
 
-	for (int r = 1; r <= ix->maxround; r++)
+	for (int k = 0; k < ix->nrounds; k++)
 	{
 		const WsbRoundRun *b,
 				   *x;
@@ -413,10 +554,10 @@ paired_logs(const WsbRoundRun *runs, const RoundIndex *ix, int nconfigs, int con
 					vx,
 					floor;
 
-		if (!ix->complete[r])
+		if (!ix->complete[k])
 			continue;
-		b = &runs[ix->idx[r * nconfigs]];
-		x = &runs[ix->idx[r * nconfigs + config]];
+		b = &runs[ix->idx[k * nconfigs]];
+		x = &runs[ix->idx[k * nconfigs + config]];
 		if (b->traced || x->traced)
 			continue;
 		/*
@@ -431,7 +572,7 @@ paired_logs(const WsbRoundRun *runs, const RoundIndex *ix, int nconfigs, int con
 			continue;
 		d[n] = log(vx / vb);
 		if (rounds_of)
-			rounds_of[n] = r;
+			rounds_of[n] = ix->round[k];
 		n++;
 	}
 	return n;
@@ -561,6 +702,40 @@ stall_words(WsbPaired *v, double margin, const char *mtext)
 }
 
 /*
+ * Which metrics some run may have, from one pass over the runs: a figure
+ * no run has needs no pass over the rounds.  A metric marked present may
+ * still pair no round; one marked absent pairs none.
+ */
+static void
+figures_present(const WsbRoundRun *runs, int nruns, bool *present)
+{
+	bool		tps = false,
+				client = false,
+				stall[WSB_N_STALL] = {false},
+				episodes[WSB_N_STALL] = {false},
+				every_stall = true;
+
+	for (int i = 0; i < nruns; i++)
+	{
+		tps |= runs[i].tps > 0;
+		client |= runs[i].client_ms > 0;
+		for (int k = 0; k < WSB_N_STALL; k++)
+		{
+			stall[k] |= !isnan(runs[i].stall_ms[k]);
+			episodes[k] |= !isnan(runs[i].episodes[k]);
+		}
+	}
+	present[WSB_M_TPS] = tps;
+	for (int k = 0; k < WSB_N_STALL; k++)
+	{
+		present[WSB_M_SHARE + k] = client && stall[k];
+		present[WSB_M_EPISODES + k] = episodes[k];
+		every_stall &= stall[k];
+	}
+	present[WSB_M_SHARE_ALL] = present[WSB_M_IMPLIED] = client && every_stall;
+}
+
+/*
  * Judge every configuration against the baseline on every metric, from the
  * complete rounds.  out[c * WSB_N_METRICS + m]; the baseline's entries say
  * "baseline".
@@ -569,33 +744,40 @@ void
 wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 				 const WsbJudgeSpec *spec, WsbPaired *out)
 {
-	int			maxround = 1;
 	double	   *d,
 			   *p,
-			   *adj;
-	int		   *rank;
+			   *adj,
+			   *mean,
+			   *sd;
+	int		   *rank,
+			   *tps_rounds;
+	bool		present[WSB_N_METRICS];	/* some run has the figure */
 	RoundIndex	ix;
 	double		a = spec->alpha;
 	double		margin = spec->margin_pct / 100;
 	char		mtext[32];
 
 	snprintf(mtext, sizeof(mtext), "%g", spec->margin_pct);
-	for (int i = 0; i < nruns; i++)
-		if (runs[i].round > maxround)
-			maxround = runs[i].round;
 	if (!index_rounds(runs, nruns, nconfigs, &ix))
 		return;
-	d = calloc(maxround + 1, sizeof(double));
+	d = calloc(ix.nrounds + 1, sizeof(double));
 	p = calloc(nconfigs + 1, sizeof(double));
 	adj = calloc(nconfigs + 1, sizeof(double));
+	mean = calloc(nconfigs + 1, sizeof(double));
+	sd = calloc(nconfigs + 1, sizeof(double));
 	rank = calloc(nconfigs + 1, sizeof(int));
-	if (!d || !p || !adj || !rank)
+	tps_rounds = calloc(nconfigs + 1, sizeof(int));
+	if (!d || !p || !adj || !mean || !sd || !rank || !tps_rounds)
 		goto done;
+	figures_present(runs, nruns, present);
 
-	for (int m = 0; m < WSB_N_METRICS; m++)
+	/* WSB_M_TPS first: the other metrics ask whether tps was paired */
+	for (int m = WSB_M_TPS; m < WSB_N_METRICS; m++)
 	{
 		int			k = 0;
 
+		/* one pass over the rounds per configuration: the summary kept for
+		 * the intervals, which wait for Holm's order */
 		for (int c = 0; c < nconfigs; c++)
 		{
 			WsbPaired  *v = &out[c * WSB_N_METRICS + m];
@@ -611,10 +793,14 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 				snprintf(v->words, sizeof(v->words), "baseline");
 				continue;
 			}
-			n = paired_logs(runs, &ix, nconfigs, c, m, d, NULL);
+			/* a figure no run has (a CSV of tps alone): no pass over the rounds */
+			n = present[m] ? paired_logs(runs, &ix, nconfigs, c, m, d, NULL) : 0;
 			v->rounds = n;
+			if (m == WSB_M_TPS)
+				tps_rounds[c] = n;
+			wsb_paired_summary(d, n, &mean[c], &sd[c]);
 			if (n >= 1)
-				v->ratio = exp(wsb_mean(d, n));
+				v->ratio = exp(mean[c]);
 			if (n >= 2)
 			{
 				p[c] = wsb_paired_t_p(d, n);
@@ -626,18 +812,13 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 		for (int c = 1; c < nconfigs; c++)
 		{
 			WsbPaired  *v = &out[c * WSB_N_METRICS + m];
-			double		lo,
-						hi,
-						mean,
-						sd;
-			int			n = paired_logs(runs, &ix, nconfigs, c, m, d, NULL);
+			int			n = v->rounds;
 
 			v->alpha_used = a;
 			if (n < 2)
 			{
 				/* complete rounds, but not this figure: not measured */
-				bool		measured = n > 0 || m == WSB_M_TPS ||
-					paired_logs(runs, &ix, nconfigs, c, WSB_M_TPS, d, NULL) == 0;
+				bool		measured = n > 0 || m == WSB_M_TPS || tps_rounds[c] == 0;
 
 				v->word = measured ? WSB_W_TOO_FEW : WSB_W_NONE;
 				snprintf(v->words, sizeof(v->words), measured ? "too few rounds" : "not measured");
@@ -646,15 +827,10 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 			v->p = p[c];
 			v->p_holm = adj[c];
 			v->level = 1 - a / (k - rank[c]);
-			wsb_paired_interval(d, n, v->level, &lo, &hi);
-			v->low = exp(lo);
-			v->high = exp(hi);
-			wsb_paired_interval(d, n, 1 - 2 * a, &lo, &hi);
-			v->low90 = exp(lo);
-			v->high90 = exp(hi);
-			wsb_paired_summary(d, n, &mean, &sd);
+			summary_interval(mean[c], sd[c], n, v->level, &v->low, &v->high);
+			summary_interval(mean[c], sd[c], n, 1 - 2 * a, &v->low90, &v->high90);
 			if (m == WSB_M_TPS)
-				tps_words(v, margin, 1 - a / (2.0 * (k - rank[c])), 1 - a, mean, sd, mtext);
+				tps_words(v, margin, 1 - a / (2.0 * (k - rank[c])), 1 - a, mean[c], sd[c], mtext);
 			else if (m == WSB_M_IMPLIED)
 			{
 				v->word = WSB_W_NONE;
@@ -669,5 +845,8 @@ done:
 	free(d);
 	free(p);
 	free(adj);
+	free(mean);
+	free(sd);
 	free(rank);
+	free(tps_rounds);
 }

@@ -85,7 +85,7 @@ typedef struct WsbPaired
 				high90;			/* two one-sided tests' interval */
 	double		p;				/* paired t, two-sided, ratio = 1 */
 	double		p_holm;			/* Holm-adjusted over configurations */
-	double		rank_p;			/* exact signed-rank p, NAN under 6 rounds */
+	double		rank_p;			/* signed-rank p, NAN under 6 rounds */
 	int			more_rounds;	/* inconclusive: about this many more */
 	WsbWord		word;
 	bool		decided;		/* by the margin, or equivalent */
@@ -93,6 +93,17 @@ typedef struct WsbPaired
 } WsbPaired;
 
 #define WSB_RANK_MIN_ROUNDS 6
+/* the signed-rank p is exact up to this many rounds, a normal
+ * approximation above (the exact count grows with the cube of n) */
+#define WSB_RANK_EXACT_MAX 200
+
+/* A round as the judgement sees it (wsb_round_states). */
+typedef struct WsbRoundState
+{
+	int			round;
+	bool		complete;		/* every configuration ran, none failed */
+	bool		failed;			/* a run in it failed */
+} WsbRoundState;
 
 /* ---------- verdict.c: pure statistics ---------- */
 
@@ -105,6 +116,8 @@ extern int	wsb_rounds_needed(double sd, double half_width, double tail);
 extern int	wsb_paired_logs(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 							WsbMetric metric, double *d, int *rounds_of);
 extern bool wsb_round_complete(const WsbRoundRun *runs, int nruns, int nconfigs, int round);
+extern int	wsb_round_states(const WsbRoundRun *runs, int nruns, int nconfigs,
+							 WsbRoundState **out);
 extern void wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 							 const WsbJudgeSpec *spec, WsbPaired *out);	/* [nconfigs * WSB_N_METRICS] */
 extern const char *wsb_metric_name(WsbMetric m);	/* "tps", "wal_flush_share" ... */

@@ -26,7 +26,7 @@
  *	 verdict.c	 the verdict: paired by round, margin, Holm, TOST, budget
  *	 judge.c	 rounds from runs or a CSV; verdicts.csv, table, report section
  *	 forest.c	 the verdict's forest plots (gnuplot SVG)
- *	 format.c	 a value in an output file: CSV quoting, HTML escaping, ISO 8601
+ *	 format.c	 a value in an output file: CSV quoting, HTML escaping, ISO 8601; CSV read back
  *	 csv.c		 results.csv, timeline.csv, advice.csv
  *	 chart.c	 the report's charts (gnuplot SVG)
  *	 report.c	 report.html, the terminal verdict table
@@ -101,6 +101,7 @@ typedef struct WsbOptions
 {
 	char		pg_config[1024];	/* --pg-config, else pg_config on PATH */
 	char		bindir[1024];		/* from pg_config --bindir */
+	char		pg_version[128];	/* pg_config --version: "PostgreSQL 15.10 ..." */
 	char		preset[1024];		/* --preset NAME|FILE, "" if none */
 	int			nsets;
 	WsbSet		sets[WSB_MAX_SETS];
@@ -325,15 +326,51 @@ extern const char *wsb_verdict_name(WsbVerdict v);
 extern void wsb_judge(const WsbPlan *plan, const WsbRun *runs, int nruns,
 					  WsbJudgement *out);	/* out[nconfigs] */
 
-/* ---------- writing a value into an output file (format.c) ---------- */
+/* ---------- writing a value into an output file, reading a CSV back (format.c) ---------- */
 
 extern void wsb_csv_field(FILE *f, const char *s);	/* RFC 4180 quoting */
 extern void wsb_html_escape(FILE *f, const char *s);	/* & < > " ' */
 extern void wsb_html_number_cell(FILE *f, const char *fmt, double v);	/* <td class="n"> */
 extern void wsb_iso8601_utc(time_t t, char *buf, size_t len);	/* "" when unknown */
 
+/* a row (a header or a run) longer than this is refused, not read */
+#define WSB_CSV_MAX_ROW (1024 * 1024)
+
+/*
+ * CSV text read row by row (RFC 4180: quoted fields, "" inside quotes,
+ * CRLF or LF).  The cells of the current row point into buf, which holds
+ * one row at a time: reading is linear in the file and its memory bounded
+ * by the longest row.
+ */
+typedef struct WsbCsvReader
+{
+	const char *p;				/* the text not read yet */
+	const char *end;
+	int			line;			/* the line the current row starts on */
+	int			next_line;		/* the line p is on */
+	char	   *buf;			/* WSB_CSV_MAX_ROW + 1 bytes */
+	size_t		used;
+	int		   *starts;			/* offsets of the cells in buf */
+	int			ncells;
+	int			cellcap;
+} WsbCsvReader;
+extern bool wsb_csv_reader_init(WsbCsvReader *r, const char *text, size_t len);
+extern void wsb_csv_reader_free(WsbCsvReader *r);
+extern int	wsb_csv_next_row(WsbCsvReader *r, char *err, size_t errlen);
+extern const char *wsb_csv_cell(const WsbCsvReader *r, int i);
+
 /* ---------- output files (csv.c, report.c) ---------- */
 
+/* a file replaced whole: a temporary beside it, fsynced, renamed (csv.c) */
+typedef struct WsbReplace
+{
+	FILE	   *f;
+	char		path[1200];
+	char		tmp[1300];
+} WsbReplace;
+extern FILE *wsb_replace_open(WsbReplace *w, const char *path);
+extern int	wsb_replace_close(WsbReplace *w, int rc);
+extern int	wsb_results_csv_text(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns);
 extern int	wsb_write_results_csv(const char *path, const WsbPlan *plan,
 								  const WsbRun *runs, int nruns);
 extern int	wsb_write_timeline_csv(const char *path, const WsbPlan *plan,

@@ -220,6 +220,13 @@ suites_once() {
 	grep -E '^(not ok|ok) ' "$logs/hostile.log" | grep -v '^ok' | sed 's/^/  /'
 	count_tap "$logs/hostile.log" $status
 
+	echo "== bench files read back (bench/t/files.sh, as root)"
+	make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" wal_stall_bench >"$logs/files.log" 2>&1 &&
+		PG_CONFIG=$PGCONFIG limit 900 bash "$work/bench/t/files.sh" >>"$logs/files.log" 2>&1
+	status=$?
+	grep -E '^(not ok|ok) ' "$logs/files.log" | grep -v '^ok' | sed 's/^/  /'
+	count_tap "$logs/files.log" $status
+
 	echo "== bench verdicts end to end (bench/t/verdicts.sh, as root)"
 	PG_CONFIG=$PGCONFIG limit 1800 bash "$work/bench/t/verdicts.sh" >"$logs/verdicts.log" 2>&1
 	status=$?

@@ -1,0 +1,449 @@
+/*-------------------------------------------------------------------------
+ *
+ * test_unit_files.c
+ *		wal_stall_bench: unit tests of the files the harness reads back
+ *		(results.csv or any CSV for --judge, plan.txt for --resume) and of
+ *		results.csv's replacement, and of the judgement at sizes a file can
+ *		declare: a round numbered a million, a thousand rounds of the
+ *		signed-rank test.
+ *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
+ *-------------------------------------------------------------------------
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "wsb.h"
+#include "engine.h"
+#include "verdict.h"
+#include "experiment.h"
+#include "test_unit.h"
+
+/* text (len bytes, NULs allowed) into a new temporary file: its path */
+static const char *
+file_of(const char *text, size_t len)
+{
+	static char path[64];
+	FILE	   *f;
+
+	strcpy(path, "/tmp/wsb_unit_files.XXXXXX");
+	close(mkstemp(path));
+	f = fopen(path, "w");
+	fwrite(text, 1, len, f);
+	fclose(f);
+	return path;
+}
+
+/* Judge text as a CSV: 0 or -1, the error in err. */
+static int
+judge_text(const char *text, size_t len, WsbVerdicts *vs, char *err, size_t errlen)
+{
+	const char *path = file_of(text, len);
+	int			rc = wsb_verdicts_from_csv(path, NULL, NAN, 0, 0, vs, err, errlen);
+
+	unlink(path);
+	return rc;
+}
+
+static double
+seconds_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* the numbers a file declares pass the options' own range checks */
+static void
+test_declared_numbers(void)
+{
+	static const struct
+	{
+		const char *csv;
+		const char *message;
+		const char *what;
+	}			cases[] = {
+		{"configuration,round,tps,margin_pct\nA,1,1000,-5\nB,1,970,-5\nA,2,1000,-5\nB,2,971,-5\n"
+			"A,3,1000,-5\nB,3,969,-5\n",
+		"line 2: margin_pct: \"-5\" is not a percentage above 0 and below 100",
+		"margin_pct = -5 (the 3% slower configuration would read \"faster by >= -5%\")"},
+		{"configuration,round,tps,margin_pct\nA,1,1000,100\nB,1,970,100\n",
+		"margin_pct: \"100\" is not a percentage above 0 and below 100", "margin_pct = 100"},
+		{"configuration,round,tps,seed\nA,1,1000,7\nB,1,970,-3\n",
+		"line 3: seed: \"-3\" is not an integer from 0 to 2^53 - 1", "a negative seed"},
+		{"configuration,round,tps,seed\nA,1,1000,9007199254740992\nB,1,970,\n",
+		"seed: \"9007199254740992\" is not an integer", "a seed of 2^53"},
+		{"configuration,round,tps,budget_looks\nA,1,1000,-1\nB,1,970,-1\n",
+		"budget_looks: \"-1\" is not an integer from 1 to 998", "budget_looks = -1"},
+		{"configuration,round,tps,budget_looks\nA,1,1000,999\nB,1,970,999\n",
+		"budget_looks: \"999\" is not an integer from 1 to 998", "budget_looks = 999"},
+		{"configuration,round,tps\nA,1,1000\nB,1,nan\n",
+		"line 3: tps: \"nan\" is not a number from 0", "tps = nan"},
+		{"configuration,round,tps\nA,1,1000\nB,1,-4\n", "tps: \"-4\" is not a number", "a negative tps"},
+		{"configuration,round,tps,clients\nA,1,1000,0\nB,1,900,0\n",
+		"clients: \"0\" is not a whole number from 1 to 10000", "clients = 0 (as --clients refuses)"},
+		{"configuration,round,tps\nA,1e10,1000\nB,1e10,900\n",
+		"line 2: a configuration and a whole round number from 1 to 1000000000 are needed",
+		"a round past the int range"},
+		{"configuration,round,tps,wal_flush_total_ms\nA,1,1000,inf\nB,1,900,1\n",
+		"wal_flush_total_ms: \"inf\" is not a number", "an infinite stall time"},
+	};
+	WsbVerdicts vs;
+	char		err[1024];
+	WsbOptions	o;
+	char		dir[] = "/tmp/wsb_unit_files_plan.XXXXXX";
+	char		path[256];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		err[0] = '\0';
+		check(judge_text(cases[i].csv, strlen(cases[i].csv), &vs, err, sizeof(err)) != 0 &&
+			  strstr(err, cases[i].message) != NULL,
+			  "CSV: %s is refused naming the line (%s)", cases[i].what, err);
+	}
+	{
+		/* results.csv writes budget_looks 0 when there was no --budget */
+		const char *none = "configuration,round,tps,budget_looks,margin_pct,seed\nA,1,1000,0,5,7\n"
+			"B,1,970,0,5,7\n";
+
+		err[0] = '\0';
+		check(judge_text(none, strlen(none), &vs, err, sizeof(err)) == 0 && vs.spec.nlooks == 0 &&
+			  vs.table.seed == 7 && vs.spec.margin_pct == 5,
+			  "CSV: budget_looks 0 is no budget; margin_pct 5 and seed 7 taken (%s)", err);
+		wsb_verdicts_free(&vs);
+	}
+	/* the option refuses it with the same check */
+	wsb_options_defaults(&o);
+	check(wsb_check_margin("margin", "-5", &o.margin_pct, err, sizeof(err)) != 0 &&
+		  strcmp(err, "margin: \"-5\" is not a percentage above 0 and below 100") == 0 &&
+		  o.margin_pct == 5, "--margin -5: the same check (%s)", err);
+
+	/* plan.txt read back by --resume: the same checks */
+	if (mkdtemp(dir) == NULL)
+	{
+		check(false, "temporary directory for plan.txt");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/plan.txt", dir);
+	wsb_write_file(path, "# wal_stall_bench plan\nseed = 7\nmargin = -5\n");
+	wsb_options_defaults(&o);
+	wsb_strlcpy(o.resume, dir, sizeof(o.resume));
+	check(wsb_resume_prepare(&o, false, err, sizeof(err)) != 0 &&
+		  strstr(err, "plan.txt: margin: \"-5\" is not a percentage above 0 and below 100") != NULL,
+		  "plan.txt with margin = -5: --resume refuses it (%s)", err);
+	wsb_write_file(path, "# wal_stall_bench plan\nseed = 12abc\nmargin = 5\n");
+	check(wsb_resume_prepare(&o, false, err, sizeof(err)) != 0 &&
+		  strstr(err, "plan.txt: seed: \"12abc\" is not an integer") != NULL,
+		  "plan.txt with seed = 12abc: --resume refuses it (%s)", err);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* what is not CSV text: an error naming the line, never a silent end */
+static void
+test_malformed(void)
+{
+	static const char nul[] = "configuration,round,tps\nA,1,1000\nB,1,9\0" "00\nA,2,1000\nB,2,900\n";
+	const char *quote = "configuration,round,tps\nA,1,1000\nB,\"1,900\nA,2,1000\n";
+	size_t		big = 1024 * 1024 + 10;
+	char	   *longrow = malloc(big + 64);
+	WsbVerdicts vs;
+	char		err[1024];
+
+	check(judge_text(nul, sizeof(nul) - 1, &vs, err, sizeof(err)) != 0 &&
+		  strstr(err, "line 3: a NUL byte") != NULL,
+		  "CSV: a NUL byte is an error naming its line (%s)", err);
+	check(judge_text(quote, strlen(quote), &vs, err, sizeof(err)) != 0 &&
+		  strstr(err, "line 3: unterminated quoted field") != NULL,
+		  "CSV: an unterminated quote is an error naming its line (%s)", err);
+	if (longrow == NULL)
+		return;
+	strcpy(longrow, "configuration,round,tps\nA,1,1000\n");
+	memset(longrow + strlen(longrow), 'x', big);
+	strcpy(longrow + strlen("configuration,round,tps\nA,1,1000\n") + big, ",1,900\n");
+	check(judge_text(longrow, strlen(longrow), &vs, err, sizeof(err)) != 0 &&
+		  strstr(err, "line 3: a row longer than 1048576 bytes") != NULL,
+		  "CSV: a line past 1 MB is an error naming its line (%s)", err);
+	free(longrow);
+}
+
+/* round numbers far apart: the judgement is linear in the rows, not in
+ * the largest round number */
+static void
+test_sparse_rounds(void)
+{
+	const char *crafted = "configuration,round,tps\nA,1000000,1\nB,1000000,1\n";
+	const char *two = "configuration,round,tps\nA,5,1000\nB,5,1100\nA,1000000000,1000\nB,1000000000,1120\n"
+		"A,77,1000\n";
+	WsbVerdicts vs;
+	char		err[1024],
+				left[256];
+	double		t0 = seconds_now(),
+				took;
+	int			rc = judge_text(crafted, strlen(crafted), &vs, err, sizeof(err));
+
+	took = seconds_now() - t0;
+	check(rc == 0 && vs.v[WSB_N_METRICS].rounds == 1 &&
+		  strcmp(vs.v[WSB_N_METRICS].words, "too few rounds") == 0 && took < 2,
+		  "CSV A,1000000,1 / B,1000000,1: one round, \"too few rounds\", judged in %.3f s (%s)", took,
+		  rc == 0 ? vs.v[WSB_N_METRICS].words : err);
+	if (rc == 0)
+		wsb_verdicts_free(&vs);
+	rc = judge_text(two, strlen(two), &vs, err, sizeof(err));
+	check(rc == 0 && vs.v[WSB_N_METRICS].rounds == 2, "CSV rounds 5, 77 and 10^9: two complete (%s)", err);
+	if (rc == 0)
+	{
+		wsb_left_out_rounds(&vs.table, left, sizeof(left));
+		check(strcmp(left, "round 77 (not every configuration ran)") == 0,
+			  "the rounds left out: round 77 alone (got \"%s\")", left);
+		wsb_verdicts_free(&vs);
+	}
+}
+
+/* the signed-rank test takes every round, exact or approximated */
+static void
+test_rank_all_rounds(void)
+{
+	int			n = 1000;
+	double	   *d = malloc(sizeof(double) * n);
+	double		exact,
+				normal;
+	WsbPaired	p;
+	WsbJudgeSpec spec = {5, 0.05, 0, 0};
+	char		method[512];
+
+	if (d == NULL)
+		return;
+	/* the first 64 rounds cancel (+k, -k), the other 936 all go up */
+	for (int i = 0; i < 64; i++)
+		d[i] = (i % 2 ? -1 : 1) * (0.001 * (i / 2 + 1));
+	for (int i = 64; i < n; i++)
+		d[i] = 0.0001 * (i + 1);
+	check(wsb_signed_rank_p(d, 64) > 0.5, "signed-rank p of the 64 rounds that cancel: above 0.5 (%g)",
+		  wsb_signed_rank_p(d, 64));
+	check(wsb_signed_rank_p(d, n) < 1e-100, "signed-rank p of all 1000 rounds: every round counts (%g)",
+		  wsb_signed_rank_p(d, n));
+	/*
+	 * at the switch from exact to normal the two agree closely: the same
+	 * 200 values, and a zero (dropped) that takes the count past 200
+	 */
+	for (int i = 0; i < 200; i++)
+		d[i] = (i % 5 < 2 ? -1 : 1) * (0.001 * (i + 1));
+	d[200] = 0;
+	exact = wsb_signed_rank_p(d, WSB_RANK_EXACT_MAX);
+	normal = wsb_signed_rank_p(d, WSB_RANK_EXACT_MAX + 1);
+	check(exact > 0.001 && exact < 0.2 && fabs(normal - exact) / exact < 0.05,
+		  "signed-rank p of 200 values: exact %.5g, normal approximation %.5g: within 5%%", exact, normal);
+	memset(&p, 0, sizeof(p));
+	p.rounds = WSB_RANK_EXACT_MAX + 1;
+	p.rank_p = normal;
+	p.level = 0.95;
+	wsb_method_text(&spec, WSB_M_TPS, &p, method, sizeof(method));
+	check(strstr(method, "signed-rank p") && strstr(method, "(normal approximation: more than 200 rounds)"),
+		  "the method says which signed-rank test stood in (%s)", method);
+	p.rounds = 12;
+	wsb_method_text(&spec, WSB_M_TPS, &p, method, sizeof(method));
+	check(strstr(method, "(exact)") != NULL, "the method says the p is exact at 12 rounds (%s)", method);
+	free(d);
+}
+
+/* plan.txt names the target; --resume elsewhere is refused on that line */
+static void
+test_plan_target(void)
+{
+	WsbOptions	o;
+	WsbPlan		plan;
+	char		dir[] = "/tmp/wsb_unit_files_target.XXXXXX";
+	char		path[256],
+				err[1024],
+				text[8192];
+
+	wsb_options_defaults(&o);
+	o.seed = 7;
+	o.nsets = 1;
+	wsb_strlcpy(o.pg_version, "PostgreSQL 15.10 (Debian 15.10-0+deb12u1)", sizeof(o.pg_version));
+	wsb_strlcpy(o.pg_config, "/usr/lib/postgresql/15/bin/pg_config", sizeof(o.pg_config));
+	if (wsb_parse_set("wal_buffers=1MB,4MB", &o.sets[0], err, sizeof(err)) != 0 ||
+		wsb_make_plan(&o, &plan, err, sizeof(err)) != 0 || mkdtemp(dir) == NULL)
+	{
+		check(false, "plan for the target test: %s", err);
+		return;
+	}
+	wsb_plan_text(&o, &plan, text, sizeof(text));
+	check(strstr(text, "\ntarget = temporary\nserver_version = 15\n") != NULL &&
+		  strstr(text, "\npg_config_version = PostgreSQL 15.10 (Debian 15.10-0+deb12u1)\n") != NULL &&
+		  strstr(text, "\npg_config = /") != NULL,
+		  "plan.txt: the target, the server's major version, pg_config and its version");
+	snprintf(path, sizeof(path), "%s/plan.txt", dir);
+	wsb_write_file(path, text);
+	wsb_strlcpy(o.resume, dir, sizeof(o.resume));
+	wsb_strlcpy(o.cluster, "15/main", sizeof(o.cluster));
+	check(wsb_resume_check(&o, &plan, err, sizeof(err)) != 0 &&
+		  strstr(err, "stored \"target = temporary\", now \"target = --cluster 15/main\"") != NULL,
+		  "--resume of a temporary cluster's plan with --cluster 15/main: refused on the target line (%s)", err);
+	o.cluster[0] = '\0';
+	wsb_strlcpy(o.pg_version, "PostgreSQL 17.2", sizeof(o.pg_version));
+	check(wsb_resume_check(&o, &plan, err, sizeof(err)) != 0 &&
+		  strstr(err, "stored \"server_version = 15\", now \"server_version = 17\"") != NULL,
+		  "--resume with another PostgreSQL: refused on the server_version line (%s)", err);
+	wsb_strlcpy(o.pg_version, "PostgreSQL 15.10 (Debian 15.10-0+deb12u1)", sizeof(o.pg_version));
+	check(wsb_resume_check(&o, &plan, err, sizeof(err)) == 0, "the same target passes (%s)", err);
+	wsb_write_file(path, strstr(text, "seed = "));
+	check(wsb_resume_check(&o, &plan, err, sizeof(err)) != 0 && strstr(err, "plan.txt names no target") != NULL,
+		  "a plan.txt without the target line: refused, saying so (%s)", err);
+	wsb_plan_free(&plan);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* Runs for a results.csv of a few hundred kB. */
+static int
+many_runs(WsbPlan *plan, WsbRun **runs)
+{
+	WsbOptions	o;
+	char		err[512];
+	int			n;
+
+	wsb_options_defaults(&o);
+	o.seed = 3;
+	o.nsets = 1;
+	o.runs = 1000;
+	if (wsb_parse_set("wal_buffers=1MB,4MB", &o.sets[0], err, sizeof(err)) != 0 ||
+		wsb_make_plan(&o, plan, err, sizeof(err)) != 0)
+		return -1;
+	n = plan->nruns;
+	*runs = calloc(n, sizeof(WsbRun));
+	if (*runs == NULL)
+		return -1;
+	for (int i = 0; i < n; i++)
+	{
+		WsbRun	   *r = &(*runs)[i];
+
+		r->config = plan->order[i];
+		r->repeat = i / plan->nconfigs + 1;
+		r->position = i % plan->nconfigs + 1;
+		r->order = i + 1;
+		r->ok = true;
+		r->seconds = 30;
+		r->tps = 1000 + i;
+		r->collector_cpu_share = -1;
+		r->started_at = (time_t) 1764496800 + 40 * i;
+	}
+	return n;
+}
+
+static int
+count_rows(const char *text)
+{
+	int			n = 0;
+
+	for (const char *p = text; *p; p++)
+		n += *p == '\n';
+	return n;
+}
+
+/*
+ * SIGKILL while results.csv is written, again and again: every time the
+ * file that is left is whole (a header, a row per run, the last line
+ * ended).  Written in place (truncate, then write) a kill inside the write
+ * leaves a part.
+ */
+static void
+test_results_replaced_whole(void)
+{
+	WsbPlan		plan;
+	WsbRun	   *runs = NULL;
+	int			n = many_runs(&plan, &runs);
+	char		dir[] = "/tmp/wsb_unit_files_kill.XXXXXX";
+	char		path[256],
+				cmd[300];
+	int			whole = 0,
+				tries = 40;
+	size_t		len = 0;
+
+	if (n < 0 || mkdtemp(dir) == NULL)
+	{
+		check(false, "runs and a directory for the SIGKILL test");
+		free(runs);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/results.csv", dir);
+	check(wsb_write_results_csv(path, &plan, runs, n) == 0, "results.csv of %d runs written", n);
+	for (int i = 0; i < tries; i++)
+	{
+		pid_t		pid = fork();
+		char	   *text;
+		int			status;
+
+		if (pid == 0)
+		{
+			for (;;)
+				(void) wsb_write_results_csv(path, &plan, runs, n);
+		}
+		/* somewhere inside a write: they take a few ms each */
+		wsb_sleep(0.005 + 0.0013 * i);
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		text = wsb_read_file(path, &len);
+		if (text && count_rows(text) == n + 1 && len > 0 && text[len - 1] == '\n')
+			whole++;
+		free(text);
+	}
+	check(whole == tries, "SIGKILL during the results.csv write, %d times: the file left is whole %d times",
+		  tries, whole);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+	wsb_plan_free(&plan);
+	free(runs);
+}
+
+/* --cluster VERSION/NAME: kept whole up to 127 bytes, else one message */
+static void
+test_cluster_names(void)
+{
+	char		name[260],
+				arg[300],
+				err[512];
+	char	   *argv[4] = {"wal_stall_bench", "--cluster", arg, NULL};
+	WsbOptions	o;
+
+	memset(name, 'n', 100);
+	name[100] = '\0';
+	snprintf(arg, sizeof(arg), "15/%s", name);
+	check(wsb_parse_args(3, argv, "presets", &o, err, sizeof(err)) == 0 && strcmp(o.cluster, arg) == 0,
+		  "--cluster with a 100-byte name: kept whole (%s)", err);
+	memset(name, 'n', 200);
+	name[200] = '\0';
+	snprintf(arg, sizeof(arg), "15/%s", name);
+	check(wsb_parse_args(3, argv, "presets", &o, err, sizeof(err)) != 0 &&
+		  strstr(err, "--cluster: name too long") && strstr(err, "(203 bytes, at most 127)"),
+		  "--cluster with a 200-byte name: refused as too long (%.80s)", err);
+	snprintf(arg, sizeof(arg), "15/two words");
+	check(wsb_parse_args(3, argv, "presets", &o, err, sizeof(err)) != 0 &&
+		  strstr(err, "is not VERSION/NAME") != NULL, "--cluster with a blank in the name: refused (%s)", err);
+	snprintf(arg, sizeof(arg), "v15/main");
+	check(wsb_parse_args(3, argv, "presets", &o, err, sizeof(err)) != 0 &&
+		  strstr(err, "is not VERSION/NAME") != NULL, "--cluster with a version not of digits: refused (%s)", err);
+}
+
+void
+test_files(void)
+{
+	test_cluster_names();
+	test_declared_numbers();
+	test_malformed();
+	test_sparse_rounds();
+	test_rank_all_rounds();
+	test_plan_target();
+	test_results_replaced_whole();
+}
