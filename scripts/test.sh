@@ -284,9 +284,10 @@ suites_once() {
 	grep -E '^not ok ' "$logs/exporter.log" | sed 's/^/  /'
 	count_tap "$logs/exporter.log" $status
 
-	echo "== versions agree (scripts/check_versions.sh)"
+	echo "== versions agree (scripts/check_versions.sh, and its --self-test)"
 	bash "$work/scripts/check_versions.sh" "$work/bench/wal_stall_bench" >"$logs/versions.log" 2>&1
 	status=$?
+	bash "$work/scripts/check_versions.sh" --self-test >>"$logs/versions.log" 2>&1 || status=1
 	grep -E '^not ok |^#  ' "$logs/versions.log" | sed 's/^/  /'
 	count_tap "$logs/versions.log" $status
 
