@@ -13,8 +13,9 @@
 # files and lintian's output (lintian.txt) to OUTDIR (default: a new
 # /tmp/wal_stall_deb.XXXXXX) and prints their paths, one per line, the
 # directory last.  Exits non-zero if the build fails, lintian reports an
-# error, no package of an installed major was built, or a packaged library
-# defines a function only the tests call (test/test_functions.c).
+# error, no package of an installed major was built, one lacks the
+# documentation (the README, docs/, the Prometheus examples), or a packaged
+# library defines a function only the tests call (test/test_functions.c).
 #
 # The majors: PG_SUPPORTED_VERSIONS (postgresql-common's own setting) as
 # given, else "installed", since a suite's list of supported majors need
@@ -123,6 +124,14 @@ fi
 for deb in "$scratch"/postgresql-*-wal-stall_*.deb; do
 	rm -rf "$scratch/contents"
 	dpkg-deb -x "$deb" "$scratch/contents"
+	# every major's package has the documentation, not only the first one's
+	pkg=$(dpkg-deb -f "$deb" Package)
+	for doc in README.md.gz docs/reference.md.gz examples/queries.yaml; do
+		if [ ! -f "$scratch/contents/usr/share/doc/$pkg/$doc" ]; then
+			echo "build_deb.sh: $(basename "$deb") lacks /usr/share/doc/$pkg/$doc" >&2
+			status=1
+		fi
+	done
 	for lib in "$scratch"/contents/usr/lib/postgresql/*/lib/wal_stall.so; do
 		if nm -D --defined-only "$lib" | grep -E '_for_tests$' >&2; then
 			echo "build_deb.sh: $(basename "$deb") ships functions only the tests call" >&2

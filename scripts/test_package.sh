@@ -111,7 +111,17 @@ is "$(dpkg -S "$libdir/wal_stall.so" 2>/dev/null | cut -d: -f1)" "$ext_pkg" "$li
 ok "the SQL scripts and the control file are in $sharedir/extension" \
 	test -f "$sharedir/extension/wal_stall.control" -a -f "$sharedir/extension/wal_stall--1.0.sql" \
 	-a -f "$sharedir/extension/wal_stall--1.0--1.1.sql" -a -f "$sharedir/extension/wal_stall--$upstream.sql"
-ok "the README is in /usr/share/doc/$ext_pkg" test -f "/usr/share/doc/$ext_pkg/README.md.gz"
+# (debian/rules installs them into every major's package, not only the first)
+docs_installed() {
+	local f missing=""
+	for f in README.md.gz docs/reference.md.gz examples/queries.yaml; do
+		[ -f "/usr/share/doc/$ext_pkg/$f" ] || missing="$missing $f"
+	done
+	[ -z "$missing" ] && return 0
+	echo "#   missing:$missing; /usr/share/doc/$ext_pkg holds: $(ls "/usr/share/doc/$ext_pkg" 2>&1 | tr '\n' ' ')"
+	return 1
+}
+ok "the README, docs/ and the Prometheus examples are in /usr/share/doc/$ext_pkg" docs_installed
 ok "the harness is /usr/bin/wal_stall_bench" test -x /usr/bin/wal_stall_bench
 ok "its presets are in /usr/share/wal-stall-bench/presets" test -f /usr/share/wal-stall-bench/presets/quick.conf
 
@@ -147,56 +157,6 @@ is "$(ps -o ppid= -p "$collector" | tr -d ' ') $(ps -o args= -p "$collector" | g
 step "pgbench -i -s 1, then 60 s of pgbench -c 4 (the advice needs 60 s)"
 pgbench() { runuser -u postgres -- "$PGBIN/pgbench" -p "$port" "$@"; }
 ok "pgbench -i -s 1" to_log "$dir/pgbench_init.log" pgbench -i -s 1 postgres
-# Backends publish their WAL counters at most once a second: pgbench -i's
-# last WAL would otherwise land in the history rows after the start mark
-# (+50% on a 15 s run, measured).
-sleep 2
-lsn0=$(sql -c "SELECT pg_current_wal_lsn()")
-xid0=$(sql -c "SELECT pg_current_xact_id()::text::bigint")
-t0=$(sql -c "SELECT now()")
-pgbench -c 4 -j 2 -T 60 postgres >"$dir/pgbench.log" 2>&1 &
-bench_pid=$!
-# While pgbench runs, a client is seen in a stall: its waits are short
-# (well under a millisecond each), so a server-side loop looks every
-# 0.5 ms, for at most 20 s. backend_type comes from the transaction's
-# backend-status snapshot, as in pg_stat_activity: the loop clears it each
-# time, or clients that connected after its first look would stay unnamed
-# (CI failed so once, pgbench having connected late on a loaded machine).
-seen=$(sql -q -c "CREATE FUNCTION pg_temp.client_in_stall() RETURNS boolean LANGUAGE plpgsql AS \$\$
-	BEGIN
-		FOR i IN 1 .. 40000 LOOP
-			IF EXISTS (SELECT FROM wal_stall_current WHERE backend_type = 'client backend'
-					AND pid <> pg_backend_pid() AND class IS NOT NULL AND waiting_ms >= 0) THEN
-				RETURN true;
-			END IF;
-			PERFORM pg_stat_clear_snapshot();
-			PERFORM pg_sleep(0.0005);
-		END LOOP;
-		RETURN false;
-	END \$\$" -c "SELECT pg_temp.client_in_stall()")
-is "$seen" t "wal_stall_current shows a pgbench client in a stall while pgbench runs"
-wait "$bench_pid"
-is "$?" 0 "pgbench -c 4 -j 2 -T 60 ran"
-tps=$(sed -nE 's/^tps = ([0-9.]+).*without initial.*/\1/p' "$dir/pgbench.log")
-txns=$(sed -nE 's/^number of transactions actually processed: ([0-9]+).*/\1/p' "$dir/pgbench.log")
-echo "# pgbench: $txns transactions, $tps tps"
-sleep 2	# the last second's row, and backends' WAL counters (published once a second)
-lsn_bytes=$(sql -c "SELECT pg_current_wal_lsn() - '$lsn0'::pg_lsn")
-xids=$(sql -c "SELECT pg_current_xact_id()::text::bigint - $xid0")
-
-# ---------- every view ----------
-step "the views after pgbench"
-sql -c "SELECT class, episodes, round(total_ms::numeric, 1) AS total_ms, round(p99_ms::numeric, 2) AS p99_ms,
-	exact_count FROM wal_stall_summary ORDER BY class COLLATE \"C\"" -F ' | ' | sed 's/^/# summary: /'
-is "$(sql -c "SELECT count(*) FROM wal_stall_summary")" 7 "wal_stall_summary: a row per stall class"
-is "$(sql -c "SELECT episodes > 0 AND total_ms > 0 AND abs(mean_ms * episodes - total_ms) < 1e-6 * total_ms
-	AND p50_ms <= p95_ms AND p95_ms <= p99_ms AND p99_ms <= max_ms AND resolution_ms > 0
-	FROM wal_stall_summary WHERE class = 'wal_buffer_full'")" t \
-	"wal_stall_summary: wal_buffer_full episodes, mean = total / episodes, ordered percentiles"
-is "$(sql -c "SELECT exact_count > 0 FROM wal_stall_summary WHERE class = 'wal_buffer_full'")" t \
-	"wal_stall_summary: core counted WAL-buffer-full writes too (exact_count)"
-# Nothing runs now (autovacuum off): the views hold still, but the
-# collector may close a last episode between two reads, so poll a little.
 poll_for() {	# poll_for SECONDS SQL: true once it returns t, within SECONDS
 	for _ in $(seq 1 $(($1 * 10))); do
 		[ "$(sql -c "$2")" = t ] && return 0
@@ -205,22 +165,6 @@ poll_for() {	# poll_for SECONDS SQL: true once it returns t, within SECONDS
 	return 1
 }
 poll() { poll_for 5 "$1"; }
-ok "wal_stall_histogram: every class's buckets hold all its episodes" poll "
-	SELECT bool_and(coalesce(h.episodes, 0) = s.episodes) AND count(h.episodes) >= 1
-	FROM wal_stall_summary s
-	LEFT JOIN (SELECT class, sum(episodes) AS episodes FROM wal_stall_histogram GROUP BY class) h USING (class)"
-sql -c "SELECT min(sample_time)::time(0), max(sample_time)::time(0), count(*), sum(xids), sum(wal_bytes),
-	round(sum(wal_buffer_full_ms)::numeric), round(max(buffer_fill_max)::numeric, 2)
-	FROM wal_stall_history WHERE sample_time > '$t0'" -F ' | ' |
-	sed 's/^/# history (from | to | rows | xids | wal_bytes | wal_buffer_full_ms | fill_max): /'
-# The history against core's figures: the WAL position's advance and the
-# transaction ids handed out while pgbench ran.
-is "$(sql -c "SELECT count(*) >= 55 AND sum(wal_bytes) BETWEEN 0.9 * $lsn_bytes AND 1.1 * $lsn_bytes
-	FROM wal_stall_history WHERE sample_time > '$t0'")" t \
-	"wal_stall_history: a row per second, summing to the WAL position's advance ($lsn_bytes bytes) within 10%"
-is "$(sql -c "SELECT sum(xids) BETWEEN 0.9 * $xids AND 1.1 * $xids
-	FROM wal_stall_history WHERE sample_time > '$t0'")" t \
-	"wal_stall_history: its xids sum to the transaction ids handed out ($xids) within 10%"
 
 # The ring seen full.  pgbench's commits keep waking the WAL writer, so
 # under 4 clients the 32kB ring fills only now and then, and on a fast disk
@@ -260,6 +204,95 @@ else
 		skip "PostgreSQL $major has no pg_stat_wal, core's count of buffer-full writes"
 	done
 fi
+
+# Backends publish their WAL counters at most once a second: the last WAL
+# of pgbench -i and the insert would otherwise land in the history rows
+# after the start mark (+50% on a 15 s run, measured).
+sleep 2
+lsn0=$(sql -c "SELECT pg_current_wal_lsn()")
+xid0=$(sql -c "SELECT pg_current_xact_id()::text::bigint")
+t0=$(sql -c "SELECT now()")
+pgbench -c 4 -j 2 -T 60 postgres >"$dir/pgbench.log" 2>&1 &
+bench_pid=$!
+# While pgbench runs, a client is seen in a stall.  pgbench's own waits
+# are short and, with asynchronous commits, may all fall between two
+# samples; so a holder commits in a loop with commit_delay = 100 ms (the
+# most it allows; commit_siblings = 0 so that it always sleeps), which
+# XLogFlush() sleeps holding WALWriteLock, and a flusher commits with
+# synchronous_commit on in a loop, each commit waiting out the holder's
+# (wal_flush).  A server-side loop looks every 0.5 ms, for at most 20 s;
+# backend_type comes from the transaction's backend-status snapshot, as in
+# pg_stat_activity: the loop clears it each time, or clients that
+# connected after its first look would stay unnamed.
+sql -q -c "CREATE TABLE wsbpkg_held (id int)" -c "CREATE TABLE wsbpkg_stop ()"
+commit_loop() {	# commit_loop SETTINGS: commits until wsbpkg_stop has a row, 600 at most
+	sql -q -c "$1" -c "DO \$\$
+		BEGIN
+			FOR i IN 1 .. 600 LOOP
+				EXIT WHEN EXISTS (SELECT FROM wsbpkg_stop);
+				INSERT INTO wsbpkg_held VALUES (i);
+				COMMIT;
+			END LOOP;
+		END \$\$" >/dev/null 2>&1
+}
+commit_loop "SET synchronous_commit = on; SET commit_siblings = 0; SET commit_delay = 100000" &
+holder_pid=$!
+commit_loop "SET synchronous_commit = on" &
+flusher_pid=$!
+seen=$(sql -q -c "CREATE FUNCTION pg_temp.client_in_stall() RETURNS boolean LANGUAGE plpgsql AS \$\$
+	BEGIN
+		FOR i IN 1 .. 40000 LOOP
+			IF EXISTS (SELECT FROM wal_stall_current WHERE backend_type = 'client backend'
+					AND pid <> pg_backend_pid() AND class IS NOT NULL AND waiting_ms >= 0) THEN
+				RETURN true;
+			END IF;
+			PERFORM pg_stat_clear_snapshot();
+			PERFORM pg_sleep(0.0005);
+		END LOOP;
+		RETURN false;
+	END \$\$" -c "SELECT pg_temp.client_in_stall()")
+sql -q -c "INSERT INTO wsbpkg_stop DEFAULT VALUES"
+wait "$holder_pid" "$flusher_pid"
+is "$seen" t "wal_stall_current shows a client in a stall while pgbench runs (a flush waiting out a commit_delay)"
+wait "$bench_pid"
+is "$?" 0 "pgbench -c 4 -j 2 -T 60 ran"
+tps=$(sed -nE 's/^tps = ([0-9.]+).*without initial.*/\1/p' "$dir/pgbench.log")
+txns=$(sed -nE 's/^number of transactions actually processed: ([0-9]+).*/\1/p' "$dir/pgbench.log")
+echo "# pgbench: $txns transactions, $tps tps"
+sleep 2	# the last second's row, and backends' WAL counters (published once a second)
+lsn_bytes=$(sql -c "SELECT pg_current_wal_lsn() - '$lsn0'::pg_lsn")
+xids=$(sql -c "SELECT pg_current_xact_id()::text::bigint - $xid0")
+
+# ---------- every view ----------
+step "the views after pgbench"
+sql -c "SELECT class, episodes, round(total_ms::numeric, 1) AS total_ms, round(p99_ms::numeric, 2) AS p99_ms,
+	exact_count FROM wal_stall_summary ORDER BY class COLLATE \"C\"" -F ' | ' | sed 's/^/# summary: /'
+is "$(sql -c "SELECT count(*) FROM wal_stall_summary")" 7 "wal_stall_summary: a row per stall class"
+is "$(sql -c "SELECT episodes > 0 AND total_ms > 0 AND abs(mean_ms * episodes - total_ms) < 1e-6 * total_ms
+	AND p50_ms <= p95_ms AND p95_ms <= p99_ms AND p99_ms <= max_ms AND resolution_ms > 0
+	FROM wal_stall_summary WHERE class = 'wal_buffer_full'")" t \
+	"wal_stall_summary: wal_buffer_full episodes, mean = total / episodes, ordered percentiles"
+is "$(sql -c "SELECT exact_count > 0 FROM wal_stall_summary WHERE class = 'wal_buffer_full'")" t \
+	"wal_stall_summary: core counted WAL-buffer-full writes too (exact_count)"
+# Nothing runs now (autovacuum off): the views hold still, but the
+# collector may close a last episode between two reads, so poll a little.
+ok "wal_stall_histogram: every class's buckets hold all its episodes" poll "
+	SELECT bool_and(coalesce(h.episodes, 0) = s.episodes) AND count(h.episodes) >= 1
+	FROM wal_stall_summary s
+	LEFT JOIN (SELECT class, sum(episodes) AS episodes FROM wal_stall_histogram GROUP BY class) h USING (class)"
+sql -c "SELECT min(sample_time)::time(0), max(sample_time)::time(0), count(*), sum(xids), sum(wal_bytes),
+	round(sum(wal_buffer_full_ms)::numeric), round(max(buffer_fill_max)::numeric, 2)
+	FROM wal_stall_history WHERE sample_time > '$t0'" -F ' | ' |
+	sed 's/^/# history (from | to | rows | xids | wal_bytes | wal_buffer_full_ms | fill_max): /'
+# The history against core's figures: the WAL position's advance and the
+# transaction ids handed out while pgbench ran.
+is "$(sql -c "SELECT count(*) >= 55 AND sum(wal_bytes) BETWEEN 0.9 * $lsn_bytes AND 1.1 * $lsn_bytes
+	FROM wal_stall_history WHERE sample_time > '$t0'")" t \
+	"wal_stall_history: a row per second, summing to the WAL position's advance ($lsn_bytes bytes) within 10%"
+is "$(sql -c "SELECT sum(xids) BETWEEN 0.9 * $xids AND 1.1 * $xids
+	FROM wal_stall_history WHERE sample_time > '$t0'")" t \
+	"wal_stall_history: its xids sum to the transaction ids handed out ($xids) within 10%"
+
 sql -c "SELECT buffers, hits, reads, round(hit_ratio::numeric, 4), lock_episodes FROM wal_stall_clog" -F ' | ' |
 	sed 's/^/# clog (buffers | hits | reads | hit_ratio | lock_episodes): /'
 is "$(sql -c "SELECT buffers > 0 AND hits + reads > 0 AND hit_ratio BETWEEN 0 AND 1 FROM wal_stall_clog")" t \
