@@ -113,9 +113,9 @@ run_suites() {
 	cp -a "$top/." "$work/"
 	rm -rf "$work/.git"
 	make -C "$work" -s clean >/dev/null 2>&1 || true
-	chown -R postgres:postgres "$work"
-	logs="$work/test-logs"
-	mkdir -p "$logs"; chown postgres "$logs"
+	# Root builds in it before it is handed to postgres, and writes every
+	# log in a directory of its own, never in the tree postgres owns.
+	logs=$(mktemp -d /tmp/wal_stall_logs.XXXXXX)
 
 	# WS_TEST_FUNCTIONS=1: with the functions only the tests call
 	# (test/test_functions.c), which no package or default build has.
@@ -139,7 +139,7 @@ run_suites() {
 		notok=1
 		tail -20 "$logs/regress.log"
 	fi
-	[ -f "$work/regression.diffs" ] && head -100 "$work/regression.diffs"
+	[ -f "$work/regression.diffs" ] && runuser -u postgres -- head -100 "$work/regression.diffs"
 	count "$ok" "$notok"
 
 	echo "== pgTAP"
@@ -161,14 +161,14 @@ run_suites() {
 	count_tap "$logs/tap.log" $status
 	if [ "$status" -ne 0 ]; then
 		for f in "$work"/tmp_check/log/regress_log_*; do
-			[ -f "$f" ] && { echo "--- $f"; tail -30 "$f"; }
+			[ -f "$f" ] && { echo "--- $f"; runuser -u postgres -- tail -30 "$f"; }
 		done
 	fi
 
 	if [ "$v_failed" -eq 0 ]; then
-		rm -rf "$work"
+		rm -rf "$work" "$logs"
 	else
-		echo "logs kept in $work"
+		echo "logs kept in $logs, the work tree in $work"
 	fi
 	echo "PostgreSQL $major: $v_passed passed, $v_failed failed"
 	summary="$summary$(printf '%-4s %6d passed, %3d failed' "$major" "$v_passed" "$v_failed")
