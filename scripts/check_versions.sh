@@ -12,8 +12,9 @@
 #   scripts/check_versions.sh [PATH/TO/wal_stall_bench]
 #   scripts/check_versions.sh --self-test
 #
-# --self-test runs the check on copies of those files, each changed in
-# turn to disagree, and passes only if every copy fails the check.
+# --self-test runs the check on copies of those files: unchanged, where it
+# must pass, then each changed in turn to disagree, where one of its tests
+# must fail.
 #
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -uo pipefail
