@@ -168,8 +168,9 @@ run_suites() {
 	if [ "$v_failed" -eq 0 ]; then
 		rm -rf "$work" "$logs"
 	else
-		echo "logs kept in $logs, the work tree in $work"
+		echo "logs kept in $work"
 	fi
+	[ "$v_failed" -eq 0 ] || echo "the suites' output kept in $logs"
 	echo "PostgreSQL $major: $v_passed passed, $v_failed failed"
 	summary="$summary$(printf '%-4s %6d passed, %3d failed' "$major" "$v_passed" "$v_failed")
 "
