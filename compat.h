@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * compat.h
- *		Every PostgreSQL version difference wal_stall depends on (13-18).
+ *		Every PostgreSQL version difference wal_stall depends on (13-19).
  *
  * Nothing but version shims lives here; the rest of the code calls these
  * and never tests PG_VERSION_NUM itself.

@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
 # Build wal_stall's Debian packages (debian/): postgresql-NN-wal-stall for
-# every PostgreSQL version that debian/pgversions allows and
-# /usr/share/postgresql-common/supported-versions lists (on Debian 12: 15),
-# and wal-stall-bench; then run lintian on them.
+# every PostgreSQL major that debian/pgversions allows and whose
+# postgresql-server-dev-NN is installed (on Debian 12: 15; in the roots of
+# scripts/pg_root.sh: 17 in trixie's, 18 and 19 in sid's), and
+# wal-stall-bench; then run lintian on them.
 #
 #   scripts/build_deb.sh [OUTDIR]
 #
 # Installs the build dependencies first (as root; skipped when present),
 # builds with "dpkg-buildpackage -us -uc -b" in a scratch copy of the tree
-# (the tree itself is left as it is), copies the .deb files and lintian's
-# output (lintian.txt) to OUTDIR (default: a new /tmp/wal_stall_deb.XXXXXX)
-# and prints their paths, one per line, the directory last.  Exits non-zero
-# if the build fails, lintian reports an error, or a packaged library
-# defines a function only the tests call (test/test_functions.c).
+# (the tree itself is left as it is, and may be read-only), copies the .deb
+# files and lintian's output (lintian.txt) to OUTDIR (default: a new
+# /tmp/wal_stall_deb.XXXXXX) and prints their paths, one per line, the
+# directory last.  Exits non-zero if the build fails, lintian reports an
+# error, no package of an installed major was built, one lacks the
+# documentation (the README, docs/, the Prometheus examples), or a packaged
+# library defines a function only the tests call (test/test_functions.c).
+#
+# The majors: PG_SUPPORTED_VERSIONS (postgresql-common's own setting) as
+# given, else "installed", since a suite's list of supported majors need
+# not name the one installed from another (19 from experimental in sid).
+# debian/control, committed for Debian 12's 15, is regenerated from
+# debian/control.in in the scratch copy for them (PG_UPDATECONTROL).
 #
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -euo pipefail
@@ -52,6 +61,15 @@ if [ -n "$missing" ]; then
 		apt-get install -y -q --no-install-recommends $pins >/dev/null
 	fi
 fi
+
+export PG_SUPPORTED_VERSIONS=${PG_SUPPORTED_VERSIONS:-installed}
+export PG_UPDATECONTROL=yes
+majors=$(cd "$top" && pg_buildext supported-versions)
+[ -n "$majors" ] || {
+	echo "build_deb.sh: no PostgreSQL major both installed (postgresql-server-dev-NN) and allowed by debian/pgversions" >&2
+	exit 1
+}
+echo "build_deb.sh: building for PostgreSQL" $majors >&2
 
 scratch=$(mktemp -d /tmp/wal_stall_debbuild.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
@@ -106,12 +124,26 @@ fi
 for deb in "$scratch"/postgresql-*-wal-stall_*.deb; do
 	rm -rf "$scratch/contents"
 	dpkg-deb -x "$deb" "$scratch/contents"
+	# every major's package has the documentation, not only the first one's
+	pkg=$(dpkg-deb -f "$deb" Package)
+	for doc in README.md.gz docs/reference.md.gz examples/queries.yaml; do
+		if [ ! -f "$scratch/contents/usr/share/doc/$pkg/$doc" ]; then
+			echo "build_deb.sh: $(basename "$deb") lacks /usr/share/doc/$pkg/$doc" >&2
+			status=1
+		fi
+	done
 	for lib in "$scratch"/contents/usr/lib/postgresql/*/lib/wal_stall.so; do
 		if nm -D --defined-only "$lib" | grep -E '_for_tests$' >&2; then
 			echo "build_deb.sh: $(basename "$deb") ships functions only the tests call" >&2
 			status=1
 		fi
 	done
+done
+for major in $majors; do
+	if ! ls "$out"/postgresql-"$major"-wal-stall_*.deb >/dev/null 2>&1; then
+		echo "build_deb.sh: no postgresql-$major-wal-stall package was built" >&2
+		status=1
+	fi
 done
 ls "$out"/*.deb
 echo "$out"

@@ -3,16 +3,95 @@
 # (default_version), its install script, the Debian package's version
 # (debian/changelog, upstream part), the harness (WSB_VERSION in bench/wsb.h,
 # and "wal_stall_bench --version" when a built binary is given), the man
-# page's header, and CHANGELOG.md's newest release, below its "Unreleased"
-# section.  Prints TAP lines and "N passed, N failed".
+# page's header, CHANGELOG.md's newest release, below its "Unreleased"
+# section, and PGXN's META.json (the Meta spec 1.0.0: its version and the
+# extension's, the install script it names, its abstract, maintainer and
+# license, and the PostgreSQL range, which is the one debian/pgversions and
+# compat.h's header name).  Prints TAP lines and "N passed, N failed".
 #
 #   scripts/check_versions.sh [PATH/TO/wal_stall_bench]
+#   scripts/check_versions.sh --self-test
+#
+# --self-test runs the check on copies of those files: unchanged, where it
+# must pass, then each changed in turn to disagree, where one of its tests
+# must fail.
 #
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -uo pipefail
 
+# The files the check reads, copied to a scratch tree.
+checked_files="wal_stall.control Makefile debian/changelog debian/control debian/copyright
+	debian/pgversions bench/wsb.h bench/wal_stall_bench.1 CHANGELOG.md META.json compat.h"
+
+# self_test: the check passes on an unchanged copy of the files, and every
+# disagreement below makes one of its tests fail.  Each case is the file to
+# edit and a sed script, applied to a fresh copy.
+self_test() {
+	local n=0 failed=0 file edit
+	scratch=$(mktemp -d /tmp/wal_stall_versions.XXXXXX)
+	trap 'rm -rf "$scratch"' EXIT
+	copy_checked_files() {
+		rm -rf "$scratch/tree"
+		mkdir -p "$scratch/tree/scripts" "$scratch/tree/debian" "$scratch/tree/bench"
+		cp "$0" "$scratch/tree/scripts/check_versions.sh"
+		for f in $checked_files "wal_stall--$(control_version "$top").sql"; do
+			cp "$top/$f" "$scratch/tree/$f"
+		done
+	}
+	copy_checked_files
+	n=1
+	if bash "$scratch/tree/scripts/check_versions.sh" >"$scratch/out" 2>&1; then
+		echo "ok 1 - an unchanged copy of the files passes the check"
+	else
+		echo "not ok 1 - an unchanged copy of the files passes the check"
+		grep -E '^not ok|^#   ' "$scratch/out" | sed 's/^/#   /'
+		failed=1
+	fi
+	while IFS='|' read -r file edit; do
+		[ -n "$file" ] || continue
+		n=$((n + 1))
+		copy_checked_files
+		sed -i -E "$edit" "$scratch/tree/$file"
+		if cmp -s "$top/$file" "$scratch/tree/$file"; then
+			echo "not ok $n - $file: the edit \"$edit\" changed nothing"
+			failed=$((failed + 1))
+		elif bash "$scratch/tree/scripts/check_versions.sh" >"$scratch/out" 2>&1 ||
+			! grep -q '^not ok ' "$scratch/out"; then
+			echo "not ok $n - $file, edited with \"$edit\", does not fail a test of the check"
+			failed=$((failed + 1))
+		else
+			echo "ok $n - $file, edited with \"$edit\", fails the check"
+		fi
+	done <<'CASES'
+META.json|s/"version": "([0-9]+)\.([0-9]+)\.0",/"version": "\1.\2.1",/
+META.json|0,/"version": "[0-9.]+"/s//"version": "9.9.9"/
+META.json|s/"file": "wal_stall--[0-9.]+\.sql"/"file": "wal_stall--0.9.sql"/
+META.json|0,/"abstract": "/s//"abstract": "another /
+META.json|s/"maintainer": "[^"]*"/"maintainer": "someone <someone@example.org>"/
+META.json|s/"license": "[^"]*"/"license": "mit"/
+META.json|s/"PostgreSQL": ">= ([0-9]+)\.0\.0, </"PostgreSQL": ">= 1\1.0.0, </
+META.json|s/< ([0-9]+)\.0\.0"/< 1\1.0.0"/
+META.json|s/"version": "1\.0\.0",/"version": "2.0.0",/
+META.json|s/^\{/[/
+debian/pgversions|s/^([0-9]+)\+/1\1+/
+compat.h|1,5s/\(([0-9]+)-([0-9]+)\)/(\1-1\2)/
+wal_stall.control|s/^default_version = '([0-9]+)\.([0-9]+)'/default_version = '\1.1\2'/
+debian/changelog|1s/\(([0-9.]+)-/(\1.1-/
+bench/wsb.h|s/^(#define WSB_VERSION[[:space:]]+")/\10./
+CHANGELOG.md|s/^## Unreleased/## Not yet/
+CASES
+	echo "$((n - failed)) passed, $failed failed"
+	[ "$failed" -eq 0 ]
+}
+
+control_version() { sed -nE "s/^default_version *= *'([^']*)'.*/\1/p" "$1/wal_stall.control"; }
+
 top=$(cd "$(dirname "$0")/.." && pwd)
 bench=${1:-}
+if [ "$bench" = --self-test ]; then
+	self_test
+	exit
+fi
 
 n=0 failed=0
 is() {	# is GOT WANT DESCRIPTION
@@ -42,6 +121,50 @@ is "$(sed -nE 's/^\.TH WAL_STALL_BENCH 1 [^ ]+ "wal_stall ([^"]*)".*/\1/p' "$top
 # CHANGELOG.md: "## Unreleased" first, then the newest release.
 headings=$(grep -E '^## ' "$top/CHANGELOG.md" | head -2 | tr '\n' '|')
 is "$headings" "## Unreleased|## $control|" "CHANGELOG.md: Unreleased, then $control"
+
+# META.json, PGXN's Meta spec 1.0.0, whose versions are three-part SemVer:
+# 1.1 is 1.1.0 there.
+meta() {	# meta KEY...: the value at that path in META.json, or "(missing)"
+	python3 - "$top/META.json" "$@" <<'PY' 2>&1
+import json, sys
+try:
+    with open(sys.argv[1]) as f:
+        node = json.load(f)
+except (OSError, ValueError) as e:
+    print("(unreadable: %s)" % e)
+    sys.exit()
+for key in sys.argv[2:]:
+    if not isinstance(node, dict) or key not in node:
+        print("(missing)")
+        sys.exit()
+    node = node[key]
+print(node if isinstance(node, str) else json.dumps(node))
+PY
+}
+semver=$control.0
+is "$(meta meta-spec version)" 1.0.0 "META.json follows the PGXN Meta spec 1.0.0"
+for key in name abstract version maintainer license provides; do
+	is "$(meta "$key" | grep -cvx '(missing)')" 1 "META.json has \"$key\""
+done
+is "$(meta name)" wal_stall "META.json's name"
+is "$(meta version)" "$semver" "META.json's version"
+is "$(meta provides wal_stall version)" "$semver" "META.json's version of the extension"
+is "$(meta provides wal_stall file)" "wal_stall--$control.sql" "META.json names the install script"
+is "$(meta abstract)" "$(sed -nE "s/^comment *= *'([^']*)'.*/\1/p" "$top/wal_stall.control")" \
+	"META.json's abstract is wal_stall.control's comment"
+is "$(meta provides wal_stall abstract)" "$(meta abstract)" "META.json: the extension's abstract is the distribution's"
+is "$(meta maintainer)" "$(sed -nE 's/^Maintainer: *//p' "$top/debian/control")" \
+	"META.json's maintainer is debian/control's"
+# PGXN spells the license "postgresql", Debian's copyright file "PostgreSQL".
+is "$(meta license)" "$(sed -nE '0,/^License: */s/^License: *//p' "$top/debian/copyright" | tr 'A-Z' 'a-z')" \
+	"META.json's license is debian/copyright's"
+# The PostgreSQL range: from the oldest major debian/pgversions and
+# compat.h's header name to the newest one compat.h's header names.
+oldest=$(sed -nE 's/^([0-9]+)\+$/\1/p' "$top/debian/pgversions")
+range=$(sed -nE '1,5s/.*depends on \(([0-9]+)-([0-9]+)\)\..*/\1 \2/p' "$top/compat.h")
+is "${range% *}" "$oldest" "compat.h's header and debian/pgversions ($oldest+) name the same oldest major"
+is "$(meta prereqs runtime requires PostgreSQL)" ">= $oldest.0.0, < $((${range#* } + 1)).0.0" \
+	"META.json's PostgreSQL range is compat.h's (${range/ /-})"
 if [ -n "$bench" ]; then
 	is "$("$bench" --version 2>&1)" "wal_stall_bench (wal_stall) $control" "$bench --version"
 fi

@@ -113,9 +113,9 @@ run_suites() {
 	cp -a "$top/." "$work/"
 	rm -rf "$work/.git"
 	make -C "$work" -s clean >/dev/null 2>&1 || true
-	chown -R postgres:postgres "$work"
-	logs="$work/test-logs"
-	mkdir -p "$logs"; chown postgres "$logs"
+	# Root builds in it before it is handed to postgres, and writes every
+	# log in a directory of its own, never in the tree postgres owns.
+	logs=$(mktemp -d /tmp/wal_stall_logs.XXXXXX)
 
 	# WS_TEST_FUNCTIONS=1: with the functions only the tests call
 	# (test/test_functions.c), which no package or default build has.
@@ -139,7 +139,7 @@ run_suites() {
 		notok=1
 		tail -20 "$logs/regress.log"
 	fi
-	[ -f "$work/regression.diffs" ] && head -100 "$work/regression.diffs"
+	[ -f "$work/regression.diffs" ] && runuser -u postgres -- head -100 "$work/regression.diffs"
 	count "$ok" "$notok"
 
 	echo "== pgTAP"
@@ -149,7 +149,9 @@ run_suites() {
 	count_tap "$logs/pgtap.log" $status
 
 	if [ "$major" = 15 ]; then
-		suites_once "$PGCONFIG" "$work" "$logs"
+		run_as_root_suites suites_once "$PGCONFIG"
+	elif [ -n "${WS_TEST_IN_ROOT:-}" ]; then
+		run_as_root_suites package_suite "$PGCONFIG"
 	fi
 
 	echo "== Perl TAP"
@@ -159,18 +161,76 @@ run_suites() {
 	count_tap "$logs/tap.log" $status
 	if [ "$status" -ne 0 ]; then
 		for f in "$work"/tmp_check/log/regress_log_*; do
-			[ -f "$f" ] && { echo "--- $f"; tail -30 "$f"; }
+			[ -f "$f" ] && { echo "--- $f"; runuser -u postgres -- tail -30 "$f"; }
 		done
 	fi
 
 	if [ "$v_failed" -eq 0 ]; then
-		rm -rf "$work"
+		rm -rf "$work" "$logs"
 	else
 		echo "logs kept in $work"
 	fi
+	[ "$v_failed" -eq 0 ] || echo "the suites' output kept in $logs"
 	echo "PostgreSQL $major: $v_passed passed, $v_failed failed"
 	summary="$summary$(printf '%-4s %6d passed, %3d failed' "$major" "$v_passed" "$v_failed")
 "
+}
+
+# A copy of the tree for the suites root runs, that no other account can
+# change: copied from the tree itself (not from the work tree, which the
+# postgres account owns by now), owned by root, writable by no one else,
+# readable by all (some suites run the harness as postgres); checked before
+# use.  Prints its path.
+root_only_copy() {
+	local dir
+	dir=$(mktemp -d /tmp/wal_stall_root_suites.XXXXXX) || return 1
+	if ! { cp -a "$top/." "$dir/" && rm -rf "$dir/.git" && chown -R root:root "$dir" &&
+		chmod -R go-w "$dir" && chmod 755 "$dir"; }; then
+		rm -rf "$dir"
+		return 1
+	fi
+	make -C "$dir" -s clean >/dev/null 2>&1 || true
+	if ! only_root_can_change "$dir"; then
+		rm -rf "$dir"
+		return 1
+	fi
+	echo "$dir"
+}
+
+# Whether every file and directory under $1 (itself included) is owned by
+# root and writable by neither group nor others, with no symbolic link
+# (whose target could be anyone's).  Names the first one that is not.
+only_root_can_change() {
+	local bad
+	bad=$(find "$1" \( -type l -o ! -user root -o -perm /022 \) -print -quit)
+	[ -z "$bad" ] && return 0
+	echo "  $bad: $(stat -c '%U %A' "$bad"), which root must not run from" >&3
+	return 1
+}
+
+# Run suites as root: $1, a function called with PG_CONFIG ($2), a copy of
+# the tree only root can change and a directory for its logs in it.  Not
+# from the work tree of the suites run as postgres, which that account
+# owns, and no log in it: root must neither run a file postgres could
+# write nor create one by name in a directory postgres can change.  The
+# copy is removed if all passed, else kept with the logs.
+run_as_root_suites() {
+	local suites=$1 PGCONFIG=$2 work failed_before=$v_failed
+
+	echo "== the suites run as root run from a copy only root can change"
+	if ! work=$(root_only_copy); then
+		echo "  could not make one: the suites run as root are not run"
+		count 0 1
+		return
+	fi
+	count 1 0
+	mkdir "$work/test-logs"
+	"$suites" "$PGCONFIG" "$work" "$work/test-logs"
+	if [ "$v_failed" -eq "$failed_before" ]; then
+		rm -rf "$work"
+	else
+		echo "logs of the suites run as root kept in $work/test-logs"
+	fi
 }
 
 # Suites that do not depend on the server version: run once, on 15.
@@ -239,9 +299,10 @@ suites_once() {
 	grep -E '^not ok ' "$logs/exporter.log" | sed 's/^/  /'
 	count_tap "$logs/exporter.log" $status
 
-	echo "== versions agree (scripts/check_versions.sh)"
+	echo "== versions agree (scripts/check_versions.sh, and its --self-test)"
 	bash "$work/scripts/check_versions.sh" "$work/bench/wal_stall_bench" >"$logs/versions.log" 2>&1
 	status=$?
+	bash "$work/scripts/check_versions.sh" --self-test >>"$logs/versions.log" 2>&1 || status=1
 	grep -E '^not ok |^#  ' "$logs/versions.log" | sed 's/^/  /'
 	count_tap "$logs/versions.log" $status
 
@@ -251,17 +312,19 @@ suites_once() {
 	grep -E '^not ok |^#   ' "$logs/links.log" | sed 's/^/  /'
 	count_tap "$logs/links.log" $status
 
+	package_suite "$PGCONFIG" "$work" "$logs"
+}
+
+# The Debian packages of this major: on Debian 12 for 15, and inside a root
+# of scripts/pg_root.sh for its majors (test_package.sh, as suites_once).
+package_suite() {
+	local PGCONFIG=$1 work=$2 logs=$3 status
+
 	echo "== Debian packages: built, installed, used, purged (scripts/test_package.sh, as root)"
 	PG_CONFIG=$PGCONFIG limit 1200 bash "$work/scripts/test_package.sh" >"$logs/package.log" 2>&1
 	status=$?
 	grep -E '^not ok |^#   |^Bail out' "$logs/package.log" | sed 's/^/  /'
 	count_tap "$logs/package.log" $status
-	# The purge took wal_stall out of this PostgreSQL's directories: the
-	# suites after this one need the tree's build there again.
-	if ! make -C "$work" -s PG_CONFIG="$PGCONFIG" WS_TEST_FUNCTIONS=1 install >>"$logs/package.log" 2>&1; then
-		echo "  could not install the tree's build again after the package test"
-		count 0 1
-	fi
 }
 
 saved_path=$PATH
