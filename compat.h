@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * compat.h
- *		Every PostgreSQL version difference wal_stall depends on (13-18).
+ *		Every PostgreSQL version difference wal_stall depends on (13-19).
  *
  * Nothing but version shims lives here; the rest of the code calls these
  * and never tests PG_VERSION_NUM itself.
@@ -37,11 +37,12 @@
 #endif
 
 /*
- * PG_TEMP_FILE_PREFIX, the prefix of the files the server removes from its
- * temporary directories at start: storage/fd.h before 18,
- * common/file_utils.h from 18 (a frontend-only header before: not earlier).
+ * PG_TEMP_FILES_DIR and PG_TEMP_FILE_PREFIX, the directory and prefix of the
+ * files the server removes from its temporary directories at start:
+ * storage/fd.h before 17, common/file_utils.h from 17 (a frontend-only
+ * header before: not earlier).
  */
-#if PG_VERSION_NUM >= 180000
+#if PG_VERSION_NUM >= 170000
 #include "common/file_utils.h"
 #else
 #include "storage/fd.h"
