@@ -357,6 +357,21 @@ ws_fetch_checkpoint_counts(WsCheckpointCounts *out)
 	pstmt, queryString, context, params, queryEnv, dest, qc
 #endif
 
+/*
+ * A compile-time check of a variable's type, as a statement:
+ * AssertVariableIsOfType() before 19; 19 renamed it
+ * StaticAssertVariableIsOfType() and made that a declaration (which
+ * -Wdeclaration-after-statement refuses mid-block), with
+ * StaticAssertVariableIsOfTypeMacro() as its expression form.
+ */
+#if PG_VERSION_NUM >= 190000
+#define ws_assert_variable_is_of_type(varname, typename) \
+	((void) StaticAssertVariableIsOfTypeMacro(varname, typename))
+#else
+#define ws_assert_variable_is_of_type(varname, typename) \
+	AssertVariableIsOfType(varname, typename)
+#endif
+
 /* The pg_read_all_stats role: DEFAULT_ROLE_READ_ALL_STATS before 14. */
 #if PG_VERSION_NUM < 140000
 #define ROLE_PG_READ_ALL_STATS DEFAULT_ROLE_READ_ALL_STATS
