@@ -174,7 +174,8 @@ run_suites() {
 	if [ "$v_failed" -eq 0 ]; then
 		rm -rf "$work"
 	else
-		echo "logs kept in $work"
+		# inside a root, the path as the machine sees it
+		echo "logs kept in ${WS_TEST_ROOT_PATH:-}$work"
 	fi
 	echo "PostgreSQL $major: $v_passed passed, $v_failed failed"
 	summary="$summary$(printf '%-4s %6d passed, %3d failed' "$major" "$v_passed" "$v_failed")
@@ -275,7 +276,8 @@ run_in_root() {
 	local mounts_passed=$v_passed mounts_failed=$v_failed
 
 	limit 5400 bash "$top/scripts/pg_root.sh" --run "$ver" "$top" \
-		env WS_TEST_IN_ROOT="$ver" PG_CONFIG="/usr/lib/postgresql/$ver/bin/pg_config" \
+		env WS_TEST_IN_ROOT="$ver" WS_TEST_ROOT_PATH="$root_path" \
+		PG_CONFIG="/usr/lib/postgresql/$ver/bin/pg_config" \
 		bash /wal_stall/scripts/test.sh 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
 	got=$(grep -E "^PostgreSQL $ver: [0-9]+ passed, [0-9]+ failed\$" "$log" | tail -1)
@@ -308,7 +310,7 @@ case $mode in
 				17|18|19)
 					echo "=== PostgreSQL $ver: its root file system (scripts/pg_root.sh)"
 					t0=$(date +%s)
-					if ! bash "$top/scripts/pg_root.sh" "$ver" >/dev/null; then
+					if ! root_path=$(bash "$top/scripts/pg_root.sh" "$ver"); then
 						echo "=== PostgreSQL $ver: skipped (no root with its Debian packages, see above)"
 						summary="$summary$(printf '%-4s skipped: no root with its packages' "$ver")
 "
