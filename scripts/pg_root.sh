@@ -259,7 +259,8 @@ extract_major() {
 # pgTAP for major $1: the suite's package if it has one, else built from
 # Debian's pgtap source package inside the root.
 pgtap_for() {
-	local major=$1 rel=$2 log=$root/var/log/wal_stall-$major.log
+	local major=$1 rel=$2
+	local log=$root/var/log/wal_stall-$major.log
 	if in_root apt-cache show "postgresql-$major-pgtap" >/dev/null 2>&1 &&
 		in_root apt-get install -y -q -t "$rel" --no-install-recommends "postgresql-$major-pgtap" >>"$log" 2>&1; then
 		return 0
