@@ -37,11 +37,12 @@
 #endif
 
 /*
- * PG_TEMP_FILE_PREFIX, the prefix of the files the server removes from its
- * temporary directories at start: storage/fd.h before 18,
- * common/file_utils.h from 18 (a frontend-only header before: not earlier).
+ * PG_TEMP_FILES_DIR and PG_TEMP_FILE_PREFIX, the directory and prefix of the
+ * files the server removes from its temporary directories at start:
+ * storage/fd.h before 17, common/file_utils.h from 17 (a frontend-only
+ * header before: not earlier).
  */
-#if PG_VERSION_NUM >= 180000
+#if PG_VERSION_NUM >= 170000
 #include "common/file_utils.h"
 #else
 #include "storage/fd.h"
@@ -354,6 +355,21 @@ ws_fetch_checkpoint_counts(WsCheckpointCounts *out)
 	QueryEnvironment *queryEnv, DestReceiver *dest, QueryCompletion *qc
 #define WS_PROCESS_UTILITY_ARGS \
 	pstmt, queryString, context, params, queryEnv, dest, qc
+#endif
+
+/*
+ * A compile-time check of a variable's type, as a statement:
+ * AssertVariableIsOfType() before 19; 19 renamed it
+ * StaticAssertVariableIsOfType() and made that a declaration (which
+ * -Wdeclaration-after-statement refuses mid-block), with
+ * StaticAssertVariableIsOfTypeMacro() as its expression form.
+ */
+#if PG_VERSION_NUM >= 190000
+#define ws_assert_variable_is_of_type(varname, typename) \
+	((void) StaticAssertVariableIsOfTypeMacro(varname, typename))
+#else
+#define ws_assert_variable_is_of_type(varname, typename) \
+	AssertVariableIsOfType(varname, typename)
 #endif
 
 /* The pg_read_all_stats role: DEFAULT_ROLE_READ_ALL_STATS before 14. */

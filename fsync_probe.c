@@ -59,6 +59,7 @@
 #include "storage/ipc.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
+#include "utils/tuplestore.h"
 
 #include "compat.h"
 

@@ -49,6 +49,7 @@
 #include "storage/fd.h"
 #include "utils/timestamp.h"
 
+#include "compat.h"
 #include "wal_stall.h"
 
 #define WS_STAT_FILE		PGSTAT_STAT_PERMANENT_DIRECTORY "/wal_stall.stat"
@@ -101,7 +102,7 @@ typedef struct WalStallFileHeader
  * What is saved of WalStallShared is its figures, everything accumulated
  * since the last reset, written and read as the struct itself: a field
  * added to WalStallFigures is saved and loaded with no change here (the
- * AssertVariableIsOfType() calls below hold the code to that).  The
+ * ws_assert_variable_is_of_type() calls below hold the code to that).  The
  * collector's own status (pid, ticks, started_at, overruns) and the
  * per-process episodes describe the run that ended, and are not saved.
  */
@@ -381,7 +382,7 @@ write_figures(void)
 	 * when it was created and since written field by field (or loaded from
 	 * a file), so that padding bytes are not undefined.
 	 */
-	AssertVariableIsOfType(ws_shared->figures, WalStallFigures);
+	ws_assert_variable_is_of_type(ws_shared->figures, WalStallFigures);
 
 	fd = OpenTransientFile(WS_STAT_TMP_FILE,
 						   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | PG_BINARY);
@@ -932,7 +933,7 @@ ws_load_figures(void)
 		return;
 	}
 
-	AssertVariableIsOfType(ws_shared->figures, WalStallFigures);
+	ws_assert_variable_is_of_type(ws_shared->figures, WalStallFigures);
 	ws_shared->figures = figures;
 	ws_shared->history_rows = nrows;
 	ws_shared->history_next = ws_shared->history_size > 0 ?

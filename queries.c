@@ -58,6 +58,7 @@
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
+#include "utils/tuplestore.h"
 
 #include "compat.h"
 #include "result_row.h"

@@ -19,6 +19,7 @@
 
 #include <math.h>
 
+#include "access/htup_details.h"
 #include "access/xlog.h"
 #include "fmgr.h"
 #include "funcapi.h"
@@ -29,6 +30,7 @@
 #include "utils/builtins.h"
 #include "utils/float.h"
 #include "utils/timestamp.h"
+#include "utils/tuplestore.h"
 
 #include "advice.h"
 #include "compat.h"

@@ -306,6 +306,7 @@ open_in_run_order(const char *path, const WsbRun *runs, int nruns, const WsbRun 
 {
 	FILE	   *f = fopen(path, "w");
 
+	*ord = NULL;				/* set on every path: callers free it */
 	if (f == NULL)
 		return NULL;
 	*ord = wsb_runs_in_order(runs, nruns);

@@ -2,19 +2,23 @@
 # Run every wal_stall test suite: pg_regress, pgTAP (pg_prove) and Perl TAP,
 # against one PostgreSQL or against every supported major version.
 #
-#   scripts/test.sh                 every version of WS_MATRIX (what .ci/run runs)
-#   scripts/test.sh --pg 13         one major version
+#   scripts/test.sh                 15, 17, 18 and 19 (what .ci/run runs)
+#   scripts/test.sh --matrix        those and 13 (WS_MATRIX names others)
+#   scripts/test.sh --pg 17         one major version
 #   PG_CONFIG=/path/to/pg_config scripts/test.sh    that installation only
 #
-# As root on Debian 12: installs what it needs (scripts/setup.sh), builds
-# each version Debian ships only as source into a cache directory
-# (scripts/build_pg.sh, /var/cache/wal_stall, reused on the next run), and
-# runs the suites as the postgres user in a scratch copy of the tree.  The
-# matrix is WS_MATRIX (default "13 15 17 18 19"); a version whose sources
-# cannot be downloaded is reported as skipped, not failed.  The unit suites,
-# the bench end-to-end tests, the Prometheus test, the version check, the
-# markdown link check and the Debian package test run once, on 15.
-# Prints the per-suite counts for each version and ends with one line
+# As root on Debian 12: installs what it needs (scripts/setup.sh) and runs
+# the suites as the postgres user in a scratch copy of the tree.  15 is the
+# machine's own package.  17, 18 and 19 are Debian's binary packages in a
+# root file system of the suite that has them (scripts/pg_root.sh: trixie
+# for 17, sid and experimental for 18 and 19, in /var/cache/wal_stall,
+# reused on the next run): this script runs itself inside it, as root, with
+# the tree bind-mounted, and adds its counts to the summary.  13 is built
+# from Debian's source package (scripts/build_pg.sh); a version whose
+# packages cannot be had is reported as skipped, not failed.  The unit
+# suites, the bench end-to-end tests, the Prometheus test, the version
+# check, the markdown link check and the Debian package test run once, on
+# 15.  Prints the per-suite counts for each version and ends with one line
 # "N passed, N failed" summing every version and suite.  Exits non-zero if
 # any failed.
 #
@@ -22,16 +26,16 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-usage() { sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '4,7p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 
 mode=matrix
-versions=${WS_MATRIX:-13 15 17 18 19}
+versions=${WS_MATRIX:-15 17 18 19}
 if [ -n "${PG_CONFIG:-}" ]; then
 	mode=pg_config
 fi
 while [ $# -gt 0 ]; do
 	case $1 in
-		--matrix) mode=matrix; shift ;;	# the default; kept for scripts that say it
+		--matrix) mode=matrix; versions=${WS_MATRIX:-13 15 17 18 19}; shift ;;
 		--pg) [ $# -ge 2 ] || usage; mode=one; versions=$2; shift 2 ;;
 		--pg=*) mode=one; versions=${1#--pg=}; shift ;;
 		-h|--help) usage ;;
@@ -39,7 +43,11 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-bash "$top/scripts/setup.sh" || exit 1
+# Inside a root of scripts/pg_root.sh (WS_TEST_IN_ROOT names its major)
+# the root's own packages are the PostgreSQL under test.
+if [ -z "${WS_TEST_IN_ROOT:-}" ]; then
+	bash "$top/scripts/setup.sh" || exit 1
+fi
 exec 3>&1	# the terminal, for messages from inside redirected suites
 
 # No suite may hang the run: each gets a wall-clock limit (seconds) far above
@@ -168,7 +176,8 @@ run_suites() {
 	if [ "$v_failed" -eq 0 ]; then
 		rm -rf "$work" "$logs"
 	else
-		echo "logs kept in $work"
+		# inside a root, the path as the machine sees it
+		echo "logs kept in ${WS_TEST_ROOT_PATH:-}$work"
 	fi
 	[ "$v_failed" -eq 0 ] || echo "the suites' output kept in $logs"
 	echo "PostgreSQL $major: $v_passed passed, $v_failed failed"
@@ -327,6 +336,46 @@ package_suite() {
 	count_tap "$logs/package.log" $status
 }
 
+# Every suite of major $1 inside its root file system (scripts/pg_root.sh):
+# first the root's own test (its mounts and processes undone after a run,
+# a failure, SIGINT and SIGTERM), then this script inside it on the root's
+# PostgreSQL, whose "PostgreSQL N: N passed, N failed" line is added here.
+run_in_root() {
+	local ver=$1 log rc got p f
+	v_passed=0
+	v_failed=0
+	log=$(mktemp /tmp/wal_stall_root.XXXXXX)
+	echo "== the root's mounts and processes, undone after every kind of end (test/root_mounts.sh)"
+	limit 600 bash "$top/test/root_mounts.sh" "$ver" >"$log" 2>&1
+	rc=$?
+	grep -E '^not ok |^#   |^Bail out' "$log" | sed 's/^/  /'
+	count_tap "$log" $rc
+	local mounts_passed=$v_passed mounts_failed=$v_failed
+
+	limit 5400 bash "$top/scripts/pg_root.sh" --run "$ver" "$top" \
+		env WS_TEST_IN_ROOT="$ver" WS_TEST_ROOT_PATH="$root_path" \
+		PG_CONFIG="/usr/lib/postgresql/$ver/bin/pg_config" \
+		bash /wal_stall/scripts/test.sh 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	got=$(grep -E "^PostgreSQL $ver: [0-9]+ passed, [0-9]+ failed\$" "$log" | tail -1)
+	rm -f "$log"
+	if [ -z "$got" ]; then
+		echo "  the run in the root ended (status $rc) before its counts"
+		count 0 1
+	else
+		p=$(echo "$got" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
+		f=$(echo "$got" | sed -E 's/.* ([0-9]+) failed$/\1/')
+		[ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+		passed=$((passed + p))
+		failed=$((failed + f))
+		v_passed=$((mounts_passed + p))
+		v_failed=$((mounts_failed + f))
+	fi
+	echo "PostgreSQL $ver (in its root): $v_passed passed, $v_failed failed"
+	summary="$summary$(printf '%-4s %6d passed, %3d failed' "$ver" "$v_passed" "$v_failed")
+"
+}
+
 saved_path=$PATH
 case $mode in
 	pg_config)
@@ -334,6 +383,23 @@ case $mode in
 		;;
 	*)
 		for ver in $versions; do
+			case $ver in
+				17|18|19)
+					echo "=== PostgreSQL $ver: its root file system (scripts/pg_root.sh)"
+					t0=$(date +%s)
+					if ! root_path=$(bash "$top/scripts/pg_root.sh" "$ver"); then
+						echo "=== PostgreSQL $ver: skipped (no root with its Debian packages, see above)"
+						summary="$summary$(printf '%-4s skipped: no root with its packages' "$ver")
+"
+						continue
+					fi
+					[ $(($(date +%s) - t0)) -gt 5 ] && echo "  (root made in $(($(date +%s) - t0)) s)"
+					t0=$(date +%s)
+					run_in_root "$ver"
+					echo "  (suites in $(($(date +%s) - t0)) s)"
+					continue
+					;;
+			esac
 			echo "=== PostgreSQL $ver: locating or building it"
 			t0=$(date +%s)
 			pgc=$(pg_config_of "$ver")
@@ -351,11 +417,15 @@ case $mode in
 				continue
 			fi
 			[ $(($(date +%s) - t0)) -gt 5 ] && echo "  (built in $(($(date +%s) - t0)) s)"
+			t0=$(date +%s)
 			run_suites "$pgc"
+			echo "  (suites in $(($(date +%s) - t0)) s)"
 		done
 		;;
 esac
 
+# Inside a root the caller prints the summary, with this run's counts in it.
+[ -n "${WS_TEST_IN_ROOT:-}" ] && { [ "$failed" -eq 0 ]; exit; }
 echo "=== summary ($(($(date +%s) - t_start)) s)"
 printf '%s' "$summary"
 echo "$passed passed, $failed failed"
