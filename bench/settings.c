@@ -203,22 +203,33 @@ restore_statement(PGconn *conn, const char *name, const char *value)
 }
 
 /*
- * The statements restore.sql holds: each setting an ALTER SYSTEM of the
- * harness changed, back to its old entry (SET) or to none (RESET), in
- * the order the harness first changed them.  Names whose every ALTER
- * SYSTEM failed were never changed and are left out, and so is every
- * other entry of the file.  Returns the number of statements in *out
- * (each malloc'd, NULL where one could not be built).
+ * The statements restore.sql holds: ALTER SYSTEM RESET of each setting the
+ * harness changed that postgresql.auto.conf did not hold; then every entry
+ * the file held, from the first one the harness changed on, written again
+ * with the value it had when the harness started, in the file's old order
+ * (each ALTER SYSTEM SET appends its entry, so this puts the order back
+ * too).  Run by hand after a harness that could not restore, so it cannot
+ * know what else changed meanwhile; its comment says so.  Names whose
+ * every ALTER SYSTEM failed were never changed and are left out.  Returns
+ * the number of statements in *out (each malloc'd, NULL where one could
+ * not be built).
  */
 static int
 restore_statements(const WsbTarget *t, char ***out)
 {
+	int			first = t->nauto;
 	int			n = 0;
-	char	  **stmts = calloc(t->nchanged + 1, sizeof(char *));
+	char	  **stmts = calloc(t->nchanged + t->nauto + 1, sizeof(char *));
 
 	for (int i = 0; i < t->nchanged; i++)
-		if (t->was_set[i])
-			stmts[n++] = restore_statement(t->conn, t->changed[i], t->orig_auto[i]);
+		if (t->was_set[i] && t->orig_auto[i] == NULL)
+			stmts[n++] = restore_statement(t->conn, t->changed[i], NULL);
+	for (int a = 0; a < t->nauto && first == t->nauto; a++)
+		for (int i = 0; i < t->nchanged; i++)
+			if (t->was_set[i] && strcasecmp(t->auto_names[a], t->changed[i]) == 0)
+				first = a;
+	for (int a = first; a < t->nauto; a++)
+		stmts[n++] = restore_statement(t->conn, t->auto_names[a], t->auto_values[a]);
 	*out = stmts;
 	return n;
 }
@@ -262,8 +273,8 @@ wsb_settings_journal(WsbTarget *t)
 		if (stmts[i])
 			fprintf(f, "%s;\n", stmts[i]);
 	free_statements(stmts, n);
-	fprintf(f, "-- (each setting gets its old value back; the order of the entries in\n"
-			"-- postgresql.auto.conf may differ from before)\n");
+	fprintf(f, "-- (the entries of postgresql.auto.conf from the first one the harness changed\n"
+			"-- on get the values they had when it started, in their old order)\n");
 	if (t->created_db)
 		fprintf(f, "DROP DATABASE IF EXISTS " WSB_DATABASE ";\n");
 	fprintf(f, "SELECT pg_catalog.pg_reload_conf();\n");

@@ -91,10 +91,12 @@ wsb_target_close(void *arg)
 		bool		undone = true;	/* everything the journal says is done */
 		bool		said = false;	/* a message already named the journal */
 
-		if (t->conn == NULL || PQstatus(t->conn) != CONNECTION_OK)
-			wsb_sql_connect(t, "postgres", err, sizeof(err));
-		if (t->conn == NULL)
+		if ((t->conn == NULL || PQstatus(t->conn) != CONNECTION_OK) &&
+			wsb_sql_connect(t, "postgres", err, sizeof(err)) != 0)
+		{
+			wsb_error("cannot restore the settings: %s", err);
 			undone = false;
+		}
 		if (t->conn && t->nchanged > 0)
 		{
 			if (wsb_settings_restore(t, err, sizeof(err)) != 0)
