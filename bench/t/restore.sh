@@ -10,6 +10,7 @@
 #      every restart although the server comes up; the harness checks the
 #      server, says so, measures both runs, and leaves the cluster running
 #      with postgresql.auto.conf and pg_settings as before, byte for byte.
+#      The run's restore.sql, run again afterwards, changes nothing.
 #   3. A DBA's ALTER SYSTEM during a run, of a setting the harness does not
 #      touch and of one it changed: both kept, the second named.
 #   4. postgresql.auto.conf with shared_preload_libraries = '' (an empty
@@ -17,7 +18,7 @@
 #      changes, with one message; the cluster as before.
 #
 # Skipped, with the reason, where pg_createcluster is missing or PG_CONFIG
-# is not Debian's PostgreSQL.  Ports 5621-5622.  WSB_BENCH names another
+# is not Debian's PostgreSQL.  Port 5621.  WSB_BENCH names another
 # harness binary to test instead of the tree's (an older build, to see
 # these tests fail on it).  Prints TAP lines and "N passed, N failed".
 #
@@ -128,7 +129,12 @@ mrc=$?
 ok "two socket directories: pg_ctlcluster restart exits non-zero here (got $mrc), the server runs" \
 	eval '[ "$mrc" != 0 ] && wait_up'
 state "$work/s0"
-bench_dc two --set wal_buffers=1MB,4MB
+bench_dc two --set wal_buffers=1MB,4MB &
+bench=$!
+# restore.sql as the harness wrote it, kept for after the run (the harness
+# removes it once the restore is done)
+wait_for_pgbench && cp "$work/two/restore.sql" "$work/two.restore.sql"
+wait "$bench"
 rc=$?
 ok "two socket directories: exit status 0 (got $rc)" [ "$rc" = 0 ]
 [ "$rc" = 0 ] || show_err two
@@ -144,6 +150,15 @@ ok "two socket directories: running afterwards" online
 state "$work/s1"
 ok "two socket directories: postgresql.auto.conf, pg_settings (nothing pending), databases as before" \
 	same_state "$work/s0" "$work/s1"
+# restore.sql, run by hand on the restored cluster, must change nothing:
+# each directory one literal, the entries in their old order
+cmd=$(sed -n 's/^--   //p' "$work/two.restore.sql" | head -1)
+ok "restore.sql: kept from the run, its first lines name the command" [ -n "$cmd" ]
+eval "$cmd" >"$work/restore_sql.out" 2>&1
+ok "restore.sql: runs without an error" eval '! grep -q ERROR "$work/restore_sql.out"'
+state "$work/s1r"
+ok "restore.sql: postgresql.auto.conf, pg_settings (nothing pending), databases as before" \
+	same_state "$work/s0" "$work/s1r"
 
 # ---------- 3. a DBA's ALTER SYSTEM during the run ----------
 bench_dc dba --set wal_buffers=4MB --duration 4 &
