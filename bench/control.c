@@ -21,6 +21,13 @@
  *					restart's lines land beside the rest), else to
  *					OUT/server.log, which stays with the results.
  *
+ * A start or restart is judged by the server, not by the manager's exit
+ * status: it is done when a new postmaster accepts connections on the
+ * socket the harness uses.  pg_ctlcluster, for one, exits 1 after a
+ * restart that worked when unix_socket_directories lists two directories
+ * (postgresql-common parses the list itself and fails on the quotes);
+ * the exit status is then said beside the server's answer.
+ *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
  *-------------------------------------------------------------------------
@@ -37,6 +44,127 @@
 #include "engine.h"
 #include "fits.h"
 #include "sql.h"
+
+/*
+ * The postmaster.pid of the cluster at t->pgdata: the postmaster's pid,
+ * and the port and first socket directory it listens on (lines 1, 4 and
+ * 5).  false when there is no such file (no server), or it is cut short
+ * (a server still starting).
+ */
+static bool
+pid_file_fields(const WsbTarget *t, pid_t *pid, int *port, char *sockdir, size_t len)
+{
+	char		path[PATH_MAX];
+	char	   *text,
+			   *line,
+			   *nl;
+	int			n = 0;
+
+	*pid = 0;
+	*port = 0;
+	sockdir[0] = '\0';
+	if (!WSB_PATH_SAY(path, "%s/postmaster.pid", t->pgdata))
+		return false;
+	/* the owner's file: never read through a link it planted */
+	text = wsb_read_file_of(path, t->uid, NULL);
+	if (text == NULL)
+		return false;
+	/* line by line, empty ones counted: line 5 is empty without sockets */
+	for (line = text; *line && n < 5; line = nl ? nl + 1 : line + strlen(line))
+	{
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		n++;
+		if (n == 1)
+			*pid = (pid_t) atoi(line);
+		else if (n == 4)
+			*port = atoi(line);
+		else if (n == 5)
+			wsb_strlcpy(sockdir, line, len);
+	}
+	free(text);
+	return *pid > 0 && n >= 5;
+}
+
+/* The running postmaster's pid, from postmaster.pid, or 0. */
+pid_t
+wsb_control_postmaster_pid(const WsbTarget *t)
+{
+	pid_t		pid;
+	int			port;
+	char		dir[PATH_MAX];
+
+	pid_file_fields(t, &pid, &port, dir, sizeof(dir));
+	return pid;
+}
+
+/*
+ * The running cluster's port and socket directory (t->port, t->sockdir),
+ * from postmaster.pid: the harness connects there.
+ */
+int
+wsb_control_read_socket(WsbTarget *t, char *err, size_t errlen)
+{
+	pid_t		pid;
+
+	errno = 0;
+	if (!pid_file_fields(t, &pid, &t->port, t->sockdir, sizeof(t->sockdir)))
+	{
+		snprintf(err, errlen, "cannot read the port and socket of the server at \"%s\" from its "
+				 "postmaster.pid: %s", t->pgdata, errno ? strerror(errno) : "the file is incomplete");
+		return -1;
+	}
+	if (t->port <= 0 || t->sockdir[0] == '\0')
+	{
+		snprintf(err, errlen, "the cluster at \"%s\" listens on no Unix socket (unix_socket_directories is empty)", t->pgdata);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * After a start or restart whose manager reported failure: does a
+ * postmaster other than old (the one before a restart, else 0) run and
+ * accept connections on the harness's socket (t->sockdir and t->port, or
+ * postmaster.pid's before the harness knows them)?  Asked for up to 10 s:
+ * a manager may give up before the server is ready.
+ */
+static bool
+server_came_up(const WsbTarget *t, pid_t old, char *where, size_t len)
+{
+	for (int i = 0; i < 100 && !wsb_interrupted; i++)
+	{
+		pid_t		pid;
+		int			port;
+		char		dir[PATH_MAX];
+
+		if (pid_file_fields(t, &pid, &port, dir, sizeof(dir)) && pid != old)
+		{
+			const char *keys[] = {"host", "port", "connect_timeout", NULL};
+			char		portstr[16];
+			const char *vals[4];
+
+			if (t->port > 0 && t->sockdir[0])
+			{
+				port = t->port;
+				wsb_strlcpy(dir, t->sockdir, sizeof(dir));
+			}
+			snprintf(portstr, sizeof(portstr), "%d", port);
+			vals[0] = dir;
+			vals[1] = portstr;
+			vals[2] = "5";
+			vals[3] = NULL;
+			if (PQpingParams(keys, vals, 0) == PQPING_OK)
+			{
+				snprintf(where, len, "\"%s\" port %d", dir, port);
+				return true;
+			}
+		}
+		usleep(100000);
+	}
+	return false;
+}
 
 /*
  * The cluster pg_lsclusters lists with data directory datadir (realpath),
@@ -270,6 +398,8 @@ wsb_control(WsbTarget *t, const char *action, char *err, size_t errlen)
 	const char *why = NULL;
 	bool		immediate = strcmp(action, "immediate-stop") == 0;
 	bool		stopping = immediate || strcmp(action, "stop") == 0;
+	pid_t		old = strcmp(action, "restart") == 0 ? wsb_control_postmaster_pid(t) : 0;
+	char		where[PATH_MAX + 32];
 	int			rc;
 
 	if (immediate)
@@ -334,6 +464,15 @@ wsb_control(WsbTarget *t, const char *action, char *err, size_t errlen)
 	wsb_cmd_free(&c);
 	if (rc == 0)
 		return 0;
+	if (!stopping && server_came_up(t, old, where, sizeof(where)))
+	{
+		char		how[PATH_MAX + 64];
+
+		/* said even with --quiet: the manager's word was overruled */
+		fprintf(stderr, "wal_stall_bench: %s %s exited %d but the server accepts connections on %s: "
+				"going on\n", wsb_control_describe(t, how, sizeof(how)), action, rc, where);
+		return 0;
+	}
 
 	/* why: the server log's last FATAL, else the manager's own words */
 	text = t->ctl.kind == WSB_CTL_PG_CTL && t->logfile[0] ?

@@ -202,6 +202,10 @@ typedef struct WsbTarget
 	char		changed[WSB_MAX_SETS + 8][WSB_NAME_LEN];
 	const char *orig_auto[WSB_MAX_SETS + 8];	/* value in auto.conf, or NULL */
 	bool		was_set[WSB_MAX_SETS + 8];	/* an ALTER SYSTEM of it went through */
+	char	   *auto_ours[WSB_MAX_SETS + 8];	/* its auto.conf entry just after
+												 * the harness's last ALTER
+												 * SYSTEM of it (malloc'd), or
+												 * NULL for none */
 	/* postgresql.auto.conf as found (pg_file_settings), in order */
 	int			nauto;
 	char	  **auto_names;
@@ -227,6 +231,29 @@ extern int	wsb_control(WsbTarget *t, const char *action, char *err, size_t errle
 extern int	wsb_control_start(WsbTarget *t, char *err, size_t errlen);
 extern int	wsb_control_restart(WsbTarget *t, char *err, size_t errlen);	/* and reconnect */
 extern const char *wsb_control_describe(const WsbTarget *t, char *buf, size_t len);
+extern pid_t wsb_control_postmaster_pid(const WsbTarget *t);	/* 0: none */
+extern int	wsb_control_read_socket(WsbTarget *t, char *err, size_t errlen);
+
+/* ---------- autoconf.c ---------- */
+
+extern const char *const wsb_list_quote_settings[];	/* NULL-ended */
+extern bool wsb_guc_list_quote(const char *name);
+extern bool wsb_auto_conf_empty_list(const char *name, const char *value);
+
+typedef enum WsbRestoreAction
+{
+	WSB_RESTORE_NOTHING,		/* the entry is as it was before */
+	WSB_RESTORE_SET,			/* ALTER SYSTEM SET it to its old value */
+	WSB_RESTORE_RESET,			/* ALTER SYSTEM RESET: it had no entry */
+	WSB_RESTORE_KEEP			/* changed by someone else during the run */
+} WsbRestoreAction;
+
+/* entries as pg_file_settings reads them; NULL: none */
+extern WsbRestoreAction wsb_restore_action(const char *before, const char *ours,
+										   const char *now);
+/* indexes into now of the entries to write again, in order; -1: no memory */
+extern int	wsb_auto_conf_moves(const char *const *before, int nbefore,
+								const char *const *now, int nnow, int *move);
 
 /* ---------- settings.c ---------- */
 
@@ -236,6 +263,8 @@ extern int	wsb_target_apply(WsbTarget *t, const WsbConfig *c, char *err, size_t 
 extern int	wsb_settings_read_auto_conf(WsbTarget *t, char *err, size_t errlen);
 extern int	wsb_settings_journal(WsbTarget *t);
 extern int	wsb_settings_restore(WsbTarget *t, char *err, size_t errlen);
+extern int	wsb_settings_check_restorable(const WsbTarget *t, int n, char names[][WSB_NAME_LEN],
+										  char *err, size_t errlen);
 extern int	wsb_settings_apply(WsbTarget *t, int n, char names[][WSB_NAME_LEN],
 							   char values[][WSB_VALUE_LEN], char *err, size_t errlen);
 

@@ -6,10 +6,15 @@
  *
  * Settings change through ALTER SYSTEM only.  With --pgdata, before the
  * first change the statements that undo every change are written to
- * OUT/restore.sql, and at the end (also on failure and on SIGINT/SIGTERM)
- * they are executed: ALTER SYSTEM RESET for a setting postgresql.auto.conf
- * did not hold, ALTER SYSTEM SET to the old text for one it did, in the
- * file's old order.
+ * OUT/restore.sql.  At the end (also on failure and on SIGINT/SIGTERM)
+ * each setting the harness changed gets its old entry in
+ * postgresql.auto.conf back: ALTER SYSTEM RESET where it had none, ALTER
+ * SYSTEM SET to the old value where it had one.  No other setting gets
+ * another value, and an entry someone else changed during the run (a
+ * DBA's ALTER SYSTEM) is kept and named.  ALTER SYSTEM SET appends its
+ * entry to the file, so the entries that moved are then written again,
+ * each with the value it holds, in the file's old order.  autoconf.c
+ * decides what to write.
  *
  * A change is applied with pg_reload_conf(); pg_file_settings then says
  * whether a restart is needed ("setting could not be applied", for a
@@ -32,25 +37,6 @@
 #include "sql.h"
 
 /*
- * The settings whose list elements PostgreSQL quotes (GUC_LIST_QUOTE): a
- * single literal 'a,b' would become the one element "a,b", and '' the one
- * element "", so their elements go to ALTER SYSTEM one literal each, and
- * an empty list (which ALTER SYSTEM cannot write before PostgreSQL 17) is
- * an ALTER SYSTEM RESET, checked afterwards to have left the list empty.
- */
-static bool
-is_quoted_list(const char *name)
-{
-	const char *lists[] = {"shared_preload_libraries", "session_preload_libraries",
-		"local_preload_libraries", "search_path", "temp_tablespaces", NULL};
-
-	for (int i = 0; lists[i]; i++)
-		if (strcasecmp(name, lists[i]) == 0)
-			return true;
-	return false;
-}
-
-/*
  * postgresql.auto.conf's entries as the server reads the file now, in the
  * file's order (name, setting): every entry, or those of one setting when
  * name is not NULL.
@@ -68,6 +54,22 @@ auto_conf_rows(WsbTarget *t, const char *name, WsbRows *r, char *err, size_t err
 						"OR pg_catalog.lower(name) = pg_catalog.lower($1::pg_catalog.text)) "
 						"ORDER BY seqno",
 						1, p, r, err, errlen);
+}
+
+/* The value postgresql.auto.conf holds for name now (malloc'd), or NULL. */
+static int
+auto_conf_now(WsbTarget *t, const char *name, char **value, char *err, size_t errlen)
+{
+	WsbRows		r;
+
+	*value = NULL;
+	if (auto_conf_rows(t, name, &r, err, errlen) != 0)
+		return -1;
+	/* the file's last entry of the name is the one the server takes */
+	if (r.nrows > 0 && r.cells[r.nrows - 1][1])
+		*value = strdup(r.cells[r.nrows - 1][1]);
+	wsb_rows_free(&r);
+	return 0;
 }
 
 /*
@@ -98,7 +100,7 @@ wsb_settings_read_auto_conf(WsbTarget *t, char *err, size_t errlen)
 
 /* The value name had in postgresql.auto.conf (its last entry), or NULL. */
 static const char *
-auto_conf_value(const WsbTarget *t, const char *name)
+auto_conf_value_before(const WsbTarget *t, const char *name)
 {
 	const char *found = NULL;
 
@@ -152,9 +154,11 @@ list_literals(PGconn *conn, const char *value, char *buf, size_t len)
 
 /*
  * The statement that gives name the value it had in postgresql.auto.conf:
- * ALTER SYSTEM SET, or ALTER SYSTEM RESET where it had none (and for an
- * empty list, which ALTER SYSTEM cannot write before PostgreSQL 17).
- * malloc'd; NULL if the connection cannot escape the value.
+ * ALTER SYSTEM SET, or ALTER SYSTEM RESET where it had none.  A list
+ * setting's elements go one literal each (GUC_LIST_QUOTE, autoconf.c).
+ * malloc'd; NULL if the connection cannot escape the value, or for an
+ * empty list, which ALTER SYSTEM cannot write (a cluster with one is
+ * refused before anything changes: wsb_settings_check_restorable).
  */
 static char *
 restore_statement(PGconn *conn, const char *name, const char *value)
@@ -170,10 +174,14 @@ restore_statement(PGconn *conn, const char *name, const char *value)
 		return NULL;
 	}
 	snprintf(sql, len, "ALTER SYSTEM SET %s = ", id);
-	if (value && is_quoted_list(name))
+	if (value && wsb_guc_list_quote(name))
 	{
 		if (list_literals(conn, value, sql, len) <= 0)
-			snprintf(sql, len, "ALTER SYSTEM RESET %s", id);
+		{
+			PQfreemem(id);
+			free(sql);
+			return NULL;
+		}
 	}
 	else if (value)
 	{
@@ -195,20 +203,23 @@ restore_statement(PGconn *conn, const char *name, const char *value)
 }
 
 /*
- * The statements that put postgresql.auto.conf back: RESET what was not
- * there; then, from the first old entry the harness changed on, every old
- * entry RESET and SET again in the old order.  ALTER SYSTEM SET keeps an
- * entry where it is but appends a new one, and an emptied list was RESET
- * and so lost its place: this restores the order as well as the values.
- * Names whose every ALTER SYSTEM failed were never changed and are left
- * out.  Returns the number of statements in *out (each malloc'd).
+ * The statements restore.sql holds: ALTER SYSTEM RESET of each setting the
+ * harness changed that postgresql.auto.conf did not hold; then every entry
+ * the file held, from the first one the harness changed on, written again
+ * with the value it had when the harness started, in the file's old order
+ * (each ALTER SYSTEM SET appends its entry, so this puts the order back
+ * too).  Run by hand after a harness that could not restore, so it cannot
+ * know what else changed meanwhile; its comment says so.  Names whose
+ * every ALTER SYSTEM failed were never changed and are left out.  Returns
+ * the number of statements in *out (each malloc'd, NULL where one could
+ * not be built).
  */
 static int
 restore_statements(const WsbTarget *t, char ***out)
 {
 	int			first = t->nauto;
 	int			n = 0;
-	char	  **stmts = calloc(t->nchanged + 2 * t->nauto + 1, sizeof(char *));
+	char	  **stmts = calloc(t->nchanged + t->nauto + 1, sizeof(char *));
 
 	for (int i = 0; i < t->nchanged; i++)
 		if (t->was_set[i] && t->orig_auto[i] == NULL)
@@ -216,12 +227,7 @@ restore_statements(const WsbTarget *t, char ***out)
 	for (int a = 0; a < t->nauto && first == t->nauto; a++)
 		for (int i = 0; i < t->nchanged; i++)
 			if (t->was_set[i] && strcasecmp(t->auto_names[a], t->changed[i]) == 0)
-			{
 				first = a;
-				break;
-			}
-	for (int a = first; a < t->nauto; a++)
-		stmts[n++] = restore_statement(t->conn, t->auto_names[a], NULL);
 	for (int a = first; a < t->nauto; a++)
 		stmts[n++] = restore_statement(t->conn, t->auto_names[a], t->auto_values[a]);
 	*out = stmts;
@@ -268,6 +274,8 @@ wsb_settings_journal(WsbTarget *t)
 		if (stmts[i])
 			fprintf(f, "%s;\n", stmts[i]);
 	free_statements(stmts, n);
+	fprintf(f, "-- (the entries of postgresql.auto.conf from the first one the harness changed\n"
+			"-- on get the values they had when it started, in their old order)\n");
 	if (t->created_db)
 		fprintf(f, "DROP DATABASE IF EXISTS " WSB_DATABASE ";\n");
 	fprintf(f, "SELECT pg_catalog.pg_reload_conf();\n");
@@ -288,9 +296,28 @@ remember(WsbTarget *t, const char *name, char *err, size_t errlen)
 		return -1;
 	}
 	wsb_strlcpy(t->changed[t->nchanged], name, WSB_NAME_LEN);
-	t->orig_auto[t->nchanged] = t->temporary ? NULL : auto_conf_value(t, name);
+	t->orig_auto[t->nchanged] = t->temporary ? NULL : auto_conf_value_before(t, name);
 	t->was_set[t->nchanged] = false;
 	t->nchanged++;
+	return 0;
+}
+
+/*
+ * Keep the entry postgresql.auto.conf holds for changed setting i now,
+ * just after the harness wrote it: at the end, an entry that differs from
+ * it was written by someone else.
+ */
+static int
+remember_ours(WsbTarget *t, int i, char *err, size_t errlen)
+{
+	char	   *now;
+
+	if (t->temporary)
+		return 0;
+	if (auto_conf_now(t, t->changed[i], &now, err, errlen) != 0)
+		return -1;
+	free(t->auto_ours[i]);
+	t->auto_ours[i] = now;
 	return 0;
 }
 
@@ -346,7 +373,7 @@ alter_system(WsbTarget *t, const char *name, const char *value, bool *reset,
 		return -1;
 	}
 	snprintf(sql, len, "ALTER SYSTEM SET %s = ", id);
-	if (is_quoted_list(name))
+	if (wsb_guc_list_quote(name))
 	{
 		if (list_literals(t->conn, value, sql, len) <= 0)
 		{
@@ -373,8 +400,27 @@ alter_system(WsbTarget *t, const char *name, const char *value, bool *reset,
 			t->was_set[i] = false;
 			wsb_settings_journal(t);
 		}
+		return rc;
 	}
-	return rc;
+	return remember_ours(t, i, err, errlen);
+}
+
+/*
+ * A connection to change settings on: the harness's own, or a new one
+ * where a failed restart left none, so that the error names the failed
+ * connection and not a missing one.
+ */
+static int
+ensure_connected(WsbTarget *t, char *err, size_t errlen)
+{
+	char		msg[900];
+
+	if (t->conn && PQstatus(t->conn) == CONNECTION_OK)
+		return 0;
+	if (wsb_sql_connect(t, t->dbname, msg, sizeof(msg)) == 0)
+		return 0;
+	snprintf(err, errlen, "no connection to the server to change settings on: %s", msg);
+	return -1;
 }
 
 /*
@@ -449,6 +495,122 @@ restart_pending(WsbTarget *t, bool *pending, char *err, size_t errlen)
 }
 
 /*
+ * Say that changed setting i's entry was written by someone else during
+ * the run and stays as they left it.  Always said, --quiet or not: the
+ * restore did not do what restore.sql says.
+ */
+static void
+say_kept(const WsbTarget *t, int i, const char *now)
+{
+	fprintf(stderr, "wal_stall_bench: %s changed during the run by someone else: kept as they "
+			"left it in postgresql.auto.conf (%s%s%s), not restored to %s%s%s\n",
+			t->changed[i], now ? "'" : "", now ? now : "no entry", now ? "'" : "",
+			t->orig_auto[i] ? "'" : "", t->orig_auto[i] ? t->orig_auto[i] : "no entry",
+			t->orig_auto[i] ? "'" : "");
+}
+
+/*
+ * Put back changed setting i's entry of postgresql.auto.conf, as
+ * wsb_restore_action (autoconf.c) decides from what the file holds now.
+ */
+static int
+restore_one(WsbTarget *t, int i, char *err, size_t errlen)
+{
+	char	   *now;
+	char	   *sql = NULL;
+	char		msg[512];
+	int			rc = 0;
+
+	if (auto_conf_now(t, t->changed[i], &now, msg, sizeof(msg)) != 0)
+	{
+		snprintf(err, errlen, "could not read the entry of %s in postgresql.auto.conf: %s",
+				 t->changed[i], msg);
+		return -1;
+	}
+	switch (wsb_restore_action(t->orig_auto[i], t->auto_ours[i], now))
+	{
+		case WSB_RESTORE_NOTHING:
+			break;
+		case WSB_RESTORE_KEEP:
+			say_kept(t, i, now);
+			break;
+		case WSB_RESTORE_SET:
+		case WSB_RESTORE_RESET:
+			sql = restore_statement(t->conn, t->changed[i], t->orig_auto[i]);
+			if (sql == NULL)
+			{
+				snprintf(err, errlen, "could not restore %s: ALTER SYSTEM cannot write its old value '%.200s'",
+						 t->changed[i], t->orig_auto[i] ? t->orig_auto[i] : "");
+				rc = -1;
+			}
+			else if (wsb_sql_exec(t->conn, sql, msg, sizeof(msg)) != 0)
+			{
+				snprintf(err, errlen, "could not restore: %.200s: %.250s", sql, msg);
+				rc = -1;
+			}
+			break;
+	}
+	free(sql);
+	free(now);
+	return rc;
+}
+
+/*
+ * Give postgresql.auto.conf its old order again: the entries that
+ * wsb_auto_conf_moves (autoconf.c) says moved are written again, each with
+ * the value the file holds now, so that no value changes, a DBA's
+ * included.  Every ALTER SYSTEM SET, the harness's and the restore's,
+ * moved an entry to the end of the file.
+ */
+static int
+restore_order(WsbTarget *t, char *err, size_t errlen)
+{
+	WsbRows		r;
+	const char **now;
+	int		   *move;
+	int			n,
+				rc = 0;
+	char		msg[512];
+
+	if (auto_conf_rows(t, NULL, &r, err, errlen) != 0)
+		return -1;
+	now = calloc(r.nrows + 1, sizeof(char *));
+	move = calloc(r.nrows + 1, sizeof(int));
+	for (int i = 0; now && i < r.nrows; i++)
+		now[i] = r.cells[i][0] ? r.cells[i][0] : "";
+	n = now && move ? wsb_auto_conf_moves((const char *const *) t->auto_names, t->nauto,
+										  now, r.nrows, move) : -1;
+	if (n < 0)
+	{
+		snprintf(err, errlen, "could not put the entries of postgresql.auto.conf back in order: out of memory");
+		rc = -1;
+	}
+	for (int k = 0; k < n && rc == 0; k++)
+	{
+		const char *name = now[move[k]];
+		const char *value = r.cells[move[k]][1] ? r.cells[move[k]][1] : "";
+		char	   *sql = restore_statement(t->conn, name, value);
+
+		if (sql == NULL)
+		{
+			snprintf(err, errlen, "could not put the entries of postgresql.auto.conf back in order: "
+					 "ALTER SYSTEM cannot write the value of %s ('%.200s')", name, value);
+			rc = -1;
+		}
+		else if (wsb_sql_exec(t->conn, sql, msg, sizeof(msg)) != 0)
+		{
+			snprintf(err, errlen, "could not restore: %.200s: %.250s", sql, msg);
+			rc = -1;
+		}
+		free(sql);
+	}
+	free(now);
+	free(move);
+	wsb_rows_free(&r);
+	return rc;
+}
+
+/*
  * Put the changed settings back as they were in postgresql.auto.conf, and
  * make the server use them: a reload always (also after a failed
  * statement), and a restart of a server that was running when the harness
@@ -458,23 +620,15 @@ int
 wsb_settings_restore(WsbTarget *t, char *err, size_t errlen)
 {
 	int			failed = 0;
-	char	  **stmts;
 	char		msg[512];
 	bool		pending = false;
-	int			n = restore_statements(t, &stmts);
 
-	for (int i = 0; i < n; i++)
-	{
-		if (stmts[i] == NULL || wsb_sql_exec(t->conn, stmts[i], msg, sizeof(msg)) != 0)
-		{
-			if (!failed)
-				snprintf(err, errlen, "could not restore: %.200s: %.250s",
-						 stmts[i] ? stmts[i] : "(a value the connection could not escape)",
-						 stmts[i] ? msg : "");
+	for (int i = 0; i < t->nchanged; i++)
+		if (t->was_set[i] &&
+			restore_one(t, i, failed ? msg : err, failed ? sizeof(msg) : errlen) != 0)
 			failed = 1;
-		}
-	}
-	free_statements(stmts, n);
+	if (!failed && restore_order(t, err, errlen) != 0)
+		failed = 1;
 	if (reload_and_wait(t, false, failed ? msg : err, failed ? sizeof(msg) : errlen) != 0)
 		return -1;
 	if (failed)
@@ -487,6 +641,60 @@ wsb_settings_restore(WsbTarget *t, char *err, size_t errlen)
 	{
 		wsb_note("a restored setting needs a restart to take effect");
 		return wsb_control_restart(t, err, errlen);
+	}
+	return 0;
+}
+
+/* Is name among the settings the harness will change (names and --set)? */
+static bool
+will_change(const WsbTarget *t, int n, char names[][WSB_NAME_LEN], const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (strcasecmp(names[i], name) == 0)
+			return true;
+	for (int i = 0; i < t->opts->nsets; i++)
+		if (strcasecmp(t->opts->sets[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Can postgresql.auto.conf be put back exactly once the harness changed
+ * the settings names (n of them) and the --set ones?  Every entry from the
+ * first one the harness changes on may be written again (ALTER SYSTEM SET
+ * moves an entry to the end of the file), and an empty list cannot be
+ * written (autoconf.c): such a cluster is refused before anything
+ * changes, with what to do about it.
+ */
+int
+wsb_settings_check_restorable(const WsbTarget *t, int n, char names[][WSB_NAME_LEN],
+							  char *err, size_t errlen)
+{
+	int			first = -1;
+
+	for (int a = 0; a < t->nauto && first < 0; a++)
+		if (will_change(t, n, names, t->auto_names[a]))
+			first = a;
+	for (int a = first < 0 ? t->nauto : first; a < t->nauto; a++)
+	{
+		const char *name = t->auto_names[a];
+		char		why[WSB_NAME_LEN + 160];
+
+		if (!wsb_auto_conf_empty_list(name, t->auto_values[a]))
+			continue;
+		if (will_change(t, n, names, name))
+			snprintf(why, sizeof(why), "which the harness, changing %s, could not write back", name);
+		else
+			snprintf(why, sizeof(why), "which the harness could not write again after changing %s, "
+					 "an entry before it (every ALTER SYSTEM SET moves its entry to the end of the "
+					 "file)", t->auto_names[first]);
+		snprintf(err, errlen,
+				 "cannot benchmark the cluster at \"%s\": its postgresql.auto.conf sets %s to the "
+				 "empty list (''), %s: ALTER SYSTEM writes '' as one empty element, and RESET "
+				 "removes the line; nothing was changed.  If the server should take "
+				 "postgresql.conf's value, remove the line (ALTER SYSTEM RESET %s) and run again",
+				 t->pgdata, name, why, name);
+		return -1;
 	}
 	return 0;
 }
@@ -514,6 +722,8 @@ wsb_settings_apply(WsbTarget *t, int n, char names[][WSB_NAME_LEN], char values[
 
 	if (n == 0)
 		return 0;
+	if (ensure_connected(t, err, errlen) != 0)
+		return -1;
 	for (int i = 0; i < n; i++)
 		if (alter_system(t, names[i], values[i], &reset[i], err, errlen) != 0)
 			return -1;
@@ -587,7 +797,7 @@ wsb_settings_apply(WsbTarget *t, int n, char names[][WSB_NAME_LEN], char values[
 	if (r.nrows > 0)
 	{
 		snprintf(err, errlen, "cannot make %s empty: ALTER SYSTEM RESET leaves it '%s' from the "
-				 "configuration files (PostgreSQL before 17 cannot write an empty list with ALTER SYSTEM)",
+				 "configuration files (ALTER SYSTEM cannot write an empty list)",
 				 wsb_rows_get(&r, 0, "name"), wsb_rows_get(&r, 0, "setting"));
 		wsb_rows_free(&r);
 		return -1;
@@ -608,27 +818,6 @@ wsb_target_apply(WsbTarget *t, const WsbConfig *c, char *err, size_t errlen)
 		strcpy(values[i], c->values[i]);
 	}
 	return wsb_settings_apply(t, c->nsettings, names, values, err, errlen);
-}
-
-/*
- * Check every --set setting and value before any run: the name must be in
- * pg_settings (custom "prefix.name" settings excepted) and ALTER SYSTEM
- * must accept each value; the file is put back afterwards.
- */
-/* The value postgresql.auto.conf holds for name now (malloc'd), or NULL. */
-static int
-auto_conf_now(WsbTarget *t, const char *name, char **value, char *err, size_t errlen)
-{
-	WsbRows		r;
-
-	*value = NULL;
-	if (auto_conf_rows(t, name, &r, err, errlen) != 0)
-		return -1;
-	/* the file's last entry of the name is the one the server takes */
-	if (r.nrows > 0 && r.cells[r.nrows - 1][1])
-		*value = strdup(r.cells[r.nrows - 1][1]);
-	wsb_rows_free(&r);
-	return 0;
 }
 
 static void
@@ -738,6 +927,8 @@ wsb_target_validate(WsbTarget *t, const WsbPlan *plan, char *err, size_t errlen)
 		sql = restore_statement(t->conn, o->sets[i].name, before[i]);
 		rc = sql ? wsb_sql_exec(t->conn, sql, err, errlen) : -1;
 		free(sql);
+		if (rc == 0 && changed_index(t, o->sets[i].name) >= 0)
+			rc = remember_ours(t, changed_index(t, o->sets[i].name), err, errlen);
 		if (rc != 0)
 			goto fail;
 	}

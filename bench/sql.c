@@ -187,7 +187,8 @@ wsb_sql_connect(WsbTarget *t, const char *db, char *err, size_t errlen)
 	t->conn = connect_as_owner(t, keys, vals);
 	if (PQstatus(t->conn) != CONNECTION_OK)
 	{
-		const char *m = PQerrorMessage(t->conn);
+		/* NULL only when libpq had no memory for the connection */
+		const char *m = t->conn ? PQerrorMessage(t->conn) : "out of memory";
 		bool		refused = strstr(m, "authentication failed") || strstr(m, "pg_hba.conf");
 
 		snprintf(err, errlen, "could not connect to the cluster at \"%s\" port %d as user \"%s\": %s%s",

@@ -39,41 +39,6 @@
 #include "fits.h"
 #include "sql.h"
 
-/* port and socket directory of a running cluster, from postmaster.pid */
-static int
-read_postmaster_pid(WsbTarget *t, char *err, size_t errlen)
-{
-	char		path[1100];
-	char	   *text,
-			   *line,
-			   *save = NULL;
-	int			n = 0;
-
-	if (!WSB_PATH(path, err, errlen, "%s/postmaster.pid", t->pgdata))
-		return -1;
-	text = wsb_read_file_of(path, t->uid, NULL);
-	if (text == NULL)
-	{
-		snprintf(err, errlen, "cannot read \"%s\": %s", path, strerror(errno));
-		return -1;
-	}
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-	{
-		n++;
-		if (n == 4)
-			t->port = atoi(line);
-		if (n == 5)
-			wsb_strlcpy(t->sockdir, line, sizeof(t->sockdir));
-	}
-	free(text);
-	if (t->port <= 0 || t->sockdir[0] == '\0')
-	{
-		snprintf(err, errlen, "the cluster at \"%s\" listens on no Unix socket (unix_socket_directories is empty)", t->pgdata);
-		return -1;
-	}
-	return 0;
-}
-
 /* ---------- opening and closing ---------- */
 
 /* nftw: remove one entry, never following a link (FTW_PHYS) */
@@ -209,10 +174,12 @@ wsb_target_close(void *arg)
 		bool		undone = true;	/* everything the journal says is done */
 		bool		said = false;	/* a message already named the journal */
 
-		if (t->conn == NULL || PQstatus(t->conn) != CONNECTION_OK)
-			wsb_sql_connect(t, "postgres", err, sizeof(err));
-		if (t->conn == NULL)
+		if ((t->conn == NULL || PQstatus(t->conn) != CONNECTION_OK) &&
+			wsb_sql_connect(t, "postgres", err, sizeof(err)) != 0)
+		{
+			wsb_error("cannot restore the settings: %s", err);
 			undone = false;
+		}
 		if (t->conn && t->nchanged > 0)
 		{
 			if (wsb_settings_restore(t, err, sizeof(err)) != 0)
@@ -578,23 +545,6 @@ create_own_database(WsbTarget *t, char *err, size_t errlen)
 	return 0;
 }
 
-/* The postmaster's pid, from the first line of postmaster.pid, or 0. */
-static pid_t
-postmaster_pid(const WsbTarget *t)
-{
-	char		path[PATH_MAX];
-	char	   *text;
-	pid_t		pid = 0;
-
-	if (!WSB_PATH_SAY(path, "%s/postmaster.pid", t->pgdata))
-		return 0;
-	text = wsb_read_file_of(path, t->uid, NULL);
-	if (text)
-		pid = (pid_t) atoi(text);
-	free(text);
-	return pid;
-}
-
 /*
  * Other clients on the server: the harness restarts it and resets its WAL
  * statistics and wal_stall's figures, which they would notice.  Refused
@@ -686,7 +636,7 @@ open_existing(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 		return -1;
 	}
 	t->was_running = rc == 0;
-	wsb_control_find(t, o, t->was_running ? postmaster_pid(t) : 0);
+	wsb_control_find(t, o, t->was_running ? wsb_control_postmaster_pid(t) : 0);
 	if (!t->was_running)
 	{
 		char		how[1200];
@@ -696,7 +646,7 @@ open_existing(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 		if (wsb_control_start(t, err, errlen) != 0)
 			return -1;
 	}
-	if (read_postmaster_pid(t, err, errlen) != 0)
+	if (wsb_control_read_socket(t, err, errlen) != 0)
 		return -1;
 	if (wsb_sql_connect(t, "postgres", err, errlen) != 0)
 		return -1;
@@ -714,12 +664,11 @@ open_existing(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 		return -1;
 	if (wsb_settings_read_auto_conf(t, err, errlen) != 0)
 		return -1;
-
-	if (create_own_database(t, err, errlen) != 0)
+	n = base_settings(t, o, names, values, err, errlen);
+	if (n < 0 || wsb_settings_check_restorable(t, n, names, err, errlen) != 0)
 		return -1;
 
-	n = base_settings(t, o, names, values, err, errlen);
-	if (n < 0)
+	if (create_own_database(t, err, errlen) != 0)
 		return -1;
 	for (int i = 0; i < n; i++)
 		t->added_wal_stall |= strcasecmp(names[i], "shared_preload_libraries") == 0;

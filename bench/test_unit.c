@@ -1011,6 +1011,7 @@ main(void)
 	test_report_labels();
 	test_report_all_failed();
 	test_list_elements();
+	test_autoconf();
 	test_options();
 	test_pgbench();
 	test_proc();

@@ -21,6 +21,7 @@
 WsbRows make_rows(int ncols, const char *const *names, int nrows,
 				  const char *const *cells);
 
+void test_autoconf(void);
 void test_options(void);
 void test_pgbench(void);
 void test_proc(void);

@@ -4,8 +4,9 @@
  *		wal_stall_bench unit tests of the engine's pure parts: flags and
  *		presets (every message), the plan (product order, baseline,
  *		interleaving), the pgbench log parser and per-second buckets, the
- *		latency quantile, pgbench's summary and progress lines, and the
- *		process runner (capture, directory, timeout, stop).
+ *		latency quantile, pgbench's summary and progress lines, the
+ *		process runner (capture, directory, timeout, stop), and what the
+ *		restore does with postgresql.auto.conf (autoconf.c).
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
@@ -788,4 +789,102 @@ test_proc(void)
 	}
 	test_files_not_followed();
 	test_child_groups();
+}
+
+/*
+ * The moves that give postgresql.auto.conf its old order again: before and
+ * now are the entries' names, want the order after the moves.  Checks
+ * that writing the named entries again (each to the end, as ALTER SYSTEM
+ * does) gives want, and that no more than nmoves are written.
+ */
+static void
+check_moves(const char *what, const char *const *before, int nbefore,
+			const char *const *now, int nnow, const char *const *want, int nmoves)
+{
+	int			move[16];
+	const char *after[16];
+	bool		moved[16] = {false};
+	int			n = wsb_auto_conf_moves(before, nbefore, now, nnow, move);
+	int			k = 0;
+	bool		same = true;
+
+	for (int m = 0; m < n; m++)
+		moved[move[m]] = true;
+	for (int i = 0; i < nnow; i++)
+		if (!moved[i])
+			after[k++] = now[i];
+	for (int m = 0; m < n; m++)
+		after[k++] = now[move[m]];
+	for (int i = 0; i < nnow; i++)
+		same &= strcmp(after[i], want[i]) == 0;
+	check(same && n == nmoves, "auto.conf order, %s: %d entr%s written again, the old order back (got %d)",
+		  what, nmoves, nmoves == 1 ? "y" : "ies", n);
+}
+
+/*
+ * autoconf.c: PostgreSQL's list-quoted settings, an empty list entry, what
+ * the restore does with one setting's entry, and the moves back into the
+ * old order.
+ */
+void
+test_autoconf(void)
+{
+	const char *core[] = {"local_preload_libraries", "search_path", "session_preload_libraries",
+	"shared_preload_libraries", "temp_tablespaces", "unix_socket_directories"};
+	bool		all = true;
+
+	/* pg_dump's variable_is_guc_list_quote(), PostgreSQL 13 to 18 */
+	for (size_t i = 0; i < sizeof(core) / sizeof(core[0]); i++)
+		all &= wsb_guc_list_quote(core[i]);
+	check(all, "list-quoted: every name of pg_dump's variable_is_guc_list_quote()");
+	check(wsb_guc_list_quote("Unix_Socket_Directories"), "list-quoted: names case-insensitively");
+	check(wsb_guc_list_quote("oauth_validator_libraries"), "list-quoted: oauth_validator_libraries (18)");
+	check(!wsb_guc_list_quote("listen_addresses") && !wsb_guc_list_quote("log_destination") &&
+		  !wsb_guc_list_quote("synchronous_standby_names"),
+		  "list-quoted: not a list setting whose elements are not quoted (listen_addresses, ...)");
+	check(!wsb_guc_list_quote("wal_buffers"), "list-quoted: not wal_buffers");
+
+	check(wsb_auto_conf_empty_list("shared_preload_libraries", ""),
+		  "empty list: shared_preload_libraries = ''");
+	check(!wsb_auto_conf_empty_list("shared_preload_libraries", NULL),
+		  "empty list: not a setting without an entry");
+	check(!wsb_auto_conf_empty_list("shared_preload_libraries", "wal_stall"),
+		  "empty list: not shared_preload_libraries = 'wal_stall'");
+	check(!wsb_auto_conf_empty_list("archive_command", ""),
+		  "empty list: not an empty string setting (archive_command = '')");
+
+	check(wsb_restore_action("2MB", "4MB", "4MB") == WSB_RESTORE_SET,
+		  "restore: ours still there, an old entry: SET it back");
+	check(wsb_restore_action(NULL, "on", "on") == WSB_RESTORE_RESET,
+		  "restore: ours still there, no old entry: RESET");
+	check(wsb_restore_action("2MB", "4MB", "8MB") == WSB_RESTORE_KEEP,
+		  "restore: someone wrote 8MB over our 4MB: kept");
+	check(wsb_restore_action("2MB", "4MB", NULL) == WSB_RESTORE_KEEP,
+		  "restore: someone RESET our entry: kept (no entry)");
+	check(wsb_restore_action(NULL, "on", NULL) == WSB_RESTORE_NOTHING,
+		  "restore: someone RESET the entry we added: nothing, as before");
+	check(wsb_restore_action("2MB", "4MB", "2MB") == WSB_RESTORE_NOTHING,
+		  "restore: already back to the old entry: nothing");
+	check(wsb_restore_action(NULL, NULL, NULL) == WSB_RESTORE_NOTHING,
+		  "restore: no entry before, after or now: nothing");
+	check(wsb_restore_action("2MB", "2MB", "2MB") == WSB_RESTORE_NOTHING,
+		  "restore: put back already (the --set check): nothing");
+
+	{
+		const char *before[] = {"wal_buffers", "unix_socket_directories"};
+		const char *now[] = {"unix_socket_directories", "wal_buffers"};
+		const char *dba[] = {"unix_socket_directories", "wal_buffers", "work_mem"};
+		const char *dba_want[] = {"wal_buffers", "unix_socket_directories", "work_mem"};
+		const char *b4[] = {"a", "x", "b", "c"};
+		const char *n4[] = {"a", "b", "c", "x"};
+		const char *gone[] = {"a", "c", "b"};
+		const char *gone_want[] = {"a", "b", "c"};
+
+		check_moves("wal_buffers moved behind the two directories", before, 2, now, 2, before, 1);
+		check_moves("in order already", before, 2, before, 2, before, 0);
+		check_moves("a DBA's new entry stays last", before, 2, dba, 3, dba_want, 2);
+		check_moves("x changed in the middle", b4, 4, n4, 4, b4, 2);
+		check_moves("an entry gone (x RESET by a DBA)", b4, 4, gone, 3, gone_want, 1);
+		check_moves("an empty file", b4, 0, b4, 0, b4, 0);
+	}
 }

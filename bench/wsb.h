@@ -14,6 +14,8 @@
  *	 target.c	 the cluster: temporary or --pgdata, opened and left as found
  *	 control.c	 starting, stopping, restarting it (pg_ctl, pg_ctlcluster, systemctl)
  *	 settings.c	 settings through ALTER SYSTEM, checked, and restored
+ *	 autoconf.c	 what the restore does to postgresql.auto.conf (list-quoted
+ *				 settings, an entry someone else changed, the old order)
  *	 sql.c		 the connection to the server, the query helpers
  *	 slowdisk.c	 loop device + cgroup (v2 io.max, v1 blkio) for --slow-wal / --slow-disk
  *	 run.c		 one run: checkpoint, resets, pgbench, polling, figures

@@ -296,6 +296,13 @@ suites_once() {
 	grep -E '^(not ok|ok) ' "$logs/files.log" | grep -v '^ok' | sed 's/^/  /'
 	count_tap "$logs/files.log" $status
 
+	echo "== bench restores and restarts on Debian clusters (bench/t/restore.sh, as root)"
+	make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" wal_stall_bench >"$logs/restore.log" 2>&1 &&
+		PG_CONFIG=$PGCONFIG limit 900 bash "$work/bench/t/restore.sh" >>"$logs/restore.log" 2>&1
+	status=$?
+	grep -E '^(not ok|ok) ' "$logs/restore.log" | grep -v '^ok' | sed 's/^/  /'
+	count_tap "$logs/restore.log" $status
+
 	echo "== bench verdicts end to end (bench/t/verdicts.sh, as root)"
 	PG_CONFIG=$PGCONFIG limit 1800 bash "$work/bench/t/verdicts.sh" >"$logs/verdicts.log" 2>&1
 	status=$?
