@@ -242,6 +242,18 @@ run_as_root_suites() {
 	fi
 }
 
+# One of bench/t/'s suites, as root: bench/t/$1.sh with a wall-clock limit
+# of $2 seconds, after building the harness it runs; $3 says what it tests.
+bench_suite() {
+	local name=$1 secs=$2 what=$3 status
+	echo "== bench $what (bench/t/$name.sh, as root)"
+	make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" wal_stall_bench >"$logs/$name.log" 2>&1 &&
+		PG_CONFIG=$PGCONFIG limit "$secs" bash "$work/bench/t/$name.sh" >>"$logs/$name.log" 2>&1
+	status=$?
+	grep -E '^not ok ' "$logs/$name.log" | sed 's/^/  /'
+	count_tap "$logs/$name.log" $status
+}
+
 # Suites that do not depend on the server version: run once, on 15.
 suites_once() {
 	local PGCONFIG=$1 work=$2 logs=$3 status
@@ -268,46 +280,12 @@ suites_once() {
 	grep -E '^not ok' "$logs/bench_unit.log" | sed 's/^/  /'
 	count_tap "$logs/bench_unit.log" $status
 
-	echo "== bench end to end (bench/t/e2e.sh, as root)"
-	make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" wal_stall_bench >"$logs/e2e.log" 2>&1 &&
-		PG_CONFIG=$PGCONFIG limit 1800 bash "$work/bench/t/e2e.sh" >>"$logs/e2e.log" 2>&1
-	status=$?
-	grep -E '^(not ok|ok) ' "$logs/e2e.log" | grep -v '^ok' | sed 's/^/  /'
-	count_tap "$logs/e2e.log" $status
-
-	echo "== bench cgroup v2 (bench/t/cgroup_v2.sh, as root, a stand-in cgroup root)"
-	make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" wal_stall_bench >"$logs/cgroup_v2.log" 2>&1 &&
-		PG_CONFIG=$PGCONFIG limit 900 bash "$work/bench/t/cgroup_v2.sh" >>"$logs/cgroup_v2.log" 2>&1
-	status=$?
-	grep -E '^(not ok|ok) ' "$logs/cgroup_v2.log" | grep -v '^ok' | sed 's/^/  /'
-	count_tap "$logs/cgroup_v2.log" $status
-
-	echo "== bench hostile owner (bench/t/hostile.sh, as root, a private /tmp)"
-	make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" wal_stall_bench >"$logs/hostile.log" 2>&1 &&
-		PG_CONFIG=$PGCONFIG limit 900 bash "$work/bench/t/hostile.sh" >>"$logs/hostile.log" 2>&1
-	status=$?
-	grep -E '^(not ok|ok) ' "$logs/hostile.log" | grep -v '^ok' | sed 's/^/  /'
-	count_tap "$logs/hostile.log" $status
-
-	echo "== bench files read back (bench/t/files.sh, as root)"
-	make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" wal_stall_bench >"$logs/files.log" 2>&1 &&
-		PG_CONFIG=$PGCONFIG limit 900 bash "$work/bench/t/files.sh" >>"$logs/files.log" 2>&1
-	status=$?
-	grep -E '^(not ok|ok) ' "$logs/files.log" | grep -v '^ok' | sed 's/^/  /'
-	count_tap "$logs/files.log" $status
-
-	echo "== bench restores and restarts on Debian clusters (bench/t/restore.sh, as root)"
-	make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" wal_stall_bench >"$logs/restore.log" 2>&1 &&
-		PG_CONFIG=$PGCONFIG limit 900 bash "$work/bench/t/restore.sh" >>"$logs/restore.log" 2>&1
-	status=$?
-	grep -E '^(not ok|ok) ' "$logs/restore.log" | grep -v '^ok' | sed 's/^/  /'
-	count_tap "$logs/restore.log" $status
-
-	echo "== bench verdicts end to end (bench/t/verdicts.sh, as root)"
-	PG_CONFIG=$PGCONFIG limit 1800 bash "$work/bench/t/verdicts.sh" >"$logs/verdicts.log" 2>&1
-	status=$?
-	grep -E '^(not ok|ok) ' "$logs/verdicts.log" | grep -v '^ok' | sed 's/^/  /'
-	count_tap "$logs/verdicts.log" $status
+	bench_suite e2e 1800 "end to end"
+	bench_suite cgroup_v2 900 "cgroup v2, a stand-in cgroup root"
+	bench_suite hostile 900 "hostile owner, a private /tmp"
+	bench_suite files 900 "files read back"
+	bench_suite restore 900 "restores and restarts on Debian clusters"
+	bench_suite verdicts 1800 "verdicts end to end"
 
 	echo "== Prometheus (exporter/test.sh, as root)"
 	PG_CONFIG=$PGCONFIG limit 900 bash "$work/exporter/test.sh" >"$logs/exporter.log" 2>&1
