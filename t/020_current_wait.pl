@@ -50,11 +50,14 @@ is($node->safe_psql('postgres',
 # The first session commits tiny transactions one after the other: with
 # fsync on, it spends most of its time in XLogFlush() holding WALWriteLock.
 # The second bulk-inserts through the 4-page ring, and so keeps needing that
-# lock to write pages out.
+# lock to write pages out.  Its rows come from generate_series in the select
+# list, one at a time: in FROM, a function's rows are all gathered first (a
+# tuplestore, here gigabytes spilled to a temporary file), and for that
+# long the inserter writes no WAL and waits on nothing of ours.
 my @work = (
 	q{DO $$ BEGIN FOR i IN 1 .. 100000000 LOOP
 		INSERT INTO bulk VALUES (i, 'x'); COMMIT; END LOOP; END $$;},
-	q{INSERT INTO bulk SELECT g, repeat('x', 200) FROM generate_series(1, 200000000) g;});
+	q{INSERT INTO bulk SELECT g, repeat('x', 200) FROM (SELECT generate_series(1, 200000000) AS g) s;});
 my (@sessions, @pids);
 for my $sql (@work)
 {
