@@ -74,10 +74,10 @@ t_start=$(date +%s)
 # as one failure.
 count_tap() {
 	local file=$1 status=$2 ok notok died skipped
-	ok=$(grep -E '^\s*ok [0-9]+' "$file" | grep -cviE '# skip')
-	skipped=$(grep -E '^\s*ok [0-9]+' "$file" | grep -ciE '# skip')
-	notok=$(grep -cE '^\s*not ok [0-9]+' "$file")
-	died=$(grep -cE 'Parse errors: (No plan found|Bad plan)' "$file")
+	ok=$(grep -aE '^\s*ok [0-9]+' "$file" | grep -acviE '# skip')
+	skipped=$(grep -aE '^\s*ok [0-9]+' "$file" | grep -aciE '# skip')
+	notok=$(grep -acE '^\s*not ok [0-9]+' "$file")
+	died=$(grep -acE 'Parse errors: (No plan found|Bad plan)' "$file")
 	notok=$((notok + died))
 	if [ "$status" -ne 0 ] && [ "$notok" -eq 0 ]; then
 		notok=1
@@ -140,9 +140,9 @@ run_suites() {
 	echo "== pg_regress"
 	limit 900 runuser -u postgres -- make -C "$work" -s PG_CONFIG="$PGCONFIG" installcheck TAP_TESTS= >"$logs/regress.log" 2>&1
 	status=$?
-	grep -E '^(ok|not ok|test) |\.\.\. (ok|FAILED)' "$logs/regress.log" | sed 's/^/  /'
-	ok=$(grep -cE '(^ok [0-9]+|\.\.\. ok)' "$logs/regress.log")
-	notok=$(grep -cE '(^not ok [0-9]+|\.\.\. FAILED)' "$logs/regress.log")
+	grep -aE '^(ok|not ok|test) |\.\.\. (ok|FAILED)' "$logs/regress.log" | sed 's/^/  /'
+	ok=$(grep -acE '(^ok [0-9]+|\.\.\. ok)' "$logs/regress.log")
+	notok=$(grep -acE '(^not ok [0-9]+|\.\.\. FAILED)' "$logs/regress.log")
 	if [ "$status" -ne 0 ] && [ "$notok" -eq 0 ]; then
 		notok=1
 		tail -20 "$logs/regress.log"
@@ -153,7 +153,7 @@ run_suites() {
 	echo "== pgTAP"
 	limit 900 runuser -u postgres -- env PG_CONFIG="$PGCONFIG" bash "$work/test/pgtap/run.sh" >"$logs/pgtap.log" 2>&1
 	status=$?
-	grep -E '^(not ok|ok) |^#|^test/' "$logs/pgtap.log" | grep -vE '^ok ' | sed 's/^/  /' | head -40
+	grep -aE '^(not ok|ok) |^#|^test/' "$logs/pgtap.log" | grep -avE '^ok ' | sed 's/^/  /' | head -40
 	count_tap "$logs/pgtap.log" $status
 
 	if [ "$major" = 15 ]; then
@@ -165,7 +165,7 @@ run_suites() {
 	echo "== Perl TAP"
 	limit 1800 runuser -u postgres -- make -C "$work" -s PG_CONFIG="$PGCONFIG" installcheck REGRESS= PROVE_FLAGS=-v >"$logs/tap.log" 2>&1
 	status=$?
-	grep -E '^(t/|not ok|Result)' "$logs/tap.log" | sed 's/^/  /'
+	grep -aE '^(t/|not ok|Result)' "$logs/tap.log" | sed 's/^/  /'
 	count_tap "$logs/tap.log" $status
 	if [ "$status" -ne 0 ]; then
 		for f in "$work"/tmp_check/log/regress_log_*; do
@@ -250,7 +250,7 @@ bench_suite() {
 	make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" wal_stall_bench >"$logs/$name.log" 2>&1 &&
 		PG_CONFIG=$PGCONFIG limit "$secs" bash "$work/bench/t/$name.sh" >>"$logs/$name.log" 2>&1
 	status=$?
-	grep -E '^not ok ' "$logs/$name.log" | sed 's/^/  /'
+	grep -aE '^not ok ' "$logs/$name.log" | sed 's/^/  /'
 	count_tap "$logs/$name.log" $status
 }
 
@@ -266,7 +266,7 @@ suites_once() {
 		"$work/advice.c" -lm &&
 		"$work/test/unit/test_advice" >>"$logs/unit.log" 2>&1
 	[ $? -eq 0 ] || status=1
-	grep -E '^not ok' "$logs/unit.log" | sed 's/^/  /'
+	grep -aE '^not ok' "$logs/unit.log" | sed 's/^/  /'
 	count_tap "$logs/unit.log" $status
 
 	echo "== unit: the bench harness (bench/test_unit, and its module graph)"
@@ -277,7 +277,7 @@ suites_once() {
 	# whom true, each header's file names true (bench/module_graph.sh)
 	make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" graph >>"$logs/bench_unit.log" 2>&1 ||
 		status=1
-	grep -E '^not ok' "$logs/bench_unit.log" | sed 's/^/  /'
+	grep -aE '^not ok' "$logs/bench_unit.log" | sed 's/^/  /'
 	count_tap "$logs/bench_unit.log" $status
 
 	bench_suite e2e 1800 "end to end"
@@ -290,20 +290,20 @@ suites_once() {
 	echo "== Prometheus (exporter/test.sh, as root)"
 	PG_CONFIG=$PGCONFIG limit 900 bash "$work/exporter/test.sh" >"$logs/exporter.log" 2>&1
 	status=$?
-	grep -E '^not ok ' "$logs/exporter.log" | sed 's/^/  /'
+	grep -aE '^not ok ' "$logs/exporter.log" | sed 's/^/  /'
 	count_tap "$logs/exporter.log" $status
 
 	echo "== versions agree (scripts/check_versions.sh, and its --self-test)"
 	bash "$work/scripts/check_versions.sh" "$work/bench/wal_stall_bench" >"$logs/versions.log" 2>&1
 	status=$?
 	bash "$work/scripts/check_versions.sh" --self-test >>"$logs/versions.log" 2>&1 || status=1
-	grep -E '^not ok |^#  ' "$logs/versions.log" | sed 's/^/  /'
+	grep -aE '^not ok |^#  ' "$logs/versions.log" | sed 's/^/  /'
 	count_tap "$logs/versions.log" $status
 
 	echo "== markdown links resolve (scripts/check_links.py)"
 	python3 "$work/scripts/check_links.py" >"$logs/links.log" 2>&1
 	status=$?
-	grep -E '^not ok |^#   ' "$logs/links.log" | sed 's/^/  /'
+	grep -aE '^not ok |^#   ' "$logs/links.log" | sed 's/^/  /'
 	count_tap "$logs/links.log" $status
 
 	package_suite "$PGCONFIG" "$work" "$logs"
@@ -317,7 +317,7 @@ package_suite() {
 	echo "== Debian packages: built, installed, used, purged (scripts/test_package.sh, as root)"
 	PG_CONFIG=$PGCONFIG limit 1200 bash "$work/scripts/test_package.sh" >"$logs/package.log" 2>&1
 	status=$?
-	grep -E '^not ok |^#   |^Bail out' "$logs/package.log" | sed 's/^/  /'
+	grep -aE '^not ok |^#   |^Bail out' "$logs/package.log" | sed 's/^/  /'
 	count_tap "$logs/package.log" $status
 }
 
@@ -333,7 +333,7 @@ run_in_root() {
 	echo "== the root's mounts and processes, undone after every kind of end (test/root_mounts.sh)"
 	limit 600 bash "$top/test/root_mounts.sh" "$ver" >"$log" 2>&1
 	rc=$?
-	grep -E '^not ok |^#   |^Bail out' "$log" | sed 's/^/  /'
+	grep -aE '^not ok |^#   |^Bail out' "$log" | sed 's/^/  /'
 	count_tap "$log" $rc
 	local mounts_passed=$v_passed mounts_failed=$v_failed
 
@@ -342,7 +342,7 @@ run_in_root() {
 		PG_CONFIG="/usr/lib/postgresql/$ver/bin/pg_config" \
 		bash /wal_stall/scripts/test.sh 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
-	got=$(grep -E "^PostgreSQL $ver: [0-9]+ passed, [0-9]+ failed\$" "$log" | tail -1)
+	got=$(grep -aE "^PostgreSQL $ver: [0-9]+ passed, [0-9]+ failed\$" "$log" | tail -1)
 	rm -f "$log"
 	if [ -z "$got" ]; then
 		echo "  the run in the root ended (status $rc) before its counts"
