@@ -24,6 +24,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "engine.h"
@@ -104,6 +105,16 @@ wsb_validate_csv_row(FILE *f, const WsbRun *r)
 	wsb_csv_field(f, v->error);
 }
 
+/* The process's umask (the harness keeps 077, or 027 with --group). */
+static mode_t
+current_umask(void)
+{
+	mode_t		mask = umask(0);
+
+	umask(mask);
+	return mask;
+}
+
 /*
  * wsb_replace_open / wsb_replace_close
  *		A file replaced whole: written to a new temporary file beside it
@@ -128,6 +139,13 @@ wsb_replace_open(WsbReplace *w, const char *path)
 	if (fd < 0)
 		return NULL;
 	(void) fcntl(fd, F_SETFD, FD_CLOEXEC);
+	/* mkstemp ignores the umask: the file gets the mode any other would */
+	if (fchmod(fd, 0666 & ~current_umask()) != 0)
+	{
+		close(fd);
+		unlink(w->tmp);
+		return NULL;
+	}
 	w->f = fdopen(fd, "w");
 	if (w->f == NULL)
 	{

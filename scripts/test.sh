@@ -128,6 +128,10 @@ run_suites() {
 	# WS_TEST_FUNCTIONS=1: with the functions only the tests call
 	# (test/test_functions.c), which no package or default build has.
 	echo "== build and install (-Werror, with the test functions)"
+	# The tree's own SQL files only: make install adds, it removes nothing,
+	# and a script of another build left there (a newer version's) would
+	# show in pg_extension_update_paths and be installable.
+	rm -f "$("$PGCONFIG" --sharedir)"/extension/wal_stall--*.sql
 	if make -C "$work" -s PG_CONFIG="$PGCONFIG" COPT=-Werror WS_TEST_FUNCTIONS=1 >"$logs/build.log" 2>&1 &&
 		make -C "$work" -s PG_CONFIG="$PGCONFIG" WS_TEST_FUNCTIONS=1 install >>"$logs/build.log" 2>&1; then
 		count 1 0

@@ -54,6 +54,10 @@ BENCH=$work/wal_stall_bench
 # Dropped here, in this namespace only (private: nothing propagates out).
 findmnt -rn -o TARGET | grep '^/tmp/' | sort -r | while read -r m; do umount -l "$m"; done
 mount -t tmpfs -o mode=1777 wsb_hostile_tmp /tmp || bail "could not mount a private /tmp"
+# the current directory may have been under /tmp (a clone there), which
+# this namespace no longer shows: the harness's children (pg_ctl, psql)
+# would each say they cannot change to it
+cd / || bail "cannot change to /"
 port=5600
 pgdata=$work/pg/data
 planter=""
