@@ -263,6 +263,15 @@ ws_histogram_first_sample(uint64_t weight_ns, uint64_t base_ns)
  *   WS_PERIOD_LONG_FACTOR periods already, or when its class is long
  *   against P; one that is neither forbids P.
  *
+ * The classes that decide are the stall classes, the waits of clients;
+ * the io classes (the WAL writer's and any process's WAL and SLRU I/O) are
+ * measured at the period the stall classes allow.  Most WAL writes take
+ * microseconds, so an io class nearly always has short recent episodes,
+ * one sample each at any period: letting it decide would keep the period
+ * at the base under every write load, for figures whose lengths are one
+ * sample at the base period already.  Their resolution is shown like that
+ * of every class (wal_stall_summary.resolution_ms).
+ *
  * With nothing followed at all the period is the base: resting, not the
  * adaptive period, is what saves wake-ups while nothing waits.  The period
  * grows one doubling a tick, and comes back at once, to the longest period

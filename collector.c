@@ -1116,8 +1116,9 @@ next_interval(uint64 interval, uint64 base, uint64 idle, uint64 max_period,
 		period_ns = base;
 		return rest;
 	}
+	/* the stall classes, what clients wait on, decide (cadence.h) */
 	period_ns = ws_choose_period(period_ns, base, max_period,
-								 class_lengths, WS_NUM_CLASSES);
+								 class_lengths, WS_NUM_STALL_CLASSES);
 	return period_ns;
 }
 

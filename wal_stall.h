@@ -235,12 +235,12 @@ typedef struct WalStallSecond
 	int64		clog_reads;
 	double		waiting_backends;
 	double		mean_interval_ms;	/* real time between two ticks */
-	double		resolution_ms;	/* sampling period of the stall samples,
-								 * weighted by their time; -1 when none */
 	double		active_backends;	/* mean processes serving queries at work */
 	int64		wal_fpi;
 	uint8		checkpoint;		/* WalStallCheckpoint */
 	int8		checkpoint_kind;	/* WS_CKPT_KIND_* bits, -1 unknown */
+	double		resolution_ms;	/* sampling period of the stall samples,
+								 * weighted by their time; -1 when none */
 } WalStallSecond;
 
 /*
