@@ -496,6 +496,7 @@ count_episode(WalStallEpisode *episode)
 	stats->episodes++;
 	stats->samples += episode->samples;
 	stats->total_ns += episode->time_ns;
+	ws_shared->figures.period_weighted[cls] += episode->period_weighted;
 	stats->max_ns = Max(stats->max_ns, duration_ns);
 	bucket = ws_hist_bucket(duration_ns, ws_shared->figures.hist_base_ns);
 	stats->hist[bucket]++;
@@ -510,6 +511,7 @@ count_episode(WalStallEpisode *episode)
 	episode->time_ns = 0;
 	episode->first_ns = 0;
 	episode->first_period_ns = 0;
+	episode->period_weighted = 0;
 }
 
 /* Count a finished wait and forget it.  Needs our lock exclusively. */
@@ -563,8 +565,7 @@ follow(WalStallEpisode *episode, WalStallClass cls,
 	episode->samples++;
 	episode->time_ns += elapsed_ns;
 	episode->wait_ns += elapsed_ns;
-	ws_shared->figures.period_weighted[cls] +=
-		(double) sample_period_ns * (double) elapsed_ns;
+	episode->period_weighted += (double) sample_period_ns * (double) elapsed_ns;
 	lengths->youngest_open_ns = Min(lengths->youngest_open_ns, episode->time_ns);
 }
 

@@ -134,6 +134,8 @@ typedef struct WalStallEpisode
 	uint64		first_period_ns;	/* the sampling period at the first
 									 * sample: what of its weight counts
 									 * towards the episode's length */
+	double		period_weighted;	/* sum of its samples' period * weight
+									 * (ns^2), for the class's resolution */
 	WalStallStatement statement;	/* at the first sample: charged with it */
 } WalStallEpisode;
 
@@ -277,10 +279,10 @@ typedef struct WalStallFigures
 	uint64		ring_rule_ns;	/* write-path time no lock mode decided */
 	int64		query_evictions;	/* wal_stall_queries entries evicted */
 	double		period_weighted[WS_NUM_CLASSES];	/* per class, the sum of
-													 * its samples' period *
-													 * weight, in ns^2: over
-													 * total_ns, the
-													 * resolution */
+													 * its counted samples'
+													 * period * weight, in
+													 * ns^2: over total_ns,
+													 * the resolution */
 } WalStallFigures;
 
 /*
