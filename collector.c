@@ -566,7 +566,11 @@ follow(WalStallEpisode *episode, WalStallClass cls,
 	episode->time_ns += elapsed_ns;
 	episode->wait_ns += elapsed_ns;
 	episode->period_weighted += (double) sample_period_ns * (double) elapsed_ns;
-	lengths->youngest_open_ns = Min(lengths->youngest_open_ns, episode->time_ns);
+	/* its age as its length will count it: a rest before it is no age */
+	lengths->youngest_open_ns = Min(lengths->youngest_open_ns,
+									episode->time_ns - episode->first_ns +
+									ws_histogram_first_sample(episode->first_ns,
+															  episode->first_period_ns));
 }
 
 /*
