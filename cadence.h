@@ -236,4 +236,168 @@ ws_histogram_first_sample(uint64_t weight_ns, uint64_t base_ns)
 	return weight_ns < base_ns ? weight_ns : base_ns;
 }
 
+/*
+ * The adaptive period.
+ *
+ * Under a load that always waits (commits queued on the WAL flush all the
+ * time), nothing above lets the collector rest, and a sampler that wakes a
+ * thousand times a second pays the wake-up floor whatever its tick does.
+ * But a wait that lasts many periods is seen as well at a longer period:
+ * its time is the sum of its samples' weights, unbiased at any period, and
+ * its length is off by at most one period.  What a longer period loses is
+ * the short waits: their count and their percentiles.  So the collector
+ * samples at a period between wal_stall.sample_interval and
+ * wal_stall.max_sample_interval, a power of two times the first, and takes
+ * the longest period against which every wait it follows is long:
+ *
+ * - an episode is long against a period P when it lasts at least
+ *   WS_PERIOD_LONG_FACTOR periods: then one period is at most a quarter of
+ *   its length;
+ * - a class is long against P while at most one in
+ *   WS_PERIOD_SHORT_SHARE of its recent episodes (the ones that closed in
+ *   the last second or two, ws_period_forget_half()) was shorter than that;
+ *   a class with any recent episode that is not long against P (a 32kB
+ *   ring's wrap-arounds of about 1 ms, say) forbids P, even between its
+ *   episodes;
+ * - an open episode is long against P when it has lasted
+ *   WS_PERIOD_LONG_FACTOR periods already, or when its class is long
+ *   against P; one that is neither forbids P.
+ *
+ * The classes that decide are the stall classes, the waits of clients;
+ * the io classes (the WAL writer's and any process's WAL and SLRU I/O) are
+ * measured at the period the stall classes allow.  Most WAL writes take
+ * microseconds, so an io class nearly always has short recent episodes,
+ * one sample each at any period: letting it decide would keep the period
+ * at the base under every write load, for figures whose lengths are one
+ * sample at the base period already.  Their resolution is shown like that
+ * of every class (wal_stall_summary.resolution_ms).
+ *
+ * With nothing followed at all the period is the base: resting, not the
+ * adaptive period, is what saves wake-ups while nothing waits.  The period
+ * grows one doubling a tick, and comes back at once, to the longest period
+ * still allowed, at the first tick that sees a young episode of a class
+ * with no long recent episodes, or once short episodes have closed.  A
+ * longer period measures a short episode as one period long, so a class
+ * whose episodes are really short shows short against the period it was
+ * measured at and brings the period down.
+ */
+
+/* An episode is long against a period it lasts this many times. */
+#define WS_PERIOD_LONG_FACTOR	4
+
+/* A class is long while at most 1 in this many recent episodes is short. */
+#define WS_PERIOD_SHORT_SHARE	16
+
+/* Periods considered: base << 0 ... base << (WS_PERIOD_STEPS - 1). */
+#define WS_PERIOD_STEPS			8
+
+/* No open episode in a class. */
+#define WS_PERIOD_NONE_OPEN		UINT64_MAX
+
+/* What the collector knows of one class's episodes, for the period. */
+typedef struct WalStallClassLengths
+{
+	uint32_t	episodes;		/* recent episodes closed */
+	uint32_t	shorter[WS_PERIOD_STEPS];	/* of them, those shorter than
+											 * WS_PERIOD_LONG_FACTOR *
+											 * (base << step) */
+	uint64_t	youngest_open_ns;	/* age of the youngest open episode,
+									 * WS_PERIOD_NONE_OPEN if none */
+} WalStallClassLengths;
+
+/* Count an episode of length_ns that closed, for the periods from base_ns. */
+static inline void
+ws_period_note_episode(WalStallClassLengths *lengths, uint64_t length_ns,
+					   uint64_t base_ns)
+{
+	if (lengths->episodes == UINT32_MAX)
+		return;
+	lengths->episodes++;
+	for (int step = 0; step < WS_PERIOD_STEPS; step++)
+		if (length_ns < WS_PERIOD_LONG_FACTOR * (base_ns << step))
+			lengths->shorter[step]++;
+}
+
+/*
+ * Age the recent episodes: halve every count (the collector does it once a
+ * second), so a class's episodes of a few seconds ago weigh less and less,
+ * and one that stopped being seen at all counts as inactive again.
+ */
+static inline void
+ws_period_forget_half(WalStallClassLengths *lengths)
+{
+	lengths->episodes /= 2;
+	for (int step = 0; step < WS_PERIOD_STEPS; step++)
+		lengths->shorter[step] /= 2;
+}
+
+/* Are the recent episodes of the class long against base_ns << step? */
+static inline bool
+ws_class_is_long(const WalStallClassLengths *lengths, int step)
+{
+	return lengths->episodes > 0 &&
+		(uint64_t) lengths->shorter[step] * WS_PERIOD_SHORT_SHARE <=
+		lengths->episodes;
+}
+
+/*
+ * ws_period_allowed
+ *		May the collector sample at base_ns << step, as far as these
+ *		classes' episodes go (the rules above)?  *followed is set when any
+ *		class has a recent or an open episode.
+ */
+static inline bool
+ws_period_allowed(const WalStallClassLengths *classes, int nclasses,
+				  uint64_t base_ns, int step, bool *followed)
+{
+	uint64_t	period = base_ns << step;
+
+	*followed = false;
+	for (int c = 0; c < nclasses; c++)
+	{
+		const WalStallClassLengths *lengths = &classes[c];
+		bool		open = lengths->youngest_open_ns != WS_PERIOD_NONE_OPEN;
+		bool		long_class = ws_class_is_long(lengths, step);
+
+		*followed |= open || lengths->episodes > 0;
+		/* a class with short recent episodes: short waits come and go */
+		if (lengths->episodes > 0 && !long_class)
+			return false;
+		if (open && !long_class &&
+			lengths->youngest_open_ns < WS_PERIOD_LONG_FACTOR * period)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * ws_choose_period
+ *		The sampling period for the next tick, in ns: the longest of
+ *		base_ns << step, at most max_ns and at most one doubling above
+ *		current_ns, that ws_period_allowed() allows; base_ns when nothing
+ *		is followed, or when max_ns is not above base_ns (adaptation off).
+ */
+static inline uint64_t
+ws_choose_period(uint64_t current_ns, uint64_t base_ns, uint64_t max_ns,
+				 const WalStallClassLengths *classes, int nclasses)
+{
+	uint64_t	chosen = base_ns;
+
+	if (max_ns <= base_ns || base_ns == 0)
+		return base_ns;
+	for (int step = 1; step < WS_PERIOD_STEPS; step++)
+	{
+		uint64_t	period = base_ns << step;
+		bool		followed;
+
+		if (period > max_ns || period > 2 * current_ns)
+			break;
+		if (!ws_period_allowed(classes, nclasses, base_ns, step, &followed) ||
+			!followed)
+			break;
+		chosen = period;
+	}
+	return chosen;
+}
+
 #endif							/* WAL_STALL_CADENCE_H */

@@ -127,6 +127,8 @@ typedef struct SecondAccum
 	uint64		fsync_max_ns;
 	double		waiting_weighted;	/* sum of waiting processes * elapsed_ns */
 	double		active_weighted;	/* sum of active processes * elapsed_ns */
+	double		stall_period_weighted;	/* sum of the sampling period * weight
+										 * of every stall sample */
 	bool		in_recovery;	/* at some tick of the second */
 } SecondAccum;
 
@@ -151,6 +153,14 @@ static bool writer_asleep;		/* the WAL writer slept at this tick */
 static uint32 writer_sleep_event;	/* its wait event then */
 static XLogRecPtr ckpt_started_redo = InvalidXLogRecPtr;	/* at the last second */
 static XLogRecPtr ckpt_done_redo = InvalidXLogRecPtr;
+
+/*
+ * The adaptive period (cadence.h): what the ticks saw of each class's
+ * episodes, and the period in force, wal_stall.sample_interval times a
+ * power of two.
+ */
+static WalStallClassLengths class_lengths[WS_NUM_CLASSES];
+static uint64 period_ns;
 
 /*
  * ws_register_collector
@@ -194,6 +204,24 @@ static uint64
 idle_ns_from_guc(void)
 {
 	return (uint64) (ws_idle_interval_ms * WS_NS_PER_MS);
+}
+
+static uint64
+max_period_ns_from_guc(void)
+{
+	return (uint64) (ws_max_sample_interval_ms * WS_NS_PER_MS);
+}
+
+/*
+ * Forget what the adaptive period knew of the episodes: at start, and when
+ * sample_interval changes (the lengths are counted against its multiples).
+ */
+static void
+forget_class_lengths(void)
+{
+	memset(class_lengths, 0, sizeof(class_lengths));
+	for (int c = 0; c < WS_NUM_CLASSES; c++)
+		class_lengths[c].youngest_open_ns = WS_PERIOD_NONE_OPEN;
 }
 
 /*
@@ -458,15 +486,17 @@ count_episode(WalStallEpisode *episode)
 	/*
 	 * total_ms takes every sample's real weight; the episode's length, as
 	 * the histogram and max_ms see it, counts its first sample as at most
-	 * one interval: the wait began somewhere within it (cadence.h).
+	 * one sampling period: the wait began somewhere within it (cadence.h).
 	 */
 	duration_ns = episode->time_ns - episode->first_ns +
-		ws_histogram_first_sample(episode->first_ns, ws_shared->interval_ns);
+		ws_histogram_first_sample(episode->first_ns, episode->first_period_ns);
+	ws_period_note_episode(&class_lengths[cls], duration_ns, ws_shared->interval_ns);
 
 	stats = &ws_shared->figures.classes[cls];
 	stats->episodes++;
 	stats->samples += episode->samples;
 	stats->total_ns += episode->time_ns;
+	ws_shared->figures.period_weighted[cls] += episode->period_weighted;
 	stats->max_ns = Max(stats->max_ns, duration_ns);
 	bucket = ws_hist_bucket(duration_ns, ws_shared->figures.hist_base_ns);
 	stats->hist[bucket]++;
@@ -480,6 +510,8 @@ count_episode(WalStallEpisode *episode)
 	episode->samples = 0;
 	episode->time_ns = 0;
 	episode->first_ns = 0;
+	episode->first_period_ns = 0;
+	episode->period_weighted = 0;
 }
 
 /* Count a finished wait and forget it.  Needs our lock exclusively. */
@@ -507,39 +539,55 @@ enter_group(WalStallEpisode *episode, WalStallGroup group)
 
 /*
  * follow
- *		Extend the episode by one sample of class cls; when the class
- *		differs from that of the samples so far, count those as an episode
- *		of their own and begin another, within the same wait.  An episode
- *		belongs to the statement seen at its first sample: the statement
- *		may end before the episode does.
+ *		Extend the episode by one sample of class cls, taken at the sampling
+ *		period sample_period_ns; when the class differs from that of the
+ *		samples so far, count those as an episode of their own and begin
+ *		another, within the same wait.  An episode belongs to the statement
+ *		seen at its first sample: the statement may end before the episode
+ *		does.  Notes the episode's age for the adaptive period.
  */
 static void
 follow(WalStallEpisode *episode, WalStallClass cls,
-	   const WalStallStatement *statement, uint64 elapsed_ns)
+	   const WalStallStatement *statement, uint64 elapsed_ns,
+	   uint64 sample_period_ns)
 {
+	WalStallClassLengths *lengths = &class_lengths[cls];
+
 	if (episode->samples > 0 && episode->cls != (uint8) cls)
 		count_episode(episode);
 	if (episode->samples == 0)
 	{
 		episode->first_ns = elapsed_ns;
+		episode->first_period_ns = sample_period_ns;
 		episode->statement = *statement;
 		episode->cls = (uint8) cls;
 	}
 	episode->samples++;
 	episode->time_ns += elapsed_ns;
 	episode->wait_ns += elapsed_ns;
+	episode->period_weighted += (double) sample_period_ns * (double) elapsed_ns;
+	/* its age as its length will count it: a rest before it is no age */
+	lengths->youngest_open_ns = Min(lengths->youngest_open_ns,
+									episode->time_ns - episode->first_ns +
+									ws_histogram_first_sample(episode->first_ns,
+															  episode->first_period_ns));
 }
 
 /*
  * apply_samples
- *		Advance the episodes of every slot the scan listed by this tick, and
- *		note in SlotState what is left open.  Needs our lock exclusively.
- *		Returns the number of processes in a stall class.
+ *		Advance the episodes of every slot the scan listed by this tick,
+ *		taken at the sampling period sample_period_ns, and note in SlotState
+ *		what is left open.  Needs our lock exclusively.  Returns the number
+ *		of processes in a stall class.
  */
 static int
-apply_samples(bool ring_full, uint64 elapsed_ns)
+apply_samples(bool ring_full, uint64 elapsed_ns, uint64 sample_period_ns)
 {
 	int			waiting = 0;
+
+	/* follow() notes the episodes still open at this tick */
+	for (int c = 0; c < WS_NUM_CLASSES; c++)
+		class_lengths[c].youngest_open_ns = WS_PERIOD_NONE_OPEN;
 
 	for (int k = 0; k < nsamples; k++)
 	{
@@ -581,9 +629,10 @@ apply_samples(bool ring_full, uint64 elapsed_ns)
 			WalStallClass cls = ws_sample_class(&slot->stall, event, s->lock_mode,
 												s->in_commit, ring_full, &by_ring);
 
-			follow(&slot->stall, cls, &s->statement, elapsed_ns);
+			follow(&slot->stall, cls, &s->statement, elapsed_ns, sample_period_ns);
 			/* the history's row takes the very same class */
 			second.stall_ns[cls] += elapsed_ns;
+			second.stall_period_weighted += (double) sample_period_ns * elapsed_ns;
 			if (by_ring)
 				ws_shared->figures.ring_rule_ns += elapsed_ns;
 			/* for wal_stall_advice(): did the WAL writer sleep through it? */
@@ -593,7 +642,8 @@ apply_samples(bool ring_full, uint64 elapsed_ns)
 		}
 		enter_group(&slot->io, io_group);
 		if (io_group != WS_GROUP_NONE)
-			follow(&slot->io, ws_io_class(io_group), &s->statement, elapsed_ns);
+			follow(&slot->io, ws_io_class(io_group), &s->statement, elapsed_ns,
+				   sample_period_ns);
 		state->published = slot->wait_event_info != 0;
 		state->maybe_open = slot->stall.group != WS_GROUP_NONE ||
 			slot->io.group != WS_GROUP_NONE;
@@ -671,14 +721,17 @@ read_ring(bool in_recovery, bool recheck_unused, bool *full_now, double *fill)
 
 /*
  * collector_tick
- *		One sample of every process.  The cost of the previous tick's work is
- *		recorded here too, so that a tick takes our lock only once.  Returns
- *		true if a reset happened since the previous tick: the caller then
- *		starts counting the second afresh.
+ *		One sample of every process, at the sampling period sample_period_ns
+ *		(the rest that ended, if rested, counts as one period of it: see
+ *		ws_histogram_first_sample()).  The cost of the previous tick's work
+ *		is recorded here too, so that a tick takes our lock only once.
+ *		Returns true if a reset happened since the previous tick: the caller
+ *		then starts counting the second afresh.
  */
 static bool
 collector_tick(uint64 now, uint64 elapsed_ns, uint64 unobserved_ns, bool late,
-			   bool rested, uint64 interval_ns, uint64 last_cost_ns)
+			   bool rested, uint64 interval_ns, uint64 sample_period_ns,
+			   uint64 last_cost_ns)
 {
 	bool		in_recovery = RecoveryInProgress();
 	bool		full_now;
@@ -710,7 +763,7 @@ collector_tick(uint64 now, uint64 elapsed_ns, uint64 unobserved_ns, bool late,
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
 	was_reset = notice_reset(now);
-	waiting = apply_samples(ring_full, elapsed_ns);
+	waiting = apply_samples(ring_full, elapsed_ns, sample_period_ns);
 	ws_shared->ticks++;
 	ws_shared->figures.reset_ticks++;
 	if (!rested)
@@ -826,6 +879,7 @@ close_second(uint64 now)
 	double		elapsed = Max(second.elapsed_ns, 1);
 	bool		timing_on = timing_was_on && track_wal_io_timing;
 	bool		read_core;
+	uint64		stall_sampled_ns = 0;
 	int64		waits;
 	int64		waits_io_first;
 	double		ring_rule_ms;
@@ -854,7 +908,10 @@ close_second(uint64 now)
 	row.buffer_fill_max = second.in_recovery ? -1 : second.fill_max;
 	row.buffer_fill_avg = second.in_recovery ? -1 : second.fill_weighted / elapsed;
 	for (int c = 0; c < WS_NUM_STALL_CLASSES; c++)
+	{
 		row.stall_ms[c] = second.stall_ns[c] / WS_NS_PER_MS;
+		stall_sampled_ns += second.stall_ns[c];
+	}
 	row.wal_buffers_full = delta.wal_buffers_full;
 	row.wal_writes = delta.wal_write;
 	row.wal_syncs = delta.wal_sync;
@@ -866,6 +923,8 @@ close_second(uint64 now)
 	row.active_backends = second.active_weighted / elapsed;
 	row.mean_interval_ms = second.ticks > 0 ?
 		second.elapsed_ns / WS_NS_PER_MS / second.ticks : -1;
+	row.resolution_ms = stall_sampled_ns > 0 ?
+		second.stall_period_weighted / stall_sampled_ns / WS_NS_PER_MS : -1;
 	row.wal_fpi = delta.wal_fpi;
 	row.checkpoint = read_core ? checkpoint_in_second() : WS_CKPT_NONE;
 	row.checkpoint_kind = checkpoint_kind(&delta);
@@ -897,6 +956,10 @@ close_second(uint64 now)
 	 * diagnostic for those who check the classification, not a figure the
 	 * views show.
 	 */
+	/* the adaptive period looks at the episodes of the last second or two */
+	for (int c = 0; c < WS_NUM_CLASSES; c++)
+		ws_period_forget_half(&class_lengths[c]);
+
 	if (waits > 0)
 		ereport(DEBUG1,
 				(errmsg_internal("wal_stall: since the reset, %lld WAL write-path waits of clients, %lld of them began in WAL I/O; %.1f ms of their time classified by the ring's fill",
@@ -1037,22 +1100,54 @@ sleep_until(uint64 deadline)
 }
 
 /*
+ * next_interval
+ *		The interval to sleep before the next tick, from what this tick saw:
+ *		a rest when ws_choose_interval() gives one (the period drops back to
+ *		base then: a wait seen after a rest is sampled at full rate first),
+ *		else the sampling period ws_choose_period() allows.  Sets period_ns
+ *		and *resting.
+ */
+static uint64
+next_interval(uint64 interval, uint64 base, uint64 idle, uint64 max_period,
+			  int *quiet_ticks, bool *resting)
+{
+	uint64		rest;
+
+	rest = ws_choose_interval(*resting ? interval : base, base, idle,
+							  &seen, &load_seen, quiet_ticks);
+	*resting = rest > base;
+	if (*resting)
+	{
+		period_ns = base;
+		return rest;
+	}
+	/* the stall classes, what clients wait on, decide (cadence.h) */
+	period_ns = ws_choose_period(period_ns, base, max_period,
+								 class_lengths, WS_NUM_STALL_CLASSES);
+	return period_ns;
+}
+
+/*
  * wal_stall_collector_main
  *		The collector's loop: sleep to the next deadline, tick, and close a
  *		history row every second.  Deadlines advance by the interval, so a
  *		late tick does not shift the ones after it; more than an interval
  *		behind, the schedule restarts from now and the tick counts as an
- *		overrun.  The interval is wal_stall.sample_interval, stretched up to
+ *		overrun.  The interval is the sampling period, between
+ *		wal_stall.sample_interval and wal_stall.max_sample_interval as the
+ *		episodes followed allow (ws_choose_period()), stretched up to
  *		wal_stall.idle_interval while nothing can stall, and up to ten
  *		sample intervals under load while nothing can stall either
- *		(cadence.h).
+ *		(ws_choose_interval()); see cadence.h.
  */
 void
 wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 {
 	uint64		base;			/* wal_stall.sample_interval */
 	uint64		idle;			/* wal_stall.idle_interval */
+	uint64		max_period;		/* wal_stall.max_sample_interval */
 	uint64		interval;		/* the one being slept */
+	bool		resting = false;	/* interval is a rest, not the period */
 	int			quiet_ticks = 0;
 	uint64		prev;
 	uint64		deadline;
@@ -1070,8 +1165,10 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 	prev = now_ns();
 	collector_start(prev);
 
-	base = interval = ws_shared->interval_ns;
+	base = interval = period_ns = ws_shared->interval_ns;
 	idle = idle_ns_from_guc();
+	max_period = max_period_ns_from_guc();
+	forget_class_lengths();
 	/* the ring's size follows wal_buffers, fixed at server start */
 	load_seen.ring_bytes = ws_ring_bytes();
 	deadline = prev + interval;
@@ -1090,9 +1187,13 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 		if (ConfigReloadPending)
 		{
 			reload_config();
-			base = interval = ws_shared->interval_ns;
+			if (ws_shared->interval_ns != base)
+				forget_class_lengths();
+			base = interval = period_ns = ws_shared->interval_ns;
 			idle = idle_ns_from_guc();
+			max_period = max_period_ns_from_guc();
 			quiet_ticks = 0;
+			resting = false;
 			deadline = now_ns() + interval;
 		}
 
@@ -1101,10 +1202,10 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 
 		/* more than a whole interval behind: count it, and catch up */
 		late = now > deadline + interval;
-		rested = interval > base;
+		rested = resting;
 		weight = Min(now - prev, WS_MAX_SAMPLE_WEIGHT * interval);
 		if (collector_tick(now, weight, now - prev - weight, late, rested,
-						   interval, last_cost))
+						   interval, period_ns, last_cost))
 		{
 			/* the row after a reset covers what happened from the reset on */
 			next_second = now + NS_PER_SEC;
@@ -1112,8 +1213,8 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 		}
 		prev = now;
 
-		interval = ws_choose_interval(interval, base, idle, &seen, &load_seen,
-									  &quiet_ticks);
+		interval = next_interval(interval, base, idle, max_period, &quiet_ticks,
+								 &resting);
 		deadline = late ? now + interval : deadline + interval;
 		last_cost = now_ns() - now;
 

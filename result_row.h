@@ -21,8 +21,8 @@
 
 #include "utils/builtins.h"
 
-/* The widest row: wal_stall_history's of SQL API 1.1. */
-#define WS_ROW_MAX_COLS		23
+/* The widest row: wal_stall_history's of SQL API 1.2. */
+#define WS_ROW_MAX_COLS		24
 
 typedef struct ResultRow
 {

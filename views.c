@@ -48,21 +48,24 @@ PG_FUNCTION_INFO_V1(wal_stall_clog_1_0);
 PG_FUNCTION_INFO_V1(wal_stall_status_1_1);
 PG_FUNCTION_INFO_V1(wal_stall_history_1_1);
 PG_FUNCTION_INFO_V1(wal_stall_advice_1_1);
+PG_FUNCTION_INFO_V1(wal_stall_history_1_2);
 
 /* Versions of the SQL API whose C entry points differ. */
 typedef enum WalStallApi
 {
 	WS_API_1_0,
-	WS_API_1_1					/* history: seconds, mean_interval_ms; status:
+	WS_API_1_1,					/* history: seconds, mean_interval_ms; status:
 								 * in_recovery, current_interval_ms, rest_ms,
 								 * query_evictions */
+	WS_API_1_2					/* history: resolution_ms */
 } WalStallApi;
 
 #define HISTORY_COLS_1_0	17
 #define HISTORY_COLS_1_1	23
+#define HISTORY_COLS_1_2	24
 #define STATUS_COLS_1_0		10
 #define STATUS_COLS_1_1		14
-StaticAssertDecl(HISTORY_COLS_1_1 <= WS_ROW_MAX_COLS,
+StaticAssertDecl(HISTORY_COLS_1_2 <= WS_ROW_MAX_COLS,
 				 "a ResultRow holds the widest row");
 
 /* The row type the caller declared must be the one its version has. */
@@ -84,6 +87,7 @@ typedef struct StatsCopy
 	uint64		hist_base_ns;
 	uint64		resolution_ns;	/* mean real time between two full-rate
 								 * samples since reset */
+	double		period_weighted[WS_NUM_CLASSES];	/* as in WalStallFigures */
 	bool		sampled;		/* a collector sampled since the reset, or runs */
 	bool		timing_on;		/* track_wal_io_timing on all along, known */
 } StatsCopy;
@@ -124,13 +128,17 @@ copy_stats(StatsCopy *copy)
 	copy->baseline_valid = ws_shared->figures.baseline_valid;
 	copy->reset_at = ws_shared->figures.reset_at;
 	copy->hist_base_ns = ws_shared->figures.hist_base_ns;
+	memcpy(copy->period_weighted, ws_shared->figures.period_weighted,
+		   sizeof(copy->period_weighted));
 
 	/*
-	 * Episodes are followed at full rate: an open episode stops the collector
-	 * from resting, and the sample that ends a rest enters durations as one
-	 * base interval (cadence.h).  So the resolution of a duration is the mean
-	 * interval between full-rate samples; the rests of an idle server, up to
-	 * wal_stall.idle_interval long, say nothing about it.
+	 * Episodes are followed at the sampling period: an open episode stops
+	 * the collector from resting, and the sample that ends a rest enters
+	 * durations as one period (cadence.h).  So the resolution of a class
+	 * that was sampled is the mean period of its samples, weighted by their
+	 * time (class_resolution_ms()); of one that was not, the mean interval
+	 * between samples that did not end a rest.  The rests of an idle
+	 * server, up to wal_stall.idle_interval long, say nothing about it.
 	 */
 	copy->resolution_ns = ws_shared->figures.reset_full_rate_ticks > 0 ?
 		ws_shared->figures.reset_full_rate_ns / ws_shared->figures.reset_full_rate_ticks :
@@ -187,6 +195,21 @@ exact_for_class(WalStallClass cls, const WalStallCounters *delta, bool timing_on
 }
 
 #define SUMMARY_COLS 14
+
+/*
+ * The resolution of a class's figures, in ms: the sampling period of its
+ * samples, weighted by their time; for a class never sampled, the mean
+ * interval of the samples that did not end a rest.
+ */
+static double
+class_resolution_ms(const StatsCopy *copy, int cls)
+{
+	const WalStallClassStats *s = &copy->classes[cls];
+
+	if (s->total_ns == 0 || copy->period_weighted[cls] <= 0)
+		return copy->resolution_ns / WS_NS_PER_MS;
+	return copy->period_weighted[cls] / (double) s->total_ns / WS_NS_PER_MS;
+}
 
 /*
  * wal_stall_summary
@@ -248,7 +271,7 @@ wal_stall_summary_1_0(PG_FUNCTION_ARGS)
 		put_float8(&row, exact_ms);
 		put_datum(&row, TimestampTzGetDatum(copy.reset_at), false);
 		if (copy.sampled)
-			put_float8(&row, copy.resolution_ns / WS_NS_PER_MS);
+			put_float8(&row, class_resolution_ms(&copy, c));
 		else
 			put_null(&row);
 		Assert(row.ncols == SUMMARY_COLS);
@@ -471,6 +494,22 @@ wal_stall_reset_1_0(FunctionCallInfo fcinfo pg_attribute_unused())
 	PG_RETURN_VOID();
 }
 
+/* The columns of a history row in a version of the SQL API. */
+static int
+history_cols(WalStallApi api)
+{
+	switch (api)
+	{
+		case WS_API_1_0:
+			return HISTORY_COLS_1_0;
+		case WS_API_1_1:
+			return HISTORY_COLS_1_1;
+		case WS_API_1_2:
+			break;
+	}
+	return HISTORY_COLS_1_2;
+}
+
 static const char *const checkpoint_names[] = {NULL, "start", "running", "done"};
 
 /* The checkpoint and checkpoint_kind columns of a history row. */
@@ -498,7 +537,7 @@ put_checkpoint(ResultRow *row, const WalStallSecond *second)
 /*
  * put_history_row
  *		One wal_stall_history row; -1 (unknown) becomes NULL.  1.0 has no
- *		seconds and mean_interval_ms.
+ *		seconds and mean_interval_ms, 1.1 no resolution_ms.
  */
 static void
 put_history_row(ReturnSetInfo *rsinfo, const WalStallSecond *second, WalStallApi api)
@@ -531,7 +570,9 @@ put_history_row(ReturnSetInfo *rsinfo, const WalStallSecond *second, WalStallApi
 		put_int64(&row, second->wal_fpi);
 		put_checkpoint(&row, second);
 	}
-	Assert(row.ncols == (api == WS_API_1_0 ? HISTORY_COLS_1_0 : HISTORY_COLS_1_1));
+	if (api >= WS_API_1_2)
+		put_float8(&row, second->resolution_ms);
+	Assert(row.ncols == history_cols(api));
 
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, row.values, row.nulls);
 }
@@ -556,7 +597,7 @@ history_internal(FunctionCallInfo fcinfo, WalStallApi api)
 
 	ws_check_loaded();
 	ws_init_materialized_srf(fcinfo);
-	check_natts(rsinfo->setDesc, api == WS_API_1_0 ? HISTORY_COLS_1_0 : HISTORY_COLS_1_1);
+	check_natts(rsinfo->setDesc, history_cols(api));
 
 	/*
 	 * palloc0 faults the pages in here, not while we hold the lock the
@@ -598,6 +639,12 @@ Datum
 wal_stall_history_1_1(PG_FUNCTION_ARGS)
 {
 	return history_internal(fcinfo, WS_API_1_1);
+}
+
+Datum
+wal_stall_history_1_2(PG_FUNCTION_ARGS)
+{
+	return history_internal(fcinfo, WS_API_1_2);
 }
 
 #define CLOG_COLS 12

@@ -36,6 +36,7 @@ PG_MODULE_MAGIC;
 /* GUCs */
 double		ws_sample_interval_ms = 1.0;
 double		ws_idle_interval_ms = 100.0;
+double		ws_max_sample_interval_ms = WS_DEFAULT_MAX_SAMPLE_INTERVAL_MS;
 int			ws_history_seconds = 3600;
 bool		ws_save = true;
 
@@ -162,8 +163,8 @@ ws_check_loaded(void)
 }
 
 /*
- * wal_stall.sample_interval, wal_stall.idle_interval and wal_stall.save
- * (reload), and
+ * wal_stall.sample_interval, wal_stall.max_sample_interval,
+ * wal_stall.idle_interval and wal_stall.save (reload), and
  * wal_stall.history_seconds and wal_stall.max_queries (restart).
  */
 static void
@@ -174,6 +175,17 @@ define_gucs(void)
 							 "Waits shorter than this are caught in proportion to their length.",
 							 &ws_sample_interval_ms,
 							 1.0, 0.1, WS_MAX_SAMPLE_INTERVAL_MS,
+							 PGC_SIGHUP,
+							 GUC_UNIT_MS,
+							 NULL, NULL, NULL);
+
+	DefineCustomRealVariable("wal_stall.max_sample_interval",
+							 "Longest time between two samples while every wait followed is long.",
+							 "While every episode in progress, and the recent ones of every class seen, last at least four times longer, "
+							 "the collector samples less often, up to this; "
+							 "set it to wal_stall.sample_interval or below to sample at a constant rate.",
+							 &ws_max_sample_interval_ms,
+							 WS_DEFAULT_MAX_SAMPLE_INTERVAL_MS, 0.1, WS_MAX_SAMPLE_INTERVAL_MS,
 							 PGC_SIGHUP,
 							 GUC_UNIT_MS,
 							 NULL, NULL, NULL);

@@ -86,6 +86,13 @@ typedef enum WalStallGroup
 #define WS_MAX_SAMPLE_INTERVAL_MS	1000.0
 
 /*
+ * wal_stall.max_sample_interval's default, in ms: the longest sampling
+ * period of the adaptive period (cadence.h); see docs/results.md for the
+ * study that chose it.
+ */
+#define WS_DEFAULT_MAX_SAMPLE_INTERVAL_MS	8.0
+
+/*
  * A sample weighs the real time since the previous tick, up to this many
  * intervals.  Beyond that the collector was not looking (stopped, starved of
  * CPU, waiting for its lock), and crediting the whole gap to whatever is
@@ -124,6 +131,11 @@ typedef struct WalStallEpisode
 	uint64		wait_ns;		/* the same since the wait began, over
 								 * every class it was counted in */
 	uint64		first_ns;		/* the first sample's weight (cadence.h) */
+	uint64		first_period_ns;	/* the sampling period at the first
+									 * sample: what of its weight counts
+									 * towards the episode's length */
+	double		period_weighted;	/* sum of its samples' period * weight
+									 * (ns^2), for the class's resolution */
 	WalStallStatement statement;	/* at the first sample: charged with it */
 } WalStallEpisode;
 
@@ -229,6 +241,8 @@ typedef struct WalStallSecond
 	int64		wal_fpi;
 	uint8		checkpoint;		/* WalStallCheckpoint */
 	int8		checkpoint_kind;	/* WS_CKPT_KIND_* bits, -1 unknown */
+	double		resolution_ms;	/* sampling period of the stall samples,
+								 * weighted by their time; -1 when none */
 } WalStallSecond;
 
 /*
@@ -264,6 +278,11 @@ typedef struct WalStallFigures
 	int64		wal_path_waits_io_first;	/* began in WAL I/O */
 	uint64		ring_rule_ns;	/* write-path time no lock mode decided */
 	int64		query_evictions;	/* wal_stall_queries entries evicted */
+	double		period_weighted[WS_NUM_CLASSES];	/* per class, the sum of
+													 * its counted samples'
+													 * period * weight, in
+													 * ns^2: over total_ns,
+													 * the resolution */
 } WalStallFigures;
 
 /*
@@ -319,6 +338,7 @@ extern WalStallProcSlot *ws_slots;
 extern WalStallSecond *ws_history;
 extern double ws_sample_interval_ms;
 extern double ws_idle_interval_ms;
+extern double ws_max_sample_interval_ms;
 extern int	ws_history_seconds;
 extern bool ws_save;
 extern void ws_check_loaded(void);

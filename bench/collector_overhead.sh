@@ -12,20 +12,22 @@
 # - under load, for each client count: runs without wal_stall (baseline) and
 #   with it alternate on one cluster; tps with / without.
 #
-#   bench/collector_overhead.sh [CLIENTS...] [-s SECONDS] [-r ROUNDS]
+#   bench/collector_overhead.sh [CLIENTS...] [-s SECONDS] [-r ROUNDS] [-p PORT]
 #                               [-i 'IDLE_INTERVALS'] [--idle-only]
 # Defaults: clients 1 and 50, 30 s, 2 rounds, 1 ms interval, idle rows at
 # wal_stall.idle_interval 100ms and 1ms (no rest).  Run as root.
 #
-#   bench/collector_overhead.sh --versus [CLIENTS] [-s SECONDS] [-r ROUNDS]
+#   bench/collector_overhead.sh --versus [CLIENTS] [-s SECONDS] [-r ROUNDS] [-p PORT]
 # wal_stall beside pg_wait_sampling, both sampling every 1 ms
 # (pg_wait_sampling.profile_period and history_period = 1), on two
-# clusters started side by side (ports 5481 and 5482, scale 20 each): per
-# round both idle at once, then select-only and tpcb-like pgbench with
-# CLIENTS clients (default 50) on one cluster at a time, the order
+# clusters started side by side (ports PORT and PORT + 1, default 5481,
+# scale 20 each): per round both idle at once, then select-only and
+# tpcb-like pgbench with CLIENTS clients (default 50) on one cluster at a
+# time, wal_stall's twice, with its adaptive period off
+# (wal_stall.max_sample_interval = 1ms) and on (its default), the order
 # alternating between rounds; each collector's CPU share of one core over
-# the same kind of run, their ratio, and wal_stall's ticks per second and
-# mean tick cost over that run.  Needs pg_wait_sampling in pg_config
+# the same kind of run, their ratio, wal_stall's ticks per second and mean
+# tick cost over that run, and the machine's 1-minute load average.  Needs pg_wait_sampling in pg_config
 # --pkglibdir.  The machine is shared by both clusters: the ratios are what
 # compares, within one run.
 #
@@ -39,25 +41,27 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 seconds=30
 rounds=2
+port=5481
 clients=()
 idles="100ms 1ms"
 idle_only=no
 versus=no
 usage() {
 	echo "collector_overhead.sh: $1" >&2
-	echo "usage: bench/collector_overhead.sh [CLIENTS...] [-s SECONDS] [-r ROUNDS] [-i 'IDLE_INTERVALS'] [--idle-only]" >&2
-	echo "       bench/collector_overhead.sh --versus [CLIENTS] [-s SECONDS] [-r ROUNDS]" >&2
+	echo "usage: bench/collector_overhead.sh [CLIENTS...] [-s SECONDS] [-r ROUNDS] [-p PORT] [-i 'IDLE_INTERVALS'] [--idle-only]" >&2
+	echo "       bench/collector_overhead.sh --versus [CLIENTS] [-s SECONDS] [-r ROUNDS] [-p PORT]" >&2
 	exit 2
 }
 positive() { [[ $1 =~ ^[1-9][0-9]*$ ]] || usage "$2 must be a positive integer, not \"$1\""; }
 while [ $# -gt 0 ]; do
 	case $1 in
-		-s|-r|-i) [ $# -ge 2 ] || usage "$1 needs a value" ;;
+		-s|-r|-i|-p) [ $# -ge 2 ] || usage "$1 needs a value" ;;
 	esac
 	case $1 in
 		-s) positive "$2" "-s"; seconds=$2; shift 2 ;;
 		-r) positive "$2" "-r"; rounds=$2; shift 2 ;;
 		-i) idles=$2; shift 2 ;;
+		-p) positive "$2" "-p"; port=$2; shift 2 ;;
 		--idle-only) idle_only=yes; shift ;;
 		--versus) versus=yes; shift ;;
 		-*) usage "unknown option $1" ;;
@@ -81,7 +85,7 @@ fi
 maxc=0
 for c in ${clients[@]+"${clients[@]}"}; do [ "$c" -gt "$maxc" ] && maxc=$c; done
 
-cluster_scratch overhead 5481
+cluster_scratch overhead "$port"
 # Ctrl-C or a kill: exit, so that the EXIT trap stops the cluster
 trap 'exit 130' INT
 trap 'exit 143' TERM HUP

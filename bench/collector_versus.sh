@@ -5,7 +5,10 @@
 # Two clusters, one per sampler, started side by side, so that both
 # collectors run under the same conditions all along; the load runs on one
 # cluster at a time.  A collector's CPU share is its own on-CPU time from
-# /proc/PID/schedstat over a run's wall time, in % of one core.
+# /proc/PID/schedstat over a run's wall time, in % of one core.  wal_stall
+# runs every load twice, with its adaptive period off
+# (wal_stall.max_sample_interval = sample_interval) and on (the default),
+# switched by a reload.
 #
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 
@@ -39,6 +42,22 @@ pgws_collector_pid() {
 	local postmaster
 	postmaster=$(head -1 "$1/data/postmaster.pid")
 	ps --ppid "$postmaster" -o pid=,args= | awk '/pg_wait_sampling collector/ {print $1; exit}'
+}
+
+# Adaptation of wal_stall's period: $2 = off (max_sample_interval =
+# sample_interval) or on (its default), by ALTER SYSTEM and a reload; waits
+# until the collector has the setting (it rereads it between two ticks).
+versus_adaptation() {
+	local value
+	if [ "$2" = off ]; then value="'1ms'"; else value=DEFAULT; fi
+	cluster_psql "$1" -q -c "ALTER SYSTEM SET wal_stall.max_sample_interval = $value" \
+		-c 'SELECT pg_reload_conf()' >/dev/null
+	sleep 1
+}
+
+# The 1-minute load average, for the conditions beside each figure.
+load_average() {
+	awk '{print $1}' /proc/loadavg
 }
 
 # wal_stall's tick counters: "ticks summed_tick_us".
@@ -75,9 +94,9 @@ versus_main() {
 	trap versus_cleanup EXIT
 	trap 'exit 130' INT
 	trap 'exit 143' TERM HUP
-	versus_cluster versus_ws 5481 "shared_preload_libraries = 'wal_stall'"
+	versus_cluster versus_ws "$port" "shared_preload_libraries = 'wal_stall'"
 	wsdir=$vdir
-	versus_cluster versus_pgws 5482 "shared_preload_libraries = 'pg_wait_sampling'" \
+	versus_cluster versus_pgws $((port + 1)) "shared_preload_libraries = 'pg_wait_sampling'" \
 		"pg_wait_sampling.profile_period = 1" "pg_wait_sampling.history_period = 1"
 	pgdir=$vdir
 	cluster_psql "$wsdir" -q -c 'SET client_min_messages = warning' -c 'CREATE EXTENSION wal_stall'
@@ -89,50 +108,64 @@ versus_main() {
 		exit 1
 	}
 	# what the settings are, from the servers themselves
-	echo "wal_stall: sample_interval $(cluster_psql "$wsdir" -At -c 'SHOW wal_stall.sample_interval'), idle_interval $(cluster_psql "$wsdir" -At -c 'SHOW wal_stall.idle_interval'); pg_wait_sampling: profile_period $(cluster_psql "$pgdir" -At -c 'SHOW pg_wait_sampling.profile_period') ms, history_period $(cluster_psql "$pgdir" -At -c 'SHOW pg_wait_sampling.history_period') ms; $clients clients, ${seconds} s a run, $rounds rounds"
+	echo "wal_stall: sample_interval $(cluster_psql "$wsdir" -At -c 'SHOW wal_stall.sample_interval'), idle_interval $(cluster_psql "$wsdir" -At -c 'SHOW wal_stall.idle_interval'), max_sample_interval $(cluster_psql "$wsdir" -At -c 'SHOW wal_stall.max_sample_interval') when adapting; pg_wait_sampling: profile_period $(cluster_psql "$pgdir" -At -c 'SHOW pg_wait_sampling.profile_period') ms, history_period $(cluster_psql "$pgdir" -At -c 'SHOW pg_wait_sampling.history_period') ms; $clients clients, ${seconds} s a run, $rounds rounds"
 	sleep 2
-	printf '%-6s %-12s %12s %19s %7s %11s %16s %9s %9s\n' round load wal_stall_% \
-		pg_wait_sampling_% ratio ws_ticks/s ws_mean_tick_us ws_tps pgws_tps
+	printf '%-6s %-16s %12s %19s %7s %11s %16s %9s %9s %6s\n' round load wal_stall_% \
+		pg_wait_sampling_% ratio ws_ticks/s ws_mean_tick_us ws_tps pgws_tps load1
 	: >"$wsdir/rows"
 	for r in $(seq 1 "$rounds"); do
-		# idle: both at once
+		# idle: both at once, wal_stall with its default
+		versus_adaptation "$wsdir" on
 		read -r k0 s0 <<<"$(ws_ticks "$wsdir")"
 		read -r ws_share pg_share <<<"$(versus_shares "$wspid" "$pgpid" -- sleep "$seconds")"
 		read -r k1 s1 <<<"$(ws_ticks "$wsdir")"
 		versus_row "$r" idle "$ws_share" "$pg_share" "$k0" "$s0" "$k1" "$s1" - -
 		for load in select-only tpcb-like; do
 			local opts=(-n -c "$clients" -j 2 -T "$seconds")
+			local adapt ws_off ws_on k_off s_off k_on s_on tps_off tps_on
 			[ "$load" = select-only ] && opts+=(-S)
-			# the cluster loaded first alternates between rounds
-			if [ $((r % 2)) -eq 1 ]; then first=ws; second=pg; else first=pg; second=ws; fi
-			for target in $first $second; do
-				if [ "$target" = ws ]; then
-					cluster_psql "$wsdir" -q -c 'VACUUM pgbench_branches, pgbench_tellers' 2>/dev/null
-					read -r k0 s0 <<<"$(ws_ticks "$wsdir")"
-					shares=$(versus_shares "$wspid" -- cluster_pgbench "$wsdir" "${opts[@]}")
-					ws_share=${shares% }
-					ws_tps=$(awk '/^tps/ {printf "%.0f", $3; exit}' "$out")
-					read -r k1 s1 <<<"$(ws_ticks "$wsdir")"
-				else
+			# the order alternates between rounds: pg_wait_sampling, then
+			# wal_stall off and on, or wal_stall on and off, then pg_wait_sampling
+			if [ $((r % 2)) -eq 1 ]; then order="pg off on"; else order="on off pg"; fi
+			for target in $order; do
+				if [ "$target" = pg ]; then
 					cluster_psql "$pgdir" -q -c 'VACUUM pgbench_branches, pgbench_tellers' 2>/dev/null
 					shares=$(versus_shares "$pgpid" -- cluster_pgbench "$pgdir" "${opts[@]}")
 					pg_share=${shares% }
 					pg_tps=$(awk '/^tps/ {printf "%.0f", $3; exit}' "$out")
+					continue
+				fi
+				adapt=$target
+				versus_adaptation "$wsdir" "$adapt"
+				cluster_psql "$wsdir" -q -c 'VACUUM pgbench_branches, pgbench_tellers' 2>/dev/null
+				read -r k0 s0 <<<"$(ws_ticks "$wsdir")"
+				shares=$(versus_shares "$wspid" -- cluster_pgbench "$wsdir" "${opts[@]}")
+				read -r k1 s1 <<<"$(ws_ticks "$wsdir")"
+				if [ "$adapt" = off ]; then
+					ws_off=${shares% } k_off="$k0 $k1" s_off="$s0 $s1"
+					tps_off=$(awk '/^tps/ {printf "%.0f", $3; exit}' "$out")
+				else
+					ws_on=${shares% } k_on="$k0 $k1" s_on="$s0 $s1"
+					tps_on=$(awk '/^tps/ {printf "%.0f", $3; exit}' "$out")
 				fi
 			done
-			versus_row "$r" "$load" "$ws_share" "$pg_share" "$k0" "$s0" "$k1" "$s1" "$ws_tps" "$pg_tps"
+			read -r k0 k1 <<<"$k_off"; read -r s0 s1 <<<"$s_off"
+			versus_row "$r" "$load,off" "$ws_off" "$pg_share" "$k0" "$s0" "$k1" "$s1" "$tps_off" "$pg_tps"
+			read -r k0 k1 <<<"$k_on"; read -r s0 s1 <<<"$s_on"
+			versus_row "$r" "$load,on" "$ws_on" "$pg_share" "$k0" "$s0" "$k1" "$s1" "$tps_on" "$pg_tps"
 		done
 	done
 	echo
 	echo "mean of $rounds rounds: wal_stall / pg_wait_sampling CPU share of one core, and their ratio"
+	echo "(off: wal_stall.max_sample_interval = sample_interval; on: its default)"
 	awk '{ws[$2] += $3; pg[$2] += $4; n[$2]++}
 		END {
-			split("idle select-only tpcb-like", order, " ")
-			for (i = 1; i <= 3; i++) {
+			split("idle select-only,off select-only,on tpcb-like,off tpcb-like,on", order, " ")
+			for (i = 1; i <= 5; i++) {
 				l = order[i]
 				if (n[l] == 0) continue
 				ratio = pg[l] > 0 ? ws[l] / pg[l] : 0
-				printf "%-12s %7.3f%% / %7.3f%%  ratio %.3f\n", l, ws[l] / n[l], pg[l] / n[l], ratio
+				printf "%-16s %7.3f%% / %7.3f%%  ratio %.3f\n", l, ws[l] / n[l], pg[l] / n[l], ratio
 			}
 		}' "$wsdir/rows"
 }
@@ -145,7 +178,7 @@ versus_row() {
 	ticks=$(awk -v a="$k0" -v b="$k1" -v s="$seconds" 'BEGIN {printf "%.0f", (b - a) / s}')
 	tick_us=$(awk -v a="$k0" -v b="$k1" -v x="$s0" -v y="$s1" \
 		'BEGIN {if (b > a) printf "%.2f", (y - x) / (b - a); else print "-"}')
-	printf '%-6s %-12s %12s %19s %7s %11s %16s %9s %9s\n' "$r" "$load" "$ws" "$pg" "$ratio" \
-		"$ticks" "$tick_us" "$ws_tps" "$pg_tps"
+	printf '%-6s %-16s %12s %19s %7s %11s %16s %9s %9s %6s\n' "$r" "$load" "$ws" "$pg" "$ratio" \
+		"$ticks" "$tick_us" "$ws_tps" "$pg_tps" "$(load_average)"
 	echo "$r $load $ws $pg" >>"$wsdir/rows"
 }

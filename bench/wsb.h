@@ -63,7 +63,7 @@
  * default_version, the Debian package's upstream version and CHANGELOG.md's
  * newest release agree with it (scripts/check_versions.sh checks).
  */
-#define WSB_VERSION			"1.1"
+#define WSB_VERSION			"1.2"
 
 /*
  * The presets directory of an installed harness (bench/Makefile sets it from

@@ -320,7 +320,11 @@ ALTER SYSTEM SET wal_stall.sample_interval = '1e308'; \echo :SQLSTATE
 ALTER SYSTEM SET wal_stall.history_seconds = 1; \echo :SQLSTATE
 ALTER SYSTEM SET wal_stall.history_seconds = 0; \echo :SQLSTATE
 ALTER SYSTEM SET wal_stall.history_seconds = 86401; \echo :SQLSTATE
+ALTER SYSTEM SET wal_stall.max_sample_interval = 0; \echo :SQLSTATE
+ALTER SYSTEM SET wal_stall.max_sample_interval = 1001; \echo :SQLSTATE
+ALTER SYSTEM SET wal_stall.max_sample_interval = 'NaN'; \echo :SQLSTATE
 \set VERBOSITY default
+SET wal_stall.max_sample_interval = 4; \echo :SQLSTATE
 ALTER SYSTEM SET wal_stall.sample_interval = 'NaN'; \echo :SQLSTATE
 ALTER SYSTEM SET wal_stall.sample_interval = 'abc'; \echo :SQLSTATE
 ALTER SYSTEM SET wal_stall.sample_interval = '5 hours'; \echo :SQLSTATE
@@ -333,7 +337,8 @@ SET ROLE regress_nobody;
 ALTER SYSTEM SET wal_stall.sample_interval = 2; \echo :SQLSTATE
 RESET ROLE;
 SELECT name, setting FROM pg_settings
-WHERE name IN ('wal_stall.sample_interval', 'wal_stall.history_seconds')
+WHERE name IN ('wal_stall.sample_interval', 'wal_stall.history_seconds',
+               'wal_stall.max_sample_interval')
 ORDER BY name COLLATE "C";
 
 --

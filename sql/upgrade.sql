@@ -1,6 +1,7 @@
 --
--- wal_stall: the upgrade path from 1.0 to 1.1.  The library keeps the 1.0
--- C entry points, so 1.0's SQL works with it until the update.
+-- wal_stall: the upgrade path from 1.0 to 1.1 and 1.2.  The library keeps
+-- the 1.0 and 1.1 C entry points, so their SQL works with it until the
+-- update.
 --
 -- Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 --
@@ -145,8 +146,48 @@ RESET ROLE;
 DROP ROLE regress_upgrade_plain;
 DROP ROLE regress_upgrade_monitor;
 
+--
+-- 1.1 -> 1.2
+--
+-- 1.1's history works with the new library: no resolution_ms
+SELECT count(*) FILTER (WHERE attname = 'resolution_ms') AS has_resolution
+FROM pg_attribute WHERE attrelid = 'wal_stall_history'::regclass AND attnum > 0;
+CREATE VIEW regress_user_view AS SELECT sample_time, wal_bytes FROM wal_stall_history;
+ALTER EXTENSION wal_stall UPDATE TO '1.2';
+SELECT extversion FROM pg_extension WHERE extname = 'wal_stall';
+DROP VIEW regress_user_view;
+ALTER EXTENSION wal_stall UPDATE TO '1.2';
+SELECT extversion FROM pg_extension WHERE extname = 'wal_stall';
+-- every 1.1 column is still there, in its place; resolution_ms comes last
+CREATE TEMP TABLE columns_1_2 AS
+    SELECT 'wal_stall_history' AS object, attname::text AS name,
+           format_type(atttypid, atttypmod) AS type, attnum::int AS position
+    FROM pg_attribute WHERE attrelid = 'wal_stall_history'::regclass AND attnum > 0
+    UNION ALL
+    SELECT 'wal_stall_status()', a.name, format_type(a.type, NULL), a.position::int
+    FROM pg_proc p, unnest(p.proargnames, p.proallargtypes) WITH ORDINALITY AS a(name, type, position)
+    WHERE p.oid = 'wal_stall_status()'::regprocedure;
+SELECT * FROM columns_1_1 EXCEPT SELECT * FROM columns_1_2;
+SELECT * FROM columns_1_2 EXCEPT SELECT * FROM columns_1_1;
+SELECT prosrc FROM pg_proc
+WHERE oid IN ('wal_stall_status()'::regprocedure, 'wal_stall_history(timestamptz)'::regprocedure)
+ORDER BY prosrc COLLATE "C";
+-- the new column works: a history row has a resolution exactly when it
+-- has stall samples, and it is at least the sampling interval
+SELECT regress_wait_for('(SELECT count(*) > 0 FROM wal_stall_history)') AS history_has_rows;
+SELECT count(*) > 0 AS rows,
+       bool_and((resolution_ms IS NULL) =
+                (wal_buffer_full_ms + wal_flush_ms + wal_insert_ms + clog_ms = 0))
+           AS resolution_with_stalls_only,
+       bool_and(resolution_ms IS NULL OR resolution_ms >= 1) AS resolution_sane
+FROM wal_stall_history;
+SELECT has_function_privilege('pg_monitor', 'wal_stall_history(timestamptz)', 'EXECUTE') AS monitor_history_function,
+       has_table_privilege('pg_monitor', 'wal_stall_history', 'SELECT') AS monitor_history_view,
+       has_function_privilege('public', 'wal_stall_history(timestamptz)', 'EXECUTE') AS public_history_function,
+       has_table_privilege('public', 'wal_stall_history', 'SELECT') AS public_history_view;
+
 -- The updated extension has the same members, defined the same way, as a
--- fresh install of 1.1.
+-- fresh install of 1.2.
 CREATE TEMP TABLE updated AS SELECT * FROM regress_members();
 -- (18 also counts the views' row types as members: left out of the count,
 -- compared below like every other member)
@@ -163,6 +204,6 @@ SELECT * FROM (
 ORDER BY side, object COLLATE "C", definition COLLATE "C";
 SELECT (SELECT count(*) FROM updated) = (SELECT count(*) FROM fresh) AS same_count;
 
-DROP TABLE updated, fresh, columns_1_0, columns_1_1;
+DROP TABLE updated, fresh, columns_1_0, columns_1_1, columns_1_2;
 DROP FUNCTION regress_members();
 DROP EXTENSION wal_stall;

@@ -105,7 +105,7 @@ my %planted = (
 	wal_path_waits_io_first => 50_017,
 	ring_rule_ns => 9_000_029,
 	query_evictions => 4_243);
-my @kept = qw(reset_at hist_base_ns baseline classes);
+my @kept = qw(reset_at hist_base_ns baseline classes period_weighted);
 is_deeply([ sort(keys %planted, @kept) ], [ sort @save_figure_names ],
 	'this test plants or keeps every figure');
 isnt($saved{baseline}, "\0" x length($saved{baseline}), 'the baseline is not zero');

@@ -22,10 +22,10 @@ our @EXPORT = qw(%save_size %save_figure @save_figure_names save_layout_matches
 # fields of WalStallFigures up to and with classes.
 our %save_size = (
 	header => 44,
-	figures => 4064,
+	figures => 4120,
 	figures_v3 => 4032,
 	class => 544,
-	row => 176,
+	row => 184,
 	entry => 576);
 
 # The fields of WalStallFigures in the order wal_stall.h declares them: the
@@ -34,7 +34,7 @@ our %save_size = (
 our @save_figure_names = qw(reset_at hist_base_ns reset_ticks
   reset_full_rate_ticks reset_full_rate_ns baseline_valid timing_off_seen
   wrap_writer_asleep_ns baseline classes wal_path_waits
-  wal_path_waits_io_first ring_rule_ns query_evictions);
+  wal_path_waits_io_first ring_rule_ns query_evictions period_weighted);
 our %save_figure = (
 	reset_at => [ 0, 'q' ],
 	hist_base_ns => [ 8, 'Q' ],
@@ -49,7 +49,8 @@ our %save_figure = (
 	wal_path_waits => [ 4032, 'q' ],
 	wal_path_waits_io_first => [ 4040, 'q' ],
 	ring_rule_ns => [ 4048, 'Q' ],
-	query_evictions => [ 4056, 'q' ]);
+	query_evictions => [ 4056, 'q' ],
+	period_weighted => [ 4064, 'a56' ]);
 
 # The field names of WalStallFigures as the header file declares them, in
 # order: what the table above must list.

@@ -6,6 +6,7 @@
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "../../cadence.h"
 #define TAP_MAIN
@@ -286,6 +287,156 @@ test_load_stretch(void)
 	check(interval == MS, "idle_interval = sample_interval: no rest under load either");
 }
 
+/* The adaptive period's classes: nothing seen yet, nothing open. */
+#define NCLASSES	3
+
+static void
+no_episodes(WalStallClassLengths *classes)
+{
+	memset(classes, 0, sizeof(WalStallClassLengths) * NCLASSES);
+	for (int c = 0; c < NCLASSES; c++)
+		classes[c].youngest_open_ns = WS_PERIOD_NONE_OPEN;
+}
+
+/* n closed episodes of length_ns in a class, counted against base 1 ms */
+static void
+closed(WalStallClassLengths *lengths, int n, uint64_t length_ns)
+{
+	for (int i = 0; i < n; i++)
+		ws_period_note_episode(lengths, length_ns, MS);
+}
+
+/* The period the rule settles at from 1 ms, one doubling a tick. */
+static uint64_t
+settled_period(const WalStallClassLengths *classes, uint64_t max_ns)
+{
+	uint64_t	period = MS;
+
+	for (int tick = 0; tick < 16; tick++)
+		period = ws_choose_period(period, MS, max_ns, classes, NCLASSES);
+	return period;
+}
+
+static void
+test_period_short_class(void)
+{
+	WalStallClassLengths classes[NCLASSES];
+
+	/* a 32kB ring's wrap-arounds: about 1 ms each, hundreds a second */
+	no_episodes(classes);
+	closed(&classes[0], 300, MS);
+	check(settled_period(classes, 8 * MS) == MS,
+		  "a class of 1 ms episodes keeps the period at 1 ms");
+	classes[0].youngest_open_ns = 400 * MS;
+	check(settled_period(classes, 8 * MS) == MS,
+		  "... even while one of its episodes has lasted 400 ms");
+	classes[0].youngest_open_ns = WS_PERIOD_NONE_OPEN;
+	closed(&classes[1], 50, 3 * 1000 * MS);
+	check(settled_period(classes, 8 * MS) == MS,
+		  "... even beside a class of 3 s episodes");
+
+	/* the short class is between episodes: none open, recent ones short */
+	no_episodes(classes);
+	closed(&classes[0], 300, MS);
+	closed(&classes[1], 40, 2000 * MS);
+	classes[1].youngest_open_ns = 1500 * MS;
+	check(ws_choose_period(4 * MS, MS, 8 * MS, classes, NCLASSES) == MS,
+		  "from 4 ms: a short class between its episodes brings it back to 1 ms at once");
+
+	/* one short episode in 16 is tolerated, two are not */
+	no_episodes(classes);
+	closed(&classes[0], 15, 100 * MS);
+	closed(&classes[0], 1, MS);
+	check(settled_period(classes, 8 * MS) == 8 * MS,
+		  "1 short episode in 16: 8 ms");
+	closed(&classes[0], 1, MS);
+	check(settled_period(classes, 8 * MS) < 8 * MS,
+		  "2 short episodes in 17: not 8 ms");
+}
+
+static void
+test_period_long_episodes(void)
+{
+	WalStallClassLengths classes[NCLASSES];
+	uint64_t	period;
+
+	/* a 16MB ring's wrap-arounds: seconds each */
+	no_episodes(classes);
+	closed(&classes[0], 20, 2000 * MS);
+	check(settled_period(classes, 8 * MS) == 8 * MS,
+		  "a class of 2 s episodes: 8 ms");
+	check(ws_choose_period(MS, MS, 8 * MS, classes, NCLASSES) == 2 * MS,
+		  "one doubling a tick: 1 ms to 2 ms");
+	check(ws_choose_period(2 * MS, MS, 8 * MS, classes, NCLASSES) == 4 * MS,
+		  "then 4 ms");
+	check(settled_period(classes, 5 * MS) == 4 * MS,
+		  "max_sample_interval 5 ms: the longest power of two below, 4 ms");
+	check(settled_period(classes, MS) == MS,
+		  "max_sample_interval = sample_interval: adaptation off");
+	check(settled_period(classes, MS / 2) == MS,
+		  "max_sample_interval below sample_interval: adaptation off");
+
+	/* episodes of 10 ms: long against 2 ms (8 ms), not against 4 ms (16) */
+	no_episodes(classes);
+	closed(&classes[0], 100, 10 * MS);
+	check(settled_period(classes, 8 * MS) == 2 * MS,
+		  "10 ms episodes: 2 ms, a quarter of them or less");
+
+	/* open episodes of a class with no recent ones: their age decides */
+	no_episodes(classes);
+	classes[2].youngest_open_ns = 3 * MS;
+	check(settled_period(classes, 8 * MS) == MS,
+		  "an open episode of 3 ms, nothing closed: 1 ms");
+	classes[2].youngest_open_ns = 16 * MS;
+	period = ws_choose_period(MS, MS, 8 * MS, classes, NCLASSES);
+	period = ws_choose_period(period, MS, 8 * MS, classes, NCLASSES);
+	check(period == 4 * MS, "every open episode 16 ms old: 4 ms (16 = 4 x 4)");
+	period = ws_choose_period(period, MS, 8 * MS, classes, NCLASSES);
+	check(period == 4 * MS, "... not 8 ms (32 > 16)");
+	classes[2].youngest_open_ns = 32 * MS;
+	period = ws_choose_period(period, MS, 8 * MS, classes, NCLASSES);
+	check(period == 8 * MS, "32 ms old: 8 ms");
+
+	/* a new episode in a class without long recent ones: back at once */
+	classes[1].youngest_open_ns = MS;
+	check(ws_choose_period(period, MS, 8 * MS, classes, NCLASSES) == MS,
+		  "from 8 ms: a young episode of another class brings it back to 1 ms at once");
+	/* ... but not when its class's recent episodes were long */
+	closed(&classes[1], 20, 500 * MS);
+	check(ws_choose_period(period, MS, 8 * MS, classes, NCLASSES) == 8 * MS,
+		  "a young episode of a class whose recent episodes lasted 500 ms: 8 ms");
+
+	/* nothing followed at all: the base period (resting is another rule) */
+	no_episodes(classes);
+	check(settled_period(classes, 8 * MS) == MS, "nothing followed: 1 ms");
+}
+
+static void
+test_period_forgets(void)
+{
+	WalStallClassLengths classes[NCLASSES];
+
+	no_episodes(classes);
+	closed(&classes[0], 300, MS);
+	closed(&classes[1], 20, 2000 * MS);
+	check(settled_period(classes, 8 * MS) == MS, "short wrap-arounds seen: 1 ms");
+	/* the short class stops; a second or two halves its counts to nothing */
+	for (int second = 0; second < 9; second++)
+	{
+		ws_period_forget_half(&classes[0]);
+		if (second % 4 == 0)
+			closed(&classes[1], 1, 2000 * MS);
+	}
+	check(classes[0].episodes == 0, "nine seconds later the short class is forgotten");
+	check(settled_period(classes, 8 * MS) == 8 * MS,
+		  "then the long class alone: 8 ms");
+	/* and the counts never overflow */
+	classes[2].episodes = UINT32_MAX;
+	ws_period_note_episode(&classes[2], MS, MS);
+	check(classes[2].episodes == UINT32_MAX && classes[2].shorter[0] == 0,
+		  "a full count stays full");
+}
+
 int
 main(void)
 {
@@ -296,5 +447,8 @@ main(void)
 	test_first_sample();
 	test_load_may_rest();
 	test_load_stretch();
+	test_period_short_class();
+	test_period_long_episodes();
+	test_period_forgets();
 	return tap_finish();
 }
