@@ -55,12 +55,15 @@ exec 3>&1	# the terminal, for messages from inside redirected suites
 # No suite may hang the run: each gets a wall-clock limit (seconds) far above
 # its usual time, and a suite that reaches it is killed with its process
 # group and counts as failed ("timed out" in the output).
+# Each limited suite also prints how long it took, so that the test
+# command's hour can be seen where it goes.
 limit() {
-	local secs=$1 rc
+	local secs=$1 rc t0=$SECONDS
 	shift
 	timeout -k 30 "$secs" "$@"
 	rc=$?
 	[ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] && echo "  timed out after $secs s" >&3
+	echo "  ($((SECONDS - t0)) s)" >&3
 	return "$rc"
 }
 
