@@ -49,8 +49,21 @@
 #include "utils/timestamp.h"
 
 #include "cadence.h"
+#include "classify.h"
 #include "compat.h"
+#include "counters.h"
+#include "histogram.h"
+#include "queries.h"
+#include "shared_state.h"
 #include "wal_stall.h"
+
+/*
+ * A sample weighs the real time since the previous tick, up to this many
+ * intervals.  Beyond that the collector was not looking (stopped, starved of
+ * CPU, waiting for its lock), and crediting the whole gap to whatever is
+ * waiting when it looks again would invent long waits.
+ */
+#define WS_MAX_SAMPLE_WEIGHT	10
 
 #define NS_PER_SEC	UINT64CONST(1000000000)
 

@@ -23,6 +23,7 @@
 #include "storage/lwlock.h"
 
 #include "compat.h"
+#include "counters.h"
 #include "wal_stall.h"
 
 /* Index of the CLOG row in pg_stat_slru's array, found on first use. */

@@ -1,5 +1,5 @@
 # Every figure of WalStallFigures survives a clean restart: the save file's
-# figures are the struct itself (wal_stall.h), so that a field added to it
+# figures are the struct itself (shared_state.h), so that a field added to it
 # is saved and loaded with the others, query_evictions among them.  The
 # server is restarted without a collector (max_worker_processes = 0), so
 # that nothing changes the figures between the two clean stops compared:
@@ -35,7 +35,7 @@ $node->safe_psql('postgres', 'CREATE EXTENSION wal_stall');
 
 my $stat_file = $node->data_dir . '/pg_stat/wal_stall.stat';
 
-is_deeply([ header_figure_names("$FindBin::RealBin/../wal_stall.h") ],
+is_deeply([ header_figure_names("$FindBin::RealBin/../shared_state.h") ],
 	\@save_figure_names,
 	'WalStallSaveFile.pm lists every field of WalStallFigures, in order')
   or BAIL_OUT('WalStallFigures changed: update WalStallSaveFile.pm');
