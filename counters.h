@@ -54,7 +54,8 @@ extern void ws_counters_delta(const WalStallCounters *now,
 							  const WalStallCounters *before,
 							  WalStallCounters *delta);
 extern XLogRecPtr ws_wal_position(bool in_recovery);
-extern bool ws_checkpoint_positions(XLogRecPtr *started_redo, XLogRecPtr *done_redo);
+extern XLogRecPtr ws_checkpoint_started_redo(void);
+extern XLogRecPtr ws_checkpoint_done_redo(void);
 extern double ws_ring_occupancy(XLogRecPtr insert, XLogRecPtr write);
 extern uint64 ws_ring_bytes(void);
 
