@@ -224,7 +224,7 @@ ws_io_class(WalStallGroup group)
 		case WS_GROUP_NONE:
 			break;
 	}
-	elog(ERROR, "wal_stall: no class for episode group %d", (int) group);
+	elog(ERROR, "no class for episode group %d", (int) group);
 	pg_unreachable();
 }
 
@@ -322,7 +322,7 @@ ws_sample_class(WalStallEpisode *episode, WalStallEvent event, uint8 lock_mode,
 			break;
 		case WS_EVENT_NONE:
 		case WS_EVENT_SLRU_IO:
-			elog(ERROR, "wal_stall: event %d is no stall", (int) event);
+			elog(ERROR, "event %d is not a stall event", (int) event);
 	}
 	if (episode->caused)
 		return (WalStallClass) episode->cause;

@@ -257,8 +257,7 @@ clear_before_save(const char *path)
 	}
 	if (mode != 0 && !S_ISREG(mode))
 		ereport(LOG,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("removed \"%s\" to save wal_stall figures there", path),
+				(errmsg("removed \"%s\" to save wal_stall figures there", path),
 				 errdetail("%s", not_regular_detail(path, mode))));
 	return true;
 }
@@ -901,7 +900,7 @@ ws_load_figures(void)
 		nrows % ws_shared->history_size : 0;
 
 	ereport(LOG,
-			(errmsg("wal_stall: loaded figures saved at clean shutdown (since %s)",
+			(errmsg("loaded wal_stall figures saved at clean shutdown (since %s)",
 					timestamptz_to_str(figures.reset_at)),
 			 load_detail(format_version, nqueries)));
 }

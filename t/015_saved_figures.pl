@@ -75,7 +75,7 @@ isnt($saved{classes}, "\0" x length($saved{classes}), 'and episodes');
 $node->append_conf('postgresql.conf', 'max_worker_processes = 0');
 my $offset = -s $node->logfile;
 $node->start;
-ok($node->log_contains(qr/wal_stall: loaded figures saved at clean shutdown/, $offset),
+ok($node->log_contains(qr/loaded wal_stall figures saved at clean shutdown/, $offset),
 	'the figures are loaded');
 is($node->safe_psql('postgres', 'SELECT collector_pid IS NULL FROM wal_stall_status()'),
 	't', 'no collector runs');
@@ -112,7 +112,7 @@ isnt($saved{baseline}, "\0" x length($saved{baseline}), 'the baseline is not zer
 write_bytes($stat_file, save_with_figures($second, %planted));
 $offset = -s $node->logfile;
 $node->start;
-ok($node->log_contains(qr/wal_stall: loaded figures saved at clean shutdown/, $offset),
+ok($node->log_contains(qr/loaded wal_stall figures saved at clean shutdown/, $offset),
 	'the planted figures are loaded');
 is($node->safe_psql('postgres', 'SELECT query_evictions FROM wal_stall_status()'),
 	$planted{query_evictions}, 'wal_stall_status() shows the planted query_evictions');
