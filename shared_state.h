@@ -202,11 +202,10 @@ typedef struct WalStallShared
  * A field added to WalStallFigures needs no bump: it changes figures_size,
  * so that a file of a build without it is refused.
  *
- * Version 2 added the wal_stall_queries entries.  Version 4 saves the whole
- * of WalStallFigures, where version 3 saved a hand-copied part of it: the
- * fields before wal_path_waits, in the same layout.  A version 3 file is
- * still read; the figures it lacks (wal_path_waits, wal_path_waits_io_first,
- * ring_rule_ns, query_evictions) start from zero.
+ * Version 4 holds the whole of WalStallFigures.  Version 3, still read,
+ * holds its fields before wal_path_waits, in the same layout: the figures
+ * it lacks (wal_path_waits, wal_path_waits_io_first, ring_rule_ns,
+ * query_evictions) start from zero.  Other versions are refused.
  */
 #define WS_STAT_MAGIC			0x57534631	/* "WSF1" */
 #define WS_STAT_FORMAT_VERSION	4
