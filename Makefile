@@ -52,7 +52,8 @@ endif
 
 # PGXS tracks no header dependencies: each object depends on the headers its
 # .c includes, directly or through another of ours (shared_state.h includes
-# counters.h, histogram.h and queries.h; queries.h histogram.h).
+# counters.h, histogram.h and queries.h; queries.h histogram.h), as
+# test/header_deps.sh checks against the compiler.
 WS_SHARED_STATE_H = shared_state.h counters.h histogram.h queries.h wal_stall.h
 advice.o: advice.h
 classify.o: classify.h compat.h $(WS_SHARED_STATE_H)
