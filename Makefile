@@ -8,6 +8,7 @@ OBJS = \
 	collector.o \
 	counters.o \
 	fsync_probe.o \
+	histogram.o \
 	persist.o \
 	queries.o \
 	views.o \
@@ -49,8 +50,22 @@ ifeq ($(shell test $(VERSION_NUM) -ge 140000 && echo y),y)
 REGRESS_OPTS += --temp-config=./wal_stall_pg14.conf
 endif
 
-# PGXS tracks no header dependencies: every object sees the shared structs.
-$(OBJS): wal_stall.h compat.h cadence.h advice.h result_row.h
+# PGXS tracks no header dependencies: each object depends on the headers its
+# .c includes, directly or through another of ours (shared_state.h includes
+# counters.h, histogram.h and queries.h; queries.h histogram.h), as
+# test/header_deps.sh checks against the compiler.
+WS_SHARED_STATE_H = shared_state.h counters.h histogram.h queries.h wal_stall.h
+advice.o: advice.h
+classify.o: classify.h compat.h $(WS_SHARED_STATE_H)
+collector.o: cadence.h classify.h compat.h $(WS_SHARED_STATE_H)
+counters.o: compat.h counters.h wal_stall.h
+fsync_probe.o: compat.h
+histogram.o: histogram.h wal_stall.h
+persist.o: compat.h $(WS_SHARED_STATE_H)
+queries.o: compat.h result_row.h $(WS_SHARED_STATE_H)
+views.o: advice.h classify.h compat.h result_row.h $(WS_SHARED_STATE_H)
+wal_stall.o: compat.h $(WS_SHARED_STATE_H)
+test/test_functions.o: histogram.h queries.h wal_stall.h
 
 # The configuration-comparison harness (bench/), built and cleaned with the
 # extension, for the same PostgreSQL.

@@ -64,7 +64,7 @@
 /*
  * The longest rest under load, in sample intervals (and never beyond
  * wal_stall.idle_interval).  Ten intervals is also how far a sample's
- * weight reaches (WS_MAX_SAMPLE_WEIGHT in wal_stall.h), so a rest under
+ * weight reaches (WS_MAX_SAMPLE_WEIGHT in collector.c), so a rest under
  * load never leaves time unobserved; at 1 ms it cuts the wake-ups of a busy
  * server from 1,000 to about 100 a second.
  */

@@ -49,10 +49,24 @@
 #include "utils/timestamp.h"
 
 #include "cadence.h"
+#include "classify.h"
 #include "compat.h"
+#include "counters.h"
+#include "histogram.h"
+#include "queries.h"
+#include "shared_state.h"
 #include "wal_stall.h"
 
+/*
+ * A sample weighs the real time since the previous tick, up to this many
+ * intervals.  Beyond that the collector was not looking (stopped, starved of
+ * CPU, waiting for its lock), and crediting the whole gap to whatever is
+ * waiting when it looks again would invent long waits.
+ */
+#define WS_MAX_SAMPLE_WEIGHT	10
+
 #define NS_PER_SEC	UINT64CONST(1000000000)
+#define NS_PER_MSEC	UINT64CONST(1000000)
 
 /*
  * One process the tick must visit, as seen at this tick, gathered before
@@ -823,20 +837,24 @@ ongoing_fsync_max_ns(int n)
  *		started (the latest redo pointer moved), ended (pg_control's moved),
  *		or is running (the two differ).  A checkpoint that starts and ends
  *		within one second shows as done.  Both pointers move at the very
- *		moment, so this has no lag beyond the second's own length; but it
- *		reads pg_control from disk, so a second the collector rested through
- *		calls it only with the core counters (every 10 s), and a checkpoint
- *		that passed unseen shows as done then.
+ *		moment, so this has no lag beyond the second's own length.  It is
+ *		called with the core counters, so a second the collector rested
+ *		through sees it every 10 s, and a checkpoint that passed unseen
+ *		shows as done then.  pg_control's pointer is read only while the one
+ *		begun differs from the last one seen completed: between checkpoints,
+ *		not at all (ws_checkpoint_done_redo()).
  */
 static WalStallCheckpoint
 checkpoint_in_second(void)
 {
-	XLogRecPtr	started;
+	XLogRecPtr	started = ws_checkpoint_started_redo();
 	XLogRecPtr	done;
 	WalStallCheckpoint state;
 
-	if (!ws_checkpoint_positions(&started, &done))
-		return WS_CKPT_NONE;	/* pg_control caught mid-write: next time */
+	if (XLogRecPtrIsInvalid(ckpt_done_redo) || started != ckpt_done_redo)
+		done = ws_checkpoint_done_redo();
+	else
+		done = ckpt_done_redo;
 	if (XLogRecPtrIsInvalid(ckpt_done_redo))
 		state = started != done ? WS_CKPT_RUNNING : WS_CKPT_NONE;
 	else if (done != ckpt_done_redo)
@@ -962,7 +980,7 @@ close_second(uint64 now)
 
 	if (waits > 0)
 		ereport(DEBUG1,
-				(errmsg_internal("wal_stall: since the reset, %lld WAL write-path waits of clients, %lld of them began in WAL I/O; %.1f ms of their time classified by the ring's fill",
+				(errmsg_internal("wal_stall figures since the reset: %lld WAL write-path waits of clients, %lld of them began in WAL I/O; %.1f ms of their time classified by the ring's fill",
 								 (long long) waits, (long long) waits_io_first,
 								 ring_rule_ms)));
 
@@ -1078,20 +1096,35 @@ reload_config(void)
 
 /*
  * sleep_until
- *		Sleep until the monotonic clock reaches deadline.
+ *		Sleep until the monotonic clock reaches deadline: on the latch for
+ *		the whole milliseconds left, then on the timer for the rest.
  *
- * WaitLatch counts in whole milliseconds, too coarse for a 1 ms tick, and
- * pg_usleep goes through select(); an absolute clock_nanosleep is the
- * cheapest way to wake a thousand times a second, and needs no clock read
- * before it.  A signal (SIGTERM, SIGHUP) cuts it short and the loop looks at
- * the flags right after.  Postmaster death is checked every tick, which on
- * Linux reads a flag set by a signal.
+ * The latch wait (WL_EXIT_ON_PM_DEATH) is the one a rest spends most of
+ * its time in: a signal (SIGTERM, SIGHUP) sets the latch and ends it, and
+ * the postmaster's death ends the process.  WaitLatch counts in whole
+ * milliseconds, too coarse for the 1 ms sampling period, so what is left
+ * under a millisecond, all of a 1 ms tick's sleep, is an absolute
+ * clock_nanosleep, which keeps the ticks on their deadlines; a signal cuts
+ * that short too.  The loop checks the postmaster every tick besides
+ * (PostmasterIsAlive(), on Linux a flag set by a signal).
  */
 static void
 sleep_until(uint64 deadline)
 {
+	uint64		now = now_ns();
 	struct timespec ts;
 
+	if (deadline >= now + NS_PER_MSEC)
+	{
+		long		whole_ms = (long) ((deadline - now) / NS_PER_MSEC);
+
+		if (WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+					  whole_ms, PG_WAIT_EXTENSION) & WL_LATCH_SET)
+		{
+			ResetLatch(MyLatch);
+			return;				/* the loop looks at the flags first */
+		}
+	}
 	ts.tv_sec = deadline / NS_PER_SEC;
 	ts.tv_nsec = deadline % NS_PER_SEC;
 	pgstat_report_wait_start(PG_WAIT_EXTENSION);
@@ -1159,7 +1192,7 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 	BackgroundWorkerUnblockSignals();
 
 	if (ws_shared == NULL)
-		elog(ERROR, "wal_stall: shared memory not initialized");
+		elog(ERROR, "wal_stall shared memory is not initialized");
 
 	before_shmem_exit(collector_exit, (Datum) 0);
 	prev = now_ns();

@@ -17,12 +17,13 @@
 #include "access/transam.h"
 #include "access/xact.h"
 #include "access/xlog.h"
-#include "common/controldata_utils.h"
+#include "access/xlog_internal.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "storage/lwlock.h"
 
 #include "compat.h"
+#include "counters.h"
 #include "wal_stall.h"
 
 /* Index of the CLOG row in pg_stat_slru's array, found on first use. */
@@ -212,29 +213,40 @@ ws_counters_delta(const WalStallCounters *now, const WalStallCounters *before,
 }
 
 /*
- * ws_checkpoint_positions
- *		The redo pointer of the latest checkpoint (or restartpoint) begun,
- *		which moves when one starts, and the one pg_control records, which
- *		moves when one completes: while they differ, a checkpoint is running.
- *		pg_control is read under ControlFileLock, shared, as
- *		pg_control_checkpoint() does; a file whose checksum does not match
- *		(caught mid-write) gives false, and the caller skips the second.
- *		Called by the collector with the core counters (at most once a
- *		second), never per tick.
+ * ws_checkpoint_started_redo
+ *		The redo pointer of the latest checkpoint (or restartpoint) begun:
+ *		it moves when one starts.  GetRedoRecPtr() reads core's copy in
+ *		shared memory under a spinlock.
  */
-bool
-ws_checkpoint_positions(XLogRecPtr *started_redo, XLogRecPtr *done_redo)
+XLogRecPtr
+ws_checkpoint_started_redo(void)
 {
-	ControlFileData *control;
-	bool		crc_ok;
+	return GetRedoRecPtr();
+}
 
-	*started_redo = GetRedoRecPtr();
-	LWLockAcquire(ControlFileLock, LW_SHARED);
-	control = get_controlfile(DataDir, &crc_ok);
-	LWLockRelease(ControlFileLock);
-	*done_redo = control->checkPointCopy.redo;
-	pfree(control);
-	return crc_ok;
+/*
+ * ws_checkpoint_done_redo
+ *		The redo pointer pg_control records, which moves when a checkpoint
+ *		(or restartpoint) completes: while it differs from the one begun, a
+ *		checkpoint is running.
+ *
+ * No major exports the completed checkpoint's redo pointer on its own, and
+ * core's shared statistics count checkpoints without saying when one ends.
+ * GetOldestRestartPoint() gives it from pg_control's copy in shared memory:
+ * two loads under ControlFileLock held shared, no file I/O of ours and
+ * nothing that can raise an error (reading the file, as
+ * pg_control_checkpoint() does, could).  The caller reads it only while
+ * the redo pointer begun differs from the last one seen completed, so on a
+ * server between checkpoints the lock is not taken at all.
+ */
+XLogRecPtr
+ws_checkpoint_done_redo(void)
+{
+	XLogRecPtr	redo;
+	TimeLineID	tli;
+
+	GetOldestRestartPoint(&redo, &tli);
+	return redo;
 }
 
 /* Size of the WAL buffer ring in bytes. */

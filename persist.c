@@ -50,53 +50,14 @@
 #include "utils/timestamp.h"
 
 #include "compat.h"
+#include "counters.h"
+#include "histogram.h"
+#include "queries.h"
+#include "shared_state.h"
 #include "wal_stall.h"
 
 #define WS_STAT_FILE		PGSTAT_STAT_PERMANENT_DIRECTORY "/wal_stall.stat"
 #define WS_STAT_TMP_FILE	WS_STAT_FILE ".tmp"
-
-/*
- * Bump the version whenever what is saved changes in a way the sizes in the
- * header may not show: fields reordered or retyped in WalStallFigures,
- * WalStallCounters, WalStallClassStats, WalStallSecond or WalStallQueryStats.
- * A field added to WalStallFigures needs no bump: it changes figures_size,
- * so that a file of a build without it is refused.
- *
- * Version 2 added the wal_stall_queries entries.  Version 4 saves the whole
- * of WalStallFigures, where version 3 saved a hand-copied part of it: the
- * fields before wal_path_waits, in the same layout.  A version 3 file is
- * still read; the figures it lacks (wal_path_waits, wal_path_waits_io_first,
- * ring_rule_ns, query_evictions) start from zero.
- */
-#define WS_STAT_MAGIC			0x57534631	/* "WSF1" */
-#define WS_STAT_FORMAT_VERSION	4
-#define WS_STAT_V3				3
-
-/* The figures of a version 3 file: WalStallFigures up to and with classes. */
-#define WS_STAT_V3_FIGURES_SIZE	offsetof(WalStallFigures, wal_path_waits)
-StaticAssertDecl(offsetof(WalStallFigures, wal_path_waits) ==
-				 offsetof(WalStallFigures, classes) +
-				 sizeof(((WalStallFigures *) 0)->classes),
-				 "version 3's figures end with classes");
-
-/*
- * The file's header.  Every size that shapes the payload is in it, so that
- * a file written by a build with other structs is refused, not misread.
- */
-typedef struct WalStallFileHeader
-{
-	uint32		magic;
-	uint32		format_version;
-	uint32		pg_version_num; /* PG_VERSION_NUM of the writer */
-	uint32		figures_size;	/* sizeof(WalStallFigures) */
-	uint32		class_stats_size;	/* sizeof(WalStallClassStats) */
-	uint32		nclasses;		/* WS_NUM_CLASSES */
-	uint32		hist_buckets;	/* WS_HIST_BUCKETS */
-	uint32		second_size;	/* sizeof(WalStallSecond) */
-	uint32		nhistory;		/* history rows after the figures */
-	uint32		query_stats_size;	/* sizeof(WalStallQueryStats) */
-	uint32		nqueries;		/* wal_stall_queries entries after the rows */
-} WalStallFileHeader;
 
 /*
  * What is saved of WalStallShared is its figures, everything accumulated
@@ -296,8 +257,7 @@ clear_before_save(const char *path)
 	}
 	if (mode != 0 && !S_ISREG(mode))
 		ereport(LOG,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("removed \"%s\" to save wal_stall figures there", path),
+				(errmsg("removed \"%s\" to save wal_stall figures there", path),
 				 errdetail("%s", not_regular_detail(path, mode))));
 	return true;
 }
@@ -940,7 +900,7 @@ ws_load_figures(void)
 		nrows % ws_shared->history_size : 0;
 
 	ereport(LOG,
-			(errmsg("wal_stall: loaded figures saved at clean shutdown (since %s)",
+			(errmsg("loaded wal_stall figures saved at clean shutdown (since %s)",
 					timestamptz_to_str(figures.reset_at)),
 			 load_detail(format_version, nqueries)));
 }

@@ -61,7 +61,10 @@
 #include "utils/tuplestore.h"
 
 #include "compat.h"
+#include "histogram.h"
+#include "queries.h"
 #include "result_row.h"
+#include "shared_state.h"
 #include "wal_stall.h"
 
 PG_FUNCTION_INFO_V1(wal_stall_queries_1_1);

@@ -33,8 +33,12 @@
 #include "utils/tuplestore.h"
 
 #include "advice.h"
+#include "classify.h"
 #include "compat.h"
+#include "counters.h"
+#include "histogram.h"
 #include "result_row.h"
+#include "shared_state.h"
 #include "wal_stall.h"
 
 

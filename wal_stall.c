@@ -29,6 +29,8 @@
 #include "utils/timestamp.h"
 
 #include "compat.h"
+#include "queries.h"
+#include "shared_state.h"
 #include "wal_stall.h"
 
 PG_MODULE_MAGIC;

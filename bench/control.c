@@ -498,13 +498,11 @@ wsb_control(WsbTarget *t, const char *action, char *err, size_t errlen)
 	}
 	{
 		char		how[PATH_MAX + 64];
+		bool		with_log = t->ctl.kind == WSB_CTL_PG_CTL && t->logfile[0];
 
-		snprintf(err, errlen, "%s %s failed for \"%s\"%s%s%s%s", wsb_control_describe(t, how, sizeof(how)),
+		snprintf(err, errlen, "%s %s failed for \"%s\"%s%s%s%s%s", wsb_control_describe(t, how, sizeof(how)),
 				 action, t->pgdata, why ? ": " : "", why ? why : "",
-				 t->ctl.kind == WSB_CTL_PG_CTL && t->logfile[0] ? " (server log: " : "",
-				 t->ctl.kind == WSB_CTL_PG_CTL && t->logfile[0] ? t->logfile : "");
-		if (t->ctl.kind == WSB_CTL_PG_CTL && t->logfile[0])
-			strncat(err, ")", errlen - strlen(err) - 1);
+				 with_log ? " (server log: " : "", with_log ? t->logfile : "", with_log ? ")" : "");
 	}
 	free(text);
 	return -1;

@@ -34,6 +34,7 @@
 #include <libpq-fe.h>
 
 #include "engine.h"
+#include "expbuffer.h"
 #include "sql.h"
 
 /*
@@ -67,7 +68,7 @@ auto_conf_now(WsbTarget *t, const char *name, char **value, char *err, size_t er
 		return -1;
 	/* the file's last entry of the name is the one the server takes */
 	if (r.nrows > 0 && r.cells[r.nrows - 1][1])
-		*value = strdup(r.cells[r.nrows - 1][1]);
+		*value = wsb_xstrdup(r.cells[r.nrows - 1][1]);
 	wsb_rows_free(&r);
 	return 0;
 }
@@ -87,12 +88,12 @@ wsb_settings_read_auto_conf(WsbTarget *t, char *err, size_t errlen)
 	if (auto_conf_rows(t, NULL, &r, err, errlen) != 0)
 		return -1;
 	t->nauto = r.nrows;
-	t->auto_names = calloc(r.nrows ? r.nrows : 1, sizeof(char *));
-	t->auto_values = calloc(r.nrows ? r.nrows : 1, sizeof(char *));
+	t->auto_names = wsb_xcalloc(r.nrows, sizeof(char *));
+	t->auto_values = wsb_xcalloc(r.nrows, sizeof(char *));
 	for (int i = 0; i < r.nrows; i++)
 	{
-		t->auto_names[i] = strdup(r.cells[i][0] ? r.cells[i][0] : "");
-		t->auto_values[i] = strdup(r.cells[i][1] ? r.cells[i][1] : "");
+		t->auto_names[i] = wsb_xstrdup(r.cells[i][0] ? r.cells[i][0] : "");
+		t->auto_values[i] = wsb_xstrdup(r.cells[i][1] ? r.cells[i][1] : "");
 	}
 	wsb_rows_free(&r);
 	return 0;
@@ -114,92 +115,91 @@ auto_conf_value_before(const WsbTarget *t, const char *name)
  * Append to buf the literals of one list setting's value as ALTER SYSTEM
  * takes them, one per element ('a', 'b'), split by wsb_list_element
  * (util.c); ALTER SYSTEM quotes each element again as it writes the file.
- * Each element whole, however long (it used to be cut at WSB_VALUE_LEN
- * without a word).  Returns the
- * number of elements, -1 if one cannot be escaped or buf (len bytes, which
- * the callers size at 4 bytes per byte of value, more than the literals
- * take) has no room for it.
+ * Returns the number of elements, -1 if one cannot be escaped.
  */
 static int
-list_literals(PGconn *conn, const char *value, char *buf, size_t len)
+append_list_literals(PQExpBuffer buf, PGconn *conn, const char *value)
 {
 	const char *p = value;
-	char	   *el = malloc(strlen(value) + 1);
+	char	   *el = wsb_xmalloc(strlen(value) + 1);
 	int			n = 0;
 
-	if (el == NULL)
-		return -1;
 	while (wsb_list_element(&p, el))
 	{
 		char	   *lit = PQescapeLiteral(conn, el, strlen(el));
-		size_t		used = strlen(buf);
-		int			w;
 
 		if (lit == NULL)
 		{
 			free(el);
 			return -1;
 		}
-		w = snprintf(buf + used, len - used, "%s%s", n++ ? ", " : "", lit);
+		appendPQExpBuffer(buf, "%s%s", n++ ? ", " : "", lit);
 		PQfreemem(lit);
-		if (w < 0 || (size_t) w >= len - used)
-		{
-			free(el);
-			return -1;
-		}
 	}
 	free(el);
 	return n;
 }
 
+/* Append "ALTER SYSTEM RESET name" to buf; false if name cannot be escaped. */
+static bool
+append_reset(PQExpBuffer buf, PGconn *conn, const char *name)
+{
+	char	   *id = PQescapeIdentifier(conn, name, strlen(name));
+
+	if (id == NULL)
+		return false;
+	appendPQExpBuffer(buf, "ALTER SYSTEM RESET %s", id);
+	PQfreemem(id);
+	return true;
+}
+
+/*
+ * Append "ALTER SYSTEM SET name = value" to buf: one literal, or one per
+ * element for a list setting (GUC_LIST_QUOTE, autoconf.c).  False if the
+ * connection cannot escape a part, or for an empty list, which ALTER
+ * SYSTEM cannot write; buf then holds a part of the statement.
+ */
+static bool
+append_set(PQExpBuffer buf, PGconn *conn, const char *name, const char *value)
+{
+	char	   *id = PQescapeIdentifier(conn, name, strlen(name));
+	char	   *lit;
+
+	if (id == NULL)
+		return false;
+	appendPQExpBuffer(buf, "ALTER SYSTEM SET %s = ", id);
+	PQfreemem(id);
+	if (wsb_guc_list_quote(name))
+		return append_list_literals(buf, conn, value) > 0;
+	lit = PQescapeLiteral(conn, value, strlen(value));
+	if (lit == NULL)
+		return false;
+	appendPQExpBufferStr(buf, lit);
+	PQfreemem(lit);
+	return true;
+}
+
 /*
  * The statement that gives name the value it had in postgresql.auto.conf:
- * ALTER SYSTEM SET, or ALTER SYSTEM RESET where it had none.  A list
- * setting's elements go one literal each (GUC_LIST_QUOTE, autoconf.c).
- * malloc'd; NULL if the connection cannot escape the value, or for an
- * empty list, which ALTER SYSTEM cannot write (a cluster with one is
+ * ALTER SYSTEM SET, or ALTER SYSTEM RESET where it had none.  malloc'd;
+ * NULL if the connection cannot escape the value, out of memory, or for
+ * an empty list, which ALTER SYSTEM cannot write (a cluster with one is
  * refused before anything changes: wsb_settings_check_restorable).
  */
 static char *
 restore_statement(PGconn *conn, const char *name, const char *value)
 {
-	char	   *id = PQescapeIdentifier(conn, name, strlen(name));
-	size_t		len = strlen(name) + 4 * (value ? strlen(value) : 0) + 128;
-	char	   *sql = malloc(len);
+	PQExpBufferData sql;
+	bool		ok;
 
-	if (id == NULL || sql == NULL)
+	initPQExpBuffer(&sql);
+	ok = value ? append_set(&sql, conn, name, value) : append_reset(&sql, conn, name);
+	if (!ok || PQExpBufferDataBroken(sql))
 	{
-		PQfreemem(id);
-		free(sql);
+		termPQExpBuffer(&sql);
 		return NULL;
 	}
-	snprintf(sql, len, "ALTER SYSTEM SET %s = ", id);
-	if (value && wsb_guc_list_quote(name))
-	{
-		if (list_literals(conn, value, sql, len) <= 0)
-		{
-			PQfreemem(id);
-			free(sql);
-			return NULL;
-		}
-	}
-	else if (value)
-	{
-		char	   *lit = PQescapeLiteral(conn, value, strlen(value));
-
-		if (lit == NULL)
-		{
-			PQfreemem(id);
-			free(sql);
-			return NULL;
-		}
-		strncat(sql, lit, len - strlen(sql) - 1);
-		PQfreemem(lit);
-	}
-	else
-		snprintf(sql, len, "ALTER SYSTEM RESET %s", id);
-	PQfreemem(id);
-	return sql;
+	return sql.data;
 }
 
 /*
@@ -219,7 +219,7 @@ restore_statements(const WsbTarget *t, char ***out)
 {
 	int			first = t->nauto;
 	int			n = 0;
-	char	  **stmts = calloc(t->nchanged + t->nauto + 1, sizeof(char *));
+	char	  **stmts = wsb_xcalloc(t->nchanged + t->nauto + 1, sizeof(char *));
 
 	for (int i = 0; i < t->nchanged; i++)
 		if (t->was_set[i] && t->orig_auto[i] == NULL)
@@ -342,13 +342,12 @@ static int
 alter_system(WsbTarget *t, const char *name, const char *value, bool *reset,
 			 char *err, size_t errlen)
 {
-	char	   *id;
-	size_t		len = strlen(name) + 4 * strlen(value) + 128;
-	char	   *sql;
+	PQExpBufferData sql;
 	char		msg[512];
 	int			i,
 				rc;
-	bool		was_set;
+	bool		was_set,
+				built;
 
 	*reset = false;
 	if (remember(t, name, err, errlen) != 0)
@@ -363,38 +362,29 @@ alter_system(WsbTarget *t, const char *name, const char *value, bool *reset,
 		return -1;
 	}
 
-	id = PQescapeIdentifier(t->conn, name, strlen(name));
-	sql = malloc(len);
-	if (id == NULL || sql == NULL)
+	initPQExpBuffer(&sql);
+	built = append_set(&sql, t->conn, name, value);
+	if (!built && wsb_guc_list_quote(name))
 	{
-		snprintf(err, errlen, "cannot set %s: %s", name, PQerrorMessage(t->conn));
-		PQfreemem(id);
-		free(sql);
-		return -1;
+		/* ALTER SYSTEM cannot write an empty list: RESET is the nearest */
+		resetPQExpBuffer(&sql);
+		built = *reset = append_reset(&sql, t->conn, name);
 	}
-	snprintf(sql, len, "ALTER SYSTEM SET %s = ", id);
-	if (wsb_guc_list_quote(name))
+	if (!built || PQExpBufferDataBroken(sql))
 	{
-		if (list_literals(t->conn, value, sql, len) <= 0)
-		{
-			snprintf(sql, len, "ALTER SYSTEM RESET %s", id);
-			*reset = true;
-		}
+		snprintf(err, errlen, "cannot set %s: %s", name,
+				 PQExpBufferDataBroken(sql) ? "out of memory" : PQerrorMessage(t->conn));
+		rc = -1;
 	}
 	else
 	{
-		char	   *lit = PQescapeLiteral(t->conn, value, strlen(value));
-
-		if (lit)
-			strncat(sql, lit, len - strlen(sql) - 1);
-		PQfreemem(lit);
+		rc = wsb_sql_exec(t->conn, sql.data, msg, sizeof(msg));
+		if (rc != 0)
+			snprintf(err, errlen, "cannot set %s to '%s': %s", name, value, msg);
 	}
-	PQfreemem(id);
-	rc = wsb_sql_exec(t->conn, sql, msg, sizeof(msg));
-	free(sql);
+	termPQExpBuffer(&sql);
 	if (rc != 0)
 	{
-		snprintf(err, errlen, "cannot set %s to '%s': %s", name, value, msg);
 		if (!was_set)
 		{
 			t->was_set[i] = false;
@@ -450,19 +440,19 @@ reload_and_wait(WsbTarget *t, bool interruptible, char *err, size_t errlen)
 }
 
 /*
- * A text[] literal, "{"a","b"}", of the names whose reset[] is want, or of
- * every name when reset is NULL.
+ * Append to buf a text[] literal, "{"a","b"}", of the names whose reset[]
+ * is want, or of every name when reset is NULL.
  */
 static void
-name_array(int n, char names[][WSB_NAME_LEN], const bool *reset, bool want, char *buf, size_t len)
+append_name_array(PQExpBuffer buf, int n, char names[][WSB_NAME_LEN], const bool *reset, bool want)
 {
 	int			k = 0;
 
-	wsb_strlcpy(buf, "{", len);
+	appendPQExpBufferChar(buf, '{');
 	for (int i = 0; i < n; i++)
 		if (reset == NULL || reset[i] == want)
-			snprintf(buf + strlen(buf), len - strlen(buf), "%s\"%s\"", k++ ? "," : "", names[i]);
-	strncat(buf, "}", len - strlen(buf) - 1);
+			appendPQExpBuffer(buf, "%s\"%s\"", k++ ? "," : "", names[i]);
+	appendPQExpBufferChar(buf, '}');
 }
 
 /*
@@ -474,12 +464,21 @@ name_array(int n, char names[][WSB_NAME_LEN], const bool *reset, bool want, char
 static int
 restart_pending(WsbTarget *t, bool *pending, char *err, size_t errlen)
 {
-	char		list[4096];
-	const char *p[1] = {list};
+	PQExpBufferData list;
+	const char *p[1];
 	WsbRows		r;
+	int			rc;
 
-	name_array(t->nchanged, t->changed, NULL, false, list, sizeof(list));
-	if (wsb_sql_rows(t->conn,
+	initPQExpBuffer(&list);
+	append_name_array(&list, t->nchanged, t->changed, NULL, false);
+	if (PQExpBufferDataBroken(list))
+	{
+		snprintf(err, errlen, "out of memory");
+		termPQExpBuffer(&list);
+		return -1;
+	}
+	p[0] = list.data;
+	rc = wsb_sql_rows(t->conn,
 					 "SELECT name FROM pg_catalog.pg_settings WHERE pending_restart "
 					 "AND pg_catalog.lower(name) = ANY (SELECT pg_catalog.lower(x) "
 					 "FROM pg_catalog.unnest($1::pg_catalog.text[]) x) "
@@ -487,7 +486,9 @@ restart_pending(WsbTarget *t, bool *pending, char *err, size_t errlen)
 					 "WHERE error = 'setting could not be applied' "
 					 "AND pg_catalog.lower(name) = ANY (SELECT pg_catalog.lower(x) "
 					 "FROM pg_catalog.unnest($1::pg_catalog.text[]) x)",
-					 1, p, &r, err, errlen) != 0)
+					 1, p, &r, err, errlen);
+	termPQExpBuffer(&list);
+	if (rc != 0)
 		return -1;
 	*pending = r.nrows > 0;
 	wsb_rows_free(&r);
@@ -574,12 +575,12 @@ restore_order(WsbTarget *t, char *err, size_t errlen)
 
 	if (auto_conf_rows(t, NULL, &r, err, errlen) != 0)
 		return -1;
-	now = calloc(r.nrows + 1, sizeof(char *));
-	move = calloc(r.nrows + 1, sizeof(int));
-	for (int i = 0; now && i < r.nrows; i++)
+	now = wsb_xcalloc(r.nrows + 1, sizeof(char *));
+	move = wsb_xcalloc(r.nrows + 1, sizeof(int));
+	for (int i = 0; i < r.nrows; i++)
 		now[i] = r.cells[i][0] ? r.cells[i][0] : "";
-	n = now && move ? wsb_auto_conf_moves((const char *const *) t->auto_names, t->nauto,
-										  now, r.nrows, move) : -1;
+	n = wsb_auto_conf_moves((const char *const *) t->auto_names, t->nauto,
+							now, r.nrows, move);
 	if (n < 0)
 	{
 		snprintf(err, errlen, "could not put the entries of postgresql.auto.conf back in order: out of memory");
@@ -699,6 +700,9 @@ wsb_settings_check_restorable(const WsbTarget *t, int n, char names[][WSB_NAME_L
 	return 0;
 }
 
+static int	apply_and_check(WsbTarget *t, const char *set_list, const char *reset_list,
+							char *err, size_t errlen);
+
 /*
  * Change settings: ALTER SYSTEM, reload and wait until this backend has
  * read the files again (pg_conf_load_time moves), restart if a value
@@ -713,12 +717,10 @@ int
 wsb_settings_apply(WsbTarget *t, int n, char names[][WSB_NAME_LEN], char values[][WSB_VALUE_LEN],
 			   char *err, size_t errlen)
 {
-	WsbRows		r;
-	bool		restart = false;
 	bool		reset[WSB_MAX_SETS + 8];
-	char		set_list[4096],
-				reset_list[4096];
-	const char *p[1];
+	PQExpBufferData set_list,
+				reset_list;
+	int			rc;
 
 	if (n == 0)
 		return 0;
@@ -727,8 +729,35 @@ wsb_settings_apply(WsbTarget *t, int n, char names[][WSB_NAME_LEN], char values[
 	for (int i = 0; i < n; i++)
 		if (alter_system(t, names[i], values[i], &reset[i], err, errlen) != 0)
 			return -1;
-	name_array(n, names, reset, false, set_list, sizeof(set_list));
-	name_array(n, names, reset, true, reset_list, sizeof(reset_list));
+	initPQExpBuffer(&set_list);
+	initPQExpBuffer(&reset_list);
+	append_name_array(&set_list, n, names, reset, false);
+	append_name_array(&reset_list, n, names, reset, true);
+	if (PQExpBufferDataBroken(set_list) || PQExpBufferDataBroken(reset_list))
+	{
+		snprintf(err, errlen, "out of memory");
+		rc = -1;
+	}
+	else
+		rc = apply_and_check(t, set_list.data, reset_list.data, err, errlen);
+	termPQExpBuffer(&set_list);
+	termPQExpBuffer(&reset_list);
+	return rc;
+}
+
+/*
+ * wsb_settings_apply's reload, restart and checks, once ALTER SYSTEM has
+ * run: set_list and reset_list are text[] literals of the names set and
+ * reset.
+ */
+static int
+apply_and_check(WsbTarget *t, const char *set_list, const char *reset_list,
+				char *err, size_t errlen)
+{
+	WsbRows		r;
+	bool		restart = false;
+	const char *p[1];
+
 	if (reload_and_wait(t, true, err, errlen) != 0)
 		return -1;
 
@@ -876,7 +905,7 @@ wsb_target_validate(WsbTarget *t, const WsbPlan *plan, char *err, size_t errlen)
 	bool		reset;
 	char		msg[512];
 	char	  **before = NULL;	/* each --set name's auto.conf text before */
-	char	   *conf = strdup(o->extra_conf),
+	char	   *conf = wsb_xstrdup(o->extra_conf),
 			   *line,
 			   *save = NULL;
 
@@ -894,7 +923,7 @@ wsb_target_validate(WsbTarget *t, const WsbPlan *plan, char *err, size_t errlen)
 		}
 	}
 	free(conf);
-	before = calloc(o->nsets + 1, sizeof(char *));
+	before = wsb_xcalloc(o->nsets + 1, sizeof(char *));
 	for (int i = 0; i < o->nsets; i++)
 	{
 		char		what[WSB_NAME_LEN + 8];

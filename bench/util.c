@@ -77,22 +77,22 @@ wsb_rows_append(WsbRows *into, const WsbRows *from)
 	if (into->ncols == 0)
 	{
 		into->ncols = from->ncols;
-		into->names = calloc(from->ncols ? from->ncols : 1, sizeof(char *));
+		into->names = wsb_xcalloc(from->ncols, sizeof(char *));
 		for (int i = 0; i < from->ncols; i++)
-			into->names[i] = strdup(from->names[i]);
+			into->names[i] = wsb_xstrdup(from->names[i]);
 	}
 	n = into->nrows + from->nrows;
-	into->cells = realloc(into->cells, (n ? n : 1) * sizeof(char **));
+	into->cells = wsb_xrealloc(into->cells, n * sizeof(char **));
 	for (int r = 0; r < from->nrows; r++)
 	{
-		char	  **row = calloc(into->ncols ? into->ncols : 1, sizeof(char *));
+		char	  **row = wsb_xcalloc(into->ncols, sizeof(char *));
 
 		for (int c = 0; c < into->ncols; c++)
 		{
 			int			fc = wsb_rows_col(from, into->names[c]);
 
 			if (fc >= 0 && from->cells[r][fc] != NULL)
-				row[c] = strdup(from->cells[r][fc]);
+				row[c] = wsb_xstrdup(from->cells[r][fc]);
 		}
 		into->cells[into->nrows + r] = row;
 	}
@@ -113,6 +113,43 @@ wsb_rows_free(WsbRows *rows)
 	free(rows->cells);
 	free(rows->names);
 	memset(rows, 0, sizeof(*rows));
+}
+
+/* ---------- allocation ---------- */
+
+static void *
+allocated(void *p)
+{
+	if (p == NULL)
+	{
+		wsb_error("out of memory");
+		exit(WSB_EXIT_FAILURE);
+	}
+	return p;
+}
+
+void *
+wsb_xmalloc(size_t size)
+{
+	return allocated(malloc(size ? size : 1));
+}
+
+void *
+wsb_xcalloc(size_t n, size_t size)
+{
+	return allocated(calloc(n ? n : 1, size ? size : 1));
+}
+
+void *
+wsb_xrealloc(void *p, size_t size)
+{
+	return allocated(realloc(p, size ? size : 1));
+}
+
+char *
+wsb_xstrdup(const char *s)
+{
+	return allocated(strdup(s));
 }
 
 /* ---------- messages and strings ---------- */
@@ -249,7 +286,7 @@ wsb_read_file(const char *path, size_t *len)
 		if (cap - n < 4096)
 		{
 			cap = cap ? cap * 2 : 8192;
-			buf = realloc(buf, cap + 1);
+			buf = wsb_xrealloc(buf, cap + 1);
 		}
 		got = fread(buf + n, 1, cap - n, f);
 		n += got;

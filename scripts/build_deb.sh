@@ -33,7 +33,7 @@ out=${1:-}
 # postgresql-server-dev-all of the postgresql-common already installed:
 # building packages must not upgrade the PostgreSQL tooling under the
 # clusters and suites already on this machine.
-packages="build-essential debhelper dpkg-dev libpq-dev lintian"
+packages="build-essential debhelper dpkg-dev libpq-dev r-mathlib lintian"
 missing=""
 for p in $packages postgresql-server-dev-all; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

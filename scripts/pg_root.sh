@@ -278,6 +278,35 @@ pgtap_for() {
 		die "could not build pgTAP for PostgreSQL $major (see $log)"
 }
 
+# The build tools, the Perl test modules and the libraries the bench links
+# with (r-mathlib: its t distribution), in every root.  A root made before a
+# package was added here gets it at its next use (add_root_tools).
+ROOT_TOOLS="make gcc libc6-dev perl libipc-run-perl libtap-parser-sourcehandler-pgtap-perl
+procps dpkg-dev r-mathlib"
+
+# The packages of ROOT_TOOLS the root lacks.
+root_tools_missing() {
+	local p
+	for p in $ROOT_TOOLS; do
+		chroot "$root" dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q "install ok installed" || printf ' %s' "$p"
+	done
+}
+
+# Install what root_tools_missing names into a finished root; run in a
+# subshell (the mounts it makes are undone when it ends), under the lock.
+add_root_tools() {
+	local missing log=$root/var/log/wal_stall-tools.log
+	missing=$(root_tools_missing)
+	[ -n "$missing" ] || return 0
+	log "adding to $root:$missing"
+	mount_for_run
+	# shellcheck disable=SC2086
+	in_root apt-get install -y -q $missing >>"$log" 2>&1 ||
+		{ in_root apt-get update -q >>"$log" 2>&1 && in_root apt-get install -y -q $missing >>"$log" 2>&1; } ||
+		{ grep -E '^E:' "$log" | tail -3 >&2; die "could not add$missing to $root (see $log)"; }
+}
+
 build_root() {
 	local suite=$1 mirror tmp
 	mirror=$(debian_mirror)
@@ -295,8 +324,8 @@ build_root() {
 	in_root apt-get update -q >"$root/var/log/wal_stall-apt-update.log" 2>&1 ||
 		{ tail -5 "$root/var/log/wal_stall-apt-update.log" >&2; die "apt-get update failed in the $suite root"; }
 	log "installing the build tools and the Perl test modules"
-	in_root apt-get install -y -q make gcc libc6-dev perl libipc-run-perl \
-		libtap-parser-sourcehandler-pgtap-perl procps dpkg-dev >"$root/var/log/wal_stall-tools.log" 2>&1 ||
+	# shellcheck disable=SC2086
+	in_root apt-get install -y -q $ROOT_TOOLS >"$root/var/log/wal_stall-tools.log" 2>&1 ||
 		{ grep -E '^E:' "$root/var/log/wal_stall-tools.log" >&2; die "the build tools do not install in the $suite root"; }
 	stamp_lines=""
 	for major in $(majors_of "$suite"); do
@@ -335,6 +364,10 @@ if [ ! -f "$root/.stamp" ]; then
 	if [ ! -f "$root/.stamp" ]; then
 		(build_root "$suite")
 	fi
+fi
+if [ -n "$(root_tools_missing)" ]; then
+	flock 9
+	(add_root_tools)
 fi
 flock -u 9
 grep -q "^$major " "$root/.stamp" ||

@@ -12,22 +12,34 @@ pgbin=/usr/lib/postgresql/$PG_MAJOR/bin
 PACKAGES="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR libpq-dev postgresql-$PG_MAJOR-pgtap
 libtap-parser-sourcehandler-pgtap-perl libipc-run-perl make gcc gnuplot-nox
 e2fsprogs util-linux prometheus-postgres-exporter prometheus bpftrace python3"
+# R's standalone math library (the bench's t distribution), without the R
+# system its package recommends
+PACKAGES_NO_RECOMMENDS="r-mathlib"
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "setup.sh: run as root (it installs packages with apt-get)" >&2
 	exit 1
 fi
 
-missing=""
-for p in $PACKAGES; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-	echo "setup.sh: installing$missing"
+# the packages of $@ that are not installed
+missing_of() {
+	local p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || printf ' %s' "$p"
+	done
+}
+# shellcheck disable=SC2086
+missing=$(missing_of $PACKAGES)
+# shellcheck disable=SC2086
+missing_lean=$(missing_of $PACKAGES_NO_RECOMMENDS)
+if [ -n "$missing$missing_lean" ]; then
+	echo "setup.sh: installing$missing$missing_lean"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -q >/dev/null
 	# shellcheck disable=SC2086
-	apt-get install -y -q $missing >/dev/null
+	[ -z "$missing" ] || apt-get install -y -q $missing >/dev/null
+	# shellcheck disable=SC2086
+	[ -z "$missing_lean" ] || apt-get install -y -q --no-install-recommends $missing_lean >/dev/null
 fi
 
 # Debian starts a default cluster on install; wal_stall's scripts start their

@@ -314,6 +314,19 @@ suites_once() {
 	grep -aE '^not ok |^#  ' "$logs/versions.log" | sed 's/^/  /'
 	count_tap "$logs/versions.log" $status
 
+	echo "== the extension's messages in PostgreSQL's style (test/message_style.sh, and its --self-test)"
+	bash "$work/test/message_style.sh" >"$logs/message_style.log" 2>&1
+	status=$?
+	bash "$work/test/message_style.sh" --self-test >>"$logs/message_style.log" 2>&1 || status=1
+	grep -aE '^not ok |^#   ' "$logs/message_style.log" | sed 's/^/  /'
+	count_tap "$logs/message_style.log" $status
+
+	echo "== the top Makefile's header dependencies are the compiler's (test/header_deps.sh)"
+	PG_CONFIG=$PGCONFIG bash "$work/test/header_deps.sh" >"$logs/header_deps.log" 2>&1
+	status=$?
+	grep -aE '^not ok ' "$logs/header_deps.log" | sed 's/^/  /'
+	count_tap "$logs/header_deps.log" $status
+
 	echo "== markdown links resolve (scripts/check_links.py)"
 	python3 "$work/scripts/check_links.py" >"$logs/links.log" 2>&1
 	status=$?

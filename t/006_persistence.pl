@@ -118,7 +118,7 @@ my $offset = -s $node->logfile;
 $node->start;
 ok(!-e $stat_file, 'the file is removed once loaded');
 ok($node->log_contains(
-		qr/wal_stall: loaded figures saved at clean shutdown \(since /, $offset),
+		qr/loaded wal_stall figures saved at clean shutdown \(since /, $offset),
 	'the log says the figures were loaded');
 is(figures(), $before, 'summary, histogram and since are the same after the restart');
 is($node->safe_psql('postgres', $history_query), $history_before,

@@ -68,7 +68,7 @@ sub start_with
 }
 
 my $log = start_with($good);
-like($log, qr/wal_stall: loaded figures saved at clean shutdown/,
+like($log, qr/loaded wal_stall figures saved at clean shutdown/,
 	'the file with the added entry loads');
 is($node->safe_psql('postgres',
 		'SELECT class, episodes FROM wal_stall_queries WHERE queryid = 4242'),
@@ -80,7 +80,7 @@ my %good_figures = save_figures($good);
 $node->stop;
 $log = start_with(save_as_version_3(save_with_figures($good, query_evictions => 7)));
 like($log,
-	qr/wal_stall: loaded figures saved at clean shutdown.*\n.*DETAIL:  The file has format version 3, which did not save query_evictions: it counts from zero./,
+	qr/loaded wal_stall figures saved at clean shutdown.*\n.*DETAIL:  The file has format version 3, which did not save query_evictions: it counts from zero./,
 	'a version 3 file loads, and the log says what it lacks');
 is($node->safe_psql('postgres',
 		'SELECT class, episodes FROM wal_stall_queries WHERE queryid = 4242'),
@@ -200,7 +200,7 @@ symlink($elsewhere, $stat_file) or die "symlink: $!";
 $log = start_with(undef);
 like($log, qr/DETAIL:  "pg_stat\/wal_stall.stat" is a symbolic link, not a regular file./,
 	'a symbolic link at the path is refused');
-unlike($log, qr/loaded figures/, 'and not loaded through');
+unlike($log, qr/loaded wal_stall figures/, 'and not loaded through');
 ok(!-e $stat_file && -f $elsewhere, 'the link is removed, not what it points to');
 
 # An empty directory: removed, and the figures are saved at the next stop.
@@ -241,7 +241,7 @@ ok(-f $stat_file, 'once the directory is removed, the figures are saved again');
 # does not read it, the next save replaces it.
 write_bytes($tmp_file, substr($good, 0, 100));
 $log = start_with(undef);
-like($log, qr/wal_stall: loaded figures saved at clean shutdown/,
+like($log, qr/loaded wal_stall figures saved at clean shutdown/,
 	'a stale temporary file does not keep the file from loading');
 $node->stop;
 ok(-f $stat_file && !-e $tmp_file, 'and the next save replaces it');

@@ -78,7 +78,7 @@ write_bytes($stat_file,
 		$entries));
 my $offset = -s $node->logfile;
 $node->start;
-ok($node->log_contains(qr/wal_stall: loaded figures saved at clean shutdown/, $offset),
+ok($node->log_contains(qr/loaded wal_stall figures saved at clean shutdown/, $offset),
 	"the save file with $entries entries loads");
 
 $session = $node->background_psql('postgres');

@@ -1,5 +1,5 @@
 # Every figure of WalStallFigures survives a clean restart: the save file's
-# figures are the struct itself (wal_stall.h), so that a field added to it
+# figures are the struct itself (shared_state.h), so that a field added to it
 # is saved and loaded with the others, query_evictions among them.  The
 # server is restarted without a collector (max_worker_processes = 0), so
 # that nothing changes the figures between the two clean stops compared:
@@ -35,7 +35,7 @@ $node->safe_psql('postgres', 'CREATE EXTENSION wal_stall');
 
 my $stat_file = $node->data_dir . '/pg_stat/wal_stall.stat';
 
-is_deeply([ header_figure_names("$FindBin::RealBin/../wal_stall.h") ],
+is_deeply([ header_figure_names("$FindBin::RealBin/../shared_state.h") ],
 	\@save_figure_names,
 	'WalStallSaveFile.pm lists every field of WalStallFigures, in order')
   or BAIL_OUT('WalStallFigures changed: update WalStallSaveFile.pm');
@@ -75,7 +75,7 @@ isnt($saved{classes}, "\0" x length($saved{classes}), 'and episodes');
 $node->append_conf('postgresql.conf', 'max_worker_processes = 0');
 my $offset = -s $node->logfile;
 $node->start;
-ok($node->log_contains(qr/wal_stall: loaded figures saved at clean shutdown/, $offset),
+ok($node->log_contains(qr/loaded wal_stall figures saved at clean shutdown/, $offset),
 	'the figures are loaded');
 is($node->safe_psql('postgres', 'SELECT collector_pid IS NULL FROM wal_stall_status()'),
 	't', 'no collector runs');
@@ -112,7 +112,7 @@ isnt($saved{baseline}, "\0" x length($saved{baseline}), 'the baseline is not zer
 write_bytes($stat_file, save_with_figures($second, %planted));
 $offset = -s $node->logfile;
 $node->start;
-ok($node->log_contains(qr/wal_stall: loaded figures saved at clean shutdown/, $offset),
+ok($node->log_contains(qr/loaded wal_stall figures saved at clean shutdown/, $offset),
 	'the planted figures are loaded');
 is($node->safe_psql('postgres', 'SELECT query_evictions FROM wal_stall_status()'),
 	$planted{query_evictions}, 'wal_stall_status() shows the planted query_evictions');

@@ -1,5 +1,5 @@
 # The layout of wal_stall's save file, pg_stat/wal_stall.stat (persist.c,
-# wal_stall.h), for the TAP tests that read or write one by hand: offsets,
+# shared_state.h), for the TAP tests that read or write one by hand: offsets,
 # the figures (WalStallFigures) field by field, a packer for statement
 # entries, and the CRC-32C the server checks.
 #
@@ -28,7 +28,7 @@ our %save_size = (
 	row => 184,
 	entry => 576);
 
-# The fields of WalStallFigures in the order wal_stall.h declares them: the
+# The fields of WalStallFigures in the order shared_state.h declares them: the
 # offset in the figures and the pack template (the structs inside, baseline
 # and classes, as their bytes).
 our @save_figure_names = qw(reset_at hist_base_ns reset_ticks

@@ -19,6 +19,7 @@
 #include "storage/proc.h"
 #include "storage/procarray.h"
 
+#include "queries.h"
 #include "wal_stall.h"
 
 /*

@@ -1,0 +1,37 @@
+/*-------------------------------------------------------------------------
+ *
+ * histogram.h
+ *		Per-class figures and the episode-length histogram (histogram.c).
+ *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef WAL_STALL_HISTOGRAM_H
+#define WAL_STALL_HISTOGRAM_H
+
+/*
+ * Episode-length histogram, in samples: bucket 0 holds one-sample episodes,
+ * bucket k holds 2^(k-1) + 1 to 2^k samples.  Edges sit half an interval off
+ * the multiples of the interval, (0, 1.5], (1.5, 2.5], (2.5, 4.5] ... times
+ * the base, so that jitter around one interval does not split a sample
+ * count across two buckets.
+ */
+#define WS_HIST_BUCKETS			32
+
+typedef struct WalStallClassStats
+{
+	int64		episodes;
+	int64		samples;
+	uint64		total_ns;
+	uint64		max_ns;
+	int64		hist[WS_HIST_BUCKETS];
+	uint64		hist_ns[WS_HIST_BUCKETS];	/* summed durations per bucket */
+} WalStallClassStats;
+
+extern int	ws_hist_bucket(uint64 duration_ns, uint64 base_ns);
+extern void ws_hist_bounds(int bucket, uint64 base_ns, double *lower_ns, double *upper_ns);
+extern double ws_histogram_percentile(const WalStallClassStats *stats, uint64 base_ns,
+									  double fraction);
+
+#endif							/* WAL_STALL_HISTOGRAM_H */
