@@ -287,6 +287,10 @@ sets_for_version(WsbOptions *o, WsbPlan *plan, char *err, size_t errlen)
 		return -1;
 	}
 	rc = wsb_sets_for_version(o, major, err, errlen);
+	if (rc == 0 && major < 17)
+		printf("PostgreSQL %d has no transaction_buffers: the CLOG's buffers follow shared_buffers "
+			   "(Min(128, Max(4, shared_buffers / 512 pages))) and cannot be set alone, so the preset "
+			   "varies shared_buffers; the CLOG table names each configuration's CLOG buffers\n", major);
 	if (rc <= 0)
 		return rc;				/* an error, or nothing replaced */
 	wsb_note("PostgreSQL %d: the preset's set_from_17 settings replace its set lines", major);

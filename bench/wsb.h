@@ -19,6 +19,7 @@
  *	 sql.c		 the connection to the server, the query helpers
  *	 slowdisk.c	 loop device + cgroup (v2 io.max, v1 blkio) for --slow-wal / --slow-disk
  *	 run.c		 one run: checkpoint, resets, pgbench, polling, figures
+ *	 aged.c		 --aged-pages: the aged table, built once, copied fresh for each run
  *	 pgbench.c	 parsing pgbench's per-transaction log and its summary
  *	 validate.c	 --validate: the bpftrace program, its sums against wal_stall's
  *	 tracer.c	 --validate: the bpftrace process (requirements, start, stop)
@@ -33,6 +34,7 @@
  *	 chart.c	 the report's charts (gnuplot SVG)
  *	 report.c	 report.html, the terminal verdict table
  *	 report_validate.c --validate's tables, on the terminal and in report.html
+ *	 clog_report.c the CLOG by buffer count: misses, waits, tps, the tipping point
  *	 proc.c		 running a program (as a user, in a cgroup, with a timeout), stopping it
  *	 util.c		 strings, rows as text, cleanup, files
  *	 main.c		 the plan-run-judge-report loop, signals
