@@ -203,7 +203,8 @@ tipping_sentence(const ClogRow *rows, int n, const WsbPlan *plan, char *buf, siz
 {
 	const ClogRow *largest;
 	int			known = 0,
-				tip;
+				tip,
+				miss_tip;
 
 	for (int i = 0; i < n; i++)
 		if (!isnan(rows[i].buffers) && !isnan(miss_ratio(&rows[i])))
@@ -221,17 +222,33 @@ tipping_sentence(const ClogRow *rows, int n, const WsbPlan *plan, char *buf, siz
 				 plan->configs[0].label, largest->buffers);
 		return;
 	}
-	/* the smallest count from which on every count meets both */
+	/* the smallest count from which on every count meets both; misses alone */
 	tip = known - 1;
 	while (tip > 0 && misses_close(&rows[tip - 1], largest) && tps_equivalent(&rows[tip - 1]))
 		tip--;
+	miss_tip = known - 1;
+	while (miss_tip > 0 && misses_close(&rows[miss_tip - 1], largest))
+		miss_tip--;
+	if (tip == known - 1 && miss_tip < known - 1)
+	{
+		const ClogRow *r = &rows[miss_tip];
+		const ClogRow *unsure = &rows[known - 2];
+
+		snprintf(buf, len, "No count in the sweep reaches the tipping point: from %.0f buffers on the "
+				 "CLOG misses are within 1%% of the lookups of the largest count's (%.0f buffers: "
+				 "%.2f%% of the lookups miss at %.0f, %.2f%% at %.0f), but tps at %.0f buffers is not "
+				 "shown equivalent within +-%g%%: %s.", r->buffers, largest->buffers,
+				 100.0 * miss_ratio(r), r->buffers, 100.0 * miss_ratio(largest), largest->buffers,
+				 unsure->buffers, plan->margin_pct, unsure->tps ? unsure->tps->words : "not judged");
+		return;
+	}
 	if (tip == known - 1)
 	{
 		const ClogRow *below = &rows[known - 2];
 
 		snprintf(buf, len, "No count in the sweep reaches the tipping point: at %.0f buffers, the "
-				 "next below the largest (%.0f), the CLOG misses are %.1f%% of the lookups against "
-				 "%.1f%% and tps is %s.", below->buffers, largest->buffers,
+				 "next below the largest (%.0f), %.2f%% of the CLOG lookups miss against %.2f%%, "
+				 "and tps by rounds: %s.", below->buffers, largest->buffers,
 				 100.0 * miss_ratio(below), 100.0 * miss_ratio(largest),
 				 below->tps ? below->tps->words : "not judged");
 		return;
