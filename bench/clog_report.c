@@ -385,6 +385,7 @@ draw_chart(const char *plotdir, const ClogRow *rows, int n, char *why, size_t le
 	fputs("set terminal svg size 800,420 dynamic enhanced font 'sans,10'\n"
 		  "set output 'clog.svg'\n"
 		  "set logscale x 2\n"
+		  "set offsets graph 0.05, graph 0.05, 0, 0\n"
 		  "set grid xtics ytics lc rgb '#dddddd'\n"
 		  "set xlabel 'CLOG buffers (wal\\_stall\\_clog.buffers)'\n"
 		  "set ylabel 'CLOG misses per 1,000 transactions (pg\\_stat\\_slru)'\n"
