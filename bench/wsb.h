@@ -295,7 +295,6 @@ typedef struct WsbEnvironment
 	char	   *pgbench_command;	/* malloc'd, whole; NULL if none */
 	char		settings[8192];		/* every non-default setting, "name = value\n" */
 	char		aged_span[256];		/* --aged-pages: what was built, "" none */
-	int			aged_pages;			/* the CLOG pages its xmins cover, 0 none */
 	char		started[64];
 	char		finished[64];
 } WsbEnvironment;
