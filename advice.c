@@ -310,8 +310,11 @@ add_clog_keep_row(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n
 /*
  * CLOG buffers: misses (pages read back into the SLRU) with a hit ratio
  * under 99% ask for more buffers, if clients lose time to them: waiting on
- * the CLOG's locks while the misses are read back.  Misses that cost
- * clients under 0.1% of their time are left alone.  On 17+
+ * the CLOG's locks and on SLRU I/O while the misses are read back.  Misses
+ * that cost clients under 0.1% of their time are left alone.  The count
+ * asked for holds every CLOG page a tuple can still ask about (the span
+ * from the oldest unfrozen xid to the next), when that span is known and
+ * larger than the buffers; else twice the buffers.  On 17+
  * transaction_buffers sets them; on 13-16 only shared_buffers does (512
  * pages per CLOG buffer, 128 at most), which changes much else: the row
  * says so.
@@ -325,11 +328,13 @@ advise_clog(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, int 
 	bool		settable = in->server_version >= 170000;
 	const char *confidence;
 	double		lock_share;
+	double		lost_ms = in->clog_lock_ms + in->clog_slru_io_ms;
+	bool		by_span;
 
 	if (in->clog_hits < 0 || in->clog_reads < 0 || in->clog_hits + in->clog_reads == 0)
 		return;
 	ratio = (double) in->clog_hits / (in->clog_hits + in->clog_reads);
-	lock_share = in->client_seconds > 0 ? in->clog_lock_ms / (in->client_seconds * 1000.0) : -1;
+	lock_share = in->client_seconds > 0 ? lost_ms / (in->client_seconds * 1000.0) : -1;
 	if (ratio >= 0.99 || in->clog_reads < 10)
 	{
 		add_clog_keep_row(in, rows, n, max, ratio, ", lock waits %.1f ms", in->clog_lock_ms);
@@ -338,14 +343,20 @@ advise_clog(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, int 
 	if (lock_share >= 0 && lock_share < WS_ADVICE_CLOG_LOCK_SHARE_MIN)
 	{
 		add_clog_keep_row(in, rows, n, max, ratio,
-						  ", but clients waited on CLOG locks only %.1f ms, %.3f%% of their time: "
+						  ", but clients waited on CLOG locks and SLRU I/O only %.1f ms, %.3f%% of their time: "
 						  "more buffers would save little",
-						  in->clog_lock_ms, 100.0 * lock_share);
+						  lost_ms, 100.0 * lock_share);
 		return;
 	}
 	confidence = (ratio < 0.9 && in->clog_reads >= 1000 &&
 				  lock_share >= WS_ADVICE_CLOG_LOCK_SHARE_HIGH) ? "high" : "medium";
-	want = in->clog_buffers * 2;
+	/*
+	 * Enough for every page a tuple can still ask about (from the oldest
+	 * unfrozen xid to the next, one more for the page being filled), when
+	 * that is more than there is; else twice the buffers.
+	 */
+	by_span = in->clog_span_pages > 0 && in->clog_span_pages + 1 > in->clog_buffers;
+	want = by_span ? in->clog_span_pages + 1 : in->clog_buffers * 2;
 	if (settable)
 		want = ((want + 15) / 16) * 16;
 	if (want > in->clog_buffers_max)
@@ -366,10 +377,18 @@ advise_clog(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *n, int 
 	{
 		snprintf(row->current, sizeof(row->current), "%d", in->clog_buffers);
 		snprintf(row->suggested, sizeof(row->suggested), "%d", want);
-		snprintf(row->evidence, sizeof(row->evidence),
-				 "CLOG hit ratio %.2f%% (%lld reads in %.0f s), lock waits %.1f ms: twice the CLOG buffers "
-				 "keeps twice the range of transaction statuses in memory",
-				 100.0 * ratio, (long long) in->clog_reads, in->seconds, in->clog_lock_ms);
+		if (by_span)
+			snprintf(row->evidence, sizeof(row->evidence),
+					 "CLOG hit ratio %.2f%% (%lld reads in %.0f s), clients lost %.1f ms to CLOG lock "
+					 "waits and SLRU I/O (%.2f%% of their time): tuples can still ask about the %d CLOG "
+					 "pages from the oldest unfrozen transaction to the next, and %d buffers hold them all",
+					 100.0 * ratio, (long long) in->clog_reads, in->seconds, lost_ms,
+					 100.0 * lock_share, in->clog_span_pages, want);
+		else
+			snprintf(row->evidence, sizeof(row->evidence),
+					 "CLOG hit ratio %.2f%% (%lld reads in %.0f s), lock waits %.1f ms: twice the CLOG buffers "
+					 "keeps twice the range of transaction statuses in memory",
+					 100.0 * ratio, (long long) in->clog_reads, in->seconds, in->clog_lock_ms);
 	}
 	else
 	{

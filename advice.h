@@ -64,7 +64,10 @@ typedef struct WalStallAdviceInput
 	int64_t		clog_hits;		/* -1 unknown */
 	int64_t		clog_reads;
 	double		clog_lock_ms;
+	double		clog_slru_io_ms;	/* slru_io total_ms: SLRU pages read or written */
 	int			clog_buffers;
+	int			clog_span_pages;	/* CLOG pages from the oldest unfrozen xid to
+									 * the next one; 0 unknown */
 
 	/* settings in force */
 	int64_t		wal_buffers_bytes;

@@ -20,6 +20,7 @@
 #include <math.h>
 
 #include "access/htup_details.h"
+#include "access/transam.h"
 #include "access/xlog.h"
 #include "fmgr.h"
 #include "funcapi.h"
@@ -733,6 +734,27 @@ history_since_reset(int *count)
  *		peak rate, seconds with a full ring, client time, and wrap-around
  *		time in the seconds after each checkpoint began.
  */
+/*
+ * The CLOG pages a tuple can still ask about: from the oldest unfrozen xid
+ * (the cluster's oldest datfrozenxid) to the next xid, BLCKSZ * 4 xids a
+ * page.  The xid arithmetic is modulo 2^32, as the counter's.
+ */
+static int
+clog_span_pages(void)
+{
+	TransactionId next = XidFromFullTransactionId(ReadNextFullTransactionId());
+	TransactionId oldest;
+
+	LWLockAcquire(XidGenLock, LW_SHARED);
+#if PG_VERSION_NUM >= 170000
+	oldest = TransamVariables->oldestXid;
+#else
+	oldest = ShmemVariableCache->oldestXid;
+#endif
+	LWLockRelease(XidGenLock);
+	return (int) ((uint32) (next - oldest) / (BLCKSZ * 4)) + 1;
+}
+
 static void
 advice_from_history(const WalStallSecond *rows, int count, WalStallAdviceInput *in)
 {
@@ -827,7 +849,9 @@ wal_stall_advice_1_1(PG_FUNCTION_ARGS)
 	in.clog_hits = delta.clog_hits;
 	in.clog_reads = delta.clog_reads;
 	in.clog_lock_ms = copy.classes[WS_CLASS_CLOG].total_ns / WS_NS_PER_MS;
+	in.clog_slru_io_ms = copy.classes[WS_CLASS_SLRU_IO].total_ns / WS_NS_PER_MS;
 	in.clog_buffers = ws_clog_buffers();
+	in.clog_span_pages = clog_span_pages();
 	in.clog_buffers_max = ws_clog_buffers_max();
 	in.wal_buffers_bytes = (int64) ws_ring_bytes();
 	in.wal_buffers_max_bytes = (int64) (INT_MAX / XLOG_BLCKSZ) * XLOG_BLCKSZ;

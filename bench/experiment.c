@@ -92,6 +92,8 @@ wsb_plan_text(const WsbOptions *o, const WsbPlan *plan, char *buf, size_t len)
 	ADD("slow_wal = %d\nslow_wal_mbps = %d\nslow_disk = %d\n", o->slow_wal_iops,
 		o->slow_wal_mbps, o->slow_disk_iops);
 	ADD("validate = %s\n", o->validate ? "true" : "false");
+	if (o->aged_pages > 0)		/* only then, so that older plans still match */
+		ADD("aged_pages = %d\naged_rows_per_page = %d\n", o->aged_pages, o->aged_rows_per_page);
 	for (const char *p = o->extra_conf; *p;)
 	{
 		const char *e = strchr(p, '\n');

@@ -36,6 +36,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "aged.h"
+#include "clog_report.h"
 #include "engine.h"
 #include "validate.h"
 #include "verdict.h"
@@ -175,6 +177,33 @@ copy_script(const WsbOptions *o, const WsbTarget *t)
 	return wsb_close_written(f, rc);
 }
 
+/*
+ * --aged-pages: the aged table, once before the rounds, its span into the
+ * report; without --script its workload is the run's script.  0 or -1.
+ */
+static int
+build_aged(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env)
+{
+	WsbAgedSpan span;
+	char		err[1024];
+
+	if (wsb_aged_build(t, o, &span, err, sizeof(err)) != 0)
+	{
+		wsb_error("%s", err);
+		return -1;
+	}
+	if (!o->script[0] && wsb_aged_write_script(t) != 0)
+	{
+		wsb_error("could not write the aged table's script");
+		return -1;
+	}
+	snprintf(env->aged_span, sizeof(env->aged_span),
+			 "%lld rows, xmin %lld to %lld: %d CLOG pages (%d asked for), built in %.0f s",
+			 span.rows, span.first_xid, span.last_xid, span.pages, o->aged_pages,
+			 span.build_seconds);
+	return 0;
+}
+
 /* One line of pg_config's output: "pg_config --bindir" and the like. */
 static int
 pg_config_output(const WsbOptions *o, const char *flag, char *out, size_t len,
@@ -257,6 +286,10 @@ sets_for_version(WsbOptions *o, WsbPlan *plan, char *err, size_t errlen)
 		return -1;
 	}
 	rc = wsb_sets_for_version(o, major, err, errlen);
+	if (rc == 0 && major < 17)
+		printf("PostgreSQL %d has no transaction_buffers: the CLOG's buffers follow shared_buffers "
+			   "(Min(128, Max(4, shared_buffers / 512 pages))) and cannot be set alone, so the preset "
+			   "varies shared_buffers; the CLOG table names each configuration's CLOG buffers\n", major);
 	if (rc <= 0)
 		return rc;				/* an error, or nothing replaced */
 	wsb_note("PostgreSQL %d: the preset's set_from_17 settings replace its set lines", major);
@@ -490,6 +523,8 @@ main(int argc, char **argv)
 	env.pgbench_command = wsb_pgbench_command(&target, &opts);
 	if (wsb_interrupted)
 		return finish(WSB_EXIT_INTERRUPTED);
+	if (opts.aged_pages > 0 && build_aged(&target, &opts, &env) != 0)
+		return finish(wsb_interrupted ? WSB_EXIT_INTERRUPTED : WSB_EXIT_FAILURE);
 
 	/*
 	 * The rounds.  Run i of the plan is round i / nconfigs + 1; a
@@ -642,6 +677,13 @@ main(int argc, char **argv)
 		wsb_error("could not write \"%s\"", path);
 		failed++;
 	}
+	if (wsb_clog_wanted(&opts, &plan) &&
+		(!WSB_PATH_SAY(path, "%s/clog.csv", opts.out) ||
+		 wsb_clog_write_csv(path, &plan, runs, ndone) != 0))
+	{
+		wsb_error("could not write \"%s/clog.csv\"", opts.out);
+		failed++;
+	}
 	if (wsb_write_report(opts.out, &opts, &plan, runs, ndone, judged, &env,
 						 have_verdicts ? &verdicts : NULL) != 0)
 	{
@@ -652,6 +694,8 @@ main(int argc, char **argv)
 	wsb_print_verdict(stdout, &plan, runs, ndone, judged);
 	if (have_verdicts)
 		wsb_print_paired(stdout, &verdicts.table, &verdicts.spec, verdicts.v, plan.seed);
+	if (wsb_clog_wanted(&opts, &plan))
+		wsb_clog_print(stdout, &plan, runs, ndone, have_verdicts ? &verdicts : NULL);
 	wsb_validate_print(stdout, &plan, runs, ndone);
 	printf("results in %s\n", opts.out);
 	if (wsb_interrupted)

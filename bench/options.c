@@ -8,7 +8,8 @@
  * comment.  Keys: set (repeatable, "GUC=V1,V2"), conf (repeatable, a fixed
  * setting "name = value"), runs, duration, clients, jobs, scale, builtin,
  * script, pgbench_args, pgbench_init_args, optional_library, slow_wal, slow_wal_mbps,
- * slow_disk, margin, budget, seed, description (repeatable, joined), set_from_17 (repeatable: on
+ * slow_disk, margin, budget, seed, aged_pages, aged_rows_per_page, description (repeatable,
+ * joined), set_from_17 (repeatable: on
  * PostgreSQL 17 and later these replace the preset's set lines, for a knob
  * that 17 introduced).  Flags on the command line override the preset; a
  * --set on the command line replaces the preset's --set of the same GUC.
@@ -43,7 +44,7 @@ enum
 {
 	F_RUNS, F_DURATION, F_CLIENTS, F_JOBS, F_SCALE, F_BUILTIN, F_SCRIPT,
 	F_PGBENCH_ARGS, F_INIT_ARGS, F_SLOW_WAL, F_SLOW_WAL_MBPS, F_SLOW_DISK,
-	F_SEED, F_MARGIN, F_BUDGET,
+	F_SEED, F_MARGIN, F_BUDGET, F_AGED_PAGES, F_AGED_ROWS,
 	F_COUNT
 };
 
@@ -56,6 +57,7 @@ wsb_options_defaults(WsbOptions *o)
 	o->clients = 4;
 	o->jobs = 2;
 	o->scale = 10;
+	o->aged_rows_per_page = WSB_AGED_ROWS_PER_PAGE;
 	strcpy(o->builtin, "tpcb-like");
 	o->margin_pct = 5;
 	o->seed = -1;
@@ -202,6 +204,11 @@ wsb_usage(FILE *f)
 		  "  --builtin NAME        pgbench built-in script (default tpcb-like)\n"
 		  "  --script FILE         a custom pgbench script instead of --builtin\n"
 		  "  --pgbench-args 'ARGS' more pgbench arguments, split on blanks\n"
+		  "  --aged-pages N        before the rounds, an aged table whose rows' xmins span\n"
+		  "                        N CLOG pages (32,768 transactions each), unhinted; every\n"
+		  "                        run gets a fresh copy and, without --script, a workload\n"
+		  "                        that reads and updates its rows at random\n"
+		  "  --aged-rows-per-page N rows per CLOG page of the aged table (default 512)\n"
 		  "\n"
 		  "Where (a temporary cluster, removed at the end, unless --pgdata):\n"
 		  "  --pgdata DIR          an existing local cluster, stopped or running; settings\n"
@@ -509,6 +516,8 @@ set_field(WsbOptions *o, const char *key, const char *value, bool *given,
 		{"slow_wal", F_SLOW_WAL, &o->slow_wal_iops, 1, 10000000},
 		{"slow_wal_mbps", F_SLOW_WAL_MBPS, &o->slow_wal_mbps, 1, 100000},
 		{"slow_disk", F_SLOW_DISK, &o->slow_disk_iops, 1, 10000000},
+		{"aged_pages", F_AGED_PAGES, &o->aged_pages, 1, WSB_AGED_MAX_PAGES},
+		{"aged_rows_per_page", F_AGED_ROWS, &o->aged_rows_per_page, 1, WSB_AGED_XIDS_PER_PAGE},
 	};
 
 	if (strcmp(key, "margin") == 0)
@@ -800,6 +809,7 @@ static const struct
 	{"--script", "script"}, {"--pgbench-args", "pgbench_args"},
 	{"--slow-wal", "slow_wal"}, {"--slow-wal-mbps", "slow_wal_mbps"},
 	{"--slow-disk", "slow_disk"},
+	{"--aged-pages", "aged_pages"}, {"--aged-rows-per-page", "aged_rows_per_page"},
 	{"--seed", "seed"}, {"--margin", "margin"}, {"--budget", "budget"},
 	{"--judge", NULL}, {"--baseline", NULL}, {"--resume", NULL},
 };
@@ -1112,6 +1122,11 @@ wsb_parse_args(int argc, char **argv, const char *presets_dir, WsbOptions *o,
 			return -1;
 		}
 		o->jobs = o->clients;
+	}
+	if (given[F_AGED_ROWS] && !o->aged_pages)
+	{
+		snprintf(err, errlen, "--aged-rows-per-page needs --aged-pages");
+		return -1;
 	}
 	if (o->slow_wal_mbps && !o->slow_wal_iops)
 	{

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "clog_report.h"
 #include "engine.h"
 #include "fits.h"
 #include "report_internal.h"
@@ -770,6 +771,8 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 
 	fputs("<h2>Stall summary per configuration</h2>\n", f);
 	write_summary_html(f, plan, runs, nruns);
+	if (wsb_clog_wanted(opts, plan))
+		wsb_clog_html(f, plotdir, plan, runs, nruns, env, verdicts);
 	fputs("<h2>Statements with the most stall time</h2>\n", f);
 	write_statements_html(f, plan, runs, nruns);
 	fputs("<h2>Advice</h2>\n", f);

@@ -39,6 +39,7 @@
 #include <unistd.h>
 #include <libpq-fe.h>
 
+#include "aged.h"
 #include "engine.h"
 #include "fits.h"
 #include "sql.h"
@@ -65,7 +66,7 @@ add_pgbench_args(WsbCommand *c, const WsbTarget *t, const WsbOptions *o, const c
 	wsb_cmd_add(c, "--progress=1");
 	wsb_cmd_add(c, "-l");
 	wsb_cmd_add(c, "--log-prefix=%s", logprefix);
-	if (o->script[0])
+	if (o->script[0] || o->aged_pages > 0)
 		wsb_cmd_add(c, "--file=%s/script.sql", t->workdir);
 	else
 		wsb_cmd_add(c, "--builtin=%s", o->builtin);
@@ -78,7 +79,14 @@ add_pgbench_args(WsbCommand *c, const WsbTarget *t, const WsbOptions *o, const c
 		for (char *a = strtok_r(buf, " \t", &save); a; a = strtok_r(NULL, " \t", &save))
 			wsb_cmd_add(c, "%s", a);
 	}
-	wsb_cmd_add(c, "%s", t->dbname);
+	if (o->aged_pages > 0)
+	{
+		wsb_cmd_add(c, "-D");
+		wsb_cmd_add(c, "aged_rows=%lld", wsb_aged_rows(o));
+		wsb_cmd_add(c, "%s", WSB_AGED_RUN_DB);	/* the run's fresh copy */
+	}
+	else
+		wsb_cmd_add(c, "%s", t->dbname);
 }
 
 /*
@@ -433,6 +441,73 @@ run_failed(WsbRun *run, char *err, size_t errlen, const char *why)
 	return -1;
 }
 
+/* the CLOG's row of pg_stat_slru: "Xact" before 17, "transaction" from 17 */
+static const char slru_clog_sql[] =
+"SELECT blks_hit, blks_read FROM pg_catalog.pg_stat_slru WHERE name IN ('Xact', 'transaction')";
+
+/*
+ * wal_stall_reset() and the CLOG's SLRU counters in one transaction: both
+ * read the same snapshot of the statistics, so that the run's hits and
+ * reads from pg_stat_slru (after minus before) cover what wal_stall_clog's
+ * do, to the page.  The counts before go into run->slru_clog_*.
+ */
+static int
+reset_and_read_slru(RunState *s, char *msg, size_t len)
+{
+	WsbTarget  *t = s->t;
+	WsbRows		rows = {0};
+	int			rc;
+
+	s->run->slru_clog_hits = s->run->slru_clog_reads = -1;
+	if (wsb_sql_exec(t->conn, "BEGIN", msg, len) != 0)
+		return -1;
+	rc = (s->loaded && wsb_sql_exec(t->conn, "SELECT public.wal_stall_reset()", msg, len) != 0) ||
+		wsb_sql_rows(t->conn, slru_clog_sql, 0, NULL, &rows, msg, len) != 0 ? -1 : 0;
+	if (rc == 0)
+		rc = wsb_sql_exec(t->conn, "COMMIT", msg, len);
+	else
+	{
+		char		ignored[256];
+
+		wsb_sql_exec(t->conn, "ROLLBACK", ignored, sizeof(ignored));
+	}
+	if (rc == 0 && rows.nrows == 1)
+	{
+		s->run->slru_clog_hits = (int64_t) wsb_rows_double(&rows, 0, "blks_hit", -1);
+		s->run->slru_clog_reads = (int64_t) wsb_rows_double(&rows, 0, "blks_read", -1);
+	}
+	wsb_rows_free(&rows);
+	return rc;
+}
+
+/*
+ * After the run, in one transaction again: wal_stall_clog and the CLOG's
+ * SLRU counters, which become the run's deltas (-1 when either is unknown).
+ */
+static void
+read_clog_and_slru(RunState *s)
+{
+	WsbTarget  *t = s->t;
+	WsbRun	   *run = s->run;
+	WsbRows		rows = {0};
+	char		msg[512];
+	int64_t		hits = -1,
+				reads = -1;
+
+	if (wsb_sql_exec(t->conn, "BEGIN", msg, sizeof(msg)) != 0)
+		return;
+	if (s->loaded)
+	if (wsb_sql_rows(t->conn, slru_clog_sql, 0, NULL, &rows, msg, sizeof(msg)) == 0 && rows.nrows == 1)
+	{
+		hits = (int64_t) wsb_rows_double(&rows, 0, "blks_hit", -1);
+		reads = (int64_t) wsb_rows_double(&rows, 0, "blks_read", -1);
+	}
+	wsb_rows_free(&rows);
+	wsb_sql_exec(t->conn, "COMMIT", msg, sizeof(msg));
+	run->slru_clog_hits = hits >= 0 && run->slru_clog_hits >= 0 ? hits - run->slru_clog_hits : -1;
+	run->slru_clog_reads = reads >= 0 && run->slru_clog_reads >= 0 ? reads - run->slru_clog_reads : -1;
+}
+
 /*
  * Before pgbench: the instrument is there, the counters are reset, the
  * collector's CPU time and the server's clock are read.  0, or -1 with why.
@@ -453,7 +528,7 @@ prepare_run(RunState *s, char *why, size_t whylen)
 		s->statements = statements_ready(t, run->statements_why, sizeof(run->statements_why));
 	if (wsb_sql_exec(t->conn, "CHECKPOINT", msg, sizeof(msg)) != 0 ||
 		wsb_sql_exec(t->conn, "SELECT pg_catalog.pg_stat_reset_shared('wal'::pg_catalog.text)", msg, sizeof(msg)) != 0 ||
-		(s->loaded && wsb_sql_exec(t->conn, "SELECT public.wal_stall_reset()", msg, sizeof(msg)) != 0) ||
+		reset_and_read_slru(s, msg, sizeof(msg)) != 0 ||
 		(s->statements && wsb_sql_exec(t->conn, "SELECT public.pg_stat_statements_reset()", msg, sizeof(msg)) != 0))
 	{
 		snprintf(why, whylen, "before the run: %.400s", msg);
@@ -660,6 +735,7 @@ read_figures(RunState *s)
 	if (s->tracer && wsb_tracer_stop(s->tracer, &run->validation, msg, sizeof(msg)) != 0)
 		wsb_note("run %d: --validate: %s", run->order, msg);
 	fetch_after(t, "SELECT * FROM pg_catalog.pg_stat_wal", &run->wal);
+	read_clog_and_slru(s);
 	if (s->loaded)
 	{
 		double		cpu1 = schedstat_ns(s->collector);
@@ -711,6 +787,10 @@ wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan, WsbRun *run,
 	run->collector_cpu_share = -1;
 	run->validation.requested = o->validate;
 	run->validation.traced = wsb_validate_traced(o, run->config, run->repeat);
+	run->slru_clog_hits = run->slru_clog_reads = -1;
+	/* a fresh, unhinted copy of the aged table before anything is reset */
+	if (o->aged_pages > 0 && wsb_aged_copy(t, why, sizeof(why)) != 0)
+		return run_failed(run, err, errlen, why);
 	if (prepare_run(&s, why, sizeof(why)) != 0)
 		return run_failed(run, err, errlen, why);
 
@@ -733,6 +813,8 @@ wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan, WsbRun *run,
 	run->ok = rc == 0;
 	if (read_figures(&s) != 0)
 		return 1;
+	if (o->aged_pages > 0 && wsb_aged_drop_copy(t, why, sizeof(why)) != 0)
+		wsb_note("run %d: %s", run->order, why);
 	if (!o->quiet && !s.tty)
 		fprintf(stderr, "run %d/%d  %s  %.0f tps%s%s\n", run->order, nruns,
 				plan->configs[run->config].label, run->tps,

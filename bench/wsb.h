@@ -19,6 +19,7 @@
  *	 sql.c		 the connection to the server, the query helpers
  *	 slowdisk.c	 loop device + cgroup (v2 io.max, v1 blkio) for --slow-wal / --slow-disk
  *	 run.c		 one run: checkpoint, resets, pgbench, polling, figures
+ *	 aged.c		 --aged-pages: the aged table, built once, copied fresh for each run
  *	 pgbench.c	 parsing pgbench's per-transaction log and its summary
  *	 validate.c	 --validate: the bpftrace program, its sums against wal_stall's
  *	 tracer.c	 --validate: the bpftrace process (requirements, start, stop)
@@ -33,6 +34,7 @@
  *	 chart.c	 the report's charts (gnuplot SVG)
  *	 report.c	 report.html, the terminal verdict table
  *	 report_validate.c --validate's tables, on the terminal and in report.html
+ *	 clog_report.c the CLOG by buffer count: misses, waits, tps, the tipping point
  *	 proc.c		 running a program (as a user, in a cgroup, with a timeout), stopping it
  *	 util.c		 strings, rows as text, cleanup, files
  *	 main.c		 the plan-run-judge-report loop, signals
@@ -79,6 +81,11 @@
 #define WSB_MAX_CONFIGS		64	/* cartesian product */
 #define WSB_NAME_LEN		64
 #define WSB_VALUE_LEN		256
+
+/* the aged table (aged.c): one CLOG page holds the status of BLCKSZ * 4 xids */
+#define WSB_AGED_XIDS_PER_PAGE	32768
+#define WSB_AGED_MAX_PAGES		4096
+#define WSB_AGED_ROWS_PER_PAGE	512	/* default: every 64th transaction a row */
 
 /* ---------- options and plan (options.c) ---------- */
 
@@ -141,6 +148,8 @@ typedef struct WsbOptions
 	char		judge[1024];		/* --judge DIR|FILE.csv: no server */
 	char		baseline[1024];		/* --baseline NAME for --judge */
 	char		resume[1024];		/* --resume DIR */
+	int			aged_pages;		/* --aged-pages: CLOG pages the aged table spans, 0 none */
+	int			aged_rows_per_page; /* --aged-rows-per-page */
 	int			nsets_from_17;	/* preset's set_from_17 lines: on 17+ */
 	WsbSet		sets_from_17[WSB_MAX_SETS]; /* they replace its set lines */
 } WsbOptions;
@@ -261,6 +270,8 @@ typedef struct WsbRun
 	WsbRows		history;		/* wal_stall_history rows during the run */
 	WsbRows		summary;		/* wal_stall_summary after the run */
 	WsbRows		clog;			/* wal_stall_clog after the run */
+	int64_t		slru_clog_hits;	/* pg_stat_slru's CLOG row over the run, -1 */
+	int64_t		slru_clog_reads;	/* (read with wal_stall_clog, same snapshots) */
 	WsbRows		wal;			/* pg_stat_wal after the run (reset before) */
 	WsbRows		status;			/* wal_stall_status() after the run */
 	WsbRows		advice;			/* wal_stall_advice() after the run */
@@ -283,6 +294,7 @@ typedef struct WsbEnvironment
 	char		wal_device[256];	/* "loop device 7:3, 100 write IOPS" ... */
 	char	   *pgbench_command;	/* malloc'd, whole; NULL if none */
 	char		settings[8192];		/* every non-default setting, "name = value\n" */
+	char		aged_span[256];		/* --aged-pages: what was built, "" none */
 	char		started[64];
 	char		finished[64];
 } WsbEnvironment;

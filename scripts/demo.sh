@@ -10,6 +10,10 @@
 #                                        for the full 3 runs of 15 s)
 #   PG_CONFIG=/path/to/pg_config scripts/demo.sh   another PostgreSQL
 #                                        (default: Debian 12's 15)
+#   scripts/pg_root.sh --run 18 . env WS_TEST_IN_ROOT=18 \
+#     PG_CONFIG=/usr/lib/postgresql/18/bin/pg_config \
+#     bash -c 'cp -a /wal_stall /tmp/ws && /tmp/ws/scripts/demo.sh --preset clog'
+#                                        18 in its root (no setup.sh there)
 #
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -euo pipefail
@@ -17,13 +21,24 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # the PostgreSQL scripts/setup.sh builds and installs wal_stall for
 debian_pg_config=/usr/lib/postgresql/15/bin/pg_config
 pg_config=${PG_CONFIG:-$debian_pg_config}
-bash "$top/scripts/setup.sh"
-if [ "$("$pg_config" --pkglibdir)" != "$("$debian_pg_config" --pkglibdir)" ]; then
-	# another PostgreSQL: build for it from clean (PGXS would keep the objects
-	# built for 15) and install wal_stall there too
+build_for() {	# wal_stall from clean (PGXS would keep objects built for another major)
 	make -C "$top" -s clean PG_CONFIG="$pg_config" >/dev/null
 	make -C "$top" -s PG_CONFIG="$pg_config" >/dev/null
 	make -C "$top" -s PG_CONFIG="$pg_config" install >/dev/null
+}
+if [ -n "${WS_TEST_IN_ROOT:-}" ]; then
+	# inside a root of scripts/pg_root.sh (a copy of the tree there): its own
+	# packages are the PostgreSQL, and setup.sh's are Debian 12's; the
+	# harness is built against that PostgreSQL's libpq
+	build_for
+	make -C "$top/bench" -s clean >/dev/null
+	make -C "$top/bench" -s PG_CONFIG="$pg_config" wal_stall_bench >/dev/null
+else
+	bash "$top/scripts/setup.sh"
+	# another PostgreSQL: build for it and install wal_stall there too
+	if [ "$("$pg_config" --pkglibdir)" != "$("$debian_pg_config" --pkglibdir)" ]; then
+		build_for
+	fi
 fi
 out="$top/bench-results/$(date -u +%Y%m%d-%H%M%S)"
 if [ $# -eq 0 ]; then

@@ -300,6 +300,7 @@ suites_once() {
 	bench_suite files 900 "files read back"
 	bench_suite restore 900 "restores and restarts on Debian clusters"
 	bench_suite verdicts 1800 "verdicts end to end"
+	bench_suite clog 900 "the CLOG experiment: an aged table, misses by buffer count"
 
 	echo "== Prometheus (exporter/test.sh, as root)"
 	PG_CONFIG=$PGCONFIG limit 900 bash "$work/exporter/test.sh" >"$logs/exporter.log" 2>&1

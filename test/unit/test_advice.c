@@ -359,6 +359,24 @@ test_clog(void)
 	in.clog_buffers = 50;
 	r = advise_row(&in, rows, &n, "transaction_buffers");
 	check_suggested(r, "112", "17: 2 x 50 rounds up to 112");
+
+	/* the span the tuples can ask about: 96 pages and the one being filled */
+	in.clog_buffers = 16;
+	in.clog_span_pages = 96;
+	in.clog_lock_ms = 0;
+	in.clog_slru_io_ms = 48000;
+	r = advise_row(&in, rows, &n, "transaction_buffers");
+	check_suggested(r, "112", "17: a span of 96 CLOG pages needs 97 buffers, 112 in banks of 16");
+	check(r && strstr(r->evidence, "96 CLOG pages") && strstr(r->evidence, "SLRU I/O"),
+		  "and the evidence names the span and the SLRU I/O waits (%s)", r ? r->evidence : "none");
+	in.clog_slru_io_ms = 100;
+	r = advise_row(&in, rows, &n, "transaction_buffers");
+	check(r && strncmp(r->evidence, "keep", 4) == 0 && strstr(r->evidence, "save little"),
+		  "SLRU I/O waits of 0.004%% of client time: keep (%s)", r ? r->evidence : "none");
+	in.clog_slru_io_ms = 48000;
+	in.clog_buffers = 128;
+	r = advise_row(&in, rows, &n, "transaction_buffers");
+	check_suggested(r, "256", "17: 128 buffers hold the span already: twice them");
 }
 
 static void

@@ -1,0 +1,467 @@
+/*-------------------------------------------------------------------------
+ *
+ * clog_report.c
+ *		wal_stall_bench: the CLOG by buffer count.
+ *
+ * The question of 2011 (NUM_CLOG_BUFFERS recompiled at 8..48, "the tipping
+ * point is somewhere in the neighborhood of 32 buffers"), asked of a
+ * buffer sweep: per configuration its CLOG buffers (wal_stall_clog's
+ * buffers, what the server really has, so on 13-16 the count that follows
+ * shared_buffers), its misses (CLOG pages read into the SLRU) per 1,000
+ * transactions from pg_stat_slru and from wal_stall_clog side by side (the
+ * run reads both in the same statistics snapshots, so they agree to the
+ * page), the hit ratio, the share of the clients' time lost to CLOG lock
+ * waits (class clog) and SLRU I/O (class slru_io), and tps: the median
+ * run and the paired verdict by rounds against the baseline.  Then the
+ * chart of misses and tps against the buffer count, and the sentence:
+ *
+ *	 the tipping point is the smallest count from which on, at every count
+ *	 of the sweep, the CLOG misses are within 1% of the lookups of the
+ *	 largest count's (their miss ratios, 1 - hit ratio, differ by at most
+ *	 0.01) and tps is equivalent within the margin; the tps verdicts are
+ *	 against the baseline, so the largest count must be the baseline (the
+ *	 clog preset puts it first).
+ *
+ * Only the judging side: runs in memory, no server.
+ *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clog_report.h"
+#include "engine.h"
+#include "fits.h"
+#include "report_internal.h"
+
+/* misses within this share of the lookups of the largest count's */
+#define CLOG_MISS_TOLERANCE 0.01
+
+/* One configuration's CLOG figures, over its successful runs. */
+typedef struct ClogRow
+{
+	int			config;
+	int			runs;			/* successful runs */
+	double		buffers;		/* wal_stall_clog.buffers, NAN unknown */
+	double		transactions;
+	double		slru_hits;		/* pg_stat_slru, NAN when a run lacks it */
+	double		slru_reads;
+	double		ws_hits;		/* wal_stall_clog */
+	double		ws_reads;
+	int			equal_runs;		/* runs whose two read counts agree */
+	double		clog_ms;		/* client stall time by class */
+	double		slru_io_ms;
+	double		client_ms;		/* clients x run ms */
+	double		tps_median;
+	const WsbPaired *tps;		/* against the baseline by rounds, NULL */
+} ClogRow;
+
+bool
+wsb_clog_wanted(const WsbOptions *opts, const WsbPlan *plan)
+{
+	if (opts->aged_pages > 0)
+		return true;
+	for (int c = 0; c < plan->nconfigs; c++)
+		for (int s = 0; s < plan->configs[c].nsettings; s++)
+			if (strcmp(plan->configs[c].names[s], "transaction_buffers") == 0)
+				return true;
+	return false;
+}
+
+static double
+per_thousand(double misses, double transactions)
+{
+	return transactions > 0 ? 1000.0 * misses / transactions : NAN;
+}
+
+static double
+miss_ratio(const ClogRow *r)
+{
+	return r->slru_hits + r->slru_reads > 0 ? r->slru_reads / (r->slru_hits + r->slru_reads) : NAN;
+}
+
+static double
+share(double ms, double client_ms)
+{
+	return client_ms > 0 ? ms / client_ms : NAN;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double		x = *(const double *) a,
+				y = *(const double *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* the verdict on tps of a configuration, by label, or NULL */
+static const WsbPaired *
+tps_verdict(const WsbVerdicts *v, const char *label)
+{
+	if (v == NULL)
+		return NULL;
+	for (int c = 0; c < v->table.nconfigs; c++)
+		if (strcmp(v->table.labels[c], label) == 0)
+			return &v->v[c * WSB_N_METRICS + WSB_M_TPS];
+	return NULL;
+}
+
+static void
+add_run(ClogRow *row, const WsbPlan *plan, const WsbRun *r, double *tps)
+{
+	double		ws_reads = wsb_first_row_value(&r->clog, "reads");
+	double		ws_hits = wsb_first_row_value(&r->clog, "hits");
+	double		buffers = wsb_first_row_value(&r->clog, "buffers");
+	double		clog = wsb_summary_value(r, "clog", "total_ms");
+	double		io = wsb_summary_value(r, "slru_io", "total_ms");
+
+	tps[row->runs++] = r->tps;
+	if (!isnan(buffers))
+		row->buffers = buffers;
+	row->transactions += (double) r->transactions;
+	if (r->slru_clog_reads < 0 || r->slru_clog_hits < 0)
+		row->slru_reads = row->slru_hits = NAN;
+	else
+	{
+		row->slru_reads += (double) r->slru_clog_reads;
+		row->slru_hits += (double) r->slru_clog_hits;
+	}
+	row->ws_reads += ws_reads;	/* NAN when wal_stall was not loaded */
+	row->ws_hits += ws_hits;
+	if (!isnan(ws_reads) && r->slru_clog_reads >= 0 && ws_reads == (double) r->slru_clog_reads)
+		row->equal_runs++;
+	row->clog_ms += isnan(clog) ? 0 : clog;
+	row->slru_io_ms += isnan(io) ? 0 : io;
+	row->client_ms += r->seconds * 1000.0 * plan->clients;
+}
+
+/* The configurations' rows, sorted by buffer count (unknown counts last). */
+static int
+collect(const WsbPlan *plan, const WsbRun *runs, int nruns, const WsbVerdicts *verdicts,
+		ClogRow *rows)
+{
+	double	   *tps = malloc(sizeof(double) * (nruns > 0 ? nruns : 1));
+	int			n = 0;
+
+	if (tps == NULL)
+		return 0;
+	for (int c = 0; c < plan->nconfigs; c++)
+	{
+		ClogRow    *row = &rows[n];
+
+		memset(row, 0, sizeof(*row));
+		row->config = c;
+		row->buffers = NAN;
+		for (int i = 0; i < nruns; i++)
+			if (runs[i].config == c && runs[i].ok)
+				add_run(row, plan, &runs[i], tps);
+		if (row->runs == 0)
+			continue;
+		qsort(tps, row->runs, sizeof(double), cmp_double);
+		row->tps_median = row->runs % 2 ? tps[row->runs / 2]
+			: (tps[row->runs / 2 - 1] + tps[row->runs / 2]) / 2;
+		row->tps = tps_verdict(verdicts, plan->configs[c].label);
+		n++;
+	}
+	free(tps);
+	/* insertion sort by buffers: a few configurations */
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && (isnan(rows[j - 1].buffers) ||
+								  rows[j].buffers < rows[j - 1].buffers); j--)
+		{
+			ClogRow		t = rows[j];
+
+			rows[j] = rows[j - 1];
+			rows[j - 1] = t;
+		}
+	return n;
+}
+
+/* does row r meet the largest count's misses, and its tps by the margin? */
+static bool
+misses_close(const ClogRow *r, const ClogRow *largest)
+{
+	return fabs(miss_ratio(r) - miss_ratio(largest)) <= CLOG_MISS_TOLERANCE;
+}
+
+static bool
+tps_equivalent(const ClogRow *r)
+{
+	return r->tps != NULL && (r->tps->word == WSB_W_EQUIVALENT || r->tps->word == WSB_W_BASELINE);
+}
+
+/*
+ * The tipping-point sentence into buf.  rows sorted by buffers, n of them
+ * with known counts first.
+ */
+static void
+tipping_sentence(const ClogRow *rows, int n, const WsbPlan *plan, char *buf, size_t len)
+{
+	const ClogRow *largest;
+	int			known = 0,
+				tip,
+				miss_tip;
+
+	for (int i = 0; i < n; i++)
+		if (!isnan(rows[i].buffers) && !isnan(miss_ratio(&rows[i])))
+			known = i + 1;
+	if (known < 2)
+	{
+		snprintf(buf, len, "No tipping point: fewer than two buffer counts with CLOG figures.");
+		return;
+	}
+	largest = &rows[known - 1];
+	if (largest->config != 0)
+	{
+		snprintf(buf, len, "No tipping point: tps is judged against the baseline (%.200s), and the "
+				 "largest count (%.0f buffers) is not it; put the largest count first.",
+				 plan->configs[0].label, largest->buffers);
+		return;
+	}
+	/* the smallest count from which on every count meets both; misses alone */
+	tip = known - 1;
+	while (tip > 0 && misses_close(&rows[tip - 1], largest) && tps_equivalent(&rows[tip - 1]))
+		tip--;
+	miss_tip = known - 1;
+	while (miss_tip > 0 && misses_close(&rows[miss_tip - 1], largest))
+		miss_tip--;
+	if (tip == known - 1 && miss_tip < known - 1)
+	{
+		const ClogRow *r = &rows[miss_tip];
+		const ClogRow *unsure = &rows[known - 2];
+
+		snprintf(buf, len, "No count in the sweep reaches the tipping point: from %.0f buffers on the "
+				 "CLOG misses are within 1%% of the lookups of the largest count's (%.0f buffers: "
+				 "%.2f%% of the lookups miss at %.0f, %.2f%% at %.0f), but tps at %.0f buffers is not "
+				 "shown equivalent within +-%g%%: %s.", r->buffers, largest->buffers,
+				 100.0 * miss_ratio(r), r->buffers, 100.0 * miss_ratio(largest), largest->buffers,
+				 unsure->buffers, plan->margin_pct, unsure->tps ? unsure->tps->words : "not judged");
+		return;
+	}
+	if (tip == known - 1)
+	{
+		const ClogRow *below = &rows[known - 2];
+
+		snprintf(buf, len, "No count in the sweep reaches the tipping point: at %.0f buffers, the "
+				 "next below the largest (%.0f), %.2f%% of the CLOG lookups miss against %.2f%%, "
+				 "and tps by rounds: %s.", below->buffers, largest->buffers,
+				 100.0 * miss_ratio(below), 100.0 * miss_ratio(largest),
+				 below->tps ? below->tps->words : "not judged");
+		return;
+	}
+	if (tip == 0)
+	{
+		snprintf(buf, len, "The tipping point on this machine is at or below %.0f buffers, the "
+				 "smallest count of the sweep: from there on the CLOG misses are within 1%% of "
+				 "the lookups of %.0f buffers' (%.1f%% against %.1f%%) and tps is equivalent "
+				 "within +-%g%%; a smaller count would tell where it lies.",
+				 rows[0].buffers, largest->buffers, 100.0 * miss_ratio(&rows[0]),
+				 100.0 * miss_ratio(largest), plan->margin_pct);
+		return;
+	}
+	snprintf(buf, len, "The tipping point on this machine: %.0f CLOG buffers.  From %.0f buffers on "
+			 "the CLOG misses are within 1%% of the lookups of the largest count's (%.0f buffers: "
+			 "%.1f%% against %.1f%%) and tps is equivalent within +-%g%%; at %.0f buffers the "
+			 "misses are %.1f%% of the lookups, and tps by rounds: %s.",
+			 rows[tip].buffers, rows[tip].buffers, largest->buffers, 100.0 * miss_ratio(&rows[tip]),
+			 100.0 * miss_ratio(largest), plan->margin_pct, rows[tip - 1].buffers,
+			 100.0 * miss_ratio(&rows[tip - 1]),
+			 rows[tip - 1].tps ? rows[tip - 1].tps->words : "not judged");
+}
+
+int
+wsb_clog_write_csv(const char *path, const WsbPlan *plan, const WsbRun *runs, int nruns)
+{
+	FILE	   *f = wsb_create_file(path, 0666);
+
+	if (f == NULL)
+		return -1;
+	fputs("configuration,round,ok,clog_buffers,transactions,tps,slru_hits,slru_reads,"
+		  "wal_stall_hits,wal_stall_reads,misses_per_1000_transactions,clog_ms,slru_io_ms\n", f);
+	for (int i = 0; i < nruns; i++)
+	{
+		const WsbRun *r = &runs[i];
+		double		reads = (double) r->slru_clog_reads;
+
+		wsb_csv_field(f, plan->configs[r->config].label);
+		fprintf(f, ",%d,%s,", r->repeat, r->ok ? "true" : "false");
+#define NUM(fmt, v) do { double v_ = (v); if (!isnan(v_)) fprintf(f, fmt, v_); } while (0)
+		NUM("%.0f", wsb_first_row_value(&r->clog, "buffers"));
+		fprintf(f, ",%lld,", (long long) r->transactions);
+		NUM("%.3f", r->tps);
+		fputc(',', f);
+		if (r->slru_clog_hits >= 0)
+			fprintf(f, "%lld", (long long) r->slru_clog_hits);
+		fputc(',', f);
+		if (r->slru_clog_reads >= 0)
+			fprintf(f, "%lld", (long long) r->slru_clog_reads);
+		fputc(',', f);
+		NUM("%.0f", wsb_first_row_value(&r->clog, "hits"));
+		fputc(',', f);
+		NUM("%.0f", wsb_first_row_value(&r->clog, "reads"));
+		fputc(',', f);
+		NUM("%.3f", r->slru_clog_reads >= 0 ? per_thousand(reads, (double) r->transactions) : NAN);
+		fputc(',', f);
+		NUM("%.3f", wsb_summary_value(r, "clog", "total_ms"));
+		fputc(',', f);
+		NUM("%.3f", wsb_summary_value(r, "slru_io", "total_ms"));
+#undef NUM
+		fputc('\n', f);
+	}
+	return wsb_close_written(f, 0);
+}
+
+static void
+fmt_number(char *buf, size_t len, const char *fmt, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, fmt, v);
+}
+
+void
+wsb_clog_print(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns,
+			   const WsbVerdicts *verdicts)
+{
+	ClogRow		rows[WSB_MAX_CONFIGS];
+	int			n = collect(plan, runs, nruns, verdicts, rows);
+	char		sentence[2048];
+
+	fputs("\nCLOG by buffer count (misses: CLOG pages read into the SLRU, exact)\n", f);
+	fprintf(f, "%-8s %-12s %-12s %-9s %-8s %-8s %-8s %s\n", "buffers", "misses/1000", "(wal_stall)",
+			"hit", "clog", "slru_io", "tps", "tps by rounds");
+	fprintf(f, "%-8s %-12s %-12s %-9s %-8s %-8s %-8s\n", "", "pg_stat_slru", "", "ratio",
+			"%client", "%client", "median");
+	for (int i = 0; i < n; i++)
+	{
+		const ClogRow *r = &rows[i];
+		char		b[32],
+					m1[32],
+					m2[32],
+					h[32],
+					s1[32],
+					s2[32];
+
+		fmt_number(b, sizeof(b), "%.0f", r->buffers);
+		fmt_number(m1, sizeof(m1), "%.2f", per_thousand(r->slru_reads, r->transactions));
+		fmt_number(m2, sizeof(m2), "%.2f", per_thousand(r->ws_reads, r->transactions));
+		fmt_number(h, sizeof(h), "%.4f", isnan(miss_ratio(r)) ? NAN : 1 - miss_ratio(r));
+		fmt_number(s1, sizeof(s1), "%.3f", 100.0 * share(r->clog_ms, r->client_ms));
+		fmt_number(s2, sizeof(s2), "%.3f", 100.0 * share(r->slru_io_ms, r->client_ms));
+		fprintf(f, "%-8s %-12s %-12s %-9s %-8s %-8s %-8.0f %s\n", b, m1, m2, h, s1, s2,
+				r->tps_median, r->tps ? r->tps->words : "-");
+		if (r->equal_runs < r->runs)
+			fprintf(f, "         (wal_stall's misses differ from pg_stat_slru's in %d of %d runs)\n",
+					r->runs - r->equal_runs, r->runs);
+	}
+	tipping_sentence(rows, n, plan, sentence, sizeof(sentence));
+	fprintf(f, "%s\n", sentence);
+}
+
+/* plots/clog.dat and clog.gp, drawn; 0 or -1 with why */
+static int
+draw_chart(const char *plotdir, const ClogRow *rows, int n, char *why, size_t len)
+{
+	char		path[1200];
+	FILE	   *d,
+			   *gp;
+
+	if (!WSB_PATH(path, why, len, "%s/clog.dat", plotdir) || (d = fopen(path, "w")) == NULL)
+		return -1;
+	fputs("# buffers misses_per_1000_transactions tps_median\n", d);
+	for (int i = 0; i < n; i++)
+		if (!isnan(rows[i].buffers) && !isnan(rows[i].slru_reads))
+			fprintf(d, "%.0f %.6g %.6g\n", rows[i].buffers,
+					per_thousand(rows[i].slru_reads, rows[i].transactions), rows[i].tps_median);
+	if (fclose(d) != 0)
+		return -1;
+	if (!WSB_PATH(path, why, len, "%s/clog.gp", plotdir) || (gp = fopen(path, "w")) == NULL)
+		return -1;
+	fputs("set terminal svg size 800,420 dynamic enhanced font 'sans,10'\n"
+		  "set output 'clog.svg'\n"
+		  "set logscale x 2\n"
+		  "set offsets graph 0.05, graph 0.05, 0, 0\n"
+		  "set grid xtics ytics lc rgb '#dddddd'\n"
+		  "set xlabel 'CLOG buffers (wal\\_stall\\_clog.buffers)'\n"
+		  "set ylabel 'CLOG misses per 1,000 transactions (pg\\_stat\\_slru)'\n"
+		  "set y2label 'tps, median run'\n"
+		  "set ytics nomirror\n"
+		  "set y2tics\n"
+		  "set yrange [0:*]\n"
+		  "set y2range [0:*]\n"
+		  "set key outside bottom center horizontal\n"
+		  "plot 'clog.dat' using 1:2:xtic(1) with linespoints lw 2 pt 7 lc rgb '#b2182b' "
+		  "title 'misses per 1,000 transactions' axes x1y1, \\\n"
+		  "     'clog.dat' using 1:3 with linespoints lw 2 pt 5 lc rgb '#2166ac' "
+		  "title 'tps' axes x1y2\n", gp);
+	if (fclose(gp) != 0)
+		return -1;
+	return wsb_run_gnuplot(plotdir, "clog.gp", why, len);
+}
+
+void
+wsb_clog_html(FILE *f, const char *plotdir, const WsbPlan *plan, const WsbRun *runs,
+			  int nruns, const WsbEnvironment *env, const WsbVerdicts *verdicts)
+{
+	ClogRow		rows[WSB_MAX_CONFIGS];
+	int			n = collect(plan, runs, nruns, verdicts, rows);
+	char		sentence[2048],
+				why[1024] = "",
+				path[1200];
+
+	fputs("<h2>The CLOG by buffer count</h2>\n", f);
+	if (env && env->aged_span[0])
+	{
+		fputs("<p>The aged table: ", f);
+		wsb_html_escape(f, env->aged_span);
+		fputs(". Each run started from a fresh copy of it, its rows not yet hinted.</p>\n", f);
+	}
+	fputs("<table><tr><th>CLOG buffers</th><th>configuration</th><th>misses / 1,000 transactions "
+		  "(pg_stat_slru)</th><th>(wal_stall_clog)</th><th>hit ratio</th><th>CLOG lock waits, % of "
+		  "client time</th><th>SLRU I/O, % of client time</th><th>tps, median run</th>"
+		  "<th>tps by rounds against the baseline</th></tr>\n", f);
+	for (int i = 0; i < n; i++)
+	{
+		const ClogRow *r = &rows[i];
+
+		fputs("<tr>", f);
+		wsb_html_number_cell(f, "%.0f", r->buffers);
+		fputs("<td>", f);
+		wsb_html_escape(f, plan->configs[r->config].label);
+		fputs("</td>", f);
+		wsb_html_number_cell(f, "%.2f", per_thousand(r->slru_reads, r->transactions));
+		wsb_html_number_cell(f, "%.2f", per_thousand(r->ws_reads, r->transactions));
+		wsb_html_number_cell(f, "%.4f", isnan(miss_ratio(r)) ? NAN : 1 - miss_ratio(r));
+		wsb_html_number_cell(f, "%.3f", 100.0 * share(r->clog_ms, r->client_ms));
+		wsb_html_number_cell(f, "%.3f", 100.0 * share(r->slru_io_ms, r->client_ms));
+		wsb_html_number_cell(f, "%.0f", r->tps_median);
+		fputs("<td>", f);
+		wsb_html_escape(f, r->tps ? r->tps->words : "-");
+		if (r->equal_runs < r->runs)
+			fprintf(f, " (wal_stall's misses differ from pg_stat_slru's in %d of %d runs)",
+					r->runs - r->equal_runs, r->runs);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	tipping_sentence(rows, n, plan, sentence, sizeof(sentence));
+	fputs("<p><strong>", f);
+	wsb_html_escape(f, sentence);
+	fputs("</strong> (Misses within 1% of the lookups: the miss ratios, 1 &minus; hit ratio, "
+		  "differ by at most 0.01.)</p>\n", f);
+	if (draw_chart(plotdir, rows, n, why, sizeof(why)) == 0 &&
+		WSB_PATH_SAY(path, "%s/clog.svg", plotdir) && wsb_paste_svg(f, path) == 0)
+		fputs("<p>CLOG misses per 1,000 transactions (pg_stat_slru) and the median run's tps "
+			  "against the buffer count. Data and script: <code>plots/clog.dat</code>, "
+			  "<code>plots/clog.gp</code>; a row per run: <code>clog.csv</code>.</p>\n", f);
+	else
+	{
+		fputs("<p class=\"missing\">CLOG chart missing: ", f);
+		wsb_html_escape(f, why[0] ? why : "clog.svg could not be read");
+		fputs("</p>\n", f);
+	}
+}
