@@ -4,11 +4,11 @@
  *		wal_stall_bench: the rounds an experiment judged, where they come
  *		from and where its verdicts go.
  *
- * The rounds come from the runs just made (wsb_round_table_from_runs) or
- * from a CSV file (wsb_round_table_read_csv): results.csv of an earlier
- * experiment, or any CSV with at least the columns configuration, round and
- * tps (an old results.csv without round: its run column, which was the
- * repeat, is the round).  Optional columns: ok, position, traced, clients
+ * The rounds come from a CSV file (wsb_round_table_read_csv): the
+ * results.csv the harness just wrote, that of an earlier experiment, or
+ * any CSV with at least the columns configuration, round and tps (an old
+ * results.csv without round: its run column, which was the repeat, is the
+ * round).  Optional columns: ok, position, traced, clients
  * and seconds (together: the clients' time), client_ms, and per stall class
  * CLASS_total_ms and CLASS_episodes.  The baseline: --baseline NAME, else
  * the configuration of the rows whose baseline column is true (results.csv
@@ -529,47 +529,6 @@ wsb_round_table_read_csv(const char *path, const char *baseline, WsbRoundTable *
 						 char *err, size_t errlen)
 {
 	return read_csv(path, baseline, NULL, 0, t, err, errlen);
-}
-
-/*
- * The rounds of the runs just made.  A run's round is its repeat; the
- * clients' time is clients x the run's measured seconds.
- */
-int
-wsb_round_table_from_runs(const WsbPlan *plan, const WsbRun *runs, int nruns,
-						  int clients, WsbRoundTable *t)
-{
-	memset(t, 0, sizeof(*t));
-	t->seed = -1;
-	t->margin_pct = NAN;
-	t->nconfigs = plan->nconfigs;
-	for (int c = 0; c < plan->nconfigs && c < 64; c++)
-		wsb_strlcpy(t->labels[c], plan->configs[c].label, sizeof(t->labels[0]));
-	t->runs = calloc(nruns ? nruns : 1, sizeof(WsbRoundRun));
-	if (t->runs == NULL)
-		return -1;
-	for (int i = 0; i < nruns; i++)
-	{
-		const WsbRun *r = &runs[i];
-		WsbRoundRun *x = &t->runs[t->nruns];
-
-		if (r->order == 0)
-			continue;			/* not run (yet) */
-		x->config = r->config;
-		x->round = r->repeat;
-		x->position = r->position;
-		x->ok = r->ok;
-		x->traced = r->validation.traced;
-		x->tps = r->tps;
-		x->client_ms = r->seconds > 0 ? clients * r->seconds * 1000 : NAN;
-		for (int k = 0; k < WSB_N_STALL; k++)
-		{
-			x->stall_ms[k] = wsb_summary_value(r, wsb_stall_classes[k], "total_ms");
-			x->episodes[k] = wsb_summary_value(r, wsb_stall_classes[k], "episodes");
-		}
-		t->nruns++;
-	}
-	return 0;
 }
 
 /* "round 2 (a failed run), round 5 (...)": the rounds left out. */

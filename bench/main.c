@@ -325,7 +325,6 @@ main(int argc, char **argv)
 	static WsbPlan plan;
 	static WsbEnvironment env;
 	WsbRun	   *runs;
-	WsbJudgement *judged;
 	char		err[2048];
 	char		pdir[PATH_MAX];
 	char		path[1200];
@@ -501,7 +500,6 @@ main(int argc, char **argv)
 	 */
 	first = resumed.rounds_done * plan.nconfigs;
 	runs = calloc(plan.nruns, sizeof(WsbRun));
-	judged = calloc(plan.nconfigs, sizeof(WsbJudgement));
 	if (opts.budget_seconds > 0)
 	{
 		nlooks = wsb_budget_looks(&opts, plan.nconfigs);
@@ -593,7 +591,6 @@ main(int argc, char **argv)
 		strftime(env.finished, sizeof(env.finished), "%Y-%m-%d %H:%M:%S %Z", localtime(&now));
 	}
 
-	wsb_judge(&plan, runs, ndone, judged);
 	if (!WSB_PATH_SAY(path, "%s/results.csv", opts.out))
 		failed++;
 	else if (wsb_write_results_continued(path, resumed.results_text, &plan, runs, ndone) != 0)
@@ -642,14 +639,14 @@ main(int argc, char **argv)
 		wsb_error("could not write \"%s\"", path);
 		failed++;
 	}
-	if (wsb_write_report(opts.out, &opts, &plan, runs, ndone, judged, &env,
+	if (wsb_write_report(opts.out, &opts, &plan, runs, ndone, &env,
 						 have_verdicts ? &verdicts : NULL) != 0)
 	{
 		wsb_error("could not write the report in \"%s\"", opts.out);
 		failed++;
 	}
 	wsb_cleanup_run();			/* restore and remove before the verdict */
-	wsb_print_verdict(stdout, &plan, runs, ndone, judged);
+	wsb_print_runs(stdout, &plan, runs, ndone);
 	if (have_verdicts)
 		wsb_print_paired(stdout, &verdicts.table, &verdicts.spec, verdicts.v, plan.seed);
 	wsb_validate_print(stdout, &plan, runs, ndone);

@@ -159,8 +159,6 @@ extern int	wsb_verdicts_from_csv_ordered(const char *path, const char *baseline,
 extern bool wsb_verdicts_all_decided(const WsbVerdicts *vs);
 extern int	wsb_verdicts_write(const char *dir, WsbVerdicts *vs);
 extern void wsb_verdicts_free(WsbVerdicts *vs);
-extern int	wsb_round_table_from_runs(const struct WsbPlan *plan, const struct WsbRun *runs,
-									  int nruns, int clients, WsbRoundTable *t);
 extern int	wsb_round_table_read_csv(const char *path, const char *baseline, WsbRoundTable *t,
 									 char *err, size_t errlen);
 extern void wsb_round_table_free(WsbRoundTable *t);
