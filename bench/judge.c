@@ -728,7 +728,12 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 		else
 			fprintf(f, "%-40s", t->labels[c]);
 		fprintf(f, "  %-26s  %s\n", r, p[WSB_M_TPS].words);
-		if (stall_line_shown(&p[WSB_M_SHARE_ALL]))
+		if (p[WSB_M_TPS].decided && p[WSB_M_TPS].limit[0])
+			fprintf(f, "    limit: %s\n", p[WSB_M_TPS].limit);
+		if (p[WSB_M_SHARE_ALL].word == WSB_W_NEGLIGIBLE)
+			fprintf(f, "    stall share of client time  negligible in both (under %g%%)\n",
+					100 * WSB_NEGLIGIBLE_SHARE);
+		else if (stall_line_shown(&p[WSB_M_SHARE_ALL]))
 		{
 			char		s[128],
 						im[128];
@@ -747,6 +752,12 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 
 			if (!stall_line_shown(s) && !stall_line_shown(e))
 				continue;
+			if (s->word == WSB_W_NEGLIGIBLE)
+			{
+				fprintf(f, "    %-16s negligible in both (share under %g%% of client time)\n",
+						wsb_stall_classes[k], 100 * WSB_NEGLIGIBLE_SHARE);
+				continue;
+			}
 			fmt_ratio(a, sizeof(a), s);
 			fmt_ratio(b, sizeof(b), e);
 			fprintf(f, "    %-16s share %s %s\n", wsb_stall_classes[k], a, s->words);
@@ -892,6 +903,21 @@ wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 			fputs("</td></tr>\n", f);
 		}
 	fputs("</table>\n", f);
+	fprintf(f, "<p>A stall class whose share stays under %g%% of the clients' time in every paired "
+			"round, on both sides, reads <em>negligible in both</em>: its waits can move tps by "
+			"less than that. Under each decided configuration, what limits it, from the class "
+			"with the largest share:</p>\n<ul>\n", 100 * WSB_NEGLIGIBLE_SHARE);
+	for (int c = 1; c < t->nconfigs; c++)
+	{
+		const WsbPaired *p = &v[c * WSB_N_METRICS + WSB_M_TPS];
+
+		fputs("<li>", f);
+		wsb_html_escape(f, t->labels[c]);
+		fputs(": ", f);
+		wsb_html_escape(f, p->decided && p->limit[0] ? p->limit : "not decided");
+		fputs("</li>\n", f);
+	}
+	fputs("</ul>\n", f);
 	if (plotdir)
 	{
 		char		path[1200];

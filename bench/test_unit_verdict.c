@@ -371,10 +371,13 @@ test_stalls(void)
 		  v[WSB_N_METRICS + WSB_M_SHARE + 1].high);
 	check(strcmp(v[WSB_N_METRICS + WSB_M_EPISODES + 1].words, "fewer") == 0,
 		  "stalls: its episodes \"fewer\" (got \"%s\")", v[WSB_N_METRICS + WSB_M_EPISODES + 1].words);
-	check(strcmp(v[WSB_N_METRICS + WSB_M_SHARE + 0].words, "unchanged within +-5%") == 0 &&
-		  v[WSB_N_METRICS + WSB_M_SHARE + 0].ratio == 1,
-		  "stalls: zero against zero is \"unchanged within +-5%%\" (got \"%s\")",
+	check(strcmp(v[WSB_N_METRICS + WSB_M_SHARE + 0].words, "negligible in both") == 0 &&
+		  v[WSB_N_METRICS + WSB_M_SHARE + 0].ratio == 1 && v[WSB_N_METRICS + WSB_M_SHARE + 0].decided,
+		  "stalls: zero against zero is \"negligible in both\" (got \"%s\")",
 		  v[WSB_N_METRICS + WSB_M_SHARE + 0].words);
+	check(strcmp(v[WSB_N_METRICS + WSB_M_TPS].limit,
+				 "WAL flushes: the clients' flush waits fell from 26% to 0% of client time") == 0,
+		  "stalls: the limit of a +31%% from flushes gone (25.5%% median) (got \"%s\")", v[WSB_N_METRICS + WSB_M_TPS].limit);
 	/* implied: (1 - 0) / (1 - 10200/40000) = 1 / 0.745 = 1.3423 in round 2 */
 	check(near(v[WSB_N_METRICS + WSB_M_IMPLIED].ratio,
 			   exp((log(1 / (1 - 10100 / 40000.0)) + log(1 / (1 - 10200 / 40000.0)) +
@@ -385,6 +388,149 @@ test_stalls(void)
 		  strcmp(wsb_metric_name(WSB_M_EPISODES + 3), "clog_episodes") == 0,
 		  "metric names");
 	free(r);
+}
+
+/*
+ * Rounds of a baseline and one configuration with the given tps and, per
+ * class, stall shares of the clients' time and episode counts, the same in
+ * every round but for the small wobble w[round] (a fraction of the share).
+ */
+static WsbRoundRun *
+stall_rounds(int nrounds, const double *tps, const double *share_b, const double *share_x,
+			 const double *ep_b, const double *ep_x, int *n)
+{
+	static const double w[6] = {0, 0.004, -0.003, 0.002, -0.001, 0.003};
+	WsbRoundRun *r = rounds_of(nrounds, 2, tps, n);
+
+	for (int i = 0; i < *n; i++)
+	{
+		const double *sh = r[i].config == 0 ? share_b : share_x;
+		const double *ep = r[i].config == 0 ? ep_b : ep_x;
+
+		r[i].client_ms = 4 * 20 * 1000.0;	/* 4 clients, 20 s */
+		for (int k = 0; k < WSB_N_STALL; k++)
+		{
+			r[i].stall_ms[k] = sh[k] * (1 + w[(r[i].round - 1) % 6]) * r[i].client_ms;
+			r[i].episodes[k] = ep[k];
+		}
+	}
+	return r;
+}
+
+/* the floor under which a class reads "negligible in both" */
+static void
+test_negligible(void)
+{
+	const double tps[] = {1000, 1300, 1000, 1310, 1000, 1290};
+	/* wal_buffer_full 40% in both; wal_flush 0.5% -> 0.9%; wal_insert 0.5%
+	 * -> 0.995% (under 1% in rounds 1 and 3, 0.999% in round 2: still
+	 * under); clog 0.5% -> 1.2% */
+	const double sb[WSB_N_STALL] = {0.40, 0.005, 0.005, 0.005};
+	const double sx[WSB_N_STALL] = {0.40, 0.009, 0.00995, 0.012};
+	const double eb[WSB_N_STALL] = {300, 40, 40, 40};
+	const double ex[WSB_N_STALL] = {25, 80, 80, 80};
+	WsbJudgeSpec s = spec5();
+	WsbPaired	v[2 * WSB_N_METRICS];
+	const WsbPaired *c = &v[WSB_N_METRICS];
+	int			n;
+	WsbRoundRun *r = stall_rounds(3, tps, sb, sx, eb, ex, &n);
+
+	wsb_judge_rounds(r, n, 2, &s, v);
+	check(strcmp(c[WSB_M_SHARE + 1].words, "negligible in both") == 0 &&
+		  strcmp(c[WSB_M_EPISODES + 1].words, "negligible in both") == 0 && c[WSB_M_SHARE + 1].decided,
+		  "negligible: wal_flush at 0.5%% and 0.9%% of client time, share and episodes (got \"%s\", \"%s\")",
+		  c[WSB_M_SHARE + 1].words, c[WSB_M_EPISODES + 1].words);
+	check(strcmp(c[WSB_M_SHARE + 2].words, "negligible in both") == 0,
+		  "negligible: wal_insert just under 1%% in every round (got \"%s\")", c[WSB_M_SHARE + 2].words);
+	check(strcmp(c[WSB_M_SHARE + 3].words, "more") == 0,
+		  "negligible: clog at 1.2%% is above the floor and judged, \"more\" (got \"%s\")",
+		  c[WSB_M_SHARE + 3].words);
+	check(strcmp(c[WSB_M_SHARE + 0].words, "unchanged within +-5%") == 0 &&
+		  strcmp(c[WSB_M_EPISODES + 0].words, "fewer") == 0,
+		  "negligible: wal_buffer_full at 40%% is judged (got \"%s\", episodes \"%s\")",
+		  c[WSB_M_SHARE + 0].words, c[WSB_M_EPISODES + 0].words);
+	check(WSB_NEGLIGIBLE_SHARE == 0.01, "negligible: the floor is 1%% of client time");
+	free(r);
+}
+
+/* the limiting-factor sentence under each decided configuration */
+static void
+test_limit(void)
+{
+	const double faster[] = {1000, 1300, 1000, 1310, 1000, 1290};
+	const double same[] = {1000, 1010, 1000, 990, 1000, 1005};
+	const double murky[] = {1000, 1300, 1000, 800, 1000, 1150};
+	const double ep[WSB_N_STALL] = {300, 20, 1, 1};
+	const double ep12[WSB_N_STALL] = {25, 20, 1, 1};
+	const double none[WSB_N_STALL] = {0.002, 0.001, 0, 0};
+	WsbJudgeSpec s = spec5();
+	WsbPaired	v[2 * WSB_N_METRICS];
+	const WsbPaired *t = &v[WSB_N_METRICS + WSB_M_TPS];
+	int			n;
+	WsbRoundRun *r;
+
+	/* the ring's wrap-around time falls from 26% to 2% */
+	{
+		const double sb[WSB_N_STALL] = {0.26, 0.03, 0, 0};
+		const double sx[WSB_N_STALL] = {0.02, 0.03, 0, 0};
+
+		r = stall_rounds(3, faster, sb, sx, ep, ep, &n);
+		wsb_judge_rounds(r, n, 2, &s, v);
+		check(t->decided && strcmp(t->limit, "the ring: wrap-around time fell from 26% to 2% of client time") == 0,
+			  "limit: \"%s\"", t->limit);
+		free(r);
+	}
+	/* the same 40% of stall time in 12x fewer, longer waits */
+	{
+		const double sh[WSB_N_STALL] = {0.40, 0.03, 0, 0};
+
+		r = stall_rounds(3, faster, sh, sh, ep, ep12, &n);
+		wsb_judge_rounds(r, n, 2, &s, v);
+		check(t->decided && strcmp(t->limit, "the same stall time (40%, 40% of client time) in 12x fewer, "
+								   "longer waits: the WAL disk's write rate, not the ring, limits both") == 0,
+			  "limit: \"%s\"", t->limit);
+		free(r);
+	}
+	/* equivalent, and nothing moved: the largest class limits both alike */
+	{
+		const double sh[WSB_N_STALL] = {0.03, 0.30, 0, 0};
+		const double e[WSB_N_STALL] = {20, 300, 1, 1};
+
+		r = stall_rounds(3, same, sh, sh, e, e, &n);
+		wsb_judge_rounds(r, n, 2, &s, v);
+		check(t->decided && strcmp(t->limit, "wal_flush: 30% and 30% of client time, unchanged, in as many "
+								   "waits: it limits both alike") == 0,
+			  "limit: \"%s\" (%s)", t->limit, t->words);
+		free(r);
+	}
+	/* every class under the floor */
+	{
+		r = stall_rounds(3, faster, none, none, ep, ep, &n);
+		wsb_judge_rounds(r, n, 2, &s, v);
+		check(t->decided && strcmp(t->limit, "not a WAL or CLOG stall: every class under 1% of client time "
+								   "in both") == 0,
+			  "limit: \"%s\"", t->limit);
+		free(r);
+	}
+	/* undecided: no sentence */
+	{
+		const double sb[WSB_N_STALL] = {0.26, 0.03, 0, 0};
+
+		r = stall_rounds(3, murky, sb, sb, ep, ep, &n);
+		wsb_judge_rounds(r, n, 2, &s, v);
+		check(!t->decided && t->limit[0] == '\0', "limit: none under an undecided verdict (%s)", t->words);
+		free(r);
+	}
+	/* tps alone (a CSV without stall figures), decided: not measured */
+	{
+		int			nr;
+		WsbRoundRun *q = rounds_of(3, 2, faster, &nr);
+
+		wsb_judge_rounds(q, nr, 2, &s, v);
+		check(t->decided && strstr(t->limit, "not measured") != NULL, "limit without stall figures: \"%s\"",
+			  t->limit);
+		free(q);
+	}
 }
 
 /* the order inside each round */
@@ -434,6 +580,43 @@ write_tmp(const char *text)
 	fputs(text, f);
 	fclose(f);
 	return path;
+}
+
+/* the terminal table: the limit under a decided configuration, a
+ * negligible class in one line (a CSV with every stall column) */
+static void
+test_limit_printed(void)
+{
+	WsbVerdicts vs;
+	char		err[512];
+	char		out[8192] = "";
+	const char *path;
+	FILE	   *f;
+	size_t		got;
+
+	path = write_tmp("configuration,round,tps,client_ms,"
+					 "wal_buffer_full_total_ms,wal_buffer_full_episodes,wal_flush_total_ms,wal_flush_episodes,"
+					 "wal_insert_total_ms,wal_insert_episodes,clog_total_ms,clog_episodes\n"
+					 "32kB,1,1000,80000,20800,300,240,20,0,0,0,0\n"
+					 "16MB,1,1300,80000,1600,25,240,20,0,0,0,0\n"
+					 "32kB,2,1010,80000,20900,310,250,20,0,0,0,0\n"
+					 "16MB,2,1320,80000,1610,24,245,21,0,0,0,0\n"
+					 "32kB,3,990,80000,20700,305,235,19,0,0,0,0\n"
+					 "16MB,3,1290,80000,1590,26,240,20,0,0,0,0\n");
+	check(wsb_verdicts_from_csv(path, NULL, 10, 0, 0, &vs, err, sizeof(err)) == 0, "limit CSV read (%s)", err);
+	f = tmpfile();
+	wsb_print_paired(f, &vs.table, &vs.spec, vs.v, -1);
+	rewind(f);
+	got = fread(out, 1, sizeof(out) - 1, f);
+	out[got] = '\0';
+	fclose(f);
+	check(strstr(out, "faster by >= 10%\n    limit: the ring: wrap-around time fell from 26% to 2% of client time\n"),
+		  "terminal: the limit under the decided configuration");
+	check(strstr(out, "    wal_flush        negligible in both (share under 1% of client time)\n") &&
+		  strstr(out, "wal_flush        episodes") == NULL && strstr(out, "wal_insert") == NULL,
+		  "terminal: a negligible class is one line, a class without stalls none");
+	wsb_verdicts_free(&vs);
+	unlink(path);
 }
 
 /* --judge FILE.csv: any CSV with configuration, round, tps */
@@ -643,7 +826,10 @@ test_verdict(void)
 	test_left_out();
 	test_pieces();
 	test_stalls();
+	test_negligible();
+	test_limit();
 	test_round_order();
 	test_csv_input();
+	test_limit_printed();
 	test_duration();
 }

@@ -69,6 +69,7 @@ typedef enum WsbWord
 	WSB_W_FEWER,				/* stall metrics */
 	WSB_W_MORE,
 	WSB_W_UNCHANGED,
+	WSB_W_NEGLIGIBLE,			/* share under WSB_NEGLIGIBLE_SHARE in both */
 	WSB_W_NONE					/* the implied change: no word of its own */
 } WsbWord;
 
@@ -90,7 +91,17 @@ typedef struct WsbPaired
 	WsbWord		word;
 	bool		decided;		/* by the margin, or equivalent */
 	char		words[160];		/* the verdict as printed */
+	char		limit[256];		/* tps, decided: what limits it (wsb_limit_text) */
 } WsbPaired;
+
+/*
+ * A stall class whose share of the clients' time stays under this in every
+ * paired round, in both configurations, is "negligible in both": its
+ * waits can move tps by under 1% (a client waiting a share s has 1 - s
+ * left), a fifth of the default margin, and the ratio of two such shares
+ * is mostly the sampling's granularity.
+ */
+#define WSB_NEGLIGIBLE_SHARE 0.01
 
 #define WSB_RANK_MIN_ROUNDS 6
 /* the signed-rank p is exact up to this many rounds, a normal
@@ -120,6 +131,8 @@ extern int	wsb_round_states(const WsbRoundRun *runs, int nruns, int nconfigs,
 							 WsbRoundState **out);
 extern void wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 							 const WsbJudgeSpec *spec, WsbPaired *out);	/* [nconfigs * WSB_N_METRICS] */
+extern void wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
+						   const WsbPaired *v, char *buf, size_t len);	/* v: config's metrics */
 extern const char *wsb_metric_name(WsbMetric m);	/* "tps", "wal_flush_share" ... */
 extern double wsb_look_alpha(double alpha, int nlooks);
 
