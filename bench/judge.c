@@ -99,7 +99,8 @@ typedef struct CsvColumns
 				seed,
 				margin_pct,
 				budget_looks,
-				baseline;
+				baseline,
+				tps_window;
 	int			stall_ms[WSB_N_STALL];
 	int			episodes[WSB_N_STALL];
 	char		stall_ms_name[WSB_N_STALL][64];	/* "wal_flush_total_ms" */
@@ -132,6 +133,7 @@ find_columns(const WsbCsvReader *r, CsvColumns *c)
 	c->margin_pct = header_col(r, "margin_pct");
 	c->budget_looks = header_col(r, "budget_looks");
 	c->baseline = header_col(r, "baseline");
+	c->tps_window = header_col(r, "tps_window");
 	for (int k = 0; k < WSB_N_STALL; k++)
 	{
 		snprintf(c->stall_ms_name[k], sizeof(c->stall_ms_name[k]), "%s_total_ms", wsb_stall_classes[k]);
@@ -139,6 +141,28 @@ find_columns(const WsbCsvReader *r, CsvColumns *c)
 		snprintf(c->episodes_name[k], sizeof(c->episodes_name[k]), "%s_episodes", wsb_stall_classes[k]);
 		c->episodes[k] = header_col(r, c->episodes_name[k]);
 	}
+}
+
+/*
+ * The tps the verdict pairs: a results.csv's tps_window (over each run's
+ * steady seconds, pgbench.c's wsb_window_tps) when every successful run
+ * has one, else every run's tps (pgbench's end-inclusive total, or a plain
+ * CSV's): one kind for all runs, never a mix.
+ */
+static void
+use_window_tps(WsbRoundTable *t)
+{
+	bool		all = t->nruns > 0;
+
+	for (int i = 0; i < t->nruns; i++)
+		if (t->runs[i].ok && !(t->runs[i].tps_window > 0))
+			all = false;
+	if (!all)
+		return;
+	for (int i = 0; i < t->nruns; i++)
+		if (t->runs[i].ok)
+			t->runs[i].tps = t->runs[i].tps_window;
+	wsb_strlcpy(t->tps_column, "tps_window", sizeof(t->tps_column));
 }
 
 /*
@@ -263,6 +287,7 @@ read_run(const WsbCsvReader *r, const char *path, const CsvColumns *c, WsbRoundT
 	x->round = (int) round;
 	if (!cell_number(r, path, c->position, "position", 0, 64, true, &pos, err, errlen) ||
 		!cell_number(r, path, c->tps, "tps", 0, 1e12, false, &x->tps, err, errlen) ||
+		!cell_number(r, path, c->tps_window, "tps_window", 0, 1e12, false, &x->tps_window, err, errlen) ||
 		!cell_number(r, path, c->clients, "clients", 1, WSB_MAX_CLIENTS, true, &clients, err, errlen) ||
 		!cell_number(r, path, c->seconds, "seconds", 0, 1e9, false, &seconds, err, errlen) ||
 		!cell_number(r, path, c->client_ms, "client_ms", 0, 1e18, false, &x->client_ms, err, errlen))
@@ -488,6 +513,7 @@ read_csv(const char *path, const char *baseline, const char *const *labels, int 
 	}
 	if (rc < 0)
 		goto parse_error;
+	use_window_tps(t);
 	if (!check_one_row_per_round(path, t, lines, err, errlen) ||
 		!order_labels(path, t, baseline && *baseline ? baseline : first, labels, nlabels,
 					  err, errlen))
@@ -705,6 +731,8 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 	if (spec->nlooks > 0)
 		fprintf(f, ", look %d of at most %d (alpha %.4g each)", spec->look, spec->nlooks,
 				spec->alpha);
+	if (t->tps_column[0])
+		fprintf(f, ", tps over each run's steady seconds (%s)", t->tps_column);
 	fputc('\n', f);
 	wsb_left_out_rounds(t, left, sizeof(left));
 	if (left[0])

@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <math.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -531,6 +532,7 @@ main(int argc, char **argv)
 		run->position = i % plan.nconfigs + 1;
 		run->order = resumed.runs_done + ndone + 1;
 		run->collector_cpu_share = -1;
+		run->tps_window = NAN;
 		ndone++;
 		if (wsb_target_apply(&target, &plan.configs[run->config], err, sizeof(err)) != 0)
 		{
@@ -556,6 +558,14 @@ main(int argc, char **argv)
 		{
 			wsb_error("run %d (%s): %s", run->order, plan.configs[run->config].label, err);
 			failed++;
+		}
+		if (run->position == plan.nconfigs && i / plan.nconfigs == first / plan.nconfigs)
+		{
+			/* the first round: are the runs long against the stall cycles? */
+			char		warn[4096];
+
+			if (wsb_short_runs(&plan, runs, ndone, opts.duration, warn, sizeof(warn)) > 0)
+				fputs(warn, stdout);
 		}
 		if (run->position == plan.nconfigs)
 		{

@@ -602,6 +602,7 @@ read_transaction_logs(RunState *s, char *pattern)
 	run->per_second = malloc(sizeof(WsbPgbenchSecond) * (ls.nseconds ? ls.nseconds : 1));
 	if (ls.nseconds)
 		memcpy(run->per_second, ls.seconds, sizeof(WsbPgbenchSecond) * ls.nseconds);
+	run->tps_window = wsb_window_tps(ls.seconds, ls.nseconds, s->o->duration, &run->window_seconds);
 	wsb_logstats_free(&ls);
 }
 

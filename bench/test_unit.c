@@ -29,6 +29,7 @@
 #include "wsb.h"
 /* this file holds main(): check() and tap_finish() are defined here */
 #define TAP_MAIN
+#include "experiment.h"
 #include "test_unit.h"
 
 static bool
@@ -846,6 +847,41 @@ test_report_labels(void)
 		fprintf(stderr, "could not remove %s\n", dir);
 }
 
+/* runs too short for a configuration's stall cycle (experiment.c) */
+static void
+test_short_runs(void)
+{
+	static const char *const names[] = {"class", "kind", "episodes", "total_ms", "p50_ms"};
+	static const char *const values[] = {"32kB", "16MB"};
+	const char *labels[2] = {"wal_buffers=32kB", "wal_buffers=16MB"};
+	WsbPlan		plan;
+	WsbRun		runs[4];
+	char		buf[1024];
+	int			named;
+
+	init_plan(&plan, 2, labels, "wal_buffers", values);
+	memset(runs, 0, sizeof(runs));
+	for (int i = 0; i < 4; i++)
+	{
+		/* 32kB: 300 episodes of 5 ms; 16MB: 19 of 2.2 and 2.4 s */
+		const char *cells[] = {"wal_buffer_full", "stall", i % 2 ? "19" : "300", "40000",
+		i % 2 ? (i < 2 ? "2200" : "2400") : "5", "wal_flush", "stall", "3", "12", "4"};
+
+		runs[i].config = i % 2;
+		runs[i].repeat = i / 2 + 1;
+		runs[i].ok = true;
+		runs[i].summary = make_rows(5, names, 2, cells);
+	}
+	named = wsb_short_runs(&plan, runs, 4, 10, buf, sizeof(buf));
+	check(named == 1 && strcmp(buf, "runs too short for wal_buffers=16MB's stall cycle: its median "
+							   "wal_buffer_full episode lasts 2.3 s, over a tenth of the 10 s runs; "
+							   "runs of 23 s or more would hold ten (--duration)\n") == 0,
+		  "short runs: 16MB's 2.3 s episodes in 10 s runs are named, 32kB's 5 ms not (%d: %s)", named, buf);
+	named = wsb_short_runs(&plan, runs, 4, 30, buf, sizeof(buf));
+	check(named == 0 && buf[0] == '\0', "short runs: 30 s runs hold ten 2.3 s episodes: none named");
+	free_runs(runs, 4);
+}
+
 /* Every run failed: no data to chart, and still a report with verdicts. */
 static void
 test_report_all_failed(void)
@@ -956,6 +992,7 @@ main(void)
 	test_report();
 	test_report_labels();
 	test_report_all_failed();
+	test_short_runs();
 	test_list_elements();
 	test_autoconf();
 	test_options();

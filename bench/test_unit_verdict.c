@@ -629,6 +629,7 @@ test_csv_input(void)
 	char		dir[] = "/tmp/wsb_unit_verdicts.XXXXXX";
 	char		p2[256];
 	char	   *text;
+	int			rc;
 
 	path = write_tmp("tps,configuration,round,note\n"
 					 "13069,wal_buffers=16MB,1,\"a, quoted \"\"note\"\"\"\n"
@@ -681,6 +682,24 @@ test_csv_input(void)
 	check(wsb_verdicts_from_csv(path, "nope", NAN, 0, 0, &vs, err, sizeof(err)) != 0 &&
 		  strstr(err, "--baseline \"nope\" is not a configuration") != NULL,
 		  "CSV: an unknown --baseline is refused (%s)", err);
+	unlink(path);
+
+	/* tps_window, when every successful run has one, is what is paired */
+	path = write_tmp("configuration,round,tps,tps_window,ok\n"
+					 "a,1,100,200,true\nb,1,150,220,true\na,2,100,200,true\nb,2,150,220,true\n"
+					 "a,3,100,200,true\nb,3,150,220,true\nb,4,0,,false\n");
+	rc = wsb_verdicts_from_csv(path, NULL, NAN, 0, 0, &vs, err, sizeof(err));
+	check(rc == 0 && near(vs.v[WSB_N_METRICS].ratio, 1.1, 1e-9) &&
+		  strcmp(vs.table.tps_column, "tps_window") == 0,
+		  "CSV: tps_window is paired when every successful run has it (%s)", err);
+	wsb_verdicts_free(&vs);
+	unlink(path);
+	path = write_tmp("configuration,round,tps,tps_window\n"
+					 "a,1,100,200\nb,1,150,220\na,2,100,200\nb,2,150,\n");
+	rc = wsb_verdicts_from_csv(path, NULL, NAN, 0, 0, &vs, err, sizeof(err));
+	check(rc == 0 && near(vs.v[WSB_N_METRICS].ratio, 1.5, 1e-9) && vs.table.tps_column[0] == '\0',
+		  "CSV: one run without tps_window: every run's tps is paired, never a mix (%s)", err);
+	wsb_verdicts_free(&vs);
 	unlink(path);
 
 	path = write_tmp("configuration,tps\na,1\nb,2\n");

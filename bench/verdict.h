@@ -41,7 +41,8 @@ typedef struct WsbRoundRun
 	int			position;		/* 1.. inside the round, 0 unknown */
 	bool		ok;
 	bool		traced;			/* --validate: the tracer moved this run */
-	double		tps;
+	double		tps;			/* what is paired (judge.c's use_window_tps) */
+	double		tps_window;		/* results.csv's tps_window, NAN unknown */
 	double		client_ms;		/* clients x run ms, NAN unknown */
 	double		stall_ms[WSB_N_STALL];	/* NAN unknown */
 	double		episodes[WSB_N_STALL];
@@ -149,6 +150,7 @@ typedef struct WsbRoundTable
 	double		margin_pct;		/* from results.csv's margin column, NAN none */
 	int			budget_looks;	/* from its budget_looks column, 0 none */
 	char		source[1024];	/* the file read */
+	char		tps_column[16];	/* "tps_window" when paired on it, "" tps */
 } WsbRoundTable;
 
 /* An experiment's verdicts: its rounds, how they were judged, the results. */
