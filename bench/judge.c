@@ -709,6 +709,22 @@ complete_rounds(const WsbRoundTable *t)
 }
 
 /*
+ * The per-round noise the rounds showed: per configuration, the standard
+ * deviation of its per-round log tps ratios, as +-% (exp(sd) - 1), and the
+ * half-width of the 95% interval that many rounds give at that noise: a
+ * change smaller than it cannot be told from none in these rounds.
+ */
+static void
+noise_line(char *buf, size_t len, const char *label, const WsbPaired *p)
+{
+	double		half = wsb_t_quantile(0.975, p->rounds - 1) * p->sd / sqrt(p->rounds);
+
+	snprintf(buf, len, "%s: per-round noise +-%.1f%% (sd of the log ratio over %d rounds); "
+			 "%d rounds tell changes beyond +-%.1f%% from none",
+			 label, 100 * (exp(p->sd) - 1), p->rounds, p->rounds, 100 * (exp(half) - 1));
+}
+
+/*
  * The terminal table: per configuration the tps ratio with its interval
  * and the words, then the stall share of all classes, the tps change the
  * stalls imply, and each class whose share or episodes moved.
@@ -790,6 +806,17 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 			fmt_ratio(b, sizeof(b), e);
 			fprintf(f, "    %-16s share %s %s\n", wsb_stall_classes[k], a, s->words);
 			fprintf(f, "    %-16s episodes %s %s\n", "", b, e->words);
+		}
+	}
+	for (int c = 1; c < t->nconfigs; c++)
+	{
+		const WsbPaired *p = &v[c * WSB_N_METRICS + WSB_M_TPS];
+		char		line[1400];
+
+		if (p->rounds >= 2 && !isnan(p->sd))
+		{
+			noise_line(line, sizeof(line), t->labels[c], p);
+			fprintf(f, "%s\n", line);
 		}
 	}
 }
@@ -943,6 +970,19 @@ wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 		wsb_html_escape(f, t->labels[c]);
 		fputs(": ", f);
 		wsb_html_escape(f, p->decided && p->limit[0] ? p->limit : "not decided");
+		fputs("</li>\n", f);
+	}
+	fputs("</ul>\n<p>The noise these rounds showed:</p>\n<ul>\n", f);
+	for (int c = 1; c < t->nconfigs; c++)
+	{
+		const WsbPaired *p = &v[c * WSB_N_METRICS + WSB_M_TPS];
+		char		line[1400];
+
+		if (p->rounds < 2 || isnan(p->sd))
+			continue;
+		noise_line(line, sizeof(line), t->labels[c], p);
+		fputs("<li>", f);
+		wsb_html_escape(f, line);
 		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n", f);

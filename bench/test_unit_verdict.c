@@ -659,6 +659,10 @@ test_csv_input(void)
 		vs.spec = keep;
 		check(strstr(out, "margin +-5%, 3 complete rounds, seed 42, look 2 of at most 10 (alpha 0.005 each)") != NULL,
 			  "terminal table: margin, rounds, seed, the look and its alpha");
+		/* sd 0.053678: exp(sd) - 1 = 5.5%; 4.3026527 * 0.053678 / sqrt 3 = 0.133347: +14.3% */
+		check(strstr(out, "\nwal_buffers=32MB: per-round noise +-5.5% (sd of the log ratio over 3 rounds); "
+					 "3 rounds tell changes beyond +-14.3% from none\n") != NULL,
+			  "terminal table: the per-round noise and the change these rounds can tell");
 	}
 	check(strcmp(vs.v[WSB_N_METRICS + WSB_M_SHARE].words, "not measured") == 0,
 		  "CSV of tps alone: stall figures \"not measured\" (got \"%s\")", vs.v[WSB_N_METRICS + WSB_M_SHARE].words);

@@ -955,7 +955,7 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 			int			n;
 
 			memset(v, 0, sizeof(*v));
-			v->ratio = v->low = v->high = v->low90 = v->high90 = NAN;
+			v->ratio = v->low = v->high = v->low90 = v->high90 = v->sd = NAN;
 			v->p = v->p_holm = v->rank_p = v->level = NAN;
 			p[c] = NAN;
 			if (c == 0)
@@ -996,6 +996,7 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 				continue;
 			}
 			v->p = p[c];
+			v->sd = sd[c];
 			v->p_holm = adj[c];
 			v->level = 1 - a / (k - rank[c]);
 			summary_interval(mean[c], sd[c], n, v->level, &v->low, &v->high);

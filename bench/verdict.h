@@ -85,6 +85,7 @@ typedef struct WsbPaired
 	double		alpha_used;		/* this look's alpha, before Holm */
 	double		low90,
 				high90;			/* two one-sided tests' interval */
+	double		sd;				/* of the per-round log ratios: the noise */
 	double		p;				/* paired t, two-sided, ratio = 1 */
 	double		p_holm;			/* Holm-adjusted over configurations */
 	double		rank_p;			/* signed-rank p, NAN under 6 rounds */
