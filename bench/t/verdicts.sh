@@ -53,6 +53,8 @@ ok "A/A: the terminal table has ratio [interval] and the margin" \
 	grep -qE '^wal_buffers=16384kB +[0-9.]+ \[[0-9.]+, [0-9.]+\] ' "$work/aa.out"
 ok "A/A: one verdict: no \"within noise\", no Welch table, on the terminal or in the report" \
 	eval '! grep -qi "within noise\|welch" "$work/aa.out" "$aa/report.html" && grep -q "^wal_buffers=16MB: .*, median " "$work/aa.out"'
+ok "A/A: pgbench runs with the round's --random-seed (the report's command)" \
+	grep -q -- '--random-seed=ROUND' "$aa/report.html"
 ok "A/A: results.csv has round, position and the seed; each round runs both once" python3 - "$aa/results.csv" <<'PY'
 import csv, sys, collections
 rows = list(csv.DictReader(open(sys.argv[1])))
