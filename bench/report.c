@@ -775,7 +775,7 @@ print_wrapped(FILE *f, const char *text, int indent, int width)
 
 /*
  * Each configuration's runs on the terminal: the tps of each in run order
- * and their median, wrapped at 100 columns.  The verdict follows it
+ * and their median, then each run's window tps, wrapped at 100 columns.  The verdict follows it
  * (wsb_print_paired).
  */
 void
@@ -811,6 +811,15 @@ wsb_print_runs(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 		}
 		fmt_tps(b, sizeof(b), wsb_median(x, nok));
 		fprintf(m, ", median %s", b);
+		/* what the verdict pairs, when the runs have it (judge.c) */
+		for (int i = 0, first = 1; i < nruns; i++)
+		{
+			if (ord[i]->config != c || !ord[i]->ok || !(ord[i]->tps_window > 0))
+				continue;
+			fmt_tps(b, sizeof(b), ord[i]->tps_window);
+			fprintf(m, "%s %s", first ? "; over the steady seconds:" : "", b);
+			first = 0;
+		}
 		if (fclose(m) == 0)
 			print_wrapped(f, line, 0, 100);
 		free(line);
