@@ -59,10 +59,11 @@ typedef struct ClogRow
 	const WsbPaired *tps;		/* against the baseline by rounds, NULL */
 } ClogRow;
 
+/* opts may be NULL (a report of --judge, or of the unit tests' runs) */
 bool
 wsb_clog_wanted(const WsbOptions *opts, const WsbPlan *plan)
 {
-	if (opts->aged_pages > 0)
+	if (opts != NULL && opts->aged_pages > 0)
 		return true;
 	for (int c = 0; c < plan->nconfigs; c++)
 		for (int s = 0; s < plan->configs[c].nsettings; s++)

@@ -3,7 +3,8 @@
  * experiment.c
  *		wal_stall_bench: an experiment across invocations.  The plan as
  *		text (OUT/plan.txt, what --resume checks a continuation against),
- *		the budget's arithmetic, appending a continuation's rows to
+ *		the budget's arithmetic, whether the runs are long against the
+ *		configurations' stall cycles, appending a continuation's rows to
  *		results.csv, and --judge: the verdicts of a results directory or a
  *		CSV file, without any server.
  *
@@ -25,6 +26,7 @@
 #include "verdict.h"
 #include "experiment.h"
 #include "fits.h"
+#include "figures.h"
 
 /*
  * The major version of the server the runs are made on, as text: a
@@ -304,6 +306,53 @@ wsb_write_results_continued(const char *path, const char *old_text, const WsbPla
 		fputs(body + 1, f);
 	free(fresh);
 	return wsb_replace_close(&w, 0);
+}
+
+/*
+ * Runs too short for a configuration's stall cycle: when its median
+ * episode of a stall class (the median over its successful runs of
+ * wal_stall_summary.p50_ms) lasts more than a tenth of a run, where the
+ * run's end falls in a cycle moves its tps by a sizeable part of a cycle.
+ * One line per such configuration into buf ("" when none): which class,
+ * how long, and the run length that would hold ten such episodes.
+ * Returns how many configurations were named.
+ */
+int
+wsb_short_runs(const WsbPlan *plan, const WsbRun *runs, int nruns, int duration,
+			   char *buf, size_t len)
+{
+	size_t		used = 0;
+	int			named = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < plan->nconfigs; c++)
+	{
+		double		worst = 0;
+		const char *which = NULL;
+
+		for (int k = 0; k < WSB_N_STALL; k++)
+		{
+			double		p50 = wsb_config_median(runs, nruns, c, wsb_summary_value,
+												wsb_stall_classes[k], "p50_ms");
+
+			if (p50 > worst)
+			{
+				worst = p50;
+				which = wsb_stall_classes[k];
+			}
+		}
+		if (which == NULL || worst <= duration * 1000.0 / 10)
+			continue;
+		named++;
+		if (used < len)
+			used += snprintf(buf + used, len - used,
+							 "runs too short for %s's stall cycle: its median %s episode lasts "
+							 "%.1f s, over a tenth of the %d s runs; runs of %.0f s or more would "
+							 "hold ten (--duration)\n",
+							 plan->configs[c].label, which, worst / 1000, duration,
+							 ceil(worst / 100));
+	}
+	return named;
 }
 
 /*

@@ -4,11 +4,11 @@
  *		wal_stall_bench: the rounds an experiment judged, where they come
  *		from and where its verdicts go.
  *
- * The rounds come from the runs just made (wsb_round_table_from_runs) or
- * from a CSV file (wsb_round_table_read_csv): results.csv of an earlier
- * experiment, or any CSV with at least the columns configuration, round and
- * tps (an old results.csv without round: its run column, which was the
- * repeat, is the round).  Optional columns: ok, position, traced, clients
+ * The rounds come from a CSV file (wsb_round_table_read_csv): the
+ * results.csv the harness just wrote, that of an earlier experiment, or
+ * any CSV with at least the columns configuration, round and tps (an old
+ * results.csv without round: its run column, which was the repeat, is the
+ * round).  Optional columns: ok, position, traced, clients
  * and seconds (together: the clients' time), client_ms, and per stall class
  * CLASS_total_ms and CLASS_episodes.  The baseline: --baseline NAME, else
  * the configuration of the rows whose baseline column is true (results.csv
@@ -99,7 +99,8 @@ typedef struct CsvColumns
 				seed,
 				margin_pct,
 				budget_looks,
-				baseline;
+				baseline,
+				tps_window;
 	int			stall_ms[WSB_N_STALL];
 	int			episodes[WSB_N_STALL];
 	char		stall_ms_name[WSB_N_STALL][64];	/* "wal_flush_total_ms" */
@@ -132,6 +133,7 @@ find_columns(const WsbCsvReader *r, CsvColumns *c)
 	c->margin_pct = header_col(r, "margin_pct");
 	c->budget_looks = header_col(r, "budget_looks");
 	c->baseline = header_col(r, "baseline");
+	c->tps_window = header_col(r, "tps_window");
 	for (int k = 0; k < WSB_N_STALL; k++)
 	{
 		snprintf(c->stall_ms_name[k], sizeof(c->stall_ms_name[k]), "%s_total_ms", wsb_stall_classes[k]);
@@ -139,6 +141,28 @@ find_columns(const WsbCsvReader *r, CsvColumns *c)
 		snprintf(c->episodes_name[k], sizeof(c->episodes_name[k]), "%s_episodes", wsb_stall_classes[k]);
 		c->episodes[k] = header_col(r, c->episodes_name[k]);
 	}
+}
+
+/*
+ * The tps the verdict pairs: a results.csv's tps_window (over each run's
+ * steady seconds, pgbench.c's wsb_window_tps) when every successful run
+ * has one, else every run's tps (pgbench's end-inclusive total, or a plain
+ * CSV's): one kind for all runs, never a mix.
+ */
+static void
+use_window_tps(WsbRoundTable *t)
+{
+	bool		all = t->nruns > 0;
+
+	for (int i = 0; i < t->nruns; i++)
+		if (t->runs[i].ok && !(t->runs[i].tps_window > 0))
+			all = false;
+	if (!all)
+		return;
+	for (int i = 0; i < t->nruns; i++)
+		if (t->runs[i].ok)
+			t->runs[i].tps = t->runs[i].tps_window;
+	wsb_strlcpy(t->tps_column, "tps_window", sizeof(t->tps_column));
 }
 
 /*
@@ -263,6 +287,7 @@ read_run(const WsbCsvReader *r, const char *path, const CsvColumns *c, WsbRoundT
 	x->round = (int) round;
 	if (!cell_number(r, path, c->position, "position", 0, 64, true, &pos, err, errlen) ||
 		!cell_number(r, path, c->tps, "tps", 0, 1e12, false, &x->tps, err, errlen) ||
+		!cell_number(r, path, c->tps_window, "tps_window", 0, 1e12, false, &x->tps_window, err, errlen) ||
 		!cell_number(r, path, c->clients, "clients", 1, WSB_MAX_CLIENTS, true, &clients, err, errlen) ||
 		!cell_number(r, path, c->seconds, "seconds", 0, 1e9, false, &seconds, err, errlen) ||
 		!cell_number(r, path, c->client_ms, "client_ms", 0, 1e18, false, &x->client_ms, err, errlen))
@@ -488,6 +513,7 @@ read_csv(const char *path, const char *baseline, const char *const *labels, int 
 	}
 	if (rc < 0)
 		goto parse_error;
+	use_window_tps(t);
 	if (!check_one_row_per_round(path, t, lines, err, errlen) ||
 		!order_labels(path, t, baseline && *baseline ? baseline : first, labels, nlabels,
 					  err, errlen))
@@ -529,47 +555,6 @@ wsb_round_table_read_csv(const char *path, const char *baseline, WsbRoundTable *
 						 char *err, size_t errlen)
 {
 	return read_csv(path, baseline, NULL, 0, t, err, errlen);
-}
-
-/*
- * The rounds of the runs just made.  A run's round is its repeat; the
- * clients' time is clients x the run's measured seconds.
- */
-int
-wsb_round_table_from_runs(const WsbPlan *plan, const WsbRun *runs, int nruns,
-						  int clients, WsbRoundTable *t)
-{
-	memset(t, 0, sizeof(*t));
-	t->seed = -1;
-	t->margin_pct = NAN;
-	t->nconfigs = plan->nconfigs;
-	for (int c = 0; c < plan->nconfigs && c < 64; c++)
-		wsb_strlcpy(t->labels[c], plan->configs[c].label, sizeof(t->labels[0]));
-	t->runs = calloc(nruns ? nruns : 1, sizeof(WsbRoundRun));
-	if (t->runs == NULL)
-		return -1;
-	for (int i = 0; i < nruns; i++)
-	{
-		const WsbRun *r = &runs[i];
-		WsbRoundRun *x = &t->runs[t->nruns];
-
-		if (r->order == 0)
-			continue;			/* not run (yet) */
-		x->config = r->config;
-		x->round = r->repeat;
-		x->position = r->position;
-		x->ok = r->ok;
-		x->traced = r->validation.traced;
-		x->tps = r->tps;
-		x->client_ms = r->seconds > 0 ? clients * r->seconds * 1000 : NAN;
-		for (int k = 0; k < WSB_N_STALL; k++)
-		{
-			x->stall_ms[k] = wsb_summary_value(r, wsb_stall_classes[k], "total_ms");
-			x->episodes[k] = wsb_summary_value(r, wsb_stall_classes[k], "episodes");
-		}
-		t->nruns++;
-	}
-	return 0;
 }
 
 /* "round 2 (a failed run), round 5 (...)": the rounds left out. */
@@ -724,6 +709,22 @@ complete_rounds(const WsbRoundTable *t)
 }
 
 /*
+ * The per-round noise the rounds showed: per configuration, the standard
+ * deviation of its per-round log tps ratios, as +-% (exp(sd) - 1), and the
+ * half-width of the 95% interval that many rounds give at that noise: a
+ * change smaller than it cannot be told from none in these rounds.
+ */
+static void
+noise_line(char *buf, size_t len, const char *label, const WsbPaired *p)
+{
+	double		half = wsb_t_quantile(0.975, p->rounds - 1) * p->sd / sqrt(p->rounds);
+
+	snprintf(buf, len, "%s: per-round noise +-%.1f%% (sd of the log ratio over %d rounds); "
+			 "%d rounds tell changes beyond +-%.1f%% from none",
+			 label, 100 * (exp(p->sd) - 1), p->rounds, p->rounds, 100 * (exp(half) - 1));
+}
+
+/*
  * The terminal table: per configuration the tps ratio with its interval
  * and the words, then the stall share of all classes, the tps change the
  * stalls imply, and each class whose share or episodes moved.
@@ -746,6 +747,8 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 	if (spec->nlooks > 0)
 		fprintf(f, ", look %d of at most %d (alpha %.4g each)", spec->look, spec->nlooks,
 				spec->alpha);
+	if (t->tps_column[0])
+		fprintf(f, ", tps over each run's steady seconds (%s)", t->tps_column);
 	fputc('\n', f);
 	wsb_left_out_rounds(t, left, sizeof(left));
 	if (left[0])
@@ -769,7 +772,12 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 		else
 			fprintf(f, "%-40s", t->labels[c]);
 		fprintf(f, "  %-26s  %s\n", r, p[WSB_M_TPS].words);
-		if (stall_line_shown(&p[WSB_M_SHARE_ALL]))
+		if (p[WSB_M_TPS].decided && p[WSB_M_TPS].limit[0])
+			fprintf(f, "    limit: %s\n", p[WSB_M_TPS].limit);
+		if (p[WSB_M_SHARE_ALL].word == WSB_W_NEGLIGIBLE)
+			fprintf(f, "    stall share of client time  negligible in both (under %g%%)\n",
+					100 * WSB_NEGLIGIBLE_SHARE);
+		else if (stall_line_shown(&p[WSB_M_SHARE_ALL]))
 		{
 			char		s[128],
 						im[128];
@@ -788,10 +796,27 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 
 			if (!stall_line_shown(s) && !stall_line_shown(e))
 				continue;
+			if (s->word == WSB_W_NEGLIGIBLE)
+			{
+				fprintf(f, "    %-16s negligible in both (share under %g%% of client time)\n",
+						wsb_stall_classes[k], 100 * WSB_NEGLIGIBLE_SHARE);
+				continue;
+			}
 			fmt_ratio(a, sizeof(a), s);
 			fmt_ratio(b, sizeof(b), e);
 			fprintf(f, "    %-16s share %s %s\n", wsb_stall_classes[k], a, s->words);
 			fprintf(f, "    %-16s episodes %s %s\n", "", b, e->words);
+		}
+	}
+	for (int c = 1; c < t->nconfigs; c++)
+	{
+		const WsbPaired *p = &v[c * WSB_N_METRICS + WSB_M_TPS];
+		char		line[1400];
+
+		if (p->rounds >= 2 && !isnan(p->sd))
+		{
+			noise_line(line, sizeof(line), t->labels[c], p);
+			fprintf(f, "%s\n", line);
 		}
 	}
 }
@@ -933,6 +958,34 @@ wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 			fputs("</td></tr>\n", f);
 		}
 	fputs("</table>\n", f);
+	fprintf(f, "<p>A stall class whose share stays under %g%% of the clients' time in every paired "
+			"round, on both sides, reads <em>negligible in both</em>: its waits can move tps by "
+			"less than that. Under each decided configuration, what limits it, from the class "
+			"with the largest share:</p>\n<ul>\n", 100 * WSB_NEGLIGIBLE_SHARE);
+	for (int c = 1; c < t->nconfigs; c++)
+	{
+		const WsbPaired *p = &v[c * WSB_N_METRICS + WSB_M_TPS];
+
+		fputs("<li>", f);
+		wsb_html_escape(f, t->labels[c]);
+		fputs(": ", f);
+		wsb_html_escape(f, p->decided && p->limit[0] ? p->limit : "not decided");
+		fputs("</li>\n", f);
+	}
+	fputs("</ul>\n<p>The noise these rounds showed:</p>\n<ul>\n", f);
+	for (int c = 1; c < t->nconfigs; c++)
+	{
+		const WsbPaired *p = &v[c * WSB_N_METRICS + WSB_M_TPS];
+		char		line[1400];
+
+		if (p->rounds < 2 || isnan(p->sd))
+			continue;
+		noise_line(line, sizeof(line), t->labels[c], p);
+		fputs("<li>", f);
+		wsb_html_escape(f, line);
+		fputs("</li>\n", f);
+	}
+	fputs("</ul>\n", f);
 	if (plotdir)
 	{
 		char		path[1200];

@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <math.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -358,7 +359,6 @@ main(int argc, char **argv)
 	static WsbPlan plan;
 	static WsbEnvironment env;
 	WsbRun	   *runs;
-	WsbJudgement *judged;
 	char		err[2048];
 	char		pdir[PATH_MAX];
 	char		path[1200];
@@ -536,7 +536,6 @@ main(int argc, char **argv)
 	 */
 	first = resumed.rounds_done * plan.nconfigs;
 	runs = calloc(plan.nruns, sizeof(WsbRun));
-	judged = calloc(plan.nconfigs, sizeof(WsbJudgement));
 	if (opts.budget_seconds > 0)
 	{
 		nlooks = wsb_budget_looks(&opts, plan.nconfigs);
@@ -568,6 +567,7 @@ main(int argc, char **argv)
 		run->position = i % plan.nconfigs + 1;
 		run->order = resumed.runs_done + ndone + 1;
 		run->collector_cpu_share = -1;
+		run->tps_window = NAN;
 		ndone++;
 		if (wsb_target_apply(&target, &plan.configs[run->config], err, sizeof(err)) != 0)
 		{
@@ -593,6 +593,14 @@ main(int argc, char **argv)
 		{
 			wsb_error("run %d (%s): %s", run->order, plan.configs[run->config].label, err);
 			failed++;
+		}
+		if (run->position == plan.nconfigs && i / plan.nconfigs == first / plan.nconfigs)
+		{
+			/* the first round: are the runs long against the stall cycles? */
+			char		warn[4096];
+
+			if (wsb_short_runs(&plan, runs, ndone, opts.duration, warn, sizeof(warn)) > 0)
+				fputs(warn, stdout);
 		}
 		if (run->position == plan.nconfigs)
 		{
@@ -628,7 +636,6 @@ main(int argc, char **argv)
 		strftime(env.finished, sizeof(env.finished), "%Y-%m-%d %H:%M:%S %Z", localtime(&now));
 	}
 
-	wsb_judge(&plan, runs, ndone, judged);
 	if (!WSB_PATH_SAY(path, "%s/results.csv", opts.out))
 		failed++;
 	else if (wsb_write_results_continued(path, resumed.results_text, &plan, runs, ndone) != 0)
@@ -684,14 +691,14 @@ main(int argc, char **argv)
 		wsb_error("could not write \"%s/clog.csv\"", opts.out);
 		failed++;
 	}
-	if (wsb_write_report(opts.out, &opts, &plan, runs, ndone, judged, &env,
+	if (wsb_write_report(opts.out, &opts, &plan, runs, ndone, &env,
 						 have_verdicts ? &verdicts : NULL) != 0)
 	{
 		wsb_error("could not write the report in \"%s\"", opts.out);
 		failed++;
 	}
 	wsb_cleanup_run();			/* restore and remove before the verdict */
-	wsb_print_verdict(stdout, &plan, runs, ndone, judged);
+	wsb_print_runs(stdout, &plan, runs, ndone);
 	if (have_verdicts)
 		wsb_print_paired(stdout, &verdicts.table, &verdicts.spec, verdicts.v, plan.seed);
 	if (wsb_clog_wanted(&opts, &plan))

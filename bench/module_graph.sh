@@ -9,6 +9,8 @@
 #	     file its header names for it: the section line
 #	     "/* ---------- ... x.c ... ---------- */" above the declaration,
 #	     or, above any such line, the header's opening comment
+#	  4  README.md's "where to look first" table is true: each function
+#	     it names is defined in the file it names (a line "name(" there)
 #	Run by "make graph" (which builds the objects first) and by
 #	scripts/test.sh with the bench unit tests.
 #
@@ -96,6 +98,20 @@ if [ ! -s "$tmp/wrong" ] && [ -s "$tmp/declared" ]; then
 else
 	echo "not ok 3 - module graph: a header names the wrong file"
 	cat "$tmp/wrong"
+	failed=1
+fi
+# 4: the newcomer's table names real functions in the right files
+awk -F'|' '/^<!-- where: begin -->/ { on = 1; next } /^<!-- where: end -->/ { on = 0 }
+	on && NF >= 4 && $3 ~ /\.c/ { gsub(/ /, "", $3); gsub(/ /, "", $4); print $3, $4 }' README.md >"$tmp/where"
+: >"$tmp/where_wrong"
+while read -r file fn; do
+	grep -q "^$fn(" "$file" 2>/dev/null || echo "#   $fn is not defined in $file" >>"$tmp/where_wrong"
+done <"$tmp/where"
+if [ -s "$tmp/where" ] && [ ! -s "$tmp/where_wrong" ]; then
+	echo "ok 4 - module graph: README.md's $(wc -l <"$tmp/where") places to look first are where it says"
+else
+	echo "not ok 4 - module graph: README.md's places to look first are wrong"
+	cat "$tmp/where_wrong"
 	failed=1
 fi
 exit $failed

@@ -11,7 +11,9 @@
  * latency quantiles come from a log-scale histogram (see engine.h for its
  * precision), so a run of any length takes constant memory.
  * The run's tps is pgbench's own summary figure, "tps = N (without initial
- * connection time)"; the live progress line reads its --progress=1 lines,
+ * connection time)"; its window tps (wsb_window_tps) counts the same
+ * per-second figures over the steady part of the run only; the live
+ * progress line reads its --progress=1 lines,
  * "progress: 5.0 s, 1234.5 tps, lat 3.2 ms stddev 1.1, 0 failed".
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
@@ -262,6 +264,38 @@ wsb_logstats_free(WsbLogStats *s)
 	s->seconds = NULL;
 	s->second_latency_sum_ms = NULL;
 	s->nseconds = s->capacity = 0;
+}
+
+/*
+ * tps over the steady part of a run of duration seconds (pgbench -T), from
+ * its per-second figures: the seconds from the first one with a
+ * transaction (the run's start falls in it) are counted from skip =
+ * duration / 10 (at least 1: the first second is partial) up to duration -
+ * 1, the last second wholly inside the run.  What ends later is the tail a
+ * stall stretched (pgbench waits for every transaction under way at the
+ * end), which the end-inclusive total counts in part, however the end
+ * falls.  NAN when the run has no such second; *seconds, the window's.
+ */
+double
+wsb_window_tps(const WsbPgbenchSecond *s, int n, int duration, int *seconds)
+{
+	int			first = 0,
+				skip = duration / 10 > 1 ? duration / 10 : 1;
+	int64_t		sum = 0;
+	int			from,
+				to;
+
+	*seconds = 0;
+	while (first < n && s[first].transactions == 0)
+		first++;
+	from = first + skip;
+	to = first + duration - 1;	/* inclusive */
+	if (first >= n || to < from || to >= n)
+		return NAN;
+	for (int i = from; i <= to; i++)
+		sum += s[i].transactions;
+	*seconds = to - from + 1;
+	return (double) sum / *seconds;
 }
 
 /* "tps = 1234.567 (without initial connection time)" anywhere in text */

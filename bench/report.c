@@ -64,18 +64,6 @@ fmt_tps(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.1f", v);
 }
 
-static void
-fmt_change(char *buf, size_t len, const WsbJudgement *j)
-{
-	if (j->verdict == WSB_BASELINE || isnan(j->change_pct))
-		snprintf(buf, len, "%s", j->verdict == WSB_BASELINE ? "" : "-");
-	else if (isnan(j->ci_low_pct))
-		snprintf(buf, len, "%+.1f%%", j->change_pct);
-	else
-		snprintf(buf, len, "%+.1f%% [%+.1f, %+.1f]", j->change_pct,
-				 j->ci_low_pct, j->ci_high_pct);
-}
-
 static double
 get_rows(const WsbRun *r, const char *which, const char *col)
 {
@@ -175,44 +163,23 @@ static const char report_css[] =
 "svg{max-width:100%;height:auto}"
 ".swatch{display:inline-block;width:.8em;height:.8em;margin-right:.4em;vertical-align:middle}";
 
-static const char *
-verdict_class(WsbVerdict v)
-{
-	switch (v)
-	{
-		case WSB_FASTER:
-			return "faster";
-		case WSB_SLOWER:
-			return "slower";
-		case WSB_WITHIN_NOISE:
-			return "noise";
-		case WSB_TOO_FEW_RUNS:
-			return "few";
-		default:
-			return "base";
-	}
-}
-
+/*
+ * Each configuration's runs: the tps of each in run order, how many
+ * succeeded, their median.  Description only: the verdict is the rounds'
+ * (verdict.c), in the section above.
+ */
 static void
-write_verdict_html(FILE *f, const WsbPlan *plan, const WsbRun *runs,
-				   int nruns, const WsbJudgement *judged)
+write_runs_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 {
 	const WsbRun **ord = wsb_runs_in_order(runs, nruns);
+	double	   *x = malloc(sizeof(double) * (nruns > 0 ? nruns : 1));
 
-	fputs("<p>Test: <strong>Welch's t-test on run means, 95% two-sided interval of the "
-		  "difference, as % of the baseline mean</strong>. Each run's tps is one "
-		  "observation; a configuration is <em>faster</em> or <em>slower</em> only when the "
-		  "interval of (its mean &minus; the baseline's mean) excludes 0, "
-		  "<em>within noise</em> when it contains 0, and <em>too few runs</em> when either "
-		  "side has fewer than 2 successful runs. The stall figures are per-class medians "
-		  "over runs of <code>wal_stall_summary.total_ms</code>, baseline &rarr; configuration.</p>\n", f);
 	fputs("<table><tr><th>configuration</th><th>tps of each run (run order)</th><th>runs ok</th>"
-		  "<th>median tps</th><th>mean tps</th><th>change of the mean</th><th>95% interval</th>"
-		  "<th>verdict</th><th>stall figures (baseline &rarr; this)</th></tr>\n", f);
+		  "<th>median tps</th></tr>\n", f);
 	for (int c = 0; c < plan->nconfigs; c++)
 	{
-		const WsbJudgement *j = &judged[c];
-		int			total = 0;
+		int			total = 0,
+					nok = x ? wsb_config_tps(runs, nruns, c, x) : 0;
 		bool		first = true;
 
 		fprintf(f, "<tr><td><span class=\"swatch\" style=\"background:%s\"></span>",
@@ -230,27 +197,13 @@ write_verdict_html(FILE *f, const WsbPlan *plan, const WsbRun *runs,
 			fprintf(f, "%s%s", first ? "" : " ", ord[i]->ok ? b : "failed");
 			first = false;
 		}
-		fprintf(f, "</td><td class=\"n\">%d/%d</td>", j->nruns, total);
-		wsb_html_number_cell(f, "%.1f", j->median_tps);
-		wsb_html_number_cell(f, "%.1f", j->mean_tps);
-		if (c == 0)
-			fputs("<td></td><td></td>", f);
-		else
-		{
-			wsb_html_number_cell(f, "%+.1f%%", j->change_pct);
-			if (isnan(j->ci_low_pct))
-				fputs("<td>&ndash;</td>", f);
-			else
-				fprintf(f, "<td class=\"n\">[%+.1f%%, %+.1f%%]</td>", j->ci_low_pct, j->ci_high_pct);
-		}
-		fprintf(f, "<td class=\"%s\">", verdict_class(j->verdict));
-		wsb_html_escape(f, wsb_verdict_name(j->verdict));
-		fputs("</td><td>", f);
-		wsb_html_escape(f, j->explanation);
-		fputs("</td></tr>\n", f);
+		fprintf(f, "</td><td class=\"n\">%d/%d</td>", nok, total);
+		wsb_html_number_cell(f, "%.1f", x ? wsb_median(x, nok) : NAN);
+		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
 	free(ord);
+	free(x);
 }
 
 static void
@@ -632,8 +585,7 @@ write_order_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 int
 wsb_write_report(const char *dir, const WsbOptions *opts,
 				 const WsbPlan *plan, const WsbRun *runs, int nruns,
-				 const WsbJudgement *judged, const WsbEnvironment *env,
-				 const WsbVerdicts *verdicts)
+				 const WsbEnvironment *env, const WsbVerdicts *verdicts)
 {
 	char		path[1200],
 				plotdir[1100],
@@ -718,11 +670,9 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 			wsb_html_escape(f, verdicts->forest_why);
 			fputs("</p>\n", f);
 		}
-		fputs("<h2>Runs, and Welch's test on run means (rounds ignored, for comparison)</h2>\n", f);
 	}
-	else
-		fputs("<h2>Verdict</h2>\n", f);
-	write_verdict_html(f, plan, runs, nruns, judged);
+	fputs("<h2>Runs</h2>\n", f);
+	write_runs_html(f, plan, runs, nruns);
 
 	fputs("<h2>Throughput and stalls, second by second</h2>\n", f);
 	charts &= WSB_PATH_SAY(path, "%s/timeline.svg", plotdir);
@@ -827,137 +777,56 @@ print_wrapped(FILE *f, const char *text, int indent, int width)
 }
 
 /*
- * The verdict table on the terminal: configuration, each run's tps in run
- * order, median, change of the mean with its 95% interval, verdict, and
- * the stall figures.  Fits 100 columns: a label longer than 40 characters
- * gets a line of its own, the run list moves under the row when the row
- * would be wider, and the explanation goes on the next line, wrapped, when
- * it does not fit after the verdict.
+ * Each configuration's runs on the terminal: the tps of each in run order
+ * and their median, then each run's window tps, wrapped at 100 columns.  The verdict follows it
+ * (wsb_print_paired).
  */
-#define VERDICT_WIDTH 100
-#define VERDICT_LABEL_MAX 40
-
 void
-wsb_print_verdict(FILE *f, const WsbPlan *plan, const WsbRun *runs,
-				  int nruns, const WsbJudgement *judged)
+wsb_print_runs(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 {
 	const WsbRun **ord = wsb_runs_in_order(runs, nruns);
-	int			nc = plan->nconfigs;
-	char	  (*tpsl)[512] = calloc(nc > 0 ? nc : 1, 512);
-	char		med[WSB_MAX_CONFIGS][32],
-				chg[WSB_MAX_CONFIGS][64];
-	int			wl = (int) strlen("configuration"),
-				wt = (int) strlen("tps of each run"),
-				wm = (int) strlen("median"),
-				wc = (int) strlen("change [95% CI]"),
-				wv = (int) strlen("verdict");
-	bool		runs_below;
-	int			row_width;
+	double	   *x = malloc(sizeof(double) * (nruns > 0 ? nruns : 1));
 
-	if (ord == NULL || tpsl == NULL || nc > WSB_MAX_CONFIGS)
+	if (ord == NULL || x == NULL)
 	{
 		free(ord);
-		free(tpsl);
+		free(x);
 		return;
 	}
-	for (int c = 0; c < nc; c++)
+	fputs("tps of each run (run order), median\n", f);
+	for (int c = 0; c < plan->nconfigs; c++)
 	{
-		size_t		used = 0;
-		int			ll = (int) strlen(plan->configs[c].label);
+		char	   *line = NULL;
+		size_t		linelen = 0;
+		FILE	   *m = open_memstream(&line, &linelen);
+		char		b[32];
+		int			nok = wsb_config_tps(runs, nruns, c, x);
 
+		if (m == NULL)
+			break;
+		fprintf(m, "%s:", plan->configs[c].label);
 		for (int i = 0; i < nruns; i++)
 		{
-			char		b[32];
-
 			if (ord[i]->config != c)
 				continue;
 			fmt_tps(b, sizeof(b), ord[i]->tps);
-			if (used < 500)
-				used += snprintf(tpsl[c] + used, 512 - used, "%s%s", used ? " " : "",
-								 ord[i]->ok ? b : "failed");
+			fprintf(m, " %s", ord[i]->ok ? b : "failed");
 		}
-		fmt_tps(med[c], sizeof(med[c]), judged[c].median_tps);
-		fmt_change(chg[c], sizeof(chg[c]), &judged[c]);
-		if (ll <= VERDICT_LABEL_MAX && ll > wl)
-			wl = ll;
-		if ((int) strlen(tpsl[c]) > wt)
-			wt = (int) strlen(tpsl[c]);
-		if ((int) strlen(med[c]) > wm)
-			wm = (int) strlen(med[c]);
-		if ((int) strlen(chg[c]) > wc)
-			wc = (int) strlen(chg[c]);
-		if ((int) strlen(wsb_verdict_name(judged[c].verdict)) > wv)
-			wv = (int) strlen(wsb_verdict_name(judged[c].verdict));
-	}
-	row_width = wl + 2 + wt + 2 + wm + 2 + wc + 2 + wv;
-	runs_below = row_width > VERDICT_WIDTH;
-	if (runs_below)
-		row_width -= wt + 2;
-
-	if (runs_below)
-		fprintf(f, "%-*s  %*s  %-*s  %s\n", wl, "configuration", wm, "median",
-				wc, "change [95% CI]", "verdict");
-	else
-		fprintf(f, "%-*s  %-*s  %*s  %-*s  %s\n", wl, "configuration", wt, "tps of each run",
-				wm, "median", wc, "change [95% CI]", "verdict");
-	for (int i = 0; i < row_width; i++)
-		fputc('-', f);
-	fputc('\n', f);
-
-	for (int c = 0; c < nc; c++)
-	{
-		const char *label = plan->configs[c].label;
-		const char *vname = wsb_verdict_name(judged[c].verdict);
-		const char *expl = judged[c].explanation;
-		bool		inline_expl;
-
-		if ((int) strlen(label) > VERDICT_LABEL_MAX)
+		fmt_tps(b, sizeof(b), wsb_median(x, nok));
+		fprintf(m, ", median %s", b);
+		/* what the verdict pairs, when the runs have it (judge.c) */
+		for (int i = 0, first = 1; i < nruns; i++)
 		{
-			fprintf(f, "%s\n", label);
-			label = "";
+			if (ord[i]->config != c || !ord[i]->ok || !(ord[i]->tps_window > 0))
+				continue;
+			fmt_tps(b, sizeof(b), ord[i]->tps_window);
+			fprintf(m, "%s %s", first ? "; over the steady seconds:" : "", b);
+			first = 0;
 		}
-		/* the explanation follows on the row when it fits */
-		inline_expl = expl[0] && row_width + 2 + (int) strlen(expl) <= VERDICT_WIDTH;
-		if (runs_below)
-			fprintf(f, "%-*s  %*s  %-*s  %-*s", wl, label, wm, med[c], wc, chg[c],
-					inline_expl ? wv : 0, vname);
-		else
-			fprintf(f, "%-*s  %-*s  %*s  %-*s  %-*s", wl, label, wt, tpsl[c], wm, med[c],
-					wc, chg[c], inline_expl ? wv : 0, vname);
-		if (inline_expl)
-		{
-			fprintf(f, "  %s", expl);
-			expl = "";
-		}
-		fputc('\n', f);
-		if (runs_below)
-		{
-			char	   *line;
-
-			if (asprintf(&line, "tps: %s", tpsl[c]) >= 0)
-			{
-				print_wrapped(f, line, 4, VERDICT_WIDTH);
-				free(line);
-			}
-		}
-		/* one figure per line, each wrapped if it must be */
-		while (expl[0])
-		{
-			const char *semi = strstr(expl, "; ");
-			int			len = semi ? (int) (semi - expl) : (int) strlen(expl);
-			char	   *item = strndup(expl, len);
-
-			if (item != NULL)
-			{
-				print_wrapped(f, item, 4, VERDICT_WIDTH);
-				free(item);
-			}
-			expl += len;
-			if (*expl)
-				expl += 2;
-		}
+		if (fclose(m) == 0)
+			print_wrapped(f, line, 0, 100);
+		free(line);
 	}
 	free(ord);
-	free(tpsl);
+	free(x);
 }
-

@@ -45,8 +45,17 @@
 #include "sql.h"
 #include "validate.h"
 
+/*
+ * pgbench's arguments.  random_seed: pgbench --random-seed, the same for
+ * every configuration of a round, so that their clients draw the same
+ * accounts in the same order as far as scheduling lets them (common random
+ * numbers: a difference in what the draws hit is not taken for one of the
+ * configurations); NULL leaves it out (the report's copy says "ROUND").
+ * A --random-seed in --pgbench-args wins.
+ */
 static void
-add_pgbench_args(WsbCommand *c, const WsbTarget *t, const WsbOptions *o, const char *logprefix)
+add_pgbench_args(WsbCommand *c, const WsbTarget *t, const WsbOptions *o, const char *logprefix,
+				 const char *random_seed)
 {
 	const char *user = getenv("PGUSER");
 
@@ -66,6 +75,8 @@ add_pgbench_args(WsbCommand *c, const WsbTarget *t, const WsbOptions *o, const c
 	wsb_cmd_add(c, "--progress=1");
 	wsb_cmd_add(c, "-l");
 	wsb_cmd_add(c, "--log-prefix=%s", logprefix);
+	if (strstr(o->pgbench_args, "--random-seed") == NULL)
+		wsb_cmd_add(c, "--random-seed=%s", random_seed ? random_seed : "ROUND");
 	if (o->script[0] || o->aged_pages > 0)
 		wsb_cmd_add(c, "--file=%s/script.sql", t->workdir);
 	else
@@ -101,7 +112,7 @@ wsb_pgbench_command(const WsbTarget *t, const WsbOptions *o)
 	char	   *buf;
 
 	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
-	add_pgbench_args(&c, t, o, "DIR/pgbench_log");
+	add_pgbench_args(&c, t, o, "DIR/pgbench_log", NULL);
 	for (int i = 0; i < c.argc; i++)
 		len += strlen(c.argv[i]) + 1;
 	buf = malloc(len);
@@ -560,14 +571,18 @@ start_pgbench(RunState *s, char *why, size_t whylen)
 	const char *dir = s->t->ownerdir;
 	int			order = s->run->order;
 	WsbCommand	c;
+	char		seed[32];
 	pid_t		pid;
 
 	if (!WSB_PATH(s->prefix, why, whylen, "%s/run_%d", dir, order) ||
 		!WSB_PATH(s->outpath, why, whylen, "%s/run_%d.out", dir, order) ||
 		!WSB_PATH(s->errpath, why, whylen, "%s/run_%d.err", dir, order))
 		return -1;
+	/* the experiment's seed and the round: the same for a round's runs */
+	snprintf(seed, sizeof(seed), "%lld",
+			 (s->plan->seed >= 0 ? s->plan->seed % 1000000000LL : 0) * 1000 + s->run->repeat);
 	wsb_cmd_init(&c, s->t->uid, s->t->gid);
-	add_pgbench_args(&c, s->t, s->o, s->prefix);
+	add_pgbench_args(&c, s->t, s->o, s->prefix, seed);
 	c.stdout_path = s->outpath;
 	c.stderr_path = s->errpath;
 	s->run->started_at = time(NULL);
@@ -677,6 +692,7 @@ read_transaction_logs(RunState *s, char *pattern)
 	run->per_second = malloc(sizeof(WsbPgbenchSecond) * (ls.nseconds ? ls.nseconds : 1));
 	if (ls.nseconds)
 		memcpy(run->per_second, ls.seconds, sizeof(WsbPgbenchSecond) * ls.nseconds);
+	run->tps_window = wsb_window_tps(ls.seconds, ls.nseconds, s->o->duration, &run->window_seconds);
 	wsb_logstats_free(&ls);
 }
 

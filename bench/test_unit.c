@@ -29,6 +29,7 @@
 #include "wsb.h"
 /* this file holds main(): check() and tap_finish() are defined here */
 #define TAP_MAIN
+#include "experiment.h"
 #include "test_unit.h"
 
 static bool
@@ -293,8 +294,6 @@ test_stats(void)
 	double		a[] = {3, 1, 2};
 	double		b[] = {4, 1, 3, 2};
 	double		c[] = {2, 4, 4, 4, 5, 5, 7, 9};
-	double		lo,
-				hi;
 
 	check(wsb_median(a, 3) == 2, "median of 3 1 2 is 2");
 	check(wsb_median(b, 4) == 2.5, "median of 4 1 3 2 is 2.5");
@@ -329,7 +328,8 @@ test_stats(void)
 			 * intervals on [0, t] and bisects P(T <= t) = 0.975 to 60 steps;
 			 * the same program reproduces every integer-df row above to 1e-8.
 			 * df = 2.5 gives 3.5746548420 (not 3.4954), df = 7.3 gives
-			 * 2.3450667365, df = 243/49 (the Welch example below)
+			 * 2.3450667365, df = 243/49 (Welch's degrees of freedom of 100 102 98
+			 * against 110 114 112 108)
 			 * 2.5769584490.
 			 */
 			{0.975, 2.5, 3.5746548420},
@@ -349,63 +349,17 @@ test_stats(void)
 	check(isnan(wsb_t_quantile(1.0, 3)) && isnan(wsb_t_quantile(0.9, 0)),
 		  "t quantile outside its domain is NaN");
 
-	/*
-	 * Welch by hand.  base = 100 102 98: mean 100, s^2 = (0+4+4)/2 = 4,
-	 * s^2/n = 4/3.  x = 110 114 112 108: mean 111, s^2 = (1+9+1+9)/3 = 20/3,
-	 * s^2/n = 5/3.  se^2 = 4/3 + 5/3 = 3, se = 1.7320508.  df = 3^2 /
-	 * ((4/3)^2/2 + (5/3)^2/3) = 9 / (8/9 + 25/27) = 9 / (49/27) = 243/49 =
-	 * 4.9592.  t(0.975, 4.9592) = 2.5769584 (above), so the interval is
-	 * 11 -+ 2.5769584 * 1.7320508 = 11 -+ 4.4634230: [6.5365770, 15.4634230].
-	 */
-	{
-		double		base[] = {100, 102, 98};
-		double		x[] = {110, 114, 112, 108};
-
-		wsb_welch_interval(base, 3, x, 4, 0.95, &lo, &hi);
-		check(near(lo, 6.5365770, 1e-6) && near(hi, 15.4634230, 1e-6),
-			  "Welch 95%% interval of the hand-worked example is [6.536577, 15.463423] (got [%.6f, %.6f])",
-			  lo, hi);
-		wsb_welch_interval(base, 1, x, 4, 0.95, &lo, &hi);
-		check(isnan(lo) && isnan(hi), "Welch interval with one baseline value is NaN");
-	}
-
-	check(strcmp(wsb_verdict_name(WSB_BASELINE), "baseline") == 0 &&
-		  strcmp(wsb_verdict_name(WSB_FASTER), "faster") == 0 &&
-		  strcmp(wsb_verdict_name(WSB_SLOWER), "slower") == 0 &&
-		  strcmp(wsb_verdict_name(WSB_WITHIN_NOISE), "within noise") == 0 &&
-		  strcmp(wsb_verdict_name(WSB_TOO_FEW_RUNS), "too few runs") == 0,
-		  "verdict names");
-
-	/* verdicts on crafted runs */
+	/* each configuration's successful runs, as the charts and the runs table read them */
 	{
 		WsbPlan		plan;
 		WsbRun		runs[15];
-		WsbJudgement j[5];
+		double		x[15];
 		int			n = make_crafted_runs(&plan, runs, "wal_buffers=-1");
+		int			nb = wsb_config_tps(runs, n, 0, x);
 
-		wsb_judge(&plan, runs, n, j);
-		check(j[0].verdict == WSB_BASELINE && j[0].nruns == 3 && j[0].median_tps == 1000,
-			  "baseline judged as baseline, median 1000 (got %s, %g)",
-			  wsb_verdict_name(j[0].verdict), j[0].median_tps);
-		check(j[1].verdict == WSB_FASTER && near(j[1].change_pct, 20, 1e-9),
-			  "1200 vs 1000 tps is faster, +20%% (got %s, %+.3f%%)",
-			  wsb_verdict_name(j[1].verdict), j[1].change_pct);
-		check(j[1].ci_low_pct > 0 && j[1].ci_low_pct < 20 && j[1].ci_high_pct > 20,
-			  "its interval lies around +20%% and above 0 (got [%.2f, %.2f])",
-			  j[1].ci_low_pct, j[1].ci_high_pct);
-		check(j[2].verdict == WSB_SLOWER && near(j[2].change_pct, -20, 1e-9),
-			  "800 vs 1000 tps is slower, -20%% (got %s, %+.3f%%)",
-			  wsb_verdict_name(j[2].verdict), j[2].change_pct);
-		check(strstr(j[2].explanation, "wal_buffer_full 0.8 s -> 43.9 s (episodes 4 -> 312)") == j[2].explanation,
-			  "slower explained by wal_buffer_full first (got \"%s\")", j[2].explanation);
-		check(strstr(j[2].explanation, "wal_insert") == NULL,
-			  "classes under 1 ms on both sides are left out");
-		check(j[3].verdict == WSB_WITHIN_NOISE && j[3].ci_low_pct < 0 && j[3].ci_high_pct > 0,
-			  "1000/1020/985 vs 1000/1010/990 is within noise (got %s, [%.2f, %.2f])",
-			  wsb_verdict_name(j[3].verdict), j[3].ci_low_pct, j[3].ci_high_pct);
-		check(j[4].verdict == WSB_TOO_FEW_RUNS && j[4].nruns == 1 && isnan(j[4].ci_low_pct),
-			  "one successful run of three is too few runs (got %s, n %d)",
-			  wsb_verdict_name(j[4].verdict), j[4].nruns);
+		check(nb == 3 && wsb_median(x, nb) == 1000, "baseline: 3 runs, median 1000 tps (got %d, %g)",
+			  nb, wsb_median(x, nb));
+		check(wsb_config_tps(runs, n, 4, x) == 1, "a configuration with two failed runs has one tps");
 		free_runs(runs, n);
 	}
 }
@@ -660,7 +614,6 @@ test_report(void)
 {
 	WsbPlan		plan;
 	WsbRun		runs[15];
-	WsbJudgement j[5];
 	WsbEnvironment env;
 	WsbOptions	opts;
 	int			n = make_crafted_runs(&plan, runs, "wal_buffers=-1 <script>alert(1)</script>");
@@ -670,12 +623,11 @@ test_report(void)
 	int			rc = -2;
 	const char *keep = getenv("WSB_TEST_KEEP_REPORT");
 
-	wsb_judge(&plan, runs, n, j);
 	fill_environment(&env, &opts);
 	add_advice_and_statements(runs, n);
 	if (mkdtemp(dir) != NULL)
 	{
-		rc = wsb_write_report(dir, &opts, &plan, runs, n, j, &env, NULL);
+		rc = wsb_write_report(dir, &opts, &plan, runs, n, &env, NULL);
 		snprintf(path, sizeof(path), "%s/report.html", dir);
 		html = read_path(path);
 	}
@@ -693,13 +645,11 @@ test_report(void)
 	check(strstr(html, "<?xml") == NULL && strstr(html, "<!DOCTYPE svg") == NULL,
 		  "gnuplot's XML prologue is not pasted into the HTML");
 	check(strstr(html, "<figure>") && strstr(html, "<figcaption>"), "charts are captioned figures");
-	check(strstr(html, "Welch's t-test on run means, 95% two-sided interval of the difference, "
-				  "as % of the baseline mean") != NULL, "report names the test");
-	check(strstr(html, "<th>verdict</th>") && strstr(html, ">slower</td>") &&
-		  strstr(html, ">faster</td>") && strstr(html, ">within noise</td>") &&
-		  strstr(html, ">too few runs</td>"),
-		  "report holds the verdict table with every verdict");
-	check(strstr(html, "wal_buffer_full 0.8 s -&gt; 43.9 s") != NULL, "verdict table explains with stall figures");
+	check(strstr(html, "<h2>Runs</h2>") && strstr(html, "<th>median tps</th>") &&
+		  strstr(html, "<td class=\"n\">1/3</td>"),
+		  "report holds the runs table: tps of each run, runs ok, median");
+	check(strstr(html, "Welch") == NULL && strstr(html, "within noise") == NULL,
+		  "report has one verdict: no Welch table, no \"within noise\"");
 	check(strstr(html, "<script>") == NULL && strstr(html, "&lt;script&gt;alert(1)&lt;/script&gt;") != NULL,
 		  "a label with <script> appears escaped");
 	check(strstr(html, "Grey bands") != NULL, "checkpoint column present: checkpoint bands are described");
@@ -762,7 +712,7 @@ test_report(void)
 		setenv("PATH", "/nonexistent", 1);
 		if (mkdtemp(dir2) != NULL)
 		{
-			rc = wsb_write_report(dir2, &opts, &plan, runs, n, j, &env, NULL);
+			rc = wsb_write_report(dir2, &opts, &plan, runs, n, &env, NULL);
 			snprintf(path, sizeof(path), "%s/report.html", dir2);
 			html = read_path(path);
 		}
@@ -772,22 +722,22 @@ test_report(void)
 			free(old);
 		}
 		check(rc == -1 && html && strstr(html, "Charts are missing") && strstr(html, "gnuplot-nox") &&
-			  strstr(html, "<th>verdict</th>"),
-			  "without gnuplot: -1, and the HTML says charts are missing and why, verdicts still there");
+			  strstr(html, "<h2>Runs</h2>"),
+			  "without gnuplot: -1, and the HTML says charts are missing and why, the runs still there");
 		free(html);
 		snprintf(path, sizeof(path), "rm -rf '%s'", dir2);
 		if (system(path) != 0)
 			fprintf(stderr, "could not remove %s\n", dir2);
 	}
 
-	/* the terminal table */
+	/* the runs on the terminal */
 	{
 		FILE	   *f = tmpfile();
 		char	   *t;
 		int			widest = 0,
 					cur = 0;
 
-		wsb_print_verdict(f, &plan, runs, n, j);
+		wsb_print_runs(f, &plan, runs, n);
 		t = slurp(f);
 		fclose(f);
 		for (const char *p = t; *p; p++)
@@ -801,10 +751,22 @@ test_report(void)
 			else
 				cur++;
 		}
-		check(widest <= 100, "terminal verdict table fits 100 columns (widest line %d)", widest);
-		check(strstr(t, "1200 1210 1190") && strstr(t, "+20.0% [") && strstr(t, "slower") &&
-			  strstr(t, "950 failed failed") && strstr(t, "too few runs"),
-			  "terminal table: run tps in order, change with interval, verdicts");
+		check(widest <= 100, "terminal runs fit 100 columns (widest line %d)", widest);
+		check(strstr(t, "wal_buffers=16MB: 1200 1210 1190, median 1200") &&
+			  strstr(t, "wal_buffers=1MB: 950 failed failed, median 950") &&
+			  strstr(t, "within noise") == NULL && strstr(t, "[95% CI]") == NULL,
+			  "terminal runs: tps in run order and the median, no verdict of their own");
+		check(strstr(t, "steady seconds") == NULL, "terminal runs: no window tps when the runs have none");
+		free(t);
+		for (int i = 0; i < n; i++)
+			runs[i].tps_window = runs[i].ok ? runs[i].tps - 10 : NAN;
+		f = tmpfile();
+		wsb_print_runs(f, &plan, runs, n);
+		t = slurp(f);
+		fclose(f);
+		check(strstr(t, "wal_buffers=16MB: 1200 1210 1190, median 1200; over the steady seconds: 1190 1200 1180\n") &&
+			  strstr(t, "wal_buffers=1MB: 950 failed failed, median 950; over the steady seconds: 940\n"),
+			  "terminal runs: each successful run's window tps after the median");
 		if (keep)
 			fputs(t, stderr);
 		free(t);
@@ -834,7 +796,6 @@ test_report_labels(void)
 	static const char *const values[] = {"''", "wal_stall"};
 	WsbPlan		plan;
 	WsbRun		runs[4];
-	WsbJudgement j[2];
 	char		dir[] = "/tmp/wsb_test_labels_XXXXXX";
 	char		path[512];
 	char	   *html = NULL;
@@ -865,10 +826,9 @@ test_report_labels(void)
 		}
 	}
 	unlink("/tmp/wsb_test_pwned");
-	wsb_judge(&plan, runs, 4, j);
 	if (mkdtemp(dir) != NULL)
 	{
-		rc = wsb_write_report(dir, NULL, &plan, runs, 4, j, NULL, NULL);
+		rc = wsb_write_report(dir, NULL, &plan, runs, 4, NULL, NULL);
 		snprintf(path, sizeof(path), "%s/report.html", dir);
 		html = read_path(path);
 	}
@@ -898,13 +858,47 @@ test_report_labels(void)
 		fprintf(stderr, "could not remove %s\n", dir);
 }
 
+/* runs too short for a configuration's stall cycle (experiment.c) */
+static void
+test_short_runs(void)
+{
+	static const char *const names[] = {"class", "kind", "episodes", "total_ms", "p50_ms"};
+	static const char *const values[] = {"32kB", "16MB"};
+	const char *labels[2] = {"wal_buffers=32kB", "wal_buffers=16MB"};
+	WsbPlan		plan;
+	WsbRun		runs[4];
+	char		buf[1024];
+	int			named;
+
+	init_plan(&plan, 2, labels, "wal_buffers", values);
+	memset(runs, 0, sizeof(runs));
+	for (int i = 0; i < 4; i++)
+	{
+		/* 32kB: 300 episodes of 5 ms; 16MB: 19 of 2.2 and 2.4 s */
+		const char *cells[] = {"wal_buffer_full", "stall", i % 2 ? "19" : "300", "40000",
+		i % 2 ? (i < 2 ? "2200" : "2400") : "5", "wal_flush", "stall", "3", "12", "4"};
+
+		runs[i].config = i % 2;
+		runs[i].repeat = i / 2 + 1;
+		runs[i].ok = true;
+		runs[i].summary = make_rows(5, names, 2, cells);
+	}
+	named = wsb_short_runs(&plan, runs, 4, 10, buf, sizeof(buf));
+	check(named == 1 && strcmp(buf, "runs too short for wal_buffers=16MB's stall cycle: its median "
+							   "wal_buffer_full episode lasts 2.3 s, over a tenth of the 10 s runs; "
+							   "runs of 23 s or more would hold ten (--duration)\n") == 0,
+		  "short runs: 16MB's 2.3 s episodes in 10 s runs are named, 32kB's 5 ms not (%d: %s)", named, buf);
+	named = wsb_short_runs(&plan, runs, 4, 30, buf, sizeof(buf));
+	check(named == 0 && buf[0] == '\0', "short runs: 30 s runs hold ten 2.3 s episodes: none named");
+	free_runs(runs, 4);
+}
+
 /* Every run failed: no data to chart, and still a report with verdicts. */
 static void
 test_report_all_failed(void)
 {
 	WsbPlan		plan;
 	WsbRun		runs[15];
-	WsbJudgement j[5];
 	WsbEnvironment env;
 	WsbOptions	opts;
 	int			n = make_crafted_runs(&plan, runs, "wal_buffers=-1");
@@ -919,7 +913,6 @@ test_report_all_failed(void)
 		runs[i].ok = false;
 		snprintf(runs[i].error, sizeof(runs[i].error), "pgbench failed (exit status 1): connection refused");
 	}
-	wsb_judge(&plan, runs, n, j);
 	fill_environment(&env, &opts);
 	/* a pgbench command longer than the 2048 bytes it once was cut at */
 	memset(longcmd, 'p', sizeof(longcmd) - 1);
@@ -928,7 +921,7 @@ test_report_all_failed(void)
 	env.pgbench_command = longcmd;
 	if (mkdtemp(dir) != NULL)
 	{
-		rc = wsb_write_report(dir, &opts, &plan, runs, n, j, &env, NULL);
+		rc = wsb_write_report(dir, &opts, &plan, runs, n, &env, NULL);
 		snprintf(path, sizeof(path), "%s/report.html", dir);
 		html = read_path(path);
 	}
@@ -937,9 +930,9 @@ test_report_all_failed(void)
 		html = strdup("");
 	check(strstr(html, longcmd) != NULL, "a %zu-byte pgbench command is in report.html whole",
 		  strlen(longcmd));
-	check(strstr(html, "<th>verdict</th>") && strstr(html, ">too few runs</td>") &&
+	check(strstr(html, "<h2>Runs</h2>") && strstr(html, "<td class=\"n\">0/3</td>") &&
 		  strstr(html, "connection refused"),
-		  "every run failed: the verdict table and each run's error are there");
+		  "every run failed: the runs table and each run's error are there");
 	check(strstr(html, "<svg") == NULL && strstr(html, "every run failed, so there is nothing to draw"),
 		  "every run failed: no charts, and the report says why");
 	check(strstr(html, "<h2>Advice</h2>") && strstr(html, "<td colspan=\"5\">no successful run</td>"),
@@ -951,14 +944,14 @@ test_report_all_failed(void)
 	for (int c = 0; c < plan.nconfigs; c++)
 		strcpy(plan.configs[c].names[0], "shared_buffers");
 	html = NULL;
-	if (wsb_write_report(dir, &opts, &plan, runs, n, j, &env, NULL) == 0)
+	if (wsb_write_report(dir, &opts, &plan, runs, n, &env, NULL) == 0)
 		html = read_path(path);
 	check(html && strstr(html, "<strong>Confound:</strong> <code>shared_buffers</code> differs"),
 		  "shared_buffers varies on 15: the report states the CLOG confound");
 	free(html);
 	snprintf(env.pg_version, sizeof(env.pg_version), "PostgreSQL 17.2 (Debian 17.2-1) on x86_64");
 	html = NULL;
-	if (wsb_write_report(dir, &opts, &plan, runs, n, j, &env, NULL) == 0)
+	if (wsb_write_report(dir, &opts, &plan, runs, n, &env, NULL) == 0)
 		html = read_path(path);
 	check(html && strstr(html, "Confound") == NULL,
 		  "shared_buffers varies on 17: no confound (transaction_buffers is the CLOG's own)");
@@ -1010,6 +1003,7 @@ main(void)
 	test_report();
 	test_report_labels();
 	test_report_all_failed();
+	test_short_runs();
 	test_list_elements();
 	test_autoconf();
 	test_options();

@@ -506,6 +506,47 @@ test_pgbench(void)
 	check(wsb_pgbench_parse_tps("tps = 1.5 (including connections establishing)\n"
 								"tps = 2.5 (without initial connection time)\n", &tps) && tps == 2.5,
 		  "summary: the without-connection figure is picked");
+	/*
+	 * the window: a 10 s run whose first calendar second holds nothing
+	 * (connecting), whose start falls in the next, and whose last
+	 * transactions sat in a stall past the end: 3 s of tail.  skip = 1, so
+	 * seconds 2..10 of the array (9 of them, 100 each) count, neither the
+	 * partial first (40) nor the tail (30, 0, 200).
+	 */
+	{
+		WsbPgbenchSecond w[14];
+		const int64_t tx[14] = {0, 40, 100, 100, 100, 100, 100, 100, 100, 100, 100, 30, 0, 200};
+		int			secs;
+		double		got;
+
+		memset(w, 0, sizeof(w));
+		for (int i = 0; i < 14; i++)
+		{
+			w[i].epoch = 1764496800 + i;
+			w[i].transactions = tx[i];
+		}
+		got = wsb_window_tps(w, 14, 10, &secs);
+		check(got == 100 && secs == 9,
+			  "window tps: the steady seconds of a 10 s run, without its first and its stretched tail (got %g, %d s)",
+			  got, secs);
+		check(isnan(wsb_window_tps(w, 14, 20, &secs)) && secs == 0,
+			  "window tps: seconds that end before -T does have no window (NaN)");
+		check(isnan(wsb_window_tps(w, 14, 1, &secs)), "window tps: a 1 s run has no steady second");
+		/* a 40 s run skips its first 4 s */
+		{
+			WsbPgbenchSecond l[42];
+			int64_t		sum = 0;
+
+			memset(l, 0, sizeof(l));
+			for (int i = 0; i < 42; i++)
+				l[i].transactions = i < 4 ? 10 : 50 + i;
+			for (int i = 4; i <= 39; i++)
+				sum += l[i].transactions;
+			got = wsb_window_tps(l, 42, 40, &secs);
+			check(fabs(got - sum / 36.0) < 1e-9 && secs == 36,
+				  "window tps: a 40 s run counts seconds 4..39 (%d s)", secs);
+		}
+	}
 	check(wsb_pgbench_parse_progress("progress: 5.0 s, 1234.5 tps, lat 3.210 ms stddev 1.100, 0 failed",
 									 &el, &tps, &lat) && el == 5.0 && tps == 1234.5 && fabs(lat - 3.21) < 1e-9,
 		  "progress line: elapsed, tps, latency");

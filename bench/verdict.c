@@ -37,7 +37,14 @@
  *				episode count; a share is floored at 1 ms of stall (the
  *				sampling interval: less is not measured) and a count at 1,
  *				so zeros have a ratio; words fewer / more / unchanged
- *				within +-X% / inconclusive
+ *				within +-X% / inconclusive, or "negligible in both" when
+ *				the class's share stays under 1% of the clients' time in
+ *				every paired round on both sides (WSB_NEGLIGIBLE_SHARE)
+ *	limit		under a decided tps verdict, one sentence on what limits
+ *				the configuration, from the stall class with the largest
+ *				share: its share moved (the ring, the flushes...), or the
+ *				same stall time came in fewer, longer waits (the WAL disk),
+ *				or nothing moved it (wsb_limit_text)
  *	implied		the tps change the stalls alone imply: per round
  *				(1 - s_config) / (1 - s_base), s the share of client time in
  *				all stall classes (a client that waits a share s of its time
@@ -702,6 +709,170 @@ stall_words(WsbPaired *v, double margin, const char *mtext)
 }
 
 /*
+ * The share of the clients' time in stall class k (WSB_N_STALL: all
+ * classes) of run r; NAN when the run lacks it.
+ */
+static double
+run_share(const WsbRoundRun *r, int k)
+{
+	double		ms = k == WSB_N_STALL ? sum_stall(r) : r->stall_ms[k];
+
+	if (!(r->client_ms > 0) || isnan(ms))
+		return NAN;
+	return ms / r->client_ms;
+}
+
+/*
+ * Over the rounds config is paired with the baseline in: the median share
+ * of class k (WSB_N_STALL: all) on each side, and the largest share either
+ * side had.  Returns the number of pairs, 0 when none has the figure.
+ */
+static int
+paired_shares(const WsbRoundRun *runs, const RoundIndex *ix, int nconfigs, int config,
+			  int k, double *base_median, double *config_median, double *largest)
+{
+	double	   *b = malloc(sizeof(double) * (ix->nrounds + 1));
+	double	   *x = malloc(sizeof(double) * (ix->nrounds + 1));
+	int			n = 0;
+
+	*base_median = *config_median = NAN;
+	*largest = 0;
+	if (b && x)
+		for (int r = 0; r < ix->nrounds; r++)
+		{
+			const WsbRoundRun *rb,
+					   *rx;
+
+			if (!ix->complete[r])
+				continue;
+			rb = &runs[ix->idx[r * nconfigs]];
+			rx = &runs[ix->idx[r * nconfigs + config]];
+			if (rb->traced || rx->traced)
+				continue;
+			b[n] = run_share(rb, k);
+			x[n] = run_share(rx, k);
+			if (isnan(b[n]) || isnan(x[n]))
+				continue;
+			*largest = fmax(*largest, fmax(b[n], x[n]));
+			n++;
+		}
+	if (n > 0)
+	{
+		*base_median = wsb_median(b, n);
+		*config_median = wsb_median(x, n);
+	}
+	free(b);
+	free(x);
+	return n;
+}
+
+/* Share metric m's class (WSB_N_STALL for the share of all classes);
+ * -1 when m is no share. */
+static int
+share_class(WsbMetric m)
+{
+	if (m >= WSB_M_SHARE && m <= WSB_M_SHARE_ALL)
+		return m - WSB_M_SHARE;
+	if (m >= WSB_M_EPISODES && m < WSB_M_EPISODES + WSB_N_STALL)
+		return m - WSB_M_EPISODES;
+	return -1;
+}
+
+/* what a class's waits are on, for the limit's sentence */
+static const char *const class_limit[WSB_N_STALL] = {
+	"the ring: wrap-around time",
+	"WAL flushes: the clients' flush waits",
+	"WAL insertion: the insert lock waits",
+	"the CLOG: its waits"
+};
+
+/* who sets the pace when a class's waits merely change their grain */
+static const char *const class_pace[WSB_N_STALL] = {
+	"the WAL disk's write rate, not the ring, limits both",
+	"the WAL disk's flush rate limits both",
+	"the insert locks limit both alike",
+	"the CLOG's reads limit both alike"
+};
+
+static void
+pct(char *buf, size_t len, double share)
+{
+	snprintf(buf, len, share >= 0.0095 || share == 0 ? "%.0f%%" : "%.1f%%", 100 * share);
+}
+
+/*
+ * One sentence on what limits configuration config against the baseline,
+ * from the stalls measured in the rounds they are paired in; v is config's
+ * WSB_N_METRICS entries, judged.  The class with the largest share on
+ * either side speaks: when its share moved, the sentence says from what to
+ * what ("the ring: wrap-around time fell from 26% to 2% of client time");
+ * when it did not but its episodes did, the same stall time came in
+ * fewer, longer waits (or more, shorter ones), and what paces both is
+ * what the waits wait on ("... the WAL disk's write rate, not the ring,
+ * limits both"); when neither moved, that class limits both alike.  Every
+ * class under the floor in both: the limit is not a WAL or CLOG stall.
+ */
+void
+wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
+			   const WsbPaired *v, char *buf, size_t len)
+{
+	RoundIndex	ix;
+	double		base[WSB_N_STALL],
+				cfg[WSB_N_STALL],
+				top = 0,
+				largest;
+	int			k = -1;
+	bool		all_negligible = true;
+	char		a[32],
+				b[32];
+
+	buf[0] = '\0';
+	if (!index_rounds(runs, nruns, nconfigs, &ix))
+		return;
+	for (int c = 0; c < WSB_N_STALL; c++)
+	{
+		if (paired_shares(runs, &ix, nconfigs, config, c, &base[c], &cfg[c], &largest) == 0)
+			continue;
+		all_negligible &= v[WSB_M_SHARE + c].word == WSB_W_NEGLIGIBLE;
+		if (k < 0 || fmax(base[c], cfg[c]) > top)
+		{
+			k = c;
+			top = fmax(base[c], cfg[c]);
+		}
+	}
+	index_free(&ix);
+	if (k < 0)
+	{
+		snprintf(buf, len, "no stall figures in these rounds: what limits it is not measured");
+		return;
+	}
+	pct(a, sizeof(a), base[k]);
+	pct(b, sizeof(b), cfg[k]);
+	if (all_negligible || v[WSB_M_SHARE_ALL].word == WSB_W_NEGLIGIBLE)
+		snprintf(buf, len, "not a WAL or CLOG stall: every class under 1%% of client time in both");
+	else if (v[WSB_M_SHARE + k].word == WSB_W_FEWER || v[WSB_M_SHARE + k].word == WSB_W_MORE)
+		snprintf(buf, len, "%s %s from %s to %s of client time", class_limit[k],
+				 v[WSB_M_SHARE + k].word == WSB_W_FEWER ? "fell" : "rose", a, b);
+	else if (v[WSB_M_EPISODES + k].word == WSB_W_FEWER || v[WSB_M_EPISODES + k].word == WSB_W_MORE)
+	{
+		double		r = v[WSB_M_EPISODES + k].ratio;
+		bool		fewer = v[WSB_M_EPISODES + k].word == WSB_W_FEWER;
+		double		times = fewer ? 1 / r : r;
+
+		snprintf(buf, len, "%s stall time (%s, %s of client time) in %.*fx %s %s waits: %s",
+				 v[WSB_M_SHARE + k].word == WSB_W_UNCHANGED ? "the same" : "about the same",
+				 a, b, times < 10 ? 1 : 0, times, fewer ? "fewer," : "more,",
+				 fewer ? "longer" : "shorter", class_pace[k]);
+	}
+	else if (v[WSB_M_SHARE + k].word == WSB_W_UNCHANGED)
+		snprintf(buf, len, "%s: %s and %s of client time, unchanged, in as many waits: it limits both alike",
+				 wsb_stall_classes[k], a, b);
+	else
+		snprintf(buf, len, "%s takes most stall time (%s, %s of client time); the rounds do not "
+				 "tell how it changed", wsb_stall_classes[k], a, b);
+}
+
+/*
  * Which metrics some run may have, from one pass over the runs: a figure
  * no run has needs no pass over the rounds.  A metric marked present may
  * still pair no round; one marked absent pairs none.
@@ -784,7 +955,7 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 			int			n;
 
 			memset(v, 0, sizeof(*v));
-			v->ratio = v->low = v->high = v->low90 = v->high90 = NAN;
+			v->ratio = v->low = v->high = v->low90 = v->high90 = v->sd = NAN;
 			v->p = v->p_holm = v->rank_p = v->level = NAN;
 			p[c] = NAN;
 			if (c == 0)
@@ -825,6 +996,7 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 				continue;
 			}
 			v->p = p[c];
+			v->sd = sd[c];
 			v->p_holm = adj[c];
 			v->level = 1 - a / (k - rank[c]);
 			summary_interval(mean[c], sd[c], n, v->level, &v->low, &v->high);
@@ -838,8 +1010,28 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 			}
 			else
 				stall_words(v, margin, mtext);
+			if (share_class(m) >= 0)
+			{
+				double		mb,
+							mx,
+							largest;
+
+				if (paired_shares(runs, &ix, nconfigs, c, share_class(m), &mb, &mx, &largest) > 0 &&
+					largest < WSB_NEGLIGIBLE_SHARE)
+				{
+					v->word = WSB_W_NEGLIGIBLE;
+					v->decided = true;
+					snprintf(v->words, sizeof(v->words), "negligible in both");
+				}
+			}
 		}
 	}
+	/* what limits each decided configuration, once every metric is judged */
+	for (int c = 1; c < nconfigs; c++)
+		if (out[c * WSB_N_METRICS + WSB_M_TPS].decided)
+			wsb_limit_text(runs, nruns, nconfigs, c, &out[c * WSB_N_METRICS],
+						   out[c * WSB_N_METRICS + WSB_M_TPS].limit,
+						   sizeof(out[c * WSB_N_METRICS + WSB_M_TPS].limit));
 done:
 	index_free(&ix);
 	free(d);

@@ -41,7 +41,8 @@ typedef struct WsbRoundRun
 	int			position;		/* 1.. inside the round, 0 unknown */
 	bool		ok;
 	bool		traced;			/* --validate: the tracer moved this run */
-	double		tps;
+	double		tps;			/* what is paired (judge.c's use_window_tps) */
+	double		tps_window;		/* results.csv's tps_window, NAN unknown */
 	double		client_ms;		/* clients x run ms, NAN unknown */
 	double		stall_ms[WSB_N_STALL];	/* NAN unknown */
 	double		episodes[WSB_N_STALL];
@@ -69,6 +70,7 @@ typedef enum WsbWord
 	WSB_W_FEWER,				/* stall metrics */
 	WSB_W_MORE,
 	WSB_W_UNCHANGED,
+	WSB_W_NEGLIGIBLE,			/* share under WSB_NEGLIGIBLE_SHARE in both */
 	WSB_W_NONE					/* the implied change: no word of its own */
 } WsbWord;
 
@@ -83,6 +85,7 @@ typedef struct WsbPaired
 	double		alpha_used;		/* this look's alpha, before Holm */
 	double		low90,
 				high90;			/* two one-sided tests' interval */
+	double		sd;				/* of the per-round log ratios: the noise */
 	double		p;				/* paired t, two-sided, ratio = 1 */
 	double		p_holm;			/* Holm-adjusted over configurations */
 	double		rank_p;			/* signed-rank p, NAN under 6 rounds */
@@ -90,7 +93,17 @@ typedef struct WsbPaired
 	WsbWord		word;
 	bool		decided;		/* by the margin, or equivalent */
 	char		words[160];		/* the verdict as printed */
+	char		limit[256];		/* tps, decided: what limits it (wsb_limit_text) */
 } WsbPaired;
+
+/*
+ * A stall class whose share of the clients' time stays under this in every
+ * paired round, in both configurations, is "negligible in both": its
+ * waits can move tps by under 1% (a client waiting a share s has 1 - s
+ * left), a fifth of the default margin, and the ratio of two such shares
+ * is mostly the sampling's granularity.
+ */
+#define WSB_NEGLIGIBLE_SHARE 0.01
 
 #define WSB_RANK_MIN_ROUNDS 6
 /* the signed-rank p is exact up to this many rounds, a normal
@@ -120,6 +133,8 @@ extern int	wsb_round_states(const WsbRoundRun *runs, int nruns, int nconfigs,
 							 WsbRoundState **out);
 extern void wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 							 const WsbJudgeSpec *spec, WsbPaired *out);	/* [nconfigs * WSB_N_METRICS] */
+extern void wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
+						   const WsbPaired *v, char *buf, size_t len);	/* v: config's metrics */
 extern const char *wsb_metric_name(WsbMetric m);	/* "tps", "wal_flush_share" ... */
 extern double wsb_look_alpha(double alpha, int nlooks);
 
@@ -136,6 +151,7 @@ typedef struct WsbRoundTable
 	double		margin_pct;		/* from results.csv's margin column, NAN none */
 	int			budget_looks;	/* from its budget_looks column, 0 none */
 	char		source[1024];	/* the file read */
+	char		tps_column[16];	/* "tps_window" when paired on it, "" tps */
 } WsbRoundTable;
 
 /* An experiment's verdicts: its rounds, how they were judged, the results. */
@@ -159,8 +175,6 @@ extern int	wsb_verdicts_from_csv_ordered(const char *path, const char *baseline,
 extern bool wsb_verdicts_all_decided(const WsbVerdicts *vs);
 extern int	wsb_verdicts_write(const char *dir, WsbVerdicts *vs);
 extern void wsb_verdicts_free(WsbVerdicts *vs);
-extern int	wsb_round_table_from_runs(const struct WsbPlan *plan, const struct WsbRun *runs,
-									  int nruns, int clients, WsbRoundTable *t);
 extern int	wsb_round_table_read_csv(const char *path, const char *baseline, WsbRoundTable *t,
 									 char *err, size_t errlen);
 extern void wsb_round_table_free(WsbRoundTable *t);

@@ -262,6 +262,8 @@ typedef struct WsbRun
 	time_t		started_at;
 	double		seconds;		/* measured length of the pgbench run */
 	double		tps;			/* pgbench's own figure (without connecting) */
+	double		tps_window;		/* over the steady seconds (wsb_window_tps), NAN */
+	int			window_seconds;
 	double		latency_avg_ms;
 	double		latency_p99_ms;	/* from the per-transaction log */
 	int64_t		transactions;
@@ -299,29 +301,7 @@ typedef struct WsbEnvironment
 	char		finished[64];
 } WsbEnvironment;
 
-/* ---------- judging (stats.c) ---------- */
-
-typedef enum WsbVerdict
-{
-	WSB_BASELINE,
-	WSB_FASTER,
-	WSB_SLOWER,
-	WSB_WITHIN_NOISE,
-	WSB_TOO_FEW_RUNS
-} WsbVerdict;
-
-typedef struct WsbJudgement
-{
-	int			config;
-	int			nruns;			/* successful runs */
-	double		median_tps;
-	double		mean_tps;
-	double		change_pct;		/* of the mean vs the baseline's mean */
-	double		ci_low_pct;		/* 95% interval of change_pct, NAN if none */
-	double		ci_high_pct;
-	WsbVerdict	verdict;
-	char		explanation[1024];	/* "wal_buffer_full 43.9 s -> 0.8 s; ..." */
-} WsbJudgement;
+/* ---------- descriptive statistics (stats.c) ---------- */
 
 extern double wsb_median(const double *x, int n);
 /* tps of configuration c's successful runs into out[nruns]; returns n */
@@ -334,11 +314,6 @@ extern double wsb_mean(const double *x, int n);
 extern double wsb_stddev(const double *x, int n);	/* sample, n - 1 */
 extern double wsb_t_quantile(double p, double df);	/* Student's t */
 extern double wsb_t_cdf(double t, double df);
-extern void wsb_welch_interval(const double *base, int nb, const double *x, int nx,
-							   double level, double *low, double *high);
-extern const char *wsb_verdict_name(WsbVerdict v);
-extern void wsb_judge(const WsbPlan *plan, const WsbRun *runs, int nruns,
-					  WsbJudgement *out);	/* out[nconfigs] */
 
 /* ---------- writing a value into an output file, reading a CSV back (format.c) ---------- */
 
@@ -394,9 +369,7 @@ extern int	wsb_write_advice_csv(const char *path, const WsbPlan *plan,
 struct WsbVerdicts;
 extern int	wsb_write_report(const char *dir, const WsbOptions *opts,
 							 const WsbPlan *plan, const WsbRun *runs, int nruns,
-							 const WsbJudgement *judged, const WsbEnvironment *env,
-							 const struct WsbVerdicts *verdicts);
-extern void wsb_print_verdict(FILE *f, const WsbPlan *plan, const WsbRun *runs,
-							  int nruns, const WsbJudgement *judged);
+							 const WsbEnvironment *env, const struct WsbVerdicts *verdicts);
+extern void wsb_print_runs(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns);
 
 #endif							/* WSB_H */

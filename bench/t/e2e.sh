@@ -108,7 +108,8 @@ assert "buffer_fill_max" in timeline, "timeline ring panel"
 assert "<svg" in strip and "tps of the run" in strip, "strip"
 assert "mean, 95% interval" in strip, "strip legend"
 PY
-ok "verdict table printed" grep -q 'baseline' "$work/t1.out"
+ok "one verdict printed: by rounds, no \"within noise\"" \
+	eval 'grep -q "^verdict by rounds" "$work/t1.out" && ! grep -q "within noise" "$work/t1.out"'
 ok "temporary cluster: nothing left behind" nothing_left
 
 # SIGTERM (as from a service manager) 2-3 s into a run of a temporary cluster

@@ -51,6 +51,10 @@ ok "A/A: the plan line names the rounds, the seed and the margin" \
 	grep -qE '^plan: 2 configurations .* 3 rounds .* shuffled from seed [0-9]+, margin \+-5%' "$work/aa.out"
 ok "A/A: the terminal table has ratio [interval] and the margin" \
 	grep -qE '^wal_buffers=16384kB +[0-9.]+ \[[0-9.]+, [0-9.]+\] ' "$work/aa.out"
+ok "A/A: one verdict: no \"within noise\", no Welch table, on the terminal or in the report" \
+	eval '! grep -qi "within noise\|welch" "$work/aa.out" "$aa/report.html" && grep -q "^wal_buffers=16MB: .*, median " "$work/aa.out"'
+ok "A/A: pgbench runs with the round's --random-seed (the report's command)" \
+	grep -q -- '--random-seed=ROUND' "$aa/report.html"
 ok "A/A: results.csv has round, position and the seed; each round runs both once" python3 - "$aa/results.csv" <<'PY'
 import csv, sys, collections
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -157,6 +161,8 @@ if [ -e /sys/fs/cgroup/blkio/blkio.throttle.write_iops_device ] && [ -e /dev/loo
 	v=$(tps_verdict "$sc" synchronous_commit=off 2>/dev/null)
 	echo "# synchronous_commit=off: $v"
 	ok "synchronous_commit=off reads \"faster by >= 5%\" within 3 rounds ($v)" [ "$v" = "faster by >= 5%" ]
+	ok "synchronous_commit=off: a limit line under the decided verdict" \
+		grep -qE '^    limit: WAL flushes: the clients. flush waits fell from [0-9.]+% to [0-9.]+% of client time' "$work/sc.out"
 	ok "synchronous_commit=off: wal_flush share of client time \"fewer\"" python3 - "$sc/verdicts.csv" <<'PY'
 import csv, sys
 rows = {r["metric"]: r for r in csv.DictReader(open(sys.argv[1]))}
