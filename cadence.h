@@ -242,26 +242,37 @@ ws_histogram_first_sample(uint64_t weight_ns, uint64_t base_ns)
  * Under a load that always waits (commits queued on the WAL flush all the
  * time), nothing above lets the collector rest, and a sampler that wakes a
  * thousand times a second pays the wake-up floor whatever its tick does.
- * But a wait that lasts many periods is seen as well at a longer period:
+ * But a wait that lasts several periods is seen well at a longer period:
  * its time is the sum of its samples' weights, unbiased at any period, and
  * its length is off by at most one period.  What a longer period loses is
  * the short waits: their count and their percentiles.  So the collector
  * samples at a period between wal_stall.sample_interval and
  * wal_stall.max_sample_interval, a power of two times the first, and takes
- * the longest period against which every wait it follows is long:
+ * the longest period P that every class it follows allows:
  *
- * - an episode is long against a period P when it lasts at least
- *   WS_PERIOD_LONG_FACTOR periods: then one period is at most a quarter of
- *   its length;
- * - a class is long against P while at most one in
- *   WS_PERIOD_SHORT_SHARE of its recent episodes (the ones that closed in
- *   the last second or two, ws_period_forget_half()) was shorter than that;
- *   a class with any recent episode that is not long against P (a 32kB
- *   ring's wrap-arounds of about 1 ms, say) forbids P, even between its
- *   episodes;
- * - an open episode is long against P when it has lasted
- *   WS_PERIOD_LONG_FACTOR periods already, or when its class is long
- *   against P; one that is neither forbids P.
+ * - an episode is long against P when it lasts at least
+ *   WS_PERIOD_LONG_FACTOR periods: at P it is seen by two samples or more.
+ *   Sampled at P, an episode seen once counts as one period long
+ *   (ws_histogram_first_sample()), so a class of waits shorter than P
+ *   shows short against P at the period it is measured at, and brings the
+ *   period down;
+ * - a class is long against P when at most one in WS_PERIOD_SHORT_SHARE
+ *   of its recent wait time (the episodes that closed in the last second
+ *   or two, ws_period_forget_half()) lies in episodes short against P:
+ *   the median moment of its waiting belongs to an episode long against
+ *   P.  Weighing episodes by their time, not their number, lets the period
+ *   follow where the waiting is: under 50 tpcb-like clients most commit
+ *   waits last 3 to 16 ms and their time is in those, while the third of
+ *   them that last a sample or two hold a few percent of it;
+ * - a class is short against P when it is not long and has at least
+ *   WS_PERIOD_MIN_EPISODES recent episodes (a 32kB ring's wrap-arounds of
+ *   about 1 ms, hundreds a second): it forbids P, even between its
+ *   episodes.  A class with fewer recent episodes (a CLOG wait now and
+ *   then) is too rare to judge from them: it forbids P only while one of
+ *   its episodes is young, below;
+ * - an open episode of a class that is not long against P forbids P until
+ *   it has lasted WS_PERIOD_LONG_FACTOR periods: the first waits of a
+ *   class, before any has closed, bring the period back at once.
  *
  * The classes that decide are the stall classes, the waits of clients;
  * the io classes (the WAL writer's and any process's WAL and SLRU I/O) are
@@ -276,17 +287,17 @@ ws_histogram_first_sample(uint64_t weight_ns, uint64_t base_ns)
  * adaptive period, is what saves wake-ups while nothing waits.  The period
  * grows one doubling a tick, and comes back at once, to the longest period
  * still allowed, at the first tick that sees a young episode of a class
- * with no long recent episodes, or once short episodes have closed.  A
- * longer period measures a short episode as one period long, so a class
- * whose episodes are really short shows short against the period it was
- * measured at and brings the period down.
+ * not long against the period, or once a class has turned short.
  */
 
 /* An episode is long against a period it lasts this many times. */
-#define WS_PERIOD_LONG_FACTOR	4
+#define WS_PERIOD_LONG_FACTOR	2
 
-/* A class is long while at most 1 in this many recent episodes is short. */
-#define WS_PERIOD_SHORT_SHARE	16
+/* A class is long while at most 1/this of its recent time is in short ones. */
+#define WS_PERIOD_SHORT_SHARE	2
+
+/* Recent episodes a class needs before they can make it short. */
+#define WS_PERIOD_MIN_EPISODES	8
 
 /* Periods considered: base << 0 ... base << (WS_PERIOD_STEPS - 1). */
 #define WS_PERIOD_STEPS			8
@@ -298,9 +309,11 @@ ws_histogram_first_sample(uint64_t weight_ns, uint64_t base_ns)
 typedef struct WalStallClassLengths
 {
 	uint32_t	episodes;		/* recent episodes closed */
-	uint32_t	shorter[WS_PERIOD_STEPS];	/* of them, those shorter than
-											 * WS_PERIOD_LONG_FACTOR *
-											 * (base << step) */
+	uint64_t	time_ns;		/* their lengths, summed */
+	uint64_t	shorter_ns[WS_PERIOD_STEPS];	/* of that, the time in those
+												 * shorter than
+												 * WS_PERIOD_LONG_FACTOR *
+												 * (base << step) */
 	uint64_t	youngest_open_ns;	/* age of the youngest open episode,
 									 * WS_PERIOD_NONE_OPEN if none */
 } WalStallClassLengths;
@@ -310,34 +323,46 @@ static inline void
 ws_period_note_episode(WalStallClassLengths *lengths, uint64_t length_ns,
 					   uint64_t base_ns)
 {
-	if (lengths->episodes == UINT32_MAX)
+	if (lengths->episodes == UINT32_MAX ||
+		length_ns > UINT64_MAX - lengths->time_ns)
 		return;
 	lengths->episodes++;
+	lengths->time_ns += length_ns;
 	for (int step = 0; step < WS_PERIOD_STEPS; step++)
 		if (length_ns < WS_PERIOD_LONG_FACTOR * (base_ns << step))
-			lengths->shorter[step]++;
+			lengths->shorter_ns[step] += length_ns;
 }
 
 /*
- * Age the recent episodes: halve every count (the collector does it once a
- * second), so a class's episodes of a few seconds ago weigh less and less,
- * and one that stopped being seen at all counts as inactive again.
+ * Age the recent episodes: halve every count and time (the collector does
+ * it once a second), so a class's episodes of a few seconds ago weigh less
+ * and less, and one that stopped being seen at all is forgotten: once its
+ * count is down to nothing, so are its times.
  */
 static inline void
 ws_period_forget_half(WalStallClassLengths *lengths)
 {
 	lengths->episodes /= 2;
+	lengths->time_ns = lengths->episodes > 0 ? lengths->time_ns / 2 : 0;
 	for (int step = 0; step < WS_PERIOD_STEPS; step++)
-		lengths->shorter[step] /= 2;
+		lengths->shorter_ns[step] = lengths->episodes > 0 ?
+			lengths->shorter_ns[step] / 2 : 0;
 }
 
-/* Are the recent episodes of the class long against base_ns << step? */
+/* Is the recent time of the class in episodes long against base << step? */
 static inline bool
 ws_class_is_long(const WalStallClassLengths *lengths, int step)
 {
 	return lengths->episodes > 0 &&
-		(uint64_t) lengths->shorter[step] * WS_PERIOD_SHORT_SHARE <=
-		lengths->episodes;
+		lengths->shorter_ns[step] <= lengths->time_ns / WS_PERIOD_SHORT_SHARE;
+}
+
+/* Has the class enough recent episodes, short against base << step? */
+static inline bool
+ws_class_is_short(const WalStallClassLengths *lengths, int step)
+{
+	return lengths->episodes >= WS_PERIOD_MIN_EPISODES &&
+		!ws_class_is_long(lengths, step);
 }
 
 /*
@@ -357,13 +382,12 @@ ws_period_allowed(const WalStallClassLengths *classes, int nclasses,
 	{
 		const WalStallClassLengths *lengths = &classes[c];
 		bool		open = lengths->youngest_open_ns != WS_PERIOD_NONE_OPEN;
-		bool		long_class = ws_class_is_long(lengths, step);
 
 		*followed |= open || lengths->episodes > 0;
-		/* a class with short recent episodes: short waits come and go */
-		if (lengths->episodes > 0 && !long_class)
+		/* a class of short episodes: short waits come and go */
+		if (ws_class_is_short(lengths, step))
 			return false;
-		if (open && !long_class &&
+		if (open && !ws_class_is_long(lengths, step) &&
 			lengths->youngest_open_ns < WS_PERIOD_LONG_FACTOR * period)
 			return false;
 	}
