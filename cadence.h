@@ -264,12 +264,17 @@ ws_histogram_first_sample(uint64_t weight_ns, uint64_t base_ns)
  *   follow where the waiting is: under 50 tpcb-like clients most commit
  *   waits last 3 to 16 ms and their time is in those, while the third of
  *   them that last a sample or two hold a few percent of it;
- * - a class is short against P when it is not long and has at least
- *   WS_PERIOD_MIN_EPISODES recent episodes (a 32kB ring's wrap-arounds of
- *   about 1 ms, hundreds a second): it forbids P, even between its
- *   episodes.  A class with fewer recent episodes (a CLOG wait now and
- *   then) is too rare to judge from them: it forbids P only while one of
- *   its episodes is young, below;
+ * - a class is short against P when it is not long, has at least
+ *   WS_PERIOD_MIN_EPISODES recent episodes and at least one
+ *   WS_PERIOD_MINOR_SHARE-th of the recent wait time of all the classes
+ *   (a 32kB ring's wrap-arounds of about 1 ms, hundreds a second and
+ *   nearly all the waiting): it forbids P, even between its episodes.  A
+ *   class with fewer recent episodes (a CLOG wait now and then) is too
+ *   rare to judge from them, and one with less of the time (the WAL
+ *   insert lock waits of 50 tpcb-like clients, about 1% of their waiting
+ *   beside the commits') is a minor one: either forbids P only while one of
+ *   its episodes is young, below, and is otherwise measured at the period
+ *   the others allow;
  * - an open episode of a class that is not long against P forbids P until
  *   it has lasted WS_PERIOD_LONG_FACTOR periods: the first waits of a
  *   class, before any has closed, bring the period back at once.
@@ -299,8 +304,14 @@ ws_histogram_first_sample(uint64_t weight_ns, uint64_t base_ns)
 /* Recent episodes a class needs before they can make it short. */
 #define WS_PERIOD_MIN_EPISODES	8
 
+/* A class with less than 1/this of all recent stall time is minor. */
+#define WS_PERIOD_MINOR_SHARE	16
+
 /* Periods considered: base << 0 ... base << (WS_PERIOD_STEPS - 1). */
 #define WS_PERIOD_STEPS			8
+
+/* A class's recent time stays below this: the sum over classes fits. */
+#define WS_PERIOD_TIME_CAP		(UINT64_MAX / 64)
 
 /* No open episode in a class. */
 #define WS_PERIOD_NONE_OPEN		UINT64_MAX
@@ -324,7 +335,7 @@ ws_period_note_episode(WalStallClassLengths *lengths, uint64_t length_ns,
 					   uint64_t base_ns)
 {
 	if (lengths->episodes == UINT32_MAX ||
-		length_ns > UINT64_MAX - lengths->time_ns)
+		length_ns > WS_PERIOD_TIME_CAP - lengths->time_ns)
 		return;
 	lengths->episodes++;
 	lengths->time_ns += length_ns;
@@ -357,11 +368,17 @@ ws_class_is_long(const WalStallClassLengths *lengths, int step)
 		lengths->shorter_ns[step] <= lengths->time_ns / WS_PERIOD_SHORT_SHARE;
 }
 
-/* Has the class enough recent episodes, short against base << step? */
+/*
+ * Is the class short against base << step: not long, with enough recent
+ * episodes, and at least a WS_PERIOD_MINOR_SHARE-th of all_time_ns, the
+ * recent wait time of every class?
+ */
 static inline bool
-ws_class_is_short(const WalStallClassLengths *lengths, int step)
+ws_class_is_short(const WalStallClassLengths *lengths, int step,
+				  uint64_t all_time_ns)
 {
 	return lengths->episodes >= WS_PERIOD_MIN_EPISODES &&
+		lengths->time_ns >= all_time_ns / WS_PERIOD_MINOR_SHARE &&
 		!ws_class_is_long(lengths, step);
 }
 
@@ -376,7 +393,10 @@ ws_period_allowed(const WalStallClassLengths *classes, int nclasses,
 				  uint64_t base_ns, int step, bool *followed)
 {
 	uint64_t	period = base_ns << step;
+	uint64_t	all_time_ns = 0;
 
+	for (int c = 0; c < nclasses; c++)
+		all_time_ns += classes[c].time_ns;
 	*followed = false;
 	for (int c = 0; c < nclasses; c++)
 	{
@@ -385,7 +405,7 @@ ws_period_allowed(const WalStallClassLengths *classes, int nclasses,
 
 		*followed |= open || lengths->episodes > 0;
 		/* a class of short episodes: short waits come and go */
-		if (ws_class_is_short(lengths, step))
+		if (ws_class_is_short(lengths, step, all_time_ns))
 			return false;
 		if (open && !ws_class_is_long(lengths, step) &&
 			lengths->youngest_open_ns < WS_PERIOD_LONG_FACTOR * period)

@@ -331,23 +331,23 @@ test_period_short_class(void)
 	check(settled_period(classes, 8 * MS) == MS,
 		  "... even while one of its episodes has lasted 400 ms");
 	classes[0].youngest_open_ns = WS_PERIOD_NONE_OPEN;
-	closed(&classes[1], 50, 3 * 1000 * MS);
+	closed(&classes[1], 1, 3 * 1000 * MS);
 	check(settled_period(classes, 8 * MS) == MS,
-		  "... even beside a class of 3 s episodes");
+		  "... even beside a class of 3 s episodes (300 of 3,300 ms)");
 
 	/* wrap-arounds of 1 to 3 ms, seen by one to three samples */
 	no_episodes(classes);
 	closed(&classes[0], 100, MS);
 	closed(&classes[0], 100, 2 * MS);
 	closed(&classes[0], 50, 3 * MS);
-	closed(&classes[1], 50, 3 * 1000 * MS);
+	closed(&classes[1], 1, 3 * 1000 * MS);
 	check(settled_period(classes, 8 * MS) == MS,
-		  "a class of 1-3 ms episodes beside 3 s ones: 1 ms");
+		  "a class of 1-3 ms episodes beside 3 s ones (450 of 3,450 ms): 1 ms");
 
 	/* the short class is between episodes: none open, recent ones short */
 	no_episodes(classes);
 	closed(&classes[0], 300, MS);
-	closed(&classes[1], 40, 2000 * MS);
+	closed(&classes[1], 2, 2000 * MS);
 	classes[1].youngest_open_ns = 1500 * MS;
 	check(ws_choose_period(4 * MS, MS, 8 * MS, classes, NCLASSES) == MS,
 		  "from 4 ms: a short class between its episodes brings it back to 1 ms at once");
@@ -378,7 +378,7 @@ test_period_rare_class(void)
 
 	/* a CLOG wait now and then beside long commit waits */
 	no_episodes(classes);
-	closed(&classes[0], 100, 50 * MS);
+	closed(&classes[0], 1, 50 * MS);
 	closed(&classes[1], WS_PERIOD_MIN_EPISODES - 1, MS);
 	check(settled_period(classes, 8 * MS) == 8 * MS,
 		  "fewer than WS_PERIOD_MIN_EPISODES short episodes: not judged, 8 ms");
@@ -391,7 +391,17 @@ test_period_rare_class(void)
 	classes[1].youngest_open_ns = WS_PERIOD_NONE_OPEN;
 	closed(&classes[1], 1, MS);
 	check(settled_period(classes, 8 * MS) == MS,
-		  "WS_PERIOD_MIN_EPISODES short episodes: judged short, 1 ms");
+		  "WS_PERIOD_MIN_EPISODES short episodes, 8 of 58 ms: judged short, 1 ms");
+
+	/* a minor class: short episodes, under a sixteenth of the time */
+	no_episodes(classes);
+	closed(&classes[0], 100, 50 * MS);
+	closed(&classes[1], 312, MS);
+	check(settled_period(classes, 8 * MS) == 8 * MS,
+		  "312 ms of 1 ms waits beside 5,000 ms of 50 ms ones (1/17): 8 ms");
+	closed(&classes[1], 22, MS);
+	check(settled_period(classes, 8 * MS) == MS,
+		  "334 ms of them (1/16): 1 ms");
 }
 
 static void
@@ -431,15 +441,15 @@ test_period_long_episodes(void)
 	 * under 8 ms, WAL insert waits 35% under 4 ms and 70% under 8.
 	 */
 	no_episodes(classes);
-	closed(&classes[0], 27, MS);
-	closed(&classes[0], 30, 2 * MS);
-	closed(&classes[0], 25, 3 * MS);
-	closed(&classes[0], 24, 4 * MS);
+	closed(&classes[0], 2700, MS);
+	closed(&classes[0], 3000, 2 * MS);
+	closed(&classes[0], 2500, 3 * MS);
+	closed(&classes[0], 2400, 4 * MS);
 	for (int samples = 5; samples <= 8; samples++)
-		closed(&classes[0], 13, samples * MS);
-	closed(&classes[0], 27, 12 * MS);
-	closed(&classes[0], 3, 24 * MS);
-	closed(&classes[0], 1, 48 * MS);
+		closed(&classes[0], 1300, samples * MS);
+	closed(&classes[0], 2700, 12 * MS);
+	closed(&classes[0], 300, 24 * MS);
+	closed(&classes[0], 100, 48 * MS);
 	classes[0].youngest_open_ns = 0;
 	check(settled_period(classes, 8 * MS) == 4 * MS,
 		  "commit waits of 50 tpcb-like clients, one just begun: 4 ms");
@@ -450,9 +460,27 @@ test_period_long_episodes(void)
 	closed(&classes[1], 28, 6 * MS);
 	closed(&classes[1], 10, 12 * MS);
 	closed(&classes[1], 4, 24 * MS);
-	classes[1].youngest_open_ns = 0;
+	check(settled_period(classes, 8 * MS) == 4 * MS,
+		  "... with their WAL insert waits, 0.7 per cent of the time: still 4 ms");
+	classes[1].youngest_open_ns = MS;
+	check(ws_choose_period(4 * MS, MS, 8 * MS, classes, NCLASSES) == 2 * MS,
+		  "... down to 2 ms at once while a WAL insert wait is 1 ms old (long against 2 ms)");
+	classes[1].youngest_open_ns = WS_PERIOD_NONE_OPEN;
+	for (int i = 0; i < 15; i++)
+	{
+		closed(&classes[1], 76, MS);
+		closed(&classes[1], 52, 2 * MS);
+		closed(&classes[1], 23, 3 * MS);
+		closed(&classes[1], 22, 4 * MS);
+		closed(&classes[1], 28, 6 * MS);
+		closed(&classes[1], 10, 12 * MS);
+		closed(&classes[1], 4, 24 * MS);
+	}
 	check(settled_period(classes, 8 * MS) == 2 * MS,
-		  "... with their WAL insert waits: 2 ms");
+		  "WAL insert waits 16 times as many, 10 per cent of the time: 2 ms (35 per cent of it under 4 ms, 70 under 8)");
+	closed(&classes[2], 8500, MS);
+	check(settled_period(classes, 8 * MS) == MS,
+		  "and 1 ms wrap-arounds, 6.4 per cent of the time: 1 ms");
 
 	/* open episodes of a class with no recent ones: their age decides */
 	no_episodes(classes);
@@ -490,7 +518,7 @@ test_period_forgets(void)
 
 	no_episodes(classes);
 	closed(&classes[0], 300, MS);
-	closed(&classes[1], 20, 2000 * MS);
+	closed(&classes[1], 2, 2000 * MS);
 	check(settled_period(classes, 8 * MS) == MS, "short wrap-arounds seen: 1 ms");
 	/* the short class stops; a second or two halves its counts to nothing */
 	for (int second = 0; second < 9; second++)
