@@ -370,6 +370,63 @@ test_period_short_class(void)
 		  "one more of 1 ms (81 of 161 ms short): 1 ms");
 }
 
+/* A 32kB ring's wrap-arounds on a slow disk: p50 about 4 ms, p95 19 ms. */
+static void
+wrap_arounds(WalStallClassLengths *lengths, int times)
+{
+	for (int i = 0; i < times; i++)
+	{
+		closed(lengths, 20, MS);
+		closed(lengths, 15, 2 * MS);
+		closed(lengths, 20, 4 * MS);
+		closed(lengths, 20, 7 * MS);
+		closed(lengths, 15, 14 * MS);
+		closed(lengths, 10, 40 * MS);
+	}
+}
+
+static void
+test_period_wrap_around_class(void)
+{
+	WalStallClassLengths classes[NCLASSES];
+
+	/* by their time such waits are long: most of it is in the long ones */
+	no_episodes(classes);
+	wrap_arounds(&classes[0], 3);
+	check(settled_period(classes, 8 * MS) == 4 * MS,
+		  "wrap-around lengths in a class judged by time: 4 ms (31 per cent of it under 8 ms)");
+	/* a wrap-around class is judged by their number: 1 ms */
+	no_episodes(classes);
+	classes[0].by_count = true;
+	wrap_arounds(&classes[0], 3);
+	check(settled_period(classes, 8 * MS) == MS,
+		  "the same in the wrap-around class: 1 ms");
+	/* even as a sliver of the time beside long commit waits */
+	closed(&classes[1], 1000, 50 * MS);
+	check(settled_period(classes, 8 * MS) == MS,
+		  "... even with 1,980 ms of 51,980 (1/26): 1 ms");
+	check(ws_choose_period(8 * MS, MS, 8 * MS, classes, NCLASSES) == MS,
+		  "... and from 8 ms back to 1 ms at once");
+
+	/* one short episode in 16 is tolerated, two are not */
+	no_episodes(classes);
+	classes[0].by_count = true;
+	closed(&classes[0], 15, 100 * MS);
+	closed(&classes[0], 1, MS);
+	check(settled_period(classes, 8 * MS) == 8 * MS,
+		  "wrap-arounds, 1 under four periods in 16: 8 ms");
+	closed(&classes[0], 1, MS);
+	check(settled_period(classes, 8 * MS) < 8 * MS,
+		  "2 in 17: not 8 ms");
+
+	/* its young episodes must last four periods, not two */
+	no_episodes(classes);
+	classes[0].by_count = true;
+	classes[0].youngest_open_ns = 8 * MS;
+	check(settled_period(classes, 8 * MS) == 2 * MS,
+		  "a wrap-around open for 8 ms, nothing closed: 2 ms (8 = 4 x 2)");
+}
+
 static void
 test_period_rare_class(void)
 {
@@ -559,6 +616,7 @@ main(void)
 	test_load_stretch();
 	test_period_short_class();
 	test_period_rare_class();
+	test_period_wrap_around_class();
 	test_period_long_episodes();
 	test_period_forgets();
 	return tap_finish();
