@@ -263,7 +263,7 @@ ws_histogram_first_sample(uint64_t weight_ns, uint64_t base_ns)
  *   P.  Weighing episodes by their time, not their number, lets the period
  *   follow where the waiting is: under 50 tpcb-like clients most commit
  *   waits last 3 to 16 ms and their time is in those, while the third of
- *   them that last a sample or two hold a few percent of it;
+ *   them that last a sample or two of 1 ms hold 9% of it;
  * - a wrap-around class (wal_buffer_full: by_count below) is judged by
  *   the number of its episodes instead, since its percentiles are what a
  *   small ring is tuned by: it is long against P while at most one in
@@ -273,11 +273,12 @@ ws_histogram_first_sample(uint64_t weight_ns, uint64_t base_ns)
  *   and is not long.  A time rule would let a 32kB ring's wrap-arounds
  *   (p50 3-4 ms, p95 13-85 ms, most of their time in the long ones) be
  *   followed at 8 ms, and their p50 come out at 8-60 ms;
- * - a class is short against P when it is not long, has at least
+ * - any other class is short against P when it is not long, has at least
  *   WS_PERIOD_MIN_EPISODES recent episodes and at least one
  *   WS_PERIOD_MINOR_SHARE-th of the recent wait time of all the classes
- *   (a 32kB ring's wrap-arounds of about 1 ms, hundreds a second and
- *   nearly all the waiting): it forbids P, even between its episodes.  A
+ *   (commit waits of about a millisecond each on a fast disk, hundreds a
+ *   second and most of the waiting): it forbids P, even between its
+ *   episodes.  A
  *   class with fewer recent episodes (a CLOG wait now and then) is too
  *   rare to judge from them, and one with less of the time (the WAL
  *   insert lock waits of 50 tpcb-like clients, about 1% of their waiting
