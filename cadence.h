@@ -269,8 +269,8 @@ ws_histogram_first_sample(uint64_t weight_ns, uint64_t base_ns)
  *   small ring is tuned by: it is long against P while at most one in
  *   WS_PERIOD_COUNT_SHORT_SHARE of its recent episodes lasted less than
  *   WS_PERIOD_COUNT_LONG_FACTOR periods, and short against P, whatever its
- *   share of the time, once it has WS_PERIOD_MIN_EPISODES recent episodes
- *   and is not long.  A time rule would let a 32kB ring's wrap-arounds
+ *   share of the time and however few its recent episodes, when it is not
+ *   long.  A time rule would let a 32kB ring's wrap-arounds
  *   (p50 3-4 ms, p95 13-85 ms, most of their time in the long ones) be
  *   followed at 8 ms, and their p50 come out at 8-60 ms;
  * - any other class is short against P when it is not long, has at least
@@ -420,18 +420,19 @@ ws_class_long_factor(const WalStallClassLengths *lengths)
 }
 
 /*
- * Is the class short against base << step: not long, with enough recent
- * episodes, and, unless a wrap-around class, at least a
- * WS_PERIOD_MINOR_SHARE-th of all_time_ns, the recent wait time of every
- * class?
+ * Is the class short against base << step: not long, and, unless a
+ * wrap-around class (any recent episode will do), with enough recent
+ * episodes and at least a WS_PERIOD_MINOR_SHARE-th of all_time_ns, the
+ * recent wait time of every class?
  */
 static inline bool
 ws_class_is_short(const WalStallClassLengths *lengths, int step,
 				  uint64_t all_time_ns)
 {
+	if (lengths->by_count)
+		return lengths->episodes > 0 && !ws_class_is_long(lengths, step);
 	return lengths->episodes >= WS_PERIOD_MIN_EPISODES &&
-		(lengths->by_count ||
-		 lengths->time_ns >= all_time_ns / WS_PERIOD_MINOR_SHARE) &&
+		lengths->time_ns >= all_time_ns / WS_PERIOD_MINOR_SHARE &&
 		!ws_class_is_long(lengths, step);
 }
 

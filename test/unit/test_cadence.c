@@ -419,6 +419,14 @@ test_period_wrap_around_class(void)
 	check(settled_period(classes, 8 * MS) < 8 * MS,
 		  "2 in 17: not 8 ms");
 
+	/* however few its recent episodes */
+	no_episodes(classes);
+	classes[0].by_count = true;
+	closed(&classes[0], 2, 2 * MS);
+	closed(&classes[1], 1000, 50 * MS);
+	check(settled_period(classes, 8 * MS) == MS,
+		  "two recent wrap-arounds of 2 ms beside long commit waits: 1 ms");
+
 	/* its young episodes must last four periods, not two */
 	no_episodes(classes);
 	classes[0].by_count = true;
