@@ -242,26 +242,61 @@ ws_histogram_first_sample(uint64_t weight_ns, uint64_t base_ns)
  * Under a load that always waits (commits queued on the WAL flush all the
  * time), nothing above lets the collector rest, and a sampler that wakes a
  * thousand times a second pays the wake-up floor whatever its tick does.
- * But a wait that lasts many periods is seen as well at a longer period:
+ * But a wait that lasts several periods is seen well at a longer period:
  * its time is the sum of its samples' weights, unbiased at any period, and
  * its length is off by at most one period.  What a longer period loses is
  * the short waits: their count and their percentiles.  So the collector
  * samples at a period between wal_stall.sample_interval and
  * wal_stall.max_sample_interval, a power of two times the first, and takes
- * the longest period against which every wait it follows is long:
+ * the longest period P that every class it follows allows:
  *
- * - an episode is long against a period P when it lasts at least
- *   WS_PERIOD_LONG_FACTOR periods: then one period is at most a quarter of
- *   its length;
- * - a class is long against P while at most one in
- *   WS_PERIOD_SHORT_SHARE of its recent episodes (the ones that closed in
- *   the last second or two, ws_period_forget_half()) was shorter than that;
- *   a class with any recent episode that is not long against P (a 32kB
- *   ring's wrap-arounds of about 1 ms, say) forbids P, even between its
- *   episodes;
- * - an open episode is long against P when it has lasted
- *   WS_PERIOD_LONG_FACTOR periods already, or when its class is long
- *   against P; one that is neither forbids P.
+ * - an episode is long against P when it lasts at least
+ *   WS_PERIOD_LONG_FACTOR periods: at P it is seen by two samples or more.
+ *   Sampled at P, an episode seen once counts as one period long
+ *   (ws_histogram_first_sample()), so a class of waits shorter than P
+ *   shows short against P at the period it is measured at, and brings the
+ *   period down;
+ * - a class is long against P when at most one in WS_PERIOD_SHORT_SHARE
+ *   of its recent wait time (the episodes that closed in the last second
+ *   or two, ws_period_forget_half()) lies in episodes short against P:
+ *   the median moment of its waiting belongs to an episode long against
+ *   P.  Weighing episodes by their time, not their number, lets the period
+ *   follow where the waiting is: under 50 tpcb-like clients most commit
+ *   waits last 3 to 16 ms and their time is in those, while the third of
+ *   them that last a sample or two of 1 ms hold 9% of it;
+ * - a wrap-around class (wal_buffer_full: by_count below) is judged by
+ *   the number of its episodes instead, since its percentiles are what a
+ *   small ring is tuned by: it is long against P while at most one in
+ *   WS_PERIOD_COUNT_SHORT_SHARE of its recent episodes lasted less than
+ *   WS_PERIOD_COUNT_LONG_FACTOR periods, and short against P, whatever its
+ *   share of the time and however few its recent episodes, when it is not
+ *   long.  A time rule would let a 32kB ring's wrap-arounds
+ *   (p50 3-4 ms, p95 13-85 ms, most of their time in the long ones) be
+ *   followed at 8 ms, and their p50 come out at 8-60 ms;
+ * - any other class is short against P when it is not long, has at least
+ *   WS_PERIOD_MIN_EPISODES recent episodes and at least one
+ *   WS_PERIOD_MINOR_SHARE-th of the recent wait time of all the classes
+ *   (commit waits of about a millisecond each on a fast disk, hundreds a
+ *   second and most of the waiting): it forbids P, even between its
+ *   episodes.  A
+ *   class with fewer recent episodes (a CLOG wait now and then) is too
+ *   rare to judge from them, and one with less of the time (the WAL
+ *   insert lock waits of 50 tpcb-like clients, about 1% of their waiting
+ *   beside the commits') is a minor one: either forbids P only while one of
+ *   its episodes is young, below, and is otherwise measured at the period
+ *   the others allow;
+ * - an open episode of a class that is not long against P forbids P until
+ *   it has lasted WS_PERIOD_LONG_FACTOR periods (WS_PERIOD_COUNT_LONG_FACTOR
+ *   for a wrap-around class): the first waits of a class, before any has
+ *   closed, bring the period back at once.
+ *
+ * What the time rule costs: the classes it lets be followed at a longer
+ * period keep their time exact and their lengths within a period, but
+ * their episodes shorter than the period are partly missed, and counted
+ * as one period when seen, so their count falls and their percentiles
+ * rise (under 50 tpcb-like clients the commit waits' p50 measured at about
+ * 4 ms reads 6-7 ms).  wal_stall_summary.resolution_ms says the period each
+ * class was measured at.
  *
  * The classes that decide are the stall classes, the waits of clients;
  * the io classes (the WAL writer's and any process's WAL and SLRU I/O) are
@@ -276,20 +311,32 @@ ws_histogram_first_sample(uint64_t weight_ns, uint64_t base_ns)
  * adaptive period, is what saves wake-ups while nothing waits.  The period
  * grows one doubling a tick, and comes back at once, to the longest period
  * still allowed, at the first tick that sees a young episode of a class
- * with no long recent episodes, or once short episodes have closed.  A
- * longer period measures a short episode as one period long, so a class
- * whose episodes are really short shows short against the period it was
- * measured at and brings the period down.
+ * not long against the period, or once a class has turned short.
  */
 
 /* An episode is long against a period it lasts this many times. */
-#define WS_PERIOD_LONG_FACTOR	4
+#define WS_PERIOD_LONG_FACTOR	2
 
-/* A class is long while at most 1 in this many recent episodes is short. */
-#define WS_PERIOD_SHORT_SHARE	16
+/* A class is long while at most 1/this of its recent time is in short ones. */
+#define WS_PERIOD_SHORT_SHARE	2
+
+/* A wrap-around class's episode is long against a period it lasts this many times. */
+#define WS_PERIOD_COUNT_LONG_FACTOR	4
+
+/* ... and the class is long while at most 1 in this many recent ones is short. */
+#define WS_PERIOD_COUNT_SHORT_SHARE	16
+
+/* Recent episodes a class needs before they can make it short. */
+#define WS_PERIOD_MIN_EPISODES	8
+
+/* A class with less than 1/this of all recent stall time is minor. */
+#define WS_PERIOD_MINOR_SHARE	16
 
 /* Periods considered: base << 0 ... base << (WS_PERIOD_STEPS - 1). */
 #define WS_PERIOD_STEPS			8
+
+/* A class's recent time stays below this: the sum over classes fits. */
+#define WS_PERIOD_TIME_CAP		(UINT64_MAX / 64)
 
 /* No open episode in a class. */
 #define WS_PERIOD_NONE_OPEN		UINT64_MAX
@@ -297,10 +344,17 @@ ws_histogram_first_sample(uint64_t weight_ns, uint64_t base_ns)
 /* What the collector knows of one class's episodes, for the period. */
 typedef struct WalStallClassLengths
 {
+	bool		by_count;		/* a wrap-around class: judged by the number
+								 * of its short episodes, not their time */
 	uint32_t	episodes;		/* recent episodes closed */
 	uint32_t	shorter[WS_PERIOD_STEPS];	/* of them, those shorter than
-											 * WS_PERIOD_LONG_FACTOR *
+											 * WS_PERIOD_COUNT_LONG_FACTOR *
 											 * (base << step) */
+	uint64_t	time_ns;		/* their lengths, summed */
+	uint64_t	shorter_ns[WS_PERIOD_STEPS];	/* of that, the time in those
+												 * shorter than
+												 * WS_PERIOD_LONG_FACTOR *
+												 * (base << step) */
 	uint64_t	youngest_open_ns;	/* age of the youngest open episode,
 									 * WS_PERIOD_NONE_OPEN if none */
 } WalStallClassLengths;
@@ -310,34 +364,76 @@ static inline void
 ws_period_note_episode(WalStallClassLengths *lengths, uint64_t length_ns,
 					   uint64_t base_ns)
 {
-	if (lengths->episodes == UINT32_MAX)
+	if (lengths->episodes == UINT32_MAX ||
+		length_ns > WS_PERIOD_TIME_CAP - lengths->time_ns)
 		return;
 	lengths->episodes++;
+	lengths->time_ns += length_ns;
 	for (int step = 0; step < WS_PERIOD_STEPS; step++)
+	{
 		if (length_ns < WS_PERIOD_LONG_FACTOR * (base_ns << step))
+			lengths->shorter_ns[step] += length_ns;
+		if (length_ns < WS_PERIOD_COUNT_LONG_FACTOR * (base_ns << step))
 			lengths->shorter[step]++;
+	}
 }
 
 /*
- * Age the recent episodes: halve every count (the collector does it once a
- * second), so a class's episodes of a few seconds ago weigh less and less,
- * and one that stopped being seen at all counts as inactive again.
+ * Age the recent episodes: halve every count and time (the collector does
+ * it once a second), so a class's episodes of a few seconds ago weigh less
+ * and less, and one that stopped being seen at all is forgotten: once its
+ * count is down to nothing, so are its times.
  */
 static inline void
 ws_period_forget_half(WalStallClassLengths *lengths)
 {
 	lengths->episodes /= 2;
+	lengths->time_ns = lengths->episodes > 0 ? lengths->time_ns / 2 : 0;
 	for (int step = 0; step < WS_PERIOD_STEPS; step++)
+	{
 		lengths->shorter[step] /= 2;
+		lengths->shorter_ns[step] = lengths->episodes > 0 ?
+			lengths->shorter_ns[step] / 2 : 0;
+	}
 }
 
-/* Are the recent episodes of the class long against base_ns << step? */
+/*
+ * Are the recent episodes of the class long against base << step: their
+ * time, or for a wrap-around class their number?
+ */
 static inline bool
 ws_class_is_long(const WalStallClassLengths *lengths, int step)
 {
-	return lengths->episodes > 0 &&
-		(uint64_t) lengths->shorter[step] * WS_PERIOD_SHORT_SHARE <=
-		lengths->episodes;
+	if (lengths->episodes == 0)
+		return false;
+	if (lengths->by_count)
+		return (uint64_t) lengths->shorter[step] * WS_PERIOD_COUNT_SHORT_SHARE <=
+			lengths->episodes;
+	return lengths->shorter_ns[step] <= lengths->time_ns / WS_PERIOD_SHORT_SHARE;
+}
+
+/* How many periods an open episode of the class must last to be long. */
+static inline uint64_t
+ws_class_long_factor(const WalStallClassLengths *lengths)
+{
+	return lengths->by_count ? WS_PERIOD_COUNT_LONG_FACTOR : WS_PERIOD_LONG_FACTOR;
+}
+
+/*
+ * Is the class short against base << step: not long, and, unless a
+ * wrap-around class (any recent episode will do), with enough recent
+ * episodes and at least a WS_PERIOD_MINOR_SHARE-th of all_time_ns, the
+ * recent wait time of every class?
+ */
+static inline bool
+ws_class_is_short(const WalStallClassLengths *lengths, int step,
+				  uint64_t all_time_ns)
+{
+	if (lengths->by_count)
+		return lengths->episodes > 0 && !ws_class_is_long(lengths, step);
+	return lengths->episodes >= WS_PERIOD_MIN_EPISODES &&
+		lengths->time_ns >= all_time_ns / WS_PERIOD_MINOR_SHARE &&
+		!ws_class_is_long(lengths, step);
 }
 
 /*
@@ -351,20 +447,22 @@ ws_period_allowed(const WalStallClassLengths *classes, int nclasses,
 				  uint64_t base_ns, int step, bool *followed)
 {
 	uint64_t	period = base_ns << step;
+	uint64_t	all_time_ns = 0;
 
+	for (int c = 0; c < nclasses; c++)
+		all_time_ns += classes[c].time_ns;
 	*followed = false;
 	for (int c = 0; c < nclasses; c++)
 	{
 		const WalStallClassLengths *lengths = &classes[c];
 		bool		open = lengths->youngest_open_ns != WS_PERIOD_NONE_OPEN;
-		bool		long_class = ws_class_is_long(lengths, step);
 
 		*followed |= open || lengths->episodes > 0;
-		/* a class with short recent episodes: short waits come and go */
-		if (lengths->episodes > 0 && !long_class)
+		/* a class of short episodes: short waits come and go */
+		if (ws_class_is_short(lengths, step, all_time_ns))
 			return false;
-		if (open && !long_class &&
-			lengths->youngest_open_ns < WS_PERIOD_LONG_FACTOR * period)
+		if (open && !ws_class_is_long(lengths, step) &&
+			lengths->youngest_open_ns < ws_class_long_factor(lengths) * period)
 			return false;
 	}
 	return true;

@@ -236,6 +236,8 @@ forget_class_lengths(void)
 	memset(class_lengths, 0, sizeof(class_lengths));
 	for (int c = 0; c < WS_NUM_CLASSES; c++)
 		class_lengths[c].youngest_open_ns = WS_PERIOD_NONE_OPEN;
+	/* the wrap-arounds' percentiles are kept at full resolution */
+	class_lengths[WS_CLASS_WAL_BUFFER_FULL].by_count = true;
 }
 
 /*

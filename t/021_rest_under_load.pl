@@ -18,7 +18,10 @@
 # the truth lies between the time off CPU less the run delay and the time
 # off CPU.  The stall must be seen, its time as charged to the writer
 # (wal_stall_queries) within 5% of that range, and sampled at the full
-# rate, not at the rest's.
+# rate, not at the rest's.  The adaptive period is off here
+# (wal_stall.max_sample_interval = sample_interval): these waits of up to
+# 100 ms are long enough for it to follow them at 8 ms, which would hide
+# a rest from the resolution this test reads.
 #
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 use strict;
@@ -32,6 +35,7 @@ use WalStallTest;
 
 my $node = wal_stall_node('rest_under_load', conf => qq{
 wal_buffers = 32kB
+wal_stall.max_sample_interval = 1ms
 autovacuum = off
 max_wal_size = 1GB
 checkpoint_timeout = 1h
