@@ -306,9 +306,10 @@ check_span(WsbTarget *t, const WsbOptions *o, WsbAgedSpan *span, char *err, size
 	if ((h = connect_helper(t, WSB_AGED_CHECK_DB, err, errlen)) == NULL)
 		return -1;
 	snprintf(sql, sizeof(sql),
-			 "SELECT count(*) AS rows, min(x) AS first, max(x) AS last, "
-			 "count(DISTINCT x / %d) AS pages "
-			 "FROM (SELECT xmin::text::bigint AS x FROM public.aged) s", WSB_AGED_XIDS_PER_PAGE);
+			 "SELECT pg_catalog.count(*) AS rows, pg_catalog.min(x) AS first, "
+			 "pg_catalog.max(x) AS last, pg_catalog.count(DISTINCT x / %d) AS pages "
+			 "FROM (SELECT xmin::pg_catalog.text::pg_catalog.int8 AS x FROM public.aged) s",
+			 WSB_AGED_XIDS_PER_PAGE);
 	rc = wsb_sql_rows(h->conn, sql, 0, NULL, &rows, err, errlen);
 	close_helper(h);
 	drop_database(t, WSB_AGED_CHECK_DB);
