@@ -1124,7 +1124,7 @@ sleep_until(uint64 deadline)
 					  whole_ms, PG_WAIT_EXTENSION) & WL_LATCH_SET)
 		{
 			ResetLatch(MyLatch);
-			return;				/* the loop looks at the flags first */
+			return;				/* tick now; the loop then looks at the flags */
 		}
 	}
 	ts.tv_sec = deadline / NS_PER_SEC;
