@@ -224,7 +224,7 @@ wsb_results_csv_text(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns
 	for (int k = 0; k < WSB_N_CLASSES; k++)
 		fprintf(f, ",%s_total_ms,%s_episodes", wsb_classes[k], wsb_classes[k]);
 	fputs(",wal_buffers_full,wal_fsync_p99_ms,clog_hit_ratio,collector_cpu_share_pct,ok,error", f);
-	fputs(",round,position,clients,seed,margin_pct,baseline,budget_looks,tps_window,window_seconds", f);
+	fputs(",round,position,clients,seed,margin_pct,baseline,budget_looks,tps_window,window_seconds,window", f);
 	if (wsb_validate_any(runs, nruns))
 		wsb_validate_csv_header(f);
 	fputc('\n', f);
@@ -282,7 +282,8 @@ wsb_results_csv_text(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns
 		fprintf(f, ",%g,%s,%d,", plan->margin_pct, r->config == 0 ? "true" : "false",
 				plan->budget_looks);
 		csv_number(f, "%.3f", r->tps_window);
-		fprintf(f, ",%d", r->window_seconds);
+		fprintf(f, ",%.2f,%s", r->window_seconds,
+				isnan(r->tps_window) ? "" : r->window_cycles ? "cycles" : "seconds");
 		if (wsb_validate_any(runs, nruns))
 			wsb_validate_csv_row(f, r);
 		fputc('\n', f);

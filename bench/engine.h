@@ -95,6 +95,15 @@ extern void wsb_usage(FILE *f);
 
 /* ---------- pgbench.c ---------- */
 
+/*
+ * Stall cycles (wsb_cycle_tps): commits are counted in ticks of 10 ms, and
+ * 0.5 s without a commit is a cycle's pause.  A 32kB ring's wrap-around
+ * waits last about a millisecond and never pause the clients that long; a
+ * 16MB ring's on a 4 MB/s disk pause them for 3 s.
+ */
+#define WSB_TICKS_PER_S 100
+#define WSB_CYCLE_PAUSE_TICKS 50
+
 /* Latency histogram: log-scale, WSB_HIST_PER_DECADE buckets per factor of
  * ten from 1 us to 10^WSB_HIST_DECADES us; a quantile is the bucket's
  * geometric middle, within +-0.6% of the true value. */
@@ -115,6 +124,7 @@ typedef struct WsbLogStats
 	int			capacity;
 	WsbPgbenchSecond *seconds;
 	double	   *second_latency_sum_ms;
+	int32_t    *ticks;			/* WSB_TICKS_PER_S per second: commits ended in each */
 } WsbLogStats;
 
 typedef struct WsbLogLine
@@ -136,6 +146,7 @@ extern double wsb_logstats_quantile_ms(const WsbLogStats *s, double q);
 extern void wsb_logstats_free(WsbLogStats *s);
 extern bool wsb_pgbench_parse_tps(const char *summary, double *tps);
 extern double wsb_window_tps(const WsbPgbenchSecond *s, int n, int duration, int *seconds);
+extern double wsb_cycle_tps(const WsbLogStats *s, int duration, double *seconds);
 extern bool wsb_pgbench_parse_progress(const char *line, double *elapsed, double *tps,
 									   double *lat_ms);
 
@@ -280,5 +291,6 @@ extern int	wsb_settings_apply(WsbTarget *t, int n, char names[][WSB_NAME_LEN],
 extern int	wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan,
 						WsbRun *run, int nruns_total, char *err, size_t errlen);
 extern char *wsb_pgbench_command(const WsbTarget *t, const WsbOptions *o);	/* malloc'd */
+extern void wsb_steady_state(WsbTarget *t, const WsbOptions *o, char *buf, size_t len);
 
 #endif							/* WSB_ENGINE_H */

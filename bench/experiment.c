@@ -94,6 +94,8 @@ wsb_plan_text(const WsbOptions *o, const WsbPlan *plan, char *buf, size_t len)
 	ADD("slow_wal = %d\nslow_wal_mbps = %d\nslow_disk = %d\n", o->slow_wal_iops,
 		o->slow_wal_mbps, o->slow_disk_iops);
 	ADD("validate = %s\n", o->validate ? "true" : "false");
+	if (o->warmup > 0)			/* only then, so that older plans still match */
+		ADD("warmup = %d\n", o->warmup);
 	if (o->aged_pages > 0)		/* only then, so that older plans still match */
 		ADD("aged_pages = %d\naged_rows_per_page = %d\n", o->aged_pages, o->aged_rows_per_page);
 	for (const char *p = o->extra_conf; *p;)
@@ -366,7 +368,7 @@ wsb_short_runs(const WsbPlan *plan, const WsbRun *runs, int nruns, int duration,
 int
 wsb_budget_looks(const WsbOptions *o, int nconfigs)
 {
-	double		round_s = nconfigs * (o->duration + WSB_RUN_OVERHEAD_S);
+	double		round_s = nconfigs * (o->duration + o->warmup + WSB_RUN_OVERHEAD_S);
 	double		fit = floor(o->budget_seconds / round_s);
 	/* the plan's rounds (wsb_make_plan): --runs, else the budget's cap */
 	int			rounds = o->runs_given ? o->runs : WSB_BUDGET_MAX_ROUNDS;
@@ -490,4 +492,30 @@ wsb_judge_only(const WsbOptions *o, bool margin_given)
 	}
 	wsb_verdicts_free(&vs);
 	return WSB_EXIT_OK;
+}
+
+/*
+ * How many WAL segments to make before the disk is slowed, so that no run
+ * has to create one on it: a new segment is zero-filled (wal_init_zero),
+ * 16 MB written at the slowed rate, 4 s at 4 MB/s, in which every commit
+ * waits.  A temporary cluster's first runs would pay that and later ones
+ * recycle: tps would climb run after run whatever the configuration.  At
+ * most what the slowed disk can take in one run (its rate times the
+ * warm-up, the run and WSB_WAL_AHEAD_SLACK_S), plus the one in use; 0 when
+ * no disk is slowed (creating one at full speed costs little).
+ */
+int
+wsb_wal_segments_ahead(const WsbOptions *o)
+{
+	double		mb_per_s;
+	int			n;
+
+	if (o->slow_wal_iops > 0 && o->slow_wal_mbps > 0)
+		mb_per_s = o->slow_wal_mbps;
+	else if (o->slow_wal_iops > 0 || o->slow_disk_iops > 0)
+		mb_per_s = (o->slow_wal_iops ? o->slow_wal_iops : o->slow_disk_iops) * WSB_WAL_AHEAD_IO_KB / 1024.0;
+	else
+		return 0;
+	n = (int) ceil(mb_per_s * (o->warmup + o->duration + WSB_WAL_AHEAD_SLACK_S) / WSB_WAL_SEGMENT_MB) + 1;
+	return n < WSB_WAL_AHEAD_MAX ? n : WSB_WAL_AHEAD_MAX;
 }

@@ -20,6 +20,19 @@
  */
 #define WSB_RUN_OVERHEAD_S 6.0
 
+/*
+ * WAL made ahead on a slowed disk (wsb_wal_segments_ahead): the segment
+ * size initdb gives by default (the harness does not change it), the slack
+ * added to a run's seconds (the restart, the CHECKPOINT), the write rate
+ * assumed per I/O when only IOPS are limited (PostgreSQL writes WAL in
+ * runs of pages the block layer splits into I/Os of at most this), and a
+ * cap well inside the 4 GB WAL disk.
+ */
+#define WSB_WAL_SEGMENT_MB 16
+#define WSB_WAL_AHEAD_SLACK_S 10
+#define WSB_WAL_AHEAD_IO_KB 256
+#define WSB_WAL_AHEAD_MAX 64
+
 typedef struct WsbResume
 {
 	char	   *results_text;	/* DIR/results.csv as found */
@@ -38,5 +51,6 @@ extern int	wsb_budget_looks(const WsbOptions *o, int nconfigs);
 extern int	wsb_short_runs(const WsbPlan *plan, const WsbRun *runs, int nruns, int duration,
 						   char *buf, size_t len);
 extern int	wsb_judge_only(const WsbOptions *o, bool margin_given);
+extern int	wsb_wal_segments_ahead(const WsbOptions *o);
 
 #endif							/* WSB_EXPERIMENT_H */

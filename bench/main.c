@@ -437,8 +437,10 @@ main(int argc, char **argv)
 			   opts.budget_seconds > 0 ? " at most, within --budget" : "");
 	if (resumed.rounds_done)
 		printf(" (%d there already)", resumed.rounds_done);
-	printf(" of %d s runs, order in each round shuffled from seed %lld, margin +-%g%%\n",
-		   opts.duration, opts.seed, opts.margin_pct);
+	printf(" of %d s runs", opts.duration);
+	if (opts.warmup > 0)
+		printf(" (each after %d s of uncounted warm-up)", opts.warmup);
+	printf(", order in each round shuffled from seed %lld, margin +-%g%%\n", opts.seed, opts.margin_pct);
 
 	/* the handler before anything that needs undoing exists */
 	memset(&sa, 0, sizeof(sa));
@@ -521,6 +523,8 @@ main(int argc, char **argv)
 
 	wsb_target_environment(&target, &opts, &env);
 	env.pgbench_command = wsb_pgbench_command(&target, &opts);
+	wsb_steady_state(&target, &opts, env.steady, sizeof(env.steady));
+	printf("before every run: %s\n", env.steady);
 	if (wsb_interrupted)
 		return finish(WSB_EXIT_INTERRUPTED);
 	if (opts.aged_pages > 0 && build_aged(&target, &opts, &env) != 0)

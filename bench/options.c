@@ -6,7 +6,7 @@
  *
  * A preset is a plain text file of "key = value" lines; '#' starts a
  * comment.  Keys: set (repeatable, "GUC=V1,V2"), conf (repeatable, a fixed
- * setting "name = value"), runs, duration, clients, jobs, scale, builtin,
+ * setting "name = value"), runs, duration, warmup, clients, jobs, scale, builtin,
  * script, pgbench_args, pgbench_init_args, optional_library, slow_wal, slow_wal_mbps,
  * slow_disk, margin, budget, seed, aged_pages, aged_rows_per_page, description (repeatable,
  * joined), set_from_17 (repeatable: on
@@ -44,7 +44,7 @@ enum
 {
 	F_RUNS, F_DURATION, F_CLIENTS, F_JOBS, F_SCALE, F_BUILTIN, F_SCRIPT,
 	F_PGBENCH_ARGS, F_INIT_ARGS, F_SLOW_WAL, F_SLOW_WAL_MBPS, F_SLOW_DISK,
-	F_SEED, F_MARGIN, F_BUDGET, F_AGED_PAGES, F_AGED_ROWS,
+	F_SEED, F_MARGIN, F_BUDGET, F_AGED_PAGES, F_AGED_ROWS, F_WARMUP,
 	F_COUNT
 };
 
@@ -177,6 +177,8 @@ wsb_usage(FILE *f)
 		  "  --runs N              rounds (default 3): each runs every configuration once, in\n"
 		  "                        an order shuffled from --seed\n"
 		  "  --duration S          seconds per run (default 30)\n"
+		  "  --warmup S            before every run, after its CHECKPOINT, S seconds of the\n"
+		  "                        same pgbench that are not counted (default 0)\n"
 		  "  --seed N              the seed of the order inside each round (default random;\n"
 		  "                        printed, and stored in results.csv and the report)\n"
 		  "\n"
@@ -510,6 +512,7 @@ set_field(WsbOptions *o, const char *key, const char *value, bool *given,
 	}			ints[] = {
 		{"runs", F_RUNS, &o->runs, 1, WSB_MAX_ROUNDS},
 		{"duration", F_DURATION, &o->duration, 1, 86400},
+		{"warmup", F_WARMUP, &o->warmup, 0, 3600},
 		{"clients", F_CLIENTS, &o->clients, 1, WSB_MAX_CLIENTS},
 		{"jobs", F_JOBS, &o->jobs, 1, 10000},
 		{"scale", F_SCALE, &o->scale, 1, 1000000},
@@ -804,7 +807,8 @@ static const struct
 	{"--set", NULL}, {"--preset", NULL}, {"--pgdata", NULL}, {"--out", NULL}, {"--group", NULL},
 	{"--cluster", NULL}, {"--service", NULL},
 	{"--pg-config", NULL},
-	{"--runs", "runs"}, {"--duration", "duration"}, {"--clients", "clients"},
+	{"--runs", "runs"}, {"--duration", "duration"}, {"--warmup", "warmup"},
+	{"--clients", "clients"},
 	{"--jobs", "jobs"}, {"--scale", "scale"}, {"--builtin", "builtin"},
 	{"--script", "script"}, {"--pgbench-args", "pgbench_args"},
 	{"--slow-wal", "slow_wal"}, {"--slow-wal-mbps", "slow_wal_mbps"},
@@ -1126,6 +1130,12 @@ wsb_parse_args(int argc, char **argv, const char *presets_dir, WsbOptions *o,
 	if (given[F_AGED_ROWS] && !o->aged_pages)
 	{
 		snprintf(err, errlen, "--aged-rows-per-page needs --aged-pages");
+		return -1;
+	}
+	if (o->warmup > 0 && o->aged_pages > 0)
+	{
+		snprintf(err, errlen, "--warmup and --aged-pages exclude each other: a warm-up would read "
+				 "the run's fresh copy of the aged table and set its hint bits before the run counts");
 		return -1;
 	}
 	if (o->slow_wal_mbps && !o->slow_wal_iops)

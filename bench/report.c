@@ -500,6 +500,8 @@ write_environment_html(FILE *f, const WsbOptions *opts, const WsbPlan *plan,
 			snprintf(buf, sizeof(buf), "not measured");
 		env_row(f, "WAL directory fdatasync rate", buf, false);
 		env_row(f, "slowed device", env->wal_device[0] ? env->wal_device : "none (not throttled)", false);
+		if (env->steady[0])
+			env_row(f, "before every run", env->steady, false);
 		env_row(f, "pgbench command", env->pgbench_command, true);
 		env_row(f, "settings (non-default, as run)", env->settings, true);
 		snprintf(buf, sizeof(buf), "%s - %s", env->started, env->finished);

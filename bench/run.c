@@ -54,8 +54,8 @@
  * A --random-seed in --pgbench-args wins.
  */
 static void
-add_pgbench_args(WsbCommand *c, const WsbTarget *t, const WsbOptions *o, const char *logprefix,
-				 const char *random_seed)
+add_pgbench_args(WsbCommand *c, const WsbTarget *t, const WsbOptions *o, int seconds,
+				 const char *logprefix, const char *random_seed)
 {
 	const char *user = getenv("PGUSER");
 
@@ -71,10 +71,13 @@ add_pgbench_args(WsbCommand *c, const WsbTarget *t, const WsbOptions *o, const c
 	wsb_cmd_add(c, "-j");
 	wsb_cmd_add(c, "%d", o->jobs);
 	wsb_cmd_add(c, "-T");
-	wsb_cmd_add(c, "%d", o->duration);
-	wsb_cmd_add(c, "--progress=1");
-	wsb_cmd_add(c, "-l");
-	wsb_cmd_add(c, "--log-prefix=%s", logprefix);
+	wsb_cmd_add(c, "%d", seconds);
+	if (logprefix)
+	{
+		wsb_cmd_add(c, "--progress=1");
+		wsb_cmd_add(c, "-l");
+		wsb_cmd_add(c, "--log-prefix=%s", logprefix);
+	}
 	if (strstr(o->pgbench_args, "--random-seed") == NULL)
 		wsb_cmd_add(c, "--random-seed=%s", random_seed ? random_seed : "ROUND");
 	if (o->script[0] || o->aged_pages > 0)
@@ -112,7 +115,7 @@ wsb_pgbench_command(const WsbTarget *t, const WsbOptions *o)
 	char	   *buf;
 
 	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
-	add_pgbench_args(&c, t, o, "DIR/pgbench_log", NULL);
+	add_pgbench_args(&c, t, o, o->duration, "DIR/pgbench_log", NULL);
 	for (int i = 0; i < c.argc; i++)
 		len += strlen(c.argv[i]) + 1;
 	buf = malloc(len);
@@ -519,9 +522,80 @@ read_clog_and_slru(RunState *s)
 	run->slru_clog_reads = reads >= 0 && run->slru_clog_reads >= 0 ? reads - run->slru_clog_reads : -1;
 }
 
+static void pgbench_failure(const char *errpath, uid_t owner, int status, char *why, size_t whylen);
+
 /*
- * Before pgbench: the instrument is there, the counters are reset, the
- * collector's CPU time and the server's clock are read.  0, or -1 with why.
+ * pgbench's --random-seed for a run of the round, the same for every
+ * configuration of it: from the experiment's seed and the round; a
+ * warm-up draws from a seed of its own (part 1), so that the run does not
+ * replay the accounts the warm-up has just touched.
+ */
+static void
+round_seed(const RunState *s, int part, char *buf, size_t len)
+{
+	snprintf(buf, len, "%lld",
+			 ((s->plan->seed >= 0 ? s->plan->seed % 1000000000LL : 0) * 1000 + s->run->repeat) * 2 + part);
+}
+
+/*
+ * --warmup: the same pgbench for o->warmup seconds, not logged and not
+ * counted, after the run's CHECKPOINT and before its resets.  After a
+ * restart shared buffers are empty and a large WAL ring is still filling
+ * for the first time (16MB takes about 2 s of fast commits before the first
+ * wrap-around); counted, those seconds would measure the restart rather than
+ * the configuration.  Every run gets it, restarted or not, so that all
+ * runs start alike.  0, -1 with why (also when interrupted).
+ */
+static int
+warm_up(RunState *s, char *why, size_t whylen)
+{
+	WsbCommand	c;
+	char		seed[32],
+				out[1200],
+				err[1200];
+	pid_t		pid;
+	int			status;
+
+	if (!WSB_PATH(out, why, whylen, "%s/warmup_%d.out", s->t->ownerdir, s->run->order) ||
+		!WSB_PATH(err, why, whylen, "%s/warmup_%d.err", s->t->ownerdir, s->run->order))
+		return -1;
+	round_seed(s, 1, seed, sizeof(seed));
+	wsb_cmd_init(&c, s->t->uid, s->t->gid);
+	add_pgbench_args(&c, s->t, s->o, s->o->warmup, NULL, seed);
+	c.stdout_path = out;
+	c.stderr_path = err;
+	pid = wsb_cmd_start(&c);
+	wsb_cmd_free(&c);
+	if (pid < 0)
+	{
+		snprintf(why, whylen, "could not start the warm-up's pgbench: %s", strerror(errno));
+		return -1;
+	}
+	while (wsb_proc_wait(pid, 0, &status) != 1)
+	{
+		if (wsb_interrupted)
+		{
+			wsb_proc_stop(pid, SIGTERM, 5.0, true);
+			snprintf(why, whylen, "interrupted in the warm-up");
+			return -1;
+		}
+		usleep(50000);
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+	{
+		char		msg[512];
+
+		pgbench_failure(err, s->t->uid, status, msg, sizeof(msg));
+		snprintf(why, whylen, "the %d s warm-up: %.400s", s->o->warmup, msg);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Before pgbench: the instrument is there, a CHECKPOINT, the warm-up, the
+ * counters are reset, the collector's CPU time and the server's clock are
+ * read.  0, or -1 with why.
  */
 static int
 prepare_run(RunState *s, char *why, size_t whylen)
@@ -537,8 +611,14 @@ prepare_run(RunState *s, char *why, size_t whylen)
 		snprintf(run->statements_why, sizeof(run->statements_why), "wal_stall is not loaded");
 	else
 		s->statements = statements_ready(t, run->statements_why, sizeof(run->statements_why));
-	if (wsb_sql_exec(t->conn, "CHECKPOINT", msg, sizeof(msg)) != 0 ||
-		wsb_sql_exec(t->conn, "SELECT pg_catalog.pg_stat_reset_shared('wal'::pg_catalog.text)", msg, sizeof(msg)) != 0 ||
+	if (wsb_sql_exec(t->conn, "CHECKPOINT", msg, sizeof(msg)) != 0)
+	{
+		snprintf(why, whylen, "before the run: %.400s", msg);
+		return -1;
+	}
+	if (s->o->warmup > 0 && warm_up(s, why, whylen) != 0)
+		return -1;
+	if (wsb_sql_exec(t->conn, "SELECT pg_catalog.pg_stat_reset_shared('wal'::pg_catalog.text)", msg, sizeof(msg)) != 0 ||
 		reset_and_read_slru(s, msg, sizeof(msg)) != 0 ||
 		(s->statements && wsb_sql_exec(t->conn, "SELECT public.pg_stat_statements_reset()", msg, sizeof(msg)) != 0))
 	{
@@ -578,11 +658,9 @@ start_pgbench(RunState *s, char *why, size_t whylen)
 		!WSB_PATH(s->outpath, why, whylen, "%s/run_%d.out", dir, order) ||
 		!WSB_PATH(s->errpath, why, whylen, "%s/run_%d.err", dir, order))
 		return -1;
-	/* the experiment's seed and the round: the same for a round's runs */
-	snprintf(seed, sizeof(seed), "%lld",
-			 (s->plan->seed >= 0 ? s->plan->seed % 1000000000LL : 0) * 1000 + s->run->repeat);
+	round_seed(s, 0, seed, sizeof(seed));
 	wsb_cmd_init(&c, s->t->uid, s->t->gid);
-	add_pgbench_args(&c, s->t, s->o, s->prefix, seed);
+	add_pgbench_args(&c, s->t, s->o, s->o->duration, s->prefix, seed);
 	c.stdout_path = s->outpath;
 	c.stderr_path = s->errpath;
 	s->run->started_at = time(NULL);
@@ -692,7 +770,20 @@ read_transaction_logs(RunState *s, char *pattern)
 	run->per_second = malloc(sizeof(WsbPgbenchSecond) * (ls.nseconds ? ls.nseconds : 1));
 	if (ls.nseconds)
 		memcpy(run->per_second, ls.seconds, sizeof(WsbPgbenchSecond) * ls.nseconds);
-	run->tps_window = wsb_window_tps(ls.seconds, ls.nseconds, s->o->duration, &run->window_seconds);
+	{
+		int			fixed;
+		double		span,
+					cycles = wsb_cycle_tps(&ls, s->o->duration, &span);
+
+		run->tps_window = wsb_window_tps(ls.seconds, ls.nseconds, s->o->duration, &fixed);
+		run->window_seconds = fixed;
+		run->window_cycles = !isnan(cycles);
+		if (run->window_cycles)
+		{
+			run->tps_window = cycles;
+			run->window_seconds = span;
+		}
+	}
 	wsb_logstats_free(&ls);
 }
 
@@ -784,6 +875,53 @@ read_figures(RunState *s)
 }
 
 /*
+ * What every run starts from, declared rather than left to chance: the
+ * CHECKPOINT and warm-up before it, and the server's own timed work that
+ * could fall inside it (timed checkpoints, autovacuum), from its settings
+ * as they are now.  One line into buf.
+ */
+void
+wsb_steady_state(WsbTarget *t, const WsbOptions *o, char *buf, size_t len)
+{
+	WsbRows		r;
+	char		msg[256],
+				warm[96] = "";
+	const char *timeout,
+			   *maxwal,
+			   *autovac,
+			   *naptime;
+	bool		vacuums;
+
+	if (wsb_sql_rows(t->conn,
+					 "SELECT pg_catalog.current_setting('checkpoint_timeout'::pg_catalog.text) AS timeout, "
+					 "(SELECT setting FROM pg_catalog.pg_settings WHERE name = 'checkpoint_timeout') AS timeout_s, "
+					 "pg_catalog.current_setting('max_wal_size'::pg_catalog.text) AS maxwal, "
+					 "pg_catalog.current_setting('autovacuum'::pg_catalog.text) AS autovac, "
+					 "pg_catalog.current_setting('autovacuum_naptime'::pg_catalog.text) AS naptime",
+					 0, NULL, &r, msg, sizeof(msg)) != 0)
+	{
+		snprintf(buf, len, "not read: %s", msg);
+		return;
+	}
+	timeout = wsb_rows_get(&r, 0, "timeout");
+	maxwal = wsb_rows_get(&r, 0, "maxwal");
+	autovac = wsb_rows_get(&r, 0, "autovac");
+	naptime = wsb_rows_get(&r, 0, "naptime");
+	vacuums = autovac && strcmp(autovac, "on") == 0;
+	if (o->warmup > 0)
+		snprintf(warm, sizeof(warm), ", then %d s of the same pgbench, not counted", o->warmup);
+	snprintf(buf, len, "a CHECKPOINT%s; timed checkpoints every %s or %s of WAL%s; autovacuum %s%s%s%s",
+			 warm, timeout ? timeout : "?", maxwal ? maxwal : "?",
+			 wsb_rows_double(&r, 0, "timeout_s", 0) > o->duration + o->warmup
+			 ? " (none falls inside a run by time)" : "",
+			 autovac ? autovac : "?",
+			 vacuums ? " (every " : " (the tables are vacuumed by pgbench -i only)",
+			 vacuums && naptime ? naptime : "",
+			 vacuums ? ": it may vacuum pgbench's small tables inside a run)" : "");
+	wsb_rows_free(&r);
+}
+
+/*
  * One run of run->config.  0: measured (run->ok), -1: failed (run->error,
  * err), 1: interrupted.
  */
@@ -808,7 +946,7 @@ wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan, WsbRun *run,
 	if (o->aged_pages > 0 && wsb_aged_copy(t, why, sizeof(why)) != 0)
 		return run_failed(run, err, errlen, why);
 	if (prepare_run(&s, why, sizeof(why)) != 0)
-		return run_failed(run, err, errlen, why);
+		return wsb_interrupted ? 1 : run_failed(run, err, errlen, why);
 
 	/* --validate: attached before pgbench starts, detached after the figures */
 	if (run->validation.traced &&

@@ -36,6 +36,7 @@
 #include <libpq-fe.h>
 
 #include "engine.h"
+#include "experiment.h"
 #include "fits.h"
 #include "sql.h"
 
@@ -281,6 +282,36 @@ pgbench_init(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 	return run_as_owner(t, "pgbench -i", log, err, errlen, &c);
 }
 
+/*
+ * Before the disk is slowed, pg_wal gets the segments a run on it may
+ * need (wsb_wal_segments_ahead): each pg_switch_wal() after a commit
+ * record moves to a new segment, created at full speed, and the CHECKPOINT
+ * then recycles the passed ones under future names, which min_wal_size
+ * (written with the cluster's settings) keeps.  Said with the count found.
+ */
+static int
+make_wal_ahead(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
+{
+	int			n = wsb_wal_segments_ahead(o);
+	char		count[32];
+
+	if (n == 0)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (wsb_sql_exec(t->conn, "SELECT pg_catalog.txid_current()", err, errlen) != 0 ||
+			wsb_sql_exec(t->conn, "SELECT pg_catalog.pg_switch_wal()", err, errlen) != 0)
+			return -1;
+	if (wsb_sql_exec(t->conn, "CHECKPOINT", err, errlen) != 0 ||
+		wsb_sql_value(t->conn, "SELECT pg_catalog.count(*) FROM pg_catalog.pg_ls_waldir() "
+					  "WHERE name OPERATOR(pg_catalog.~) '^[0-9A-F]{24}$'",
+					  NULL, count, sizeof(count), err, errlen) != 0)
+		return -1;
+	wsb_note("pg_wal: %s segments of %d MB before the disk is slowed (%d made ahead, min_wal_size "
+			 "%d MB): runs recycle them instead of zero-filling new ones on the slow disk",
+			 count, WSB_WAL_SEGMENT_MB, n, n * WSB_WAL_SEGMENT_MB);
+	return 0;
+}
+
 /* The harness's fixed settings: wal_stall loaded, WAL I/O timed, preset. */
 static int
 base_settings(WsbTarget *t, const WsbOptions *o, char names[][WSB_NAME_LEN],
@@ -452,11 +483,18 @@ open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 		/* a --set of it decides alone, so that '' can mean empty */
 		for (int i = 0; i < o->nsets; i++)
 			varied |= strcasecmp(o->sets[i].name, "shared_preload_libraries") == 0;
+		char		min_wal[64] = "";
+
+		/* keeps the segments made ahead for recycling (make_wal_ahead) */
+		if (wsb_wal_segments_ahead(o) > 0)
+			snprintf(min_wal, sizeof(min_wal), "min_wal_size = %dMB\n",
+					 wsb_wal_segments_ahead(o) * WSB_WAL_SEGMENT_MB);
 		if (asprintf(&conf, "# written by wal_stall_bench for this temporary cluster\n"
 					 "port = %d\nlisten_addresses = ''\nunix_socket_directories = '%s'\n"
-					 "%strack_wal_io_timing = on\nmax_wal_size = 4GB\n%s",
+					 "%strack_wal_io_timing = on\nmax_wal_size = 4GB\n%s%s",
 					 t->port, t->sockdir,
-					 varied ? "" : "shared_preload_libraries = 'wal_stall'\n", o->extra_conf) < 0)
+					 varied ? "" : "shared_preload_libraries = 'wal_stall'\n", min_wal,
+					 o->extra_conf) < 0)
 		{
 			snprintf(err, errlen, "out of memory");
 			return -1;
@@ -477,9 +515,10 @@ open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 		return -1;
 	if (pgbench_init(t, o, err, errlen) != 0)
 		return -1;
-	if (wsb_sql_exec(t->conn, "CREATE EXTENSION IF NOT EXISTS wal_stall SCHEMA public", err, errlen) != 0)
+	if (wsb_sql_exec(t->conn, "CREATE EXTENSION IF NOT EXISTS wal_stall SCHEMA public", err, errlen) != 0 ||
+		make_wal_ahead(t, o, err, errlen) != 0)
 		return -1;
-	/* pgbench -i ran at full speed; from here on the disk is slow */
+	/* pgbench -i ran at full speed, and so did make_wal_ahead; from here on the disk is slow */
 	return wsb_slowdisk_throttle(&t->slow, o, err, errlen);
 }
 

@@ -816,6 +816,32 @@ test_experiment(void)
 	o.budget_seconds = 60;
 	check(wsb_budget_looks(&o, 4) == 1, "a budget shorter than 3 rounds: still 1 look (got %d)",
 		  wsb_budget_looks(&o, 4));
+	o.warmup = 5;
+	/* 4 x (15 + 5 + 6) = 104 s a round: 11 rounds fit in 20 min */
+	o.budget_seconds = 1200;
+	check(wsb_budget_looks(&o, 4) == 9, "a 5 s warm-up counts in a round's length: 9 looks (got %d)",
+		  wsb_budget_looks(&o, 4));
+
+	/* the WAL segments made ahead of a slowed disk */
+	wsb_options_defaults(&o);
+	check(wsb_wal_segments_ahead(&o) == 0, "no slowed disk: no WAL made ahead (got %d)",
+		  wsb_wal_segments_ahead(&o));
+	o.slow_wal_iops = 100;
+	o.slow_wal_mbps = 4;
+	o.duration = 10;
+	/* 4 MB/s x (10 + 10) s = 80 MB: 5 segments, and the one in use */
+	check(wsb_wal_segments_ahead(&o) == 6, "4 MB/s, 10 s runs: 6 segments ahead (got %d)",
+		  wsb_wal_segments_ahead(&o));
+	o.warmup = 4;
+	check(wsb_wal_segments_ahead(&o) == 7, "and a 4 s warm-up: 7 (got %d)", wsb_wal_segments_ahead(&o));
+	o.slow_wal_mbps = 0;
+	o.warmup = 0;
+	/* 100 IOPS of 256 kB = 25 MB/s x 20 s = 500 MB: 31.25 -> 32 segments, and one */
+	check(wsb_wal_segments_ahead(&o) == 33, "100 IOPS alone: 33 segments ahead (got %d)",
+		  wsb_wal_segments_ahead(&o));
+	o.duration = 3600;
+	check(wsb_wal_segments_ahead(&o) == WSB_WAL_AHEAD_MAX, "an hour's run: capped at %d (got %d)",
+		  WSB_WAL_AHEAD_MAX, wsb_wal_segments_ahead(&o));
 
 	wsb_options_defaults(&o);
 	o.seed = 7;

@@ -133,6 +133,7 @@ extern int	wsb_round_states(const WsbRoundRun *runs, int nruns, int nconfigs,
 							 WsbRoundState **out);
 extern void wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 							 const WsbJudgeSpec *spec, WsbPaired *out);	/* [nconfigs * WSB_N_METRICS] */
+extern bool wsb_tps_settled(const WsbPaired *v);
 extern void wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 						   const WsbPaired *v, char *buf, size_t len);	/* v: config's metrics */
 extern const char *wsb_metric_name(WsbMetric m);	/* "tps", "wal_flush_share" ... */
@@ -173,7 +174,6 @@ extern int	wsb_verdicts_from_csv_ordered(const char *path, const char *baseline,
 										  double margin_pct, int look, int nlooks,
 										  WsbVerdicts *out, char *err, size_t errlen);
 extern bool wsb_verdicts_all_decided(const WsbVerdicts *vs);
-extern bool wsb_tps_settled(const WsbPaired *v);
 extern int	wsb_verdicts_write(const char *dir, WsbVerdicts *vs);
 extern void wsb_verdicts_free(WsbVerdicts *vs);
 extern int	wsb_round_table_read_csv(const char *path, const char *baseline, WsbRoundTable *t,

@@ -116,6 +116,7 @@ typedef struct WsbOptions
 	WsbSet		sets[WSB_MAX_SETS];
 	int			runs;				/* --runs, per configuration */
 	int			duration;			/* --duration, seconds per run */
+	int			warmup;				/* --warmup, uncounted seconds before each */
 	int			clients;
 	int			jobs;
 	int			scale;
@@ -262,8 +263,10 @@ typedef struct WsbRun
 	time_t		started_at;
 	double		seconds;		/* measured length of the pgbench run */
 	double		tps;			/* pgbench's own figure (without connecting) */
-	double		tps_window;		/* over the steady seconds (wsb_window_tps), NAN */
-	int			window_seconds;
+	double		tps_window;		/* over whole stall cycles (wsb_cycle_tps), else
+								 * over the steady seconds (wsb_window_tps); NAN */
+	double		window_seconds; /* the span it counts */
+	bool		window_cycles;	/* counted over whole stall cycles */
 	double		latency_avg_ms;
 	double		latency_p99_ms;	/* from the per-transaction log */
 	int64_t		transactions;
@@ -297,6 +300,7 @@ typedef struct WsbEnvironment
 	char	   *pgbench_command;	/* malloc'd, whole; NULL if none */
 	char		settings[8192];		/* every non-default setting, "name = value\n" */
 	char		aged_span[256];		/* --aged-pages: what was built, "" none */
+	char		steady[512];		/* what every run starts from (wsb_steady_state) */
 	char		started[64];
 	char		finished[64];
 } WsbEnvironment;
