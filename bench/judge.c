@@ -145,7 +145,8 @@ find_columns(const WsbCsvReader *r, CsvColumns *c)
 
 /*
  * The tps the verdict pairs: a results.csv's tps_window (over each run's
- * steady seconds, pgbench.c's wsb_window_tps) when every successful run
+ * whole stall cycles or steady seconds, pgbench.c's wsb_cycle_tps and
+ * wsb_window_tps) when every successful run
  * has one, else every run's tps (pgbench's end-inclusive total, or a plain
  * CSV's): one kind for all runs, never a mix.
  */
@@ -748,7 +749,8 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 		fprintf(f, ", look %d of at most %d (alpha %.4g each)", spec->look, spec->nlooks,
 				spec->alpha);
 	if (t->tps_column[0])
-		fprintf(f, ", tps over each run's steady seconds (%s)", t->tps_column);
+		fprintf(f, ", tps over each run's steady window (%s: whole stall cycles where the clients pause, "
+				"else the steady seconds)", t->tps_column);
 	fputc('\n', f);
 	wsb_left_out_rounds(t, left, sizeof(left));
 	if (left[0])
