@@ -10,8 +10,12 @@
 #   bench/t/golden.sh            compare (TAP lines, "N passed, N failed")
 #   bench/t/golden.sh --update   write bench/t/golden/expected/ anew
 #
-# BENCH overrides the binary (default bench/wal_stall_bench).  Needs
-# gnuplot (the forest plots) and base64.
+# And the full report the unit tests write from crafted runs (test_unit.c's
+# test_report, kept with WSB_TEST_KEEP_REPORT): report.html, advice.csv,
+# the charts' data and gnuplot scripts.
+#
+# BENCH and TEST_UNIT override the binaries (default bench/wal_stall_bench,
+# bench/test_unit).  Needs gnuplot (the charts), base64 and perl.
 #
 # What is masked, and why:
 # - report.html's forest plots are SVGs from gnuplot, whose bytes follow
@@ -21,6 +25,9 @@
 #   which the harness writes, are.
 # - --help names the presets directory fixed at build time (the prefix):
 #   it reads PRESETS_DIR_DEFAULT here.
+# - the full report's two charts are pasted inline as SVG, gnuplot's bytes
+#   too: each <svg>...</svg> is replaced by a note; the .dat and .gp files
+#   beside them are compared.
 # Every case runs in a copy of bench/t/golden/ with relative paths, so no
 # temporary directory's name reaches the output, and with WSB_PRESETS_DIR
 # pointing at its presets/ (one preset, so the list of presets is fixed).
@@ -29,6 +36,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bench=${BENCH:-$here/../wal_stall_bench}
+test_unit=${TEST_UNIT:-$here/../test_unit}
 inputs=$here/golden
 expected=$inputs/expected
 update=false
@@ -47,13 +55,15 @@ ok() {
 	fi
 }
 
-for need in gnuplot base64; do
+for need in gnuplot base64 perl; do
 	if ! command -v "$need" >/dev/null; then
 		echo "not ok 1 - golden: $need is not installed"
 		exit 1
 	fi
 done
-[ -x "$bench" ] || { echo "not ok 1 - golden: $bench is not built"; exit 1; }
+for b in "$bench" "$test_unit"; do
+	[ -x "$b" ] || { echo "not ok 1 - golden: $b is not built"; exit 1; }
+done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/wsb_golden.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
@@ -109,6 +119,17 @@ run_case set_name no --set 'bad name=1'
 run_case preset_unknown no --preset no-such-preset
 run_case preset_broken no --preset broken
 run_case judge_missing no --judge no-such.csv
+
+# the full report of the unit tests' crafted runs
+kept=$(cd "$work" && WSB_TEST_KEEP_REPORT=1 "$test_unit" 2>&1 >/dev/null | sed -n 's/^report kept in //p')
+if [ -n "$kept" ] && [ -d "$kept" ]; then
+	perl -0pe 's#<svg.*?</svg>#<svg>(drawn by gnuplot: masked)</svg>#gs' "$kept/report.html" >"$got/unit_report.report.html"
+	cp "$kept/advice.csv" "$got/unit_report.advice.csv"
+	for f in "$kept"/plots/*.dat "$kept"/plots/*.gp; do
+		cp "$f" "$got/unit_report.${f##*/}"
+	done
+	rm -rf "$kept"
+fi
 
 if $update; then
 	rm -rf "$expected"
