@@ -248,7 +248,7 @@ wsb_resume_load(const WsbOptions *o, const WsbPlan *plan, WsbResume *r, char *er
 				 o->resume, strerror(errno));
 		return -1;
 	}
-	if (wsb_round_table_read_csv(path, plan->configs[0].label, &t, err, errlen) != 0)
+	if (wsb_round_table_read_csv(path, plan->configs[0].label, NULL, 0, &t, err, errlen) != 0)
 		return -1;
 	for (int i = 0; i < t.nruns; i++)
 	{

@@ -814,7 +814,7 @@ wsb_print_runs(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 		}
 		fmt_tps(b, sizeof(b), wsb_median(x, nok));
 		fprintf(m, ", median %s", b);
-		/* what the verdict pairs, when the runs have it (judge.c) */
+		/* what the verdict pairs, when the runs have it (csv.c) */
 		for (int i = 0, first = 1; i < nruns; i++)
 		{
 			if (ord[i]->config != c || !ord[i]->ok || !(ord[i]->tps_window > 0))

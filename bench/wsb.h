@@ -27,10 +27,11 @@
  *				 pgbench's seconds joined with the history rows
  *	 stats.c	 medians, Student's t, Welch's interval (for comparison)
  *	 verdict.c	 the verdict: paired by round, margin, Holm, TOST, budget
- *	 judge.c	 rounds from runs or a CSV; verdicts.csv, table, report section
+ *	 verdict_report.c an experiment's verdicts: read, judged, written to verdicts.csv,
+ *				 the terminal table, the report's section
  *	 forest.c	 the verdict's forest plots (gnuplot SVG)
  *	 format.c	 a value in an output file: CSV quoting, HTML escaping, ISO 8601; CSV read back
- *	 csv.c		 results.csv, timeline.csv, advice.csv
+ *	 csv.c		 results.csv, timeline.csv, advice.csv; a CSV of runs read back
  *	 chart.c	 the report's charts (gnuplot SVG)
  *	 report.c	 report.html, the terminal verdict table
  *	 report_validate.c --validate's tables, on the terminal and in report.html
