@@ -265,7 +265,7 @@ extern int	wsb_auto_conf_moves(const char *const *before, int nbefore,
 /* ---------- settings.c ---------- */
 
 /* the plan's --set values, checked before any run; one configuration applied */
-extern int	wsb_target_validate(WsbTarget *t, const WsbPlan *plan, char *err, size_t errlen);
+extern int	wsb_target_check_settings(WsbTarget *t, const WsbPlan *plan, char *err, size_t errlen);
 extern int	wsb_target_apply(WsbTarget *t, const WsbConfig *c, char *err, size_t errlen);
 extern int	wsb_settings_read_auto_conf(WsbTarget *t, char *err, size_t errlen);
 extern int	wsb_settings_journal(WsbTarget *t);

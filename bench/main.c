@@ -499,7 +499,7 @@ main(int argc, char **argv)
 	}
 	if (wsb_interrupted)
 		return finish(WSB_EXIT_INTERRUPTED);
-	if (wsb_target_validate(&target, &plan, err, sizeof(err)) != 0)
+	if (wsb_target_check_settings(&target, &plan, err, sizeof(err)) != 0)
 	{
 		wsb_error("%s", err);
 		return finish(wsb_interrupted ? WSB_EXIT_INTERRUPTED : WSB_EXIT_FAILURE);

@@ -617,7 +617,7 @@ append_text(char *buf, size_t size, const char *text, const char *sep)
  * A preset's conf line names a setting the way a --set does: a name of
  * letters, digits, '_' and at most one '.', and not one the harness
  * refuses.  Whether the server knows it is checked against pg_settings
- * once the server runs (wsb_target_validate).
+ * once the server runs (wsb_target_check_settings).
  */
 static bool
 conf_name_ok(const char *line, const char *eq, char *err, size_t errlen)
