@@ -33,12 +33,6 @@ extern volatile sig_atomic_t wsb_interrupted;	/* SIGINT/SIGTERM seen */
 extern void wsb_error(const char *fmt,...) __attribute__((format(printf, 1, 2)));
 extern void wsb_note(const char *fmt,...) __attribute__((format(printf, 1, 2)));
 extern bool wsb_quiet;
-/* malloc, calloc, realloc, strdup that do not return NULL: out of memory,
- * the harness says so and exits (its cleanups run from atexit) */
-extern void *wsb_xmalloc(size_t size);
-extern void *wsb_xcalloc(size_t n, size_t size);
-extern void *wsb_xrealloc(void *p, size_t size);
-extern char *wsb_xstrdup(const char *s);
 extern void wsb_strlcpy(char *dst, const char *src, size_t size);
 extern char *wsb_trim(char *s);
 extern bool wsb_parse_int(const char *s, int min, int max, int *out);

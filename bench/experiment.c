@@ -181,7 +181,7 @@ wsb_resume_check(const WsbOptions *o, const WsbPlan *plan, char *err, size_t err
 	char		path[1200],
 				target[1200];
 	char	   *stored;
-	char	   *now = malloc(65536);
+	char	   *now = wsb_xmalloc(65536);
 	const char *a,
 			   *b;
 
@@ -191,7 +191,7 @@ wsb_resume_check(const WsbOptions *o, const WsbPlan *plan, char *err, size_t err
 		return -1;
 	}
 	stored = wsb_read_file(path, NULL);
-	if (stored == NULL || now == NULL)
+	if (stored == NULL)
 	{
 		snprintf(err, errlen, "could not read \"%s\"", path);
 		free(stored);

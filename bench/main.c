@@ -535,7 +535,7 @@ main(int argc, char **argv)
 	 * looks are spent, or when another round would not fit.
 	 */
 	first = resumed.rounds_done * plan.nconfigs;
-	runs = calloc(plan.nruns, sizeof(WsbRun));
+	runs = wsb_xcalloc(plan.nruns, sizeof(WsbRun));
 	if (opts.budget_seconds > 0)
 	{
 		nlooks = wsb_budget_looks(&opts, plan.nconfigs);

@@ -122,8 +122,8 @@ grow(WsbLogStats *s, int n)
 	if (n <= s->capacity)
 		return;
 	s->capacity = n + 64;
-	s->seconds = realloc(s->seconds, s->capacity * sizeof(*s->seconds));
-	s->second_latency_sum_ms = realloc(s->second_latency_sum_ms, s->capacity * sizeof(double));
+	s->seconds = wsb_xrealloc(s->seconds, s->capacity * sizeof(*s->seconds));
+	s->second_latency_sum_ms = wsb_xrealloc(s->second_latency_sum_ms, s->capacity * sizeof(double));
 }
 
 /* The bucket of second `epoch`, made (zeroed) if new. */

@@ -689,7 +689,7 @@ read_transaction_logs(RunState *s, char *pattern)
 	run->latency_avg_ms = ls.transactions ? ls.latency_sum_us / ls.transactions / 1000.0 : NAN;
 	run->latency_p99_ms = wsb_logstats_quantile_ms(&ls, 0.99);
 	run->nseconds = ls.nseconds;
-	run->per_second = malloc(sizeof(WsbPgbenchSecond) * (ls.nseconds ? ls.nseconds : 1));
+	run->per_second = wsb_xmalloc(sizeof(WsbPgbenchSecond) * (ls.nseconds ? ls.nseconds : 1));
 	if (ls.nseconds)
 		memcpy(run->per_second, ls.seconds, sizeof(WsbPgbenchSecond) * ls.nseconds);
 	run->tps_window = wsb_window_tps(ls.seconds, ls.nseconds, s->o->duration, &run->window_seconds);

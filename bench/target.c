@@ -288,7 +288,7 @@ base_settings(WsbTarget *t, const WsbOptions *o, char names[][WSB_NAME_LEN],
 {
 	int			n = 0;
 	char		spl[WSB_VALUE_LEN] = "";
-	char	   *conf = strdup(o->extra_conf),
+	char	   *conf = wsb_xstrdup(o->extra_conf),
 			   *line,
 			   *save = NULL;
 
@@ -783,7 +783,7 @@ settings_others_see(WsbTarget *t)
 	char	   *names;
 
 	if (wsb_sql_exec(t->conn, "BEGIN", err, sizeof(err)) != 0)
-		return strdup("{}");
+		return wsb_xstrdup("{}");
 	if (wsb_sql_exec(t->conn, "SET LOCAL ROLE pg_signal_backend", err, sizeof(err)) == 0 &&
 		wsb_sql_rows(t->conn,
 					 "SELECT CASE WHEN pg_catalog.pg_has_role('pg_read_all_settings'::pg_catalog.name, "
@@ -792,7 +792,7 @@ settings_others_see(WsbTarget *t)
 					 "FROM pg_catalog.pg_settings",
 					 0, NULL, &r, err, sizeof(err)) == 0)
 		v = wsb_rows_get(&r, 0, "names");
-	names = strdup(v ? v : "{}");
+	names = wsb_xstrdup(v ? v : "{}");
 	wsb_rows_free(&r);
 	wsb_sql_exec(t->conn, "ROLLBACK", err, sizeof(err));
 	return names;

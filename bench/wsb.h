@@ -168,6 +168,15 @@ typedef struct WsbPlan
 										 * i / nconfigs shuffled from the seed */
 } WsbPlan;
 
+/* ---------- allocation (util.c) ---------- */
+
+/* malloc, calloc, realloc, strdup that do not return NULL: out of memory,
+ * the harness says so and exits (its cleanups run from atexit) */
+extern void *wsb_xmalloc(size_t size);
+extern void *wsb_xcalloc(size_t n, size_t size);
+extern void *wsb_xrealloc(void *p, size_t size);
+extern char *wsb_xstrdup(const char *s);
+
 /* ---------- rows as text (util.c) ---------- */
 
 /* A result set kept as libpq gives it: NULL cells are NULL pointers. */
