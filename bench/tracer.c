@@ -239,15 +239,8 @@ wsb_tracer_start(const WsbOptions *o, const char *workdir, int order, int backen
 	free(maps);
 	if (!WSB_PATH(pg, err, errlen, "%s/postgres", o->bindir))
 		return NULL;
-	program = malloc(16384);
-	tr = calloc(1, sizeof(WsbTracer));
-	if (program == NULL || tr == NULL || wsb_validate_program(pg, libc, program, 16384) != 0)
-	{
-		free(program);
-		free(tr);
-		snprintf(err, errlen, "--validate: out of memory");
-		return NULL;
-	}
+	program = wsb_validate_program(pg, libc);
+	tr = wsb_xcalloc(1, sizeof(WsbTracer));
 	tr->io = libc[0] != '\0';
 	tr->order = order;
 	if (!WSB_PATH(bt, err, errlen, "%s/validate.bt", workdir) ||

@@ -176,6 +176,9 @@ extern void *wsb_xmalloc(size_t size);
 extern void *wsb_xcalloc(size_t n, size_t size);
 extern void *wsb_xrealloc(void *p, size_t size);
 extern char *wsb_xstrdup(const char *s);
+/* a PQExpBuffer's text (expbuffer.h), or out of memory the same way */
+struct PQExpBufferData;
+extern const char *wsb_buffer_text(struct PQExpBufferData *b);
 
 /* ---------- rows as text (util.c) ---------- */
 
