@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "expbuffer.h"
 #include "fits.h"
 #include "report_internal.h"
 #include "validate.h"
@@ -994,24 +995,24 @@ fail:
 
 /* "round 2 (a failed run), round 5 (...)": the rounds left out. */
 void
-wsb_left_out_rounds(const WsbRoundTable *t, char *buf, size_t len)
+wsb_left_out_rounds(const WsbRoundTable *t, PQExpBuffer buf)
 {
 	WsbRoundState *states;
 	int			n = wsb_round_states(t->runs, t->nruns, t->nconfigs, &states);
-	size_t		used = 0;
+	bool		first = true;
 
-	buf[0] = '\0';
 	if (n < 0)
 	{
-		snprintf(buf, len, "(out of memory: the rounds left out are not known)");
+		appendPQExpBufferStr(buf, "(out of memory: the rounds left out are not known)");
 		return;
 	}
-	for (int k = 0; k < n && used < len; k++)
+	for (int k = 0; k < n; k++)
 	{
 		if (states[k].complete)
 			continue;
-		used += snprintf(buf + used, len - used, "%sround %d (%s)", used ? ", " : "",
-						 states[k].round, states[k].failed ? "a failed run" : "not every configuration ran");
+		appendPQExpBuffer(buf, "%sround %d (%s)", first ? "" : ", ",
+						  states[k].round, states[k].failed ? "a failed run" : "not every configuration ran");
+		first = false;
 	}
 	free(states);
 }

@@ -24,6 +24,7 @@
 
 #include "clog_report.h"
 #include "engine.h"
+#include "expbuffer.h"
 #include "fits.h"
 #include "report_internal.h"
 #include "validate.h"
@@ -507,19 +508,18 @@ write_environment_html(FILE *f, const WsbOptions *opts, const WsbPlan *plan,
 	}
 	if (opts != NULL)
 	{
-		size_t		used = 0;
+		PQExpBufferData sets;
 
-		buf[0] = '\0';
-		for (int s = 0; s < opts->nsets && used < sizeof(buf) - 1; s++)
+		initPQExpBuffer(&sets);
+		for (int s = 0; s < opts->nsets; s++)
 		{
-			used += snprintf(buf + used, sizeof(buf) - used, "--set %s=", opts->sets[s].name);
-			for (int v = 0; v < opts->sets[s].nvalues && used < sizeof(buf) - 1; v++)
-				used += snprintf(buf + used, sizeof(buf) - used, "%s%s", v ? "," : "",
-								 opts->sets[s].values[v]);
-			if (used < sizeof(buf) - 1)
-				used += snprintf(buf + used, sizeof(buf) - used, "\n");
+			appendPQExpBuffer(&sets, "--set %s=", opts->sets[s].name);
+			for (int v = 0; v < opts->sets[s].nvalues; v++)
+				appendPQExpBuffer(&sets, "%s%s", v ? "," : "", opts->sets[s].values[v]);
+			appendPQExpBufferChar(&sets, '\n');
 		}
-		env_row(f, "compared settings", buf, true);
+		env_row(f, "compared settings", wsb_buffer_text(&sets), true);
+		termPQExpBuffer(&sets);
 		env_row(f, "preset", opts->preset[0] ? opts->preset : "none", false);
 		if (opts->description[0])
 			env_row(f, "preset description", opts->description, true);

@@ -36,6 +36,7 @@
 #include <libpq-fe.h>
 
 #include "engine.h"
+#include "expbuffer.h"
 #include "fits.h"
 #include "sql.h"
 
@@ -582,11 +583,13 @@ static void
 say_plan(const WsbTarget *t, const WsbOptions *o)
 {
 	char		how[1200];
-	char		names[1024] = "";
+	PQExpBufferData list;
+	const char *names;
 
+	initPQExpBuffer(&list);
 	for (int i = 0; i < o->nsets; i++)
-		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "",
-				 o->sets[i].name);
+		appendPQExpBuffer(&list, "%s%s", i ? ", " : "", o->sets[i].name);
+	names = wsb_buffer_text(&list);
 	wsb_note("on the cluster at \"%s\": database " WSB_DATABASE " created and dropped; "
 			 "pg_stat_wal and wal_stall's figures reset before every run; settings changed with "
 			 "ALTER SYSTEM only (%strack_wal_io_timing%s%s) and restored at the end; restarts "
@@ -598,6 +601,7 @@ say_plan(const WsbTarget *t, const WsbOptions *o)
 	if (t->journal[0])
 		wsb_note("should this harness be killed, %s undoes its changes (its first lines say how)",
 				 t->journal);
+	termPQExpBuffer(&list);
 }
 
 static int

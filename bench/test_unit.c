@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "expbuffer.h"
 #include "wsb.h"
 /* this file holds main(): check() and tap_finish() are defined here */
 #define TAP_MAIN
@@ -859,6 +860,20 @@ test_report_labels(void)
 }
 
 /* runs too short for a configuration's stall cycle (experiment.c) */
+/* wsb_short_runs on the four runs, its text copied into buf */
+static int
+short_runs(const WsbPlan *plan, const WsbRun *runs, int duration, char *buf, size_t len)
+{
+	PQExpBufferData b;
+	int			named;
+
+	initPQExpBuffer(&b);
+	named = wsb_short_runs(plan, runs, 4, duration, &b);
+	wsb_strlcpy(buf, b.data, len);
+	termPQExpBuffer(&b);
+	return named;
+}
+
 static void
 test_short_runs(void)
 {
@@ -883,12 +898,12 @@ test_short_runs(void)
 		runs[i].ok = true;
 		runs[i].summary = make_rows(5, names, 2, cells);
 	}
-	named = wsb_short_runs(&plan, runs, 4, 10, buf, sizeof(buf));
+	named = short_runs(&plan, runs, 10, buf, sizeof(buf));
 	check(named == 1 && strcmp(buf, "runs too short for wal_buffers=16MB's stall cycle: its median "
 							   "wal_buffer_full episode lasts 2.3 s, over a tenth of the 10 s runs; "
 							   "runs of 23 s or more would hold ten (--duration)\n") == 0,
 		  "short runs: 16MB's 2.3 s episodes in 10 s runs are named, 32kB's 5 ms not (%d: %s)", named, buf);
-	named = wsb_short_runs(&plan, runs, 4, 30, buf, sizeof(buf));
+	named = short_runs(&plan, runs, 30, buf, sizeof(buf));
 	check(named == 0 && buf[0] == '\0', "short runs: 30 s runs hold ten 2.3 s episodes: none named");
 	free_runs(runs, 4);
 }

@@ -169,7 +169,8 @@ extern int	wsb_round_table_read_csv(const char *path, const char *baseline,
 									 const char *const *labels, int nlabels, WsbRoundTable *t,
 									 char *err, size_t errlen);
 extern void wsb_round_table_free(WsbRoundTable *t);
-extern void wsb_left_out_rounds(const WsbRoundTable *t, char *buf, size_t len);
+struct PQExpBufferData;
+extern void wsb_left_out_rounds(const WsbRoundTable *t, struct PQExpBufferData *buf);
 
 /* verdict_report.c */
 struct WsbPlan;
@@ -184,7 +185,7 @@ extern bool wsb_verdicts_all_decided(const WsbVerdicts *vs);
 extern int	wsb_verdicts_write(const char *dir, WsbVerdicts *vs);
 extern void wsb_verdicts_free(WsbVerdicts *vs);
 extern void wsb_method_text(const WsbJudgeSpec *spec, WsbMetric m, const WsbPaired *p,
-							char *buf, size_t len);
+							struct PQExpBufferData *buf);
 extern int	wsb_write_verdicts_csv(const char *path, const WsbRoundTable *t,
 								   const WsbJudgeSpec *spec, const WsbPaired *v);
 extern void wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,

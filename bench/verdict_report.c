@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "expbuffer.h"
 #include "fits.h"
 #include "report_internal.h"
 #include "verdict.h"
@@ -30,24 +31,22 @@
 
 /* How the interval of metric m was made, for verdicts.csv and the report. */
 void
-wsb_method_text(const WsbJudgeSpec *spec, WsbMetric m, const WsbPaired *p,
-				char *buf, size_t len)
+wsb_method_text(const WsbJudgeSpec *spec, WsbMetric m, const WsbPaired *p, PQExpBuffer buf)
 {
-	int			n = snprintf(buf, len, "paired t on per-round log ratios of %s, %d df, %.4g%% interval "
-							 "(Holm over configurations), TOST at %.4g%%",
-							 m == WSB_M_TPS ? "tps" : m == WSB_M_IMPLIED ? "(1 - stall share)" :
-							 (m >= WSB_M_EPISODES ? "episodes (floor 1)" : "stall share (floor 1 ms)"),
-							 p->rounds > 1 ? p->rounds - 1 : 0,
-							 isnan(p->level) ? 95.0 : 100 * p->level,
-							 100 * (1 - 2 * p->alpha_used));
-
-	if (spec->nlooks > 0 && (size_t) n < len)
-		n += snprintf(buf + n, len - n, "; look %d of at most %d, alpha %.4g each (Bonferroni spending)",
-					  spec->look, spec->nlooks, p->alpha_used);
-	if (!isnan(p->rank_p) && (size_t) n < len)
-		snprintf(buf + n, len - n, p->rounds > WSB_RANK_EXACT_MAX ?
-				 "; signed-rank p %.3g (normal approximation: more than %d rounds)" :
-				 "; signed-rank p %.3g (exact)", p->rank_p, WSB_RANK_EXACT_MAX);
+	appendPQExpBuffer(buf, "paired t on per-round log ratios of %s, %d df, %.4g%% interval "
+					  "(Holm over configurations), TOST at %.4g%%",
+					  m == WSB_M_TPS ? "tps" : m == WSB_M_IMPLIED ? "(1 - stall share)" :
+					  (m >= WSB_M_EPISODES ? "episodes (floor 1)" : "stall share (floor 1 ms)"),
+					  p->rounds > 1 ? p->rounds - 1 : 0,
+					  isnan(p->level) ? 95.0 : 100 * p->level,
+					  100 * (1 - 2 * p->alpha_used));
+	if (spec->nlooks > 0)
+		appendPQExpBuffer(buf, "; look %d of at most %d, alpha %.4g each (Bonferroni spending)",
+						  spec->look, spec->nlooks, p->alpha_used);
+	if (!isnan(p->rank_p))
+		appendPQExpBuffer(buf, p->rounds > WSB_RANK_EXACT_MAX ?
+						  "; signed-rank p %.3g (normal approximation: more than %d rounds)" :
+						  "; signed-rank p %.3g (exact)", p->rank_p, WSB_RANK_EXACT_MAX);
 }
 
 static void
@@ -77,7 +76,7 @@ wsb_write_verdicts_csv(const char *path, const WsbRoundTable *t, const WsbJudgeS
 		for (int m = 0; m < WSB_N_METRICS; m++)
 		{
 			const WsbPaired *p = &v[c * WSB_N_METRICS + m];
-			char		method[512];
+			PQExpBufferData method;
 
 			wsb_csv_field(f, t->labels[c]);
 			fputc(',', f);
@@ -95,8 +94,10 @@ wsb_write_verdicts_csv(const char *path, const WsbRoundTable *t, const WsbJudgeS
 			fputc(',', f);
 			wsb_csv_field(f, p->words);
 			fprintf(f, ",%s,%d,%g,", p->decided ? "true" : "false", p->rounds, spec->margin_pct);
-			wsb_method_text(spec, m, p, method, sizeof(method));
-			wsb_csv_field(f, method);
+			initPQExpBuffer(&method);
+			wsb_method_text(spec, m, p, &method);
+			wsb_csv_field(f, wsb_buffer_text(&method));
+			termPQExpBuffer(&method);
 			fputc('\n', f);
 		}
 	if (ferror(f))
@@ -176,7 +177,7 @@ void
 wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 				 const WsbPaired *v, long long seed)
 {
-	char		left[1024];
+	PQExpBufferData left;
 	int			traced = 0,
 				complete = complete_rounds(t);
 
@@ -193,9 +194,11 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 	if (t->tps_column[0])
 		fprintf(f, ", tps over each run's steady seconds (%s)", t->tps_column);
 	fputc('\n', f);
-	wsb_left_out_rounds(t, left, sizeof(left));
-	if (left[0])
-		fprintf(f, "left out: %s\n", left);
+	initPQExpBuffer(&left);
+	wsb_left_out_rounds(t, &left);
+	if (wsb_buffer_text(&left)[0])
+		fprintf(f, "left out: %s\n", left.data);
+	termPQExpBuffer(&left);
 	if (traced)
 		fprintf(f, "%d traced run%s (--validate) left out of the pairs: the tracer moves tps\n",
 				traced, traced == 1 ? "" : "s");
@@ -321,8 +324,7 @@ void
 wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 				const WsbPaired *v, long long seed, const char *plotdir)
 {
-	char		left[1024],
-				buf[1400];
+	PQExpBufferData left;
 	int			traced = 0;
 
 	for (int i = 0; i < t->nruns; i++)
@@ -355,11 +357,16 @@ wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 				"look at &alpha; = 5%% / %d = %.4g, so the chance of any false faster/slower "
 				"over all looks stays under 5%%.</p>\n",
 				spec->nlooks, spec->look, spec->nlooks, spec->alpha);
-	wsb_left_out_rounds(t, left, sizeof(left));
-	snprintf(buf, sizeof(buf), "%d complete rounds.%s%s%s", complete_rounds(t),
-			 left[0] ? " Left out of the paired figures: " : "", left, left[0] ? "." : "");
-	fputs("<p>", f);
-	wsb_html_escape(f, buf);
+	initPQExpBuffer(&left);
+	wsb_left_out_rounds(t, &left);
+	fprintf(f, "<p>%d complete rounds.", complete_rounds(t));
+	if (wsb_buffer_text(&left)[0])
+	{
+		fputs(" Left out of the paired figures: ", f);
+		wsb_html_escape(f, left.data);
+		fputc('.', f);
+	}
+	termPQExpBuffer(&left);
 	if (traced)
 		fprintf(f, " %d traced run%s (--validate) %s left out of the pairs: the tracer moves tps.",
 				traced, traced == 1 ? "" : "s", traced == 1 ? "is" : "are");
