@@ -520,6 +520,18 @@ test_limit(void)
 			  "limit: \"%s\"", t->limit);
 		free(r);
 	}
+	/* slower by less than the margin can tell: the direction is known, so the sentence is given */
+	{
+		const double slower[] = {1000, 940, 1000, 920, 1000, 960};
+		const double sb[WSB_N_STALL] = {0.26, 0.03, 0, 0};
+
+		r = stall_rounds(3, slower, sb, sb, ep, ep12, &n);
+		wsb_judge_rounds(r, n, 2, &s, v);
+		check(t->word == WSB_W_SLOWER && !t->decided && wsb_tps_settled(t) &&
+			  strstr(t->limit, "fewer, longer waits: the WAL disk's write rate, not the ring, limits both") != NULL,
+			  "limit: given under \"slower\" (not by the margin): \"%s\" (%s)", t->limit, t->words);
+		free(r);
+	}
 	/* undecided: no sentence */
 	{
 		const double sb[WSB_N_STALL] = {0.26, 0.03, 0, 0};

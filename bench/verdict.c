@@ -800,6 +800,18 @@ pct(char *buf, size_t len, double share)
 }
 
 /*
+ * A tps verdict that says which way the configuration went: decided by the
+ * margin (or equivalent within it), or faster / slower by an amount the
+ * rounds cannot yet put beyond the margin.  Such a verdict gets the limit
+ * line; the budget goes on counting only the decided ones.
+ */
+bool
+wsb_tps_settled(const WsbPaired *v)
+{
+	return v->decided || v->word == WSB_W_FASTER || v->word == WSB_W_SLOWER;
+}
+
+/*
  * One sentence on what limits configuration config against the baseline,
  * from the stalls measured in the rounds they are paired in; v is config's
  * WSB_N_METRICS entries, judged.  The class with the largest share on
@@ -1025,9 +1037,13 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 			}
 		}
 	}
-	/* what limits each decided configuration, once every metric is judged */
+	/*
+	 * What limits each configuration whose direction is known, once every
+	 * metric is judged: decided by the margin, equivalent, or faster /
+	 * slower by less than the rounds can put beyond the margin.
+	 */
 	for (int c = 1; c < nconfigs; c++)
-		if (out[c * WSB_N_METRICS + WSB_M_TPS].decided)
+		if (wsb_tps_settled(&out[c * WSB_N_METRICS + WSB_M_TPS]))
 			wsb_limit_text(runs, nruns, nconfigs, c, &out[c * WSB_N_METRICS],
 						   out[c * WSB_N_METRICS + WSB_M_TPS].limit,
 						   sizeof(out[c * WSB_N_METRICS + WSB_M_TPS].limit));

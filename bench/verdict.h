@@ -93,7 +93,7 @@ typedef struct WsbPaired
 	WsbWord		word;
 	bool		decided;		/* by the margin, or equivalent */
 	char		words[160];		/* the verdict as printed */
-	char		limit[256];		/* tps, decided: what limits it (wsb_limit_text) */
+	char		limit[256];		/* tps, settled: what limits it (wsb_limit_text) */
 } WsbPaired;
 
 /*
@@ -182,6 +182,7 @@ extern int	wsb_verdicts_from_csv_ordered(const char *path, const char *baseline,
 										  double margin_pct, int look, int nlooks,
 										  WsbVerdicts *out, char *err, size_t errlen);
 extern bool wsb_verdicts_all_decided(const WsbVerdicts *vs);
+extern bool wsb_tps_settled(const WsbPaired *v);
 extern int	wsb_verdicts_write(const char *dir, WsbVerdicts *vs);
 extern void wsb_verdicts_free(WsbVerdicts *vs);
 extern void wsb_method_text(const WsbJudgeSpec *spec, WsbMetric m, const WsbPaired *p,
