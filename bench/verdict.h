@@ -137,6 +137,7 @@ extern void wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int
 						   const WsbPaired *v, char *buf, size_t len);	/* v: config's metrics */
 extern const char *wsb_metric_name(WsbMetric m);	/* "tps", "wal_flush_share" ... */
 extern double wsb_look_alpha(double alpha, int nlooks);
+extern bool wsb_tps_settled(const WsbPaired *v);
 
 /* ---------- csv.c: the rounds read back; verdict_report.c: judged and written out ---------- */
 
@@ -182,7 +183,6 @@ extern int	wsb_verdicts_from_csv_ordered(const char *path, const char *baseline,
 										  double margin_pct, int look, int nlooks,
 										  WsbVerdicts *out, char *err, size_t errlen);
 extern bool wsb_verdicts_all_decided(const WsbVerdicts *vs);
-extern bool wsb_tps_settled(const WsbPaired *v);
 extern int	wsb_verdicts_write(const char *dir, WsbVerdicts *vs);
 extern void wsb_verdicts_free(WsbVerdicts *vs);
 extern void wsb_method_text(const WsbJudgeSpec *spec, WsbMetric m, const WsbPaired *p,

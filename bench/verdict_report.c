@@ -218,7 +218,7 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 		else
 			fprintf(f, "%-40s", t->labels[c]);
 		fprintf(f, "  %-26s  %s\n", r, p[WSB_M_TPS].words);
-		if (p[WSB_M_TPS].decided && p[WSB_M_TPS].limit[0])
+		if (p[WSB_M_TPS].limit[0])
 			fprintf(f, "    limit: %s\n", p[WSB_M_TPS].limit);
 		if (p[WSB_M_SHARE_ALL].word == WSB_W_NEGLIGIBLE)
 			fprintf(f, "    stall share of client time  negligible in both (under %g%%)\n",
@@ -400,7 +400,7 @@ wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 		fputs("<li>", f);
 		wsb_html_escape(f, t->labels[c]);
 		fputs(": ", f);
-		wsb_html_escape(f, p->decided && p->limit[0] ? p->limit : "not decided");
+		wsb_html_escape(f, p->limit[0] ? p->limit : "not decided");
 		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n<p>The noise these rounds showed:</p>\n<ul>\n", f);
