@@ -65,14 +65,29 @@ extern void wsb_options_defaults(WsbOptions *o);
 /* 0 ok, 1 --help printed, -1 usage error (message in err) */
 extern int	wsb_parse_args(int argc, char **argv, const char *presets_dir,
 						   WsbOptions *o, char *err, size_t errlen);
+extern void wsb_usage(FILE *f);
+
+/* ---------- preset.c ---------- */
+
+/* which fields the command line or the preset gave, by key */
+enum
+{
+	WSB_F_RUNS, WSB_F_DURATION, WSB_F_CLIENTS, WSB_F_JOBS, WSB_F_SCALE, WSB_F_BUILTIN, WSB_F_SCRIPT,
+	WSB_F_PGBENCH_ARGS, WSB_F_INIT_ARGS, WSB_F_SLOW_WAL, WSB_F_SLOW_WAL_MBPS, WSB_F_SLOW_DISK,
+	WSB_F_SEED, WSB_F_MARGIN, WSB_F_BUDGET, WSB_F_AGED_PAGES, WSB_F_AGED_ROWS,
+	WSB_F_COUNT
+};
+
 extern int	wsb_load_preset(const char *name_or_file, const char *presets_dir,
 							WsbOptions *o, bool *set_fields, char *err, size_t errlen);
+extern int	wsb_preset_set_field(WsbOptions *o, const char *key, const char *value, bool *given,
+								 char *err, size_t errlen);
+extern int	wsb_preset_put_set(WsbOptions *o, const WsbSet *s, bool replace, char *err, size_t errlen);
+extern int	wsb_copy_value(char *dst, size_t size, const char *flag, const char *noun,
+						   const char *value, char *err, size_t errlen);
 extern int	wsb_parse_set(const char *arg, WsbSet *set, char *err, size_t errlen);
 extern const char *wsb_setting_refused(const char *name);
-extern int	wsb_make_plan(const WsbOptions *o, WsbPlan *plan, char *err, size_t errlen);
-extern void wsb_plan_free(WsbPlan *plan);
 extern bool wsb_parse_duration(const char *s, double *seconds);
-extern void wsb_round_order(uint64_t seed, int nconfigs, int rounds, int *order);
 extern int	wsb_add_optional_libraries(WsbOptions *o, const char *pkglibdir, char *err, size_t errlen);
 extern int	wsb_sets_for_version(WsbOptions *o, int major, char *err, size_t errlen);
 #define WSB_BUDGET_MAX_ROUNDS 200	/* --budget without --runs: the cap */
@@ -85,7 +100,12 @@ extern int	wsb_check_seed(const char *what, const char *text, long long *out,
 						   char *err, size_t errlen);
 extern int	wsb_check_looks(const char *what, const char *text, int *out,
 							char *err, size_t errlen);
-extern void wsb_usage(FILE *f);
+
+/* ---------- plan.c ---------- */
+
+extern int	wsb_make_plan(const WsbOptions *o, WsbPlan *plan, char *err, size_t errlen);
+extern void wsb_plan_free(WsbPlan *plan);
+extern void wsb_round_order(uint64_t seed, int nconfigs, int rounds, int *order);
 
 /* ---------- pgbench.c ---------- */
 

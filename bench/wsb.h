@@ -9,7 +9,10 @@
  * through pgbench and wal_stall's SQL views, judges every configuration
  * against the baseline run of the same round, and reports:
  *
- *	 options.c	 flags and preset files -> WsbOptions, the plan
+ *	 options.c	 the command line's flags -> WsbOptions, --help
+ *	 preset.c	 the preset file format and what its keys (and the flags
+ *				 taking their values) mean; --set's grammar
+ *	 plan.c		 the configurations (cartesian product) and the shuffled rounds
  *	 experiment.c plan.txt, --resume, the budget's looks, --judge
  *	 target.c	 the cluster: temporary or --pgdata, opened and left as found
  *	 control.c	 starting, stopping, restarting it (pg_ctl, pg_ctlcluster, systemctl)
@@ -88,7 +91,7 @@
 #define WSB_AGED_MAX_PAGES		4096
 #define WSB_AGED_ROWS_PER_PAGE	512	/* default: every 64th transaction a row */
 
-/* ---------- options and plan (options.c) ---------- */
+/* ---------- options and plan (options.c, preset.c, plan.c) ---------- */
 
 typedef struct WsbSet
 {
