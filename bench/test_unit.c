@@ -860,6 +860,17 @@ test_report_labels(void)
 }
 
 /* runs too short for a configuration's stall cycle (experiment.c) */
+void
+plan_text(const WsbOptions *o, const WsbPlan *plan, char *text, size_t len)
+{
+	PQExpBufferData b;
+
+	initPQExpBuffer(&b);
+	wsb_plan_text(o, plan, &b);
+	wsb_strlcpy(text, b.data, len);
+	termPQExpBuffer(&b);
+}
+
 /* wsb_short_runs on the four runs, its text copied into buf */
 static int
 short_runs(const WsbPlan *plan, const WsbRun *runs, int duration, char *buf, size_t len)

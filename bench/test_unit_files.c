@@ -287,14 +287,7 @@ test_plan_target(void)
 		check(false, "plan for the target test: %s", err);
 		return;
 	}
-	{
-		PQExpBufferData b;
-
-		initPQExpBuffer(&b);
-		wsb_plan_text(&o, &plan, &b);
-		wsb_strlcpy(text, b.data, sizeof(text));
-		termPQExpBuffer(&b);
-	}
+	plan_text(&o, &plan, text, sizeof(text));
 	check(strstr(text, "\ntarget = temporary\nserver_version = 15\n") != NULL &&
 		  strstr(text, "\npg_config_version = PostgreSQL 15.10 (Debian 15.10-0+deb12u1)\n") != NULL &&
 		  strstr(text, "\npg_config = /") != NULL,

@@ -834,14 +834,7 @@ test_experiment(void)
 		check(false, "plan for the resume test: %s", err);
 		return;
 	}
-	{
-		PQExpBufferData b;
-
-		initPQExpBuffer(&b);
-		wsb_plan_text(&o, &plan, &b);
-		wsb_strlcpy(text, b.data, sizeof(text));
-		termPQExpBuffer(&b);
-	}
+	plan_text(&o, &plan, text, sizeof(text));
 	snprintf(path, sizeof(path), "%s/plan.txt", dir);
 	wsb_write_file(path, text);
 	wsb_strlcpy(o.resume, dir, sizeof(o.resume));

@@ -28,6 +28,8 @@
 # - the full report's two charts are pasted inline as SVG, gnuplot's bytes
 #   too: each <svg>...</svg> is replaced by a note; the .dat and .gp files
 #   beside them are compared.
+# The expected report.html files are kept as NAME.report.html.txt: data to
+# compare, not source.
 # Every case runs in a copy of bench/t/golden/ with relative paths, so no
 # temporary directory's name reaches the output, and with WSB_PRESETS_DIR
 # pointing at its presets/ (one preset, so the list of presets is fixed).
@@ -103,7 +105,7 @@ run_case() {
 	for f in forest.dat forest_tps.gp forest_stall.gp; do
 		cp "$work/$name/plots/$f" "$got/$name.$f" 2>/dev/null
 	done
-	mask_report "$work/$name/report.html" "$work/$name/plots" "$got/$name.report.html"
+	mask_report "$work/$name/report.html" "$work/$name/plots" "$got/$name.report.html.txt"
 }
 
 run_case help no --help
@@ -123,7 +125,7 @@ run_case judge_missing no --judge no-such.csv
 # the full report of the unit tests' crafted runs
 kept=$(cd "$work" && WSB_TEST_KEEP_REPORT=1 "$test_unit" 2>&1 >/dev/null | sed -n 's/^report kept in //p')
 if [ -n "$kept" ] && [ -d "$kept" ]; then
-	perl -0pe 's#<svg.*?</svg>#<svg>(drawn by gnuplot: masked)</svg>#gs' "$kept/report.html" >"$got/unit_report.report.html"
+	perl -0pe 's#<svg.*?</svg>#<svg>(drawn by gnuplot: masked)</svg>#gs' "$kept/report.html" >"$got/unit_report.report.html.txt"
 	cp "$kept/advice.csv" "$got/unit_report.advice.csv"
 	for f in "$kept"/plots/*.dat "$kept"/plots/*.gp; do
 		cp "$f" "$got/unit_report.${f##*/}"
