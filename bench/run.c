@@ -145,7 +145,11 @@ poll_history(WsbTarget *t, WsbRun *run, char *since, size_t sincelen, WsbRows *n
 	char		err[256];
 	const char *p[1] = {since};
 
-	if (wsb_sql_rows(t->conn, "SELECT * FROM public.wal_stall_history($1::pg_catalog.timestamptz) ORDER BY sample_time",
+	/* sample_epoch: the row's time as Unix seconds, for the per-second join
+	 * (figures.c) */
+	if (wsb_sql_rows(t->conn,
+					 "SELECT h.*, pg_catalog.date_part('epoch', h.sample_time) AS sample_epoch "
+					 "FROM public.wal_stall_history($1::pg_catalog.timestamptz) h ORDER BY h.sample_time",
 					 1, p, &r, err, sizeof(err)) != 0)
 	{
 		if (!run->error[0])		/* said once per run; the run goes on */

@@ -115,9 +115,9 @@ ignore_notice(void *arg, const char *message)
 
 /*
  * Every session reads times in one format, whatever the server's defaults:
- * the per-second join parses sample_time as DateStyle ISO prints it
- * (figures.c), and the history's "since" goes back as the text it came as.
- * A server with DateStyle = 'SQL, DMY' would otherwise print 01/12/2026.
+ * the history's "since" goes back as the text it came as, and the reports
+ * and timeline.csv show sample_time as DateStyle ISO prints it.  A server
+ * with DateStyle = 'SQL, DMY' would otherwise print 01/12/2026.
  */
 #define WSB_SESSION_STYLES "-c DateStyle=ISO -c IntervalStyle=postgres"
 
