@@ -11,12 +11,9 @@
  *
  *-------------------------------------------------------------------------
  */
-#include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include "engine.h"
