@@ -45,6 +45,7 @@
 #include <libpq-fe.h>
 
 #include "aged.h"
+#include "expbuffer.h"
 #include "fits.h"
 #include "sql.h"
 
@@ -65,24 +66,34 @@ xids_per_row(const WsbOptions *o)
 	return WSB_AGED_XIDS_PER_PAGE / o->aged_rows_per_page;
 }
 
-/* "CREATE DATABASE name TEMPLATE wal_stall_aged", a file copy on every version */
-static void
-create_copy_sql(const WsbTarget *t, const char *name, char *sql, size_t len)
+/* "CREATE DATABASE name TEMPLATE wal_stall_aged", a file copy on every
+ * version: 0, or -1 with err */
+static int
+create_copy(WsbTarget *t, const char *name, char *err, size_t errlen)
 {
-	snprintf(sql, len, "CREATE DATABASE %s TEMPLATE " WSB_AGED_TEMPLATE "%s", name,
-			 t->server_version >= 150000 ? " STRATEGY FILE_COPY" : "");
+	PQExpBufferData sql;
+	int			rc;
+
+	initPQExpBuffer(&sql);
+	appendPQExpBuffer(&sql, "CREATE DATABASE %s TEMPLATE " WSB_AGED_TEMPLATE "%s", name,
+					  t->server_version >= 150000 ? " STRATEGY FILE_COPY" : "");
+	rc = wsb_sql_exec(t->conn, wsb_buffer_text(&sql), err, errlen);
+	termPQExpBuffer(&sql);
+	return rc;
 }
 
 static void
 drop_database(WsbTarget *t, const char *name)
 {
-	char		sql[256],
-				msg[512];
+	PQExpBufferData sql;
+	char		msg[512];
 
-	snprintf(sql, sizeof(sql), "DROP DATABASE IF EXISTS %s WITH (FORCE)", name);
+	initPQExpBuffer(&sql);
+	appendPQExpBuffer(&sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", name);
 	if (t->conn && PQstatus(t->conn) == CONNECTION_OK &&
-		wsb_sql_exec(t->conn, sql, msg, sizeof(msg)) != 0)
+		wsb_sql_exec(t->conn, wsb_buffer_text(&sql), msg, sizeof(msg)) != 0)
 		wsb_error("could not drop database %s: %s", name, msg);
+	termPQExpBuffer(&sql);
 }
 
 /* The cleanup action: the run's copy, the check's copy, the template. */
@@ -264,7 +275,7 @@ fill(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 
 	for (int i = 0; i < BUILDERS && rc == 0; i++)
 	{
-		char		sql[256];
+		PQExpBufferData sql;
 		long long	first = rows * i / BUILDERS + 1,
 					last = rows * (i + 1) / BUILDERS;
 
@@ -274,12 +285,14 @@ fill(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 			rc = -1;
 			break;
 		}
-		snprintf(sql, sizeof(sql), "CALL public.aged_fill(%lld, %lld, %d)", first, last, xids_per_row(o));
-		if (!PQsendQuery(h[i]->conn, sql))
+		initPQExpBuffer(&sql);
+		appendPQExpBuffer(&sql, "CALL public.aged_fill(%lld, %lld, %d)", first, last, xids_per_row(o));
+		if (!PQsendQuery(h[i]->conn, wsb_buffer_text(&sql)))
 		{
 			snprintf(err, errlen, "could not send the fill: %s", PQerrorMessage(h[i]->conn));
 			rc = -1;
 		}
+		termPQExpBuffer(&sql);
 	}
 	if (rc == 0)
 		rc = wait_builders(h, err, errlen);
@@ -295,22 +308,23 @@ fill(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 static int
 check_span(WsbTarget *t, const WsbOptions *o, WsbAgedSpan *span, char *err, size_t errlen)
 {
-	char		sql[256];
+	PQExpBufferData sql;
 	WsbTarget  *h;
 	WsbRows		rows = {0};
 	int			rc;
 
-	create_copy_sql(t, WSB_AGED_CHECK_DB, sql, sizeof(sql));
-	if (wsb_sql_exec(t->conn, sql, err, errlen) != 0)
+	if (create_copy(t, WSB_AGED_CHECK_DB, err, errlen) != 0)
 		return -1;
 	if ((h = connect_helper(t, WSB_AGED_CHECK_DB, err, errlen)) == NULL)
 		return -1;
-	snprintf(sql, sizeof(sql),
-			 "SELECT pg_catalog.count(*) AS rows, pg_catalog.min(x) AS first, "
-			 "pg_catalog.max(x) AS last, pg_catalog.count(DISTINCT x / %d) AS pages "
-			 "FROM (SELECT xmin::pg_catalog.text::pg_catalog.int8 AS x FROM public.aged) s",
-			 WSB_AGED_XIDS_PER_PAGE);
-	rc = wsb_sql_rows(h->conn, sql, 0, NULL, &rows, err, errlen);
+	initPQExpBuffer(&sql);
+	appendPQExpBuffer(&sql,
+					  "SELECT pg_catalog.count(*) AS rows, pg_catalog.min(x) AS first, "
+					  "pg_catalog.max(x) AS last, pg_catalog.count(DISTINCT x / %d) AS pages "
+					  "FROM (SELECT xmin::pg_catalog.text::pg_catalog.int8 AS x FROM public.aged) s",
+					  WSB_AGED_XIDS_PER_PAGE);
+	rc = wsb_sql_rows(h->conn, wsb_buffer_text(&sql), 0, NULL, &rows, err, errlen);
+	termPQExpBuffer(&sql);
 	close_helper(h);
 	drop_database(t, WSB_AGED_CHECK_DB);
 	if (rc != 0)
@@ -377,13 +391,10 @@ wsb_aged_build(WsbTarget *t, const WsbOptions *o, WsbAgedSpan *span, char *err, 
 int
 wsb_aged_copy(WsbTarget *t, char *err, size_t errlen)
 {
-	char		sql[256];
-
 	if (wsb_sql_exec(t->conn, "DROP DATABASE IF EXISTS " WSB_AGED_RUN_DB " WITH (FORCE)",
 					 err, errlen) != 0)
 		return -1;
-	create_copy_sql(t, WSB_AGED_RUN_DB, sql, sizeof(sql));
-	return wsb_sql_exec(t->conn, sql, err, errlen);
+	return create_copy(t, WSB_AGED_RUN_DB, err, errlen);
 }
 
 int

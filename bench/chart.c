@@ -187,33 +187,43 @@ wsb_run_gnuplot(const char *dir, const char *script, char *why, size_t len)
 int
 wsb_paste_svg(FILE *f, const char *path)
 {
-	FILE	   *in = fopen(path, "r");
-	char	   *buf;
-	long		len;
-	char	   *start;
+	char	   *buf = wsb_read_file(path, NULL);
+	char	   *start = buf ? strstr(buf, "<svg") : NULL;
 
-	if (in == NULL)
-		return -1;
-	fseek(in, 0, SEEK_END);
-	len = ftell(in);
-	fseek(in, 0, SEEK_SET);
-	buf = malloc(len + 1);
-	if (buf == NULL || fread(buf, 1, len, in) != (size_t) len)
-	{
-		free(buf);
-		fclose(in);
-		return -1;
-	}
-	fclose(in);
-	buf[len] = '\0';
-	start = strstr(buf, "<svg");
-	if (start == NULL)
-	{
-		free(buf);
-		return -1;
-	}
-	fputs(start, f);
+	if (start != NULL)
+		fputs(start, f);
 	free(buf);
+	return start != NULL ? 0 : -1;
+}
+
+/*
+ * Paste an SVG file into the HTML as an <img> whose src is a data: URI
+ * holding the whole file in base64 (the verdict's forest plots).  -1 when
+ * the file cannot be read, and nothing written.
+ */
+int
+wsb_paste_svg_image(FILE *f, const char *path, const char *alt)
+{
+	static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t		len;
+	unsigned char *s = (unsigned char *) wsb_read_file(path, &len);
+
+	if (s == NULL)
+		return -1;
+	fputs("<img alt=\"", f);
+	wsb_html_escape(f, alt);
+	fputs("\" src=\"data:image/svg+xml;base64,", f);
+	for (size_t i = 0; i < len; i += 3)
+	{
+		unsigned	v = s[i] << 16 | (i + 1 < len ? s[i + 1] << 8 : 0) | (i + 2 < len ? s[i + 2] : 0);
+
+		fputc(b64[v >> 18 & 63], f);
+		fputc(b64[v >> 12 & 63], f);
+		fputc(i + 1 < len ? b64[v >> 6 & 63] : '=', f);
+		fputc(i + 2 < len ? b64[v & 63] : '=', f);
+	}
+	fputs("\">\n", f);
+	free(s);
 	return 0;
 }
 

@@ -33,12 +33,6 @@ extern volatile sig_atomic_t wsb_interrupted;	/* SIGINT/SIGTERM seen */
 extern void wsb_error(const char *fmt,...) __attribute__((format(printf, 1, 2)));
 extern void wsb_note(const char *fmt,...) __attribute__((format(printf, 1, 2)));
 extern bool wsb_quiet;
-/* malloc, calloc, realloc, strdup that do not return NULL: out of memory,
- * the harness says so and exits (its cleanups run from atexit) */
-extern void *wsb_xmalloc(size_t size);
-extern void *wsb_xcalloc(size_t n, size_t size);
-extern void *wsb_xrealloc(void *p, size_t size);
-extern char *wsb_xstrdup(const char *s);
 extern void wsb_strlcpy(char *dst, const char *src, size_t size);
 extern char *wsb_trim(char *s);
 extern bool wsb_parse_int(const char *s, int min, int max, int *out);
@@ -71,14 +65,29 @@ extern void wsb_options_defaults(WsbOptions *o);
 /* 0 ok, 1 --help printed, -1 usage error (message in err) */
 extern int	wsb_parse_args(int argc, char **argv, const char *presets_dir,
 						   WsbOptions *o, char *err, size_t errlen);
+extern void wsb_usage(FILE *f);
+
+/* ---------- preset.c ---------- */
+
+/* which fields the command line or the preset gave, by key */
+enum
+{
+	WSB_F_RUNS, WSB_F_DURATION, WSB_F_CLIENTS, WSB_F_JOBS, WSB_F_SCALE, WSB_F_BUILTIN, WSB_F_SCRIPT,
+	WSB_F_PGBENCH_ARGS, WSB_F_INIT_ARGS, WSB_F_SLOW_WAL, WSB_F_SLOW_WAL_MBPS, WSB_F_SLOW_DISK,
+	WSB_F_SEED, WSB_F_MARGIN, WSB_F_BUDGET, WSB_F_AGED_PAGES, WSB_F_AGED_ROWS, WSB_F_WARMUP,
+	WSB_F_COUNT
+};
+
 extern int	wsb_load_preset(const char *name_or_file, const char *presets_dir,
 							WsbOptions *o, bool *set_fields, char *err, size_t errlen);
+extern int	wsb_preset_set_field(WsbOptions *o, const char *key, const char *value, bool *given,
+								 char *err, size_t errlen);
+extern int	wsb_preset_put_set(WsbOptions *o, const WsbSet *s, bool replace, char *err, size_t errlen);
+extern int	wsb_copy_value(char *dst, size_t size, const char *flag, const char *noun,
+						   const char *value, char *err, size_t errlen);
 extern int	wsb_parse_set(const char *arg, WsbSet *set, char *err, size_t errlen);
 extern const char *wsb_setting_refused(const char *name);
-extern int	wsb_make_plan(const WsbOptions *o, WsbPlan *plan, char *err, size_t errlen);
-extern void wsb_plan_free(WsbPlan *plan);
 extern bool wsb_parse_duration(const char *s, double *seconds);
-extern void wsb_round_order(uint64_t seed, int nconfigs, int rounds, int *order);
 extern int	wsb_add_optional_libraries(WsbOptions *o, const char *pkglibdir, char *err, size_t errlen);
 extern int	wsb_sets_for_version(WsbOptions *o, int major, char *err, size_t errlen);
 #define WSB_BUDGET_MAX_ROUNDS 200	/* --budget without --runs: the cap */
@@ -91,7 +100,12 @@ extern int	wsb_check_seed(const char *what, const char *text, long long *out,
 						   char *err, size_t errlen);
 extern int	wsb_check_looks(const char *what, const char *text, int *out,
 							char *err, size_t errlen);
-extern void wsb_usage(FILE *f);
+
+/* ---------- plan.c ---------- */
+
+extern int	wsb_make_plan(const WsbOptions *o, WsbPlan *plan, char *err, size_t errlen);
+extern void wsb_plan_free(WsbPlan *plan);
+extern void wsb_round_order(uint64_t seed, int nconfigs, int rounds, int *order);
 
 /* ---------- pgbench.c ---------- */
 
@@ -276,7 +290,7 @@ extern int	wsb_auto_conf_moves(const char *const *before, int nbefore,
 /* ---------- settings.c ---------- */
 
 /* the plan's --set values, checked before any run; one configuration applied */
-extern int	wsb_target_validate(WsbTarget *t, const WsbPlan *plan, char *err, size_t errlen);
+extern int	wsb_target_check_settings(WsbTarget *t, const WsbPlan *plan, char *err, size_t errlen);
 extern int	wsb_target_apply(WsbTarget *t, const WsbConfig *c, char *err, size_t errlen);
 extern int	wsb_settings_read_auto_conf(WsbTarget *t, char *err, size_t errlen);
 extern int	wsb_settings_journal(WsbTarget *t);

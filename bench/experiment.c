@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "expbuffer.h"
 #include "report_internal.h"
 #include "verdict.h"
 #include "experiment.h"
@@ -64,13 +65,12 @@ target_server_version(const WsbOptions *o, char *out, size_t len)
  * number of rounds or the budget: those a continuation may change.
  */
 void
-wsb_plan_text(const WsbOptions *o, const WsbPlan *plan, char *buf, size_t len)
+wsb_plan_text(const WsbOptions *o, const WsbPlan *plan, PQExpBuffer buf)
 {
-	size_t		n = 0;
 	char		version[64];
 	char		real[PATH_MAX];
 
-#define ADD(...) do { if (n < len) n += snprintf(buf + n, len - n, __VA_ARGS__); } while (0)
+#define ADD(...) appendPQExpBuffer(buf, __VA_ARGS__)
 	ADD("# wal_stall_bench plan: --resume checks a continuation against it\n");
 	if (o->cluster[0])
 		ADD("target = --cluster %s", o->cluster);
@@ -183,7 +183,8 @@ wsb_resume_check(const WsbOptions *o, const WsbPlan *plan, char *err, size_t err
 	char		path[1200],
 				target[1200];
 	char	   *stored;
-	char	   *now = malloc(65536);
+	char	   *now = NULL;		/* the plan as it is now, malloc'd */
+	PQExpBufferData text;
 	const char *a,
 			   *b;
 
@@ -193,14 +194,16 @@ wsb_resume_check(const WsbOptions *o, const WsbPlan *plan, char *err, size_t err
 		return -1;
 	}
 	stored = wsb_read_file(path, NULL);
-	if (stored == NULL || now == NULL)
+	if (stored == NULL)
 	{
 		snprintf(err, errlen, "could not read \"%s\"", path);
 		free(stored);
 		free(now);
 		return -1;
 	}
-	wsb_plan_text(o, plan, now, 65536);
+	initPQExpBuffer(&text);
+	wsb_plan_text(o, plan, &text);
+	now = (char *) wsb_buffer_text(&text);
 	if (plan_value(stored, "target", target, sizeof(target)) == NULL)
 	{
 		snprintf(err, errlen, "--resume \"%s\": plan.txt names no target (an older wal_stall_bench "
@@ -250,7 +253,7 @@ wsb_resume_load(const WsbOptions *o, const WsbPlan *plan, WsbResume *r, char *er
 				 o->resume, strerror(errno));
 		return -1;
 	}
-	if (wsb_round_table_read_csv(path, plan->configs[0].label, &t, err, errlen) != 0)
+	if (wsb_round_table_read_csv(path, plan->configs[0].label, NULL, 0, &t, err, errlen) != 0)
 		return -1;
 	for (int i = 0; i < t.nruns; i++)
 	{
@@ -321,12 +324,10 @@ wsb_write_results_continued(const char *path, const char *old_text, const WsbPla
  */
 int
 wsb_short_runs(const WsbPlan *plan, const WsbRun *runs, int nruns, int duration,
-			   char *buf, size_t len)
+			   PQExpBuffer buf)
 {
-	size_t		used = 0;
 	int			named = 0;
 
-	buf[0] = '\0';
 	for (int c = 0; c < plan->nconfigs; c++)
 	{
 		double		worst = 0;
@@ -346,13 +347,12 @@ wsb_short_runs(const WsbPlan *plan, const WsbRun *runs, int nruns, int duration,
 		if (which == NULL || worst <= duration * 1000.0 / 10)
 			continue;
 		named++;
-		if (used < len)
-			used += snprintf(buf + used, len - used,
-							 "runs too short for %s's stall cycle: its median %s episode lasts "
-							 "%.1f s, over a tenth of the %d s runs; runs of %.0f s or more would "
-							 "hold ten (--duration)\n",
-							 plan->configs[c].label, which, worst / 1000, duration,
-							 ceil(worst / 100));
+		appendPQExpBuffer(buf,
+						  "runs too short for %s's stall cycle: its median %s episode lasts "
+						  "%.1f s, over a tenth of the %d s runs; runs of %.0f s or more would "
+						  "hold ten (--duration)\n",
+						  plan->configs[c].label, which, worst / 1000, duration,
+						  ceil(worst / 100));
 	}
 	return named;
 }

@@ -40,7 +40,8 @@ typedef struct WsbResume
 	int			runs_done;
 } WsbResume;
 
-extern void wsb_plan_text(const WsbOptions *o, const WsbPlan *plan, char *buf, size_t len);
+struct PQExpBufferData;
+extern void wsb_plan_text(const WsbOptions *o, const WsbPlan *plan, struct PQExpBufferData *buf);
 extern int	wsb_resume_prepare(WsbOptions *o, bool margin_given, char *err, size_t errlen);
 extern int	wsb_resume_check(const WsbOptions *o, const WsbPlan *plan, char *err, size_t errlen);
 extern int	wsb_resume_load(const WsbOptions *o, const WsbPlan *plan, WsbResume *r,
@@ -49,7 +50,7 @@ extern int	wsb_write_results_continued(const char *path, const char *old_text,
 										const WsbPlan *plan, const WsbRun *runs, int nruns);
 extern int	wsb_budget_looks(const WsbOptions *o, int nconfigs);
 extern int	wsb_short_runs(const WsbPlan *plan, const WsbRun *runs, int nruns, int duration,
-						   char *buf, size_t len);
+						   struct PQExpBufferData *buf);
 extern int	wsb_judge_only(const WsbOptions *o, bool margin_given);
 extern int	wsb_wal_segments_ahead(const WsbOptions *o);
 

@@ -102,93 +102,6 @@ wsb_config_label(const WsbPlan *plan, int c)
  * The per-second join of pgbench and wal_stall_history
  * --------------------------------------------------------------------- */
 
-/* days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant) */
-static int64_t
-days_from_civil(int64_t y, int m, int d)
-{
-	int64_t		era,
-				yoe,
-				doy,
-				doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-/*
- * Unix time of a timestamptz as PostgreSQL prints it with DateStyle ISO:
- * "2026-11-30 10:01:02.123456+00", "... +05:30", "...-08", "...T...Z".
- * false when the text is not such a timestamp.
- */
-static bool
-parse_timestamptz(const char *s, double *out)
-{
-	char	   *end;
-	long		y,
-				mo,
-				d,
-				h,
-				mi;
-	double		sec,
-				off = 0;
-
-	if (s == NULL)
-		return false;
-	y = strtol(s, &end, 10);
-	if (*end != '-')
-		return false;
-	mo = strtol(end + 1, &end, 10);
-	if (*end != '-')
-		return false;
-	d = strtol(end + 1, &end, 10);
-	if (*end != ' ' && *end != 'T')
-		return false;
-	h = strtol(end + 1, &end, 10);
-	if (*end != ':')
-		return false;
-	mi = strtol(end + 1, &end, 10);
-	if (*end != ':')
-		return false;
-	sec = strtod(end + 1, &end);
-	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 24 ||
-		mi < 0 || mi > 59 || sec < 0 || sec >= 61)
-		return false;
-	if (*end == '+' || *end == '-')
-	{
-		int			sign = *end == '-' ? -1 : 1;
-		const char *p = end + 1;
-		long		oh = 0,
-					om = 0,
-					os = 0;
-
-		if (p[0] < '0' || p[0] > '9' || p[1] < '0' || p[1] > '9')
-			return false;
-		oh = (p[0] - '0') * 10 + (p[1] - '0');
-		p += 2;
-		if (*p == ':')
-			p++;
-		if (p[0] >= '0' && p[0] <= '9' && p[1] >= '0' && p[1] <= '9')
-		{
-			om = (p[0] - '0') * 10 + (p[1] - '0');
-			p += 2;
-			if (*p == ':')
-				p++;
-			if (p[0] >= '0' && p[0] <= '9' && p[1] >= '0' && p[1] <= '9')
-				os = (p[0] - '0') * 10 + (p[1] - '0');
-		}
-		off = sign * (oh * 3600.0 + om * 60.0 + os);
-	}
-	else if (*end != 'Z' && *end != '\0')
-		return false;
-	*out = (double) days_from_civil(y, (int) mo, (int) d) * 86400.0 +
-		h * 3600.0 + mi * 60.0 + sec - off;
-	return true;
-}
-
 static int
 cmp_join_row(const void *a, const void *b)
 {
@@ -203,7 +116,8 @@ cmp_join_row(const void *a, const void *b)
 /*
  * Join a run's pgbench seconds and history rows by second.  A pgbench
  * second e counts transactions that ended in [e, e + 1); a history row
- * covers the second that ends at its sample_time T, (T - 1, T], which
+ * covers the second that ends at its sample_time T (its sample_epoch, the
+ * Unix time the server gave with it), (T - 1, T], which
  * overlaps most with pgbench's second round(T - 1): that is its key.  The
  * collector's ticks jitter, so two rows can round to one second; the later
  * one then takes the next second (the rows are ordered).  Seconds present
@@ -217,7 +131,7 @@ wsb_join_run(const WsbRun *run, WsbJoinRow **out)
 	WsbJoinRow    *rows = malloc(sizeof(WsbJoinRow) * (cap > 0 ? cap : 1));
 	int			n = 0;
 	int64_t		prev_key = INT64_MIN;
-	int			tcol = wsb_rows_col(&run->history, "sample_time");
+	int			tcol = wsb_rows_col(&run->history, "sample_epoch");
 
 	*out = rows;
 	if (rows == NULL)
@@ -239,7 +153,10 @@ wsb_join_run(const WsbRun *run, WsbJoinRow **out)
 					hi = run->nseconds - 1;
 		bool		matched = false;
 
-		if (!parse_timestamptz(run->history.cells[h][tcol], &t))
+		const char *cell = run->history.cells[h][tcol];
+		char	   *end;
+
+		if (cell == NULL || (t = strtod(cell, &end), end == cell))
 			continue;
 		key = (int64_t) llround(t - 1.0);
 		if (key <= prev_key)

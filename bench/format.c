@@ -4,7 +4,7 @@
  *		wal_stall_bench: how a value is written into an output file: a CSV
  *		field (RFC 4180), text and a number in HTML, a time in ISO 8601.
  *
- * Every CSV file and every HTML page the harness writes (csv.c, judge.c,
+ * Every CSV file and every HTML page the harness writes (csv.c, verdict_report.c,
  * report.c, report_validate.c, experiment.c) quotes and escapes through
  * these, so that a name or an error message holding a comma, a quote or
  * a '<' reads back as it was.

@@ -40,6 +40,7 @@
 #include "aged.h"
 #include "clog_report.h"
 #include "engine.h"
+#include "expbuffer.h"
 #include "validate.h"
 #include "verdict.h"
 #include "experiment.h"
@@ -501,7 +502,7 @@ main(int argc, char **argv)
 	}
 	if (wsb_interrupted)
 		return finish(WSB_EXIT_INTERRUPTED);
-	if (wsb_target_validate(&target, &plan, err, sizeof(err)) != 0)
+	if (wsb_target_check_settings(&target, &plan, err, sizeof(err)) != 0)
 	{
 		wsb_error("%s", err);
 		return finish(wsb_interrupted ? WSB_EXIT_INTERRUPTED : WSB_EXIT_FAILURE);
@@ -509,12 +510,16 @@ main(int argc, char **argv)
 	/* once the server took every value: a start that fails leaves no plan */
 	if (!opts.resume[0])
 	{
-		char		text[16384];
+		PQExpBufferData text;
+		int			written;
 
-		wsb_plan_text(&opts, &plan, text, sizeof(text));
 		if (!WSB_PATH_SAY(path, "%s/plan.txt", opts.out))
 			return finish(WSB_EXIT_FAILURE);
-		if (wsb_write_file(path, text) != 0)
+		initPQExpBuffer(&text);
+		wsb_plan_text(&opts, &plan, &text);
+		written = wsb_write_file(path, wsb_buffer_text(&text));
+		termPQExpBuffer(&text);
+		if (written != 0)
 		{
 			wsb_error("could not write \"%s\"", path);
 			return finish(WSB_EXIT_FAILURE);
@@ -539,7 +544,7 @@ main(int argc, char **argv)
 	 * looks are spent, or when another round would not fit.
 	 */
 	first = resumed.rounds_done * plan.nconfigs;
-	runs = calloc(plan.nruns, sizeof(WsbRun));
+	runs = wsb_xcalloc(plan.nruns, sizeof(WsbRun));
 	if (opts.budget_seconds > 0)
 	{
 		nlooks = wsb_budget_looks(&opts, plan.nconfigs);
@@ -601,10 +606,12 @@ main(int argc, char **argv)
 		if (run->position == plan.nconfigs && i / plan.nconfigs == first / plan.nconfigs)
 		{
 			/* the first round: are the runs long against the stall cycles? */
-			char		warn[4096];
+			PQExpBufferData warn;
 
-			if (wsb_short_runs(&plan, runs, ndone, opts.duration, warn, sizeof(warn)) > 0)
-				fputs(warn, stdout);
+			initPQExpBuffer(&warn);
+			if (wsb_short_runs(&plan, runs, ndone, opts.duration, &warn) > 0)
+				fputs(wsb_buffer_text(&warn), stdout);
+			termPQExpBuffer(&warn);
 		}
 		if (run->position == plan.nconfigs)
 		{

@@ -24,6 +24,7 @@
 
 #include "clog_report.h"
 #include "engine.h"
+#include "expbuffer.h"
 #include "fits.h"
 #include "report_internal.h"
 #include "validate.h"
@@ -172,14 +173,14 @@ static void
 write_runs_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 {
 	const WsbRun **ord = wsb_runs_in_order(runs, nruns);
-	double	   *x = malloc(sizeof(double) * (nruns > 0 ? nruns : 1));
+	double	   *x = wsb_xmalloc(sizeof(double) * (nruns > 0 ? nruns : 1));
 
 	fputs("<table><tr><th>configuration</th><th>tps of each run (run order)</th><th>runs ok</th>"
 		  "<th>median tps</th></tr>\n", f);
 	for (int c = 0; c < plan->nconfigs; c++)
 	{
 		int			total = 0,
-					nok = x ? wsb_config_tps(runs, nruns, c, x) : 0;
+					nok = wsb_config_tps(runs, nruns, c, x);
 		bool		first = true;
 
 		fprintf(f, "<tr><td><span class=\"swatch\" style=\"background:%s\"></span>",
@@ -198,7 +199,7 @@ write_runs_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 			first = false;
 		}
 		fprintf(f, "</td><td class=\"n\">%d/%d</td>", nok, total);
-		wsb_html_number_cell(f, "%.1f", x ? wsb_median(x, nok) : NAN);
+		wsb_html_number_cell(f, "%.1f", wsb_median(x, nok));
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
@@ -246,11 +247,11 @@ write_summary_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 		  "<th>CLOG hit ratio</th><th>collector CPU %</th><th>latency avg ms</th><th>latency p99 ms</th></tr>\n", f);
 	for (int c = 0; c < plan->nconfigs; c++)
 	{
-		double	   *lat = malloc(sizeof(double) * (nruns > 0 ? nruns : 1));
-		double	   *p99 = malloc(sizeof(double) * (nruns > 0 ? nruns : 1));
+		double	   *lat = wsb_xmalloc(sizeof(double) * (nruns > 0 ? nruns : 1));
+		double	   *p99 = wsb_xmalloc(sizeof(double) * (nruns > 0 ? nruns : 1));
 		int			n = 0;
 
-		for (int i = 0; lat && p99 && i < nruns; i++)
+		for (int i = 0; i < nruns; i++)
 			if (runs[i].config == c && runs[i].ok)
 			{
 				lat[n] = runs[i].latency_avg_ms;
@@ -263,8 +264,8 @@ write_summary_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 		wsb_html_number_cell(f, "%.2f", wsb_config_median(runs, nruns, c, wsb_summary_value, "wal_fsync", "p99_ms"));
 		wsb_html_number_cell(f, "%.4f", wsb_config_median(runs, nruns, c, get_rows, "clog", "hit_ratio"));
 		wsb_html_number_cell(f, "%.2f", wsb_config_median(runs, nruns, c, get_rows, "cpu", ""));
-		wsb_html_number_cell(f, "%.3f", lat && p99 ? wsb_median(lat, n) : NAN);
-		wsb_html_number_cell(f, "%.3f", lat && p99 ? wsb_median(p99, n) : NAN);
+		wsb_html_number_cell(f, "%.3f", wsb_median(lat, n));
+		wsb_html_number_cell(f, "%.3f", wsb_median(p99, n));
 		fputs("</tr>\n", f);
 		free(lat);
 		free(p99);
@@ -509,19 +510,18 @@ write_environment_html(FILE *f, const WsbOptions *opts, const WsbPlan *plan,
 	}
 	if (opts != NULL)
 	{
-		size_t		used = 0;
+		PQExpBufferData sets;
 
-		buf[0] = '\0';
-		for (int s = 0; s < opts->nsets && used < sizeof(buf) - 1; s++)
+		initPQExpBuffer(&sets);
+		for (int s = 0; s < opts->nsets; s++)
 		{
-			used += snprintf(buf + used, sizeof(buf) - used, "--set %s=", opts->sets[s].name);
-			for (int v = 0; v < opts->sets[s].nvalues && used < sizeof(buf) - 1; v++)
-				used += snprintf(buf + used, sizeof(buf) - used, "%s%s", v ? "," : "",
-								 opts->sets[s].values[v]);
-			if (used < sizeof(buf) - 1)
-				used += snprintf(buf + used, sizeof(buf) - used, "\n");
+			appendPQExpBuffer(&sets, "--set %s=", opts->sets[s].name);
+			for (int v = 0; v < opts->sets[s].nvalues; v++)
+				appendPQExpBuffer(&sets, "%s%s", v ? "," : "", opts->sets[s].values[v]);
+			appendPQExpBufferChar(&sets, '\n');
 		}
-		env_row(f, "compared settings", buf, true);
+		env_row(f, "compared settings", wsb_buffer_text(&sets), true);
+		termPQExpBuffer(&sets);
 		env_row(f, "preset", opts->preset[0] ? opts->preset : "none", false);
 		if (opts->description[0])
 			env_row(f, "preset description", opts->description, true);
@@ -787,9 +787,9 @@ void
 wsb_print_runs(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 {
 	const WsbRun **ord = wsb_runs_in_order(runs, nruns);
-	double	   *x = malloc(sizeof(double) * (nruns > 0 ? nruns : 1));
+	double	   *x = wsb_xmalloc(sizeof(double) * (nruns > 0 ? nruns : 1));
 
-	if (ord == NULL || x == NULL)
+	if (ord == NULL)
 	{
 		free(ord);
 		free(x);
@@ -816,7 +816,7 @@ wsb_print_runs(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 		}
 		fmt_tps(b, sizeof(b), wsb_median(x, nok));
 		fprintf(m, ", median %s", b);
-		/* what the verdict pairs, when the runs have it (judge.c) */
+		/* what the verdict pairs, when the runs have it (csv.c) */
 		for (int i = 0, first = 1; i < nruns; i++)
 		{
 			if (ord[i]->config != c || !ord[i]->ok || !(ord[i]->tps_window > 0))

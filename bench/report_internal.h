@@ -22,6 +22,7 @@ extern int	wsb_draw_charts(const char *plotdir, const WsbPlan *plan, const WsbRu
 							int nruns, char *left_out, size_t lolen, bool *ckpt,
 							char *why, size_t whylen);
 extern int	wsb_paste_svg(FILE *f, const char *path);
+extern int	wsb_paste_svg_image(FILE *f, const char *path, const char *alt);
 extern bool wsb_find_gnuplot(char *why, size_t len);
 extern int	wsb_run_gnuplot(const char *dir, const char *script, char *why, size_t len);
 extern void wsb_gp_string(FILE *f, const char *s);

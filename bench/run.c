@@ -41,6 +41,7 @@
 
 #include "aged.h"
 #include "engine.h"
+#include "expbuffer.h"
 #include "fits.h"
 #include "sql.h"
 #include "validate.h"
@@ -103,34 +104,23 @@ add_pgbench_args(WsbCommand *c, const WsbTarget *t, const WsbOptions *o, int sec
 		wsb_cmd_add(c, "%s", t->dbname);
 }
 
-/*
- * The pgbench command line of a run, for the report: malloc'd, as long as
- * the arguments make it (NULL without memory).
- */
+/* The pgbench command line of a run, for the report: malloc'd. */
 char *
 wsb_pgbench_command(const WsbTarget *t, const WsbOptions *o)
 {
 	WsbCommand	c;
-	size_t		len = 1;
-	char	   *buf;
+	PQExpBufferData buf;
+	char	   *line;
 
 	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
 	add_pgbench_args(&c, t, o, o->duration, "DIR/pgbench_log", NULL);
+	initPQExpBuffer(&buf);
 	for (int i = 0; i < c.argc; i++)
-		len += strlen(c.argv[i]) + 1;
-	buf = malloc(len);
-	if (buf != NULL)
-	{
-		buf[0] = '\0';
-		for (int i = 0; i < c.argc; i++)
-		{
-			if (i > 0)
-				strcat(buf, " ");
-			strcat(buf, c.argv[i]);
-		}
-	}
+		appendPQExpBuffer(&buf, "%s%s", i > 0 ? " " : "", c.argv[i]);
+	line = wsb_xstrdup(wsb_buffer_text(&buf));
+	termPQExpBuffer(&buf);
 	wsb_cmd_free(&c);
-	return buf;
+	return line;
 }
 
 static double
@@ -158,7 +148,11 @@ poll_history(WsbTarget *t, WsbRun *run, char *since, size_t sincelen, WsbRows *n
 	char		err[256];
 	const char *p[1] = {since};
 
-	if (wsb_sql_rows(t->conn, "SELECT * FROM public.wal_stall_history($1::pg_catalog.timestamptz) ORDER BY sample_time",
+	/* sample_epoch: the row's time as Unix seconds, for the per-second join
+	 * (figures.c) */
+	if (wsb_sql_rows(t->conn,
+					 "SELECT h.*, pg_catalog.date_part('epoch', h.sample_time) AS sample_epoch "
+					 "FROM public.wal_stall_history($1::pg_catalog.timestamptz) h ORDER BY h.sample_time",
 					 1, p, &r, err, sizeof(err)) != 0)
 	{
 		if (!run->error[0])		/* said once per run; the run goes on */
@@ -237,31 +231,33 @@ static void
 progress_line(const WsbPlan *plan, const WsbRun *run, int nruns, double elapsed,
 			  int duration, double tps, const WsbRows *newest, bool tty)
 {
-	char		line[1024];
+	PQExpBufferData line;
 	const char *classes[][2] = {
 		{"wal_buffer_full_ms", "buffer_full"}, {"wal_flush_ms", "flush"},
 		{"wal_insert_ms", "insert"}, {"clog_ms", "clog"}
 	};
 
+	initPQExpBuffer(&line);
 	if (isnan(tps))				/* pgbench's first progress line comes at 1 s */
-		snprintf(line, sizeof(line), "run %d/%d  %s  %3.0f/%d s       - tps",
-				 run->order, nruns, plan->configs[run->config].label, elapsed, duration);
+		appendPQExpBuffer(&line, "run %d/%d  %s  %3.0f/%d s       - tps",
+						  run->order, nruns, plan->configs[run->config].label, elapsed, duration);
 	else
-		snprintf(line, sizeof(line), "run %d/%d  %s  %3.0f/%d s  %6.0f tps",
-				 run->order, nruns, plan->configs[run->config].label, elapsed, duration, tps);
+		appendPQExpBuffer(&line, "run %d/%d  %s  %3.0f/%d s  %6.0f tps",
+						  run->order, nruns, plan->configs[run->config].label, elapsed, duration, tps);
 	if (newest->nrows > 0)
 	{
-		strcat(line, "  stall ms");
+		appendPQExpBufferStr(&line, "  stall ms");
 		for (int i = 0; i < 4; i++)
-			snprintf(line + strlen(line), sizeof(line) - strlen(line), " %s %.0f",
-					 classes[i][1], wsb_rows_double(newest, 0, classes[i][0], 0));
-		snprintf(line + strlen(line), sizeof(line) - strlen(line), "  ring %.0f%%",
-				 100 * wsb_rows_double(newest, 0, "buffer_fill_max", 0));
+			appendPQExpBuffer(&line, " %s %.0f",
+							  classes[i][1], wsb_rows_double(newest, 0, classes[i][0], 0));
+		appendPQExpBuffer(&line, "  ring %.0f%%",
+						  100 * wsb_rows_double(newest, 0, "buffer_fill_max", 0));
 	}
 	if (tty)
-		fprintf(stderr, "\r%s\033[K", line);
+		fprintf(stderr, "\r%s\033[K", wsb_buffer_text(&line));
 	else
-		fprintf(stderr, "%s\n", line);
+		fprintf(stderr, "%s\n", wsb_buffer_text(&line));
+	termPQExpBuffer(&line);
 }
 
 static void
@@ -328,28 +324,30 @@ statements_ready(WsbTarget *t, char *why, size_t whylen)
 static void
 fetch_statements(WsbTarget *t, WsbRun *run)
 {
-	char		sql[1200],
-				v[16] = "0",
+	PQExpBufferData sql;
+	char		v[16] = "0",
 				err[256];
 
 	wsb_sql_value(t->conn, "SELECT pg_catalog.count(*) FROM pg_catalog.pg_attribute "
 				  "WHERE attrelid = 'public.pg_stat_statements'::pg_catalog.regclass "
 				  "AND attname = 'toplevel'::pg_catalog.name",
 				  NULL, v, sizeof(v), err, sizeof(err));
-	snprintf(sql, sizeof(sql),
-			 "SELECT q.queryid, pg_catalog.left(s.query, 200) AS query, pg_catalog.sum(q.total_ms) AS stall_ms, "
-			 "pg_catalog.string_agg(q.class || ' ' || pg_catalog.round(q.total_ms::pg_catalog.numeric, 1), ', ' "
-			 "ORDER BY q.total_ms DESC) AS by_class "
-			 "FROM public.wal_stall_queries q LEFT JOIN public.pg_stat_statements s "
-			 "ON s.userid = q.userid AND s.dbid = q.dbid AND s.queryid = q.queryid%s "
-			 "WHERE q.class IN ('wal_buffer_full', 'wal_flush', 'wal_insert', 'clog') "
-			 "GROUP BY q.queryid, s.query ORDER BY stall_ms DESC LIMIT 5",
-			 strcmp(v, "0") != 0 ? " AND s.toplevel" : "");
-	if (wsb_sql_rows(t->conn, sql, 0, NULL, &run->statements, err, sizeof(err)) != 0)
+	initPQExpBuffer(&sql);
+	appendPQExpBuffer(&sql,
+					  "SELECT q.queryid, pg_catalog.left(s.query, 200) AS query, pg_catalog.sum(q.total_ms) AS stall_ms, "
+					  "pg_catalog.string_agg(q.class || ' ' || pg_catalog.round(q.total_ms::pg_catalog.numeric, 1), ', ' "
+					  "ORDER BY q.total_ms DESC) AS by_class "
+					  "FROM public.wal_stall_queries q LEFT JOIN public.pg_stat_statements s "
+					  "ON s.userid = q.userid AND s.dbid = q.dbid AND s.queryid = q.queryid%s "
+					  "WHERE q.class IN ('wal_buffer_full', 'wal_flush', 'wal_insert', 'clog') "
+					  "GROUP BY q.queryid, s.query ORDER BY stall_ms DESC LIMIT 5",
+					  strcmp(v, "0") != 0 ? " AND s.toplevel" : "");
+	if (wsb_sql_rows(t->conn, wsb_buffer_text(&sql), 0, NULL, &run->statements, err, sizeof(err)) != 0)
 	{
 		memset(&run->statements, 0, sizeof(run->statements));
 		snprintf(run->statements_why, sizeof(run->statements_why), "%.250s", err);
 	}
+	termPQExpBuffer(&sql);
 }
 
 /* --validate: the backend types of the cluster's processes, for the tracer */
@@ -767,7 +765,7 @@ read_transaction_logs(RunState *s, char *pattern)
 	run->latency_avg_ms = ls.transactions ? ls.latency_sum_us / ls.transactions / 1000.0 : NAN;
 	run->latency_p99_ms = wsb_logstats_quantile_ms(&ls, 0.99);
 	run->nseconds = ls.nseconds;
-	run->per_second = malloc(sizeof(WsbPgbenchSecond) * (ls.nseconds ? ls.nseconds : 1));
+	run->per_second = wsb_xmalloc(sizeof(WsbPgbenchSecond) * (ls.nseconds ? ls.nseconds : 1));
 	if (ls.nseconds)
 		memcpy(run->per_second, ls.seconds, sizeof(WsbPgbenchSecond) * ls.nseconds);
 	{

@@ -899,7 +899,7 @@ check_setting_name(WsbTarget *t, const char *name, const char *what, char *err, 
  * afterwards.
  */
 int
-wsb_target_validate(WsbTarget *t, const WsbPlan *plan, char *err, size_t errlen)
+wsb_target_check_settings(WsbTarget *t, const WsbPlan *plan, char *err, size_t errlen)
 {
 	const WsbOptions *o = t->opts;
 	bool		reset;

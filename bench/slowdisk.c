@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "expbuffer.h"
 #include "fits.h"
 
 #define CGROUP_ROOT "/sys/fs/cgroup"
@@ -434,24 +435,26 @@ wsb_slowdisk_throttle(WsbSlowDisk *d, const WsbOptions *o, char *err, size_t err
 	if (d->cgroup_version == 2)
 	{
 		char		path[1200];
-		char		line[128];
+		PQExpBufferData line;
 		FILE	   *f;
+		int			rc = 0;
 
-		/* one line, both keys: the device's limits are set together */
-		snprintf(line, sizeof(line), "%u:%u wiops=%d", d->major, d->minor,
-				 wal ? o->slow_wal_iops : o->slow_disk_iops);
-		if (wal && o->slow_wal_mbps)
-			snprintf(line + strlen(line), sizeof(line) - strlen(line), " wbps=%lld",
-					 (long long) o->slow_wal_mbps * 1024 * 1024);
 		if (!WSB_PATH(path, err, errlen, "%s/io.max", d->cgroup))
 			return -1;
+		/* one line, both keys: the device's limits are set together */
+		initPQExpBuffer(&line);
+		appendPQExpBuffer(&line, "%u:%u wiops=%d", d->major, d->minor,
+						  wal ? o->slow_wal_iops : o->slow_disk_iops);
+		if (wal && o->slow_wal_mbps)
+			appendPQExpBuffer(&line, " wbps=%lld", (long long) o->slow_wal_mbps * 1024 * 1024);
 		f = fopen(path, "w");
-		if (f == NULL || fprintf(f, "%s\n", line) < 0 || fclose(f) != 0)
+		if (f == NULL || fprintf(f, "%s\n", wsb_buffer_text(&line)) < 0 || fclose(f) != 0)
 		{
-			snprintf(err, errlen, "could not write \"%s\" to \"%s\": %s", line, path, strerror(errno));
-			return -1;
+			snprintf(err, errlen, "could not write \"%s\" to \"%s\": %s", line.data, path, strerror(errno));
+			rc = -1;
 		}
-		return 0;
+		termPQExpBuffer(&line);
+		return rc;
 	}
 	if (write_limit(d->cgroup, "blkio.throttle.write_iops_device", d->major, d->minor,
 					wal ? o->slow_wal_iops : o->slow_disk_iops, err, errlen) != 0)

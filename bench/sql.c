@@ -53,16 +53,16 @@ wsb_sql_rows(PGconn *conn, const char *sql, int nparams, const char *const *para
 	}
 	out->ncols = PQnfields(res);
 	out->nrows = PQntuples(res);
-	out->names = calloc(out->ncols ? out->ncols : 1, sizeof(char *));
+	out->names = wsb_xcalloc(out->ncols ? out->ncols : 1, sizeof(char *));
 	for (int c = 0; c < out->ncols; c++)
-		out->names[c] = strdup(PQfname(res, c));
-	out->cells = calloc(out->nrows ? out->nrows : 1, sizeof(char **));
+		out->names[c] = wsb_xstrdup(PQfname(res, c));
+	out->cells = wsb_xcalloc(out->nrows ? out->nrows : 1, sizeof(char **));
 	for (int r = 0; r < out->nrows; r++)
 	{
-		out->cells[r] = calloc(out->ncols ? out->ncols : 1, sizeof(char *));
+		out->cells[r] = wsb_xcalloc(out->ncols ? out->ncols : 1, sizeof(char *));
 		for (int c = 0; c < out->ncols; c++)
 			if (!PQgetisnull(res, r, c))
-				out->cells[r][c] = strdup(PQgetvalue(res, r, c));
+				out->cells[r][c] = wsb_xstrdup(PQgetvalue(res, r, c));
 	}
 	PQclear(res);
 	return 0;
@@ -115,9 +115,9 @@ ignore_notice(void *arg, const char *message)
 
 /*
  * Every session reads times in one format, whatever the server's defaults:
- * the per-second join parses sample_time as DateStyle ISO prints it
- * (figures.c), and the history's "since" goes back as the text it came as.
- * A server with DateStyle = 'SQL, DMY' would otherwise print 01/12/2026.
+ * the history's "since" goes back as the text it came as, and the reports
+ * and timeline.csv show sample_time as DateStyle ISO prints it.  A server
+ * with DateStyle = 'SQL, DMY' would otherwise print 01/12/2026.
  */
 #define WSB_SESSION_STYLES "-c DateStyle=ISO -c IntervalStyle=postgres"
 

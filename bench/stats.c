@@ -45,9 +45,7 @@ wsb_median(const double *x, int n)
 
 	if (n <= 0)
 		return NAN;
-	c = malloc(sizeof(double) * n);
-	if (c == NULL)
-		return NAN;
+	c = wsb_xmalloc(sizeof(double) * n);
 	memcpy(c, x, sizeof(double) * n);
 	qsort(c, n, sizeof(double), cmp_double);
 	m = (n % 2) ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2.0;
@@ -129,12 +127,10 @@ wsb_config_median(const WsbRun *runs, int nruns, int c,
 				  double (*get) (const WsbRun *, const char *, const char *),
 				  const char *a, const char *b)
 {
-	double	   *v = malloc(sizeof(double) * (nruns > 0 ? nruns : 1));
+	double	   *v = wsb_xmalloc(sizeof(double) * (nruns > 0 ? nruns : 1));
 	int			n = 0;
 	double		m;
 
-	if (v == NULL)
-		return NAN;
 	for (int i = 0; i < nruns; i++)
 		if (runs[i].config == c && runs[i].ok)
 		{

@@ -36,6 +36,7 @@
 #include <libpq-fe.h>
 
 #include "engine.h"
+#include "expbuffer.h"
 #include "experiment.h"
 #include "fits.h"
 #include "sql.h"
@@ -319,7 +320,7 @@ base_settings(WsbTarget *t, const WsbOptions *o, char names[][WSB_NAME_LEN],
 {
 	int			n = 0;
 	char		spl[WSB_VALUE_LEN] = "";
-	char	   *conf = strdup(o->extra_conf),
+	char	   *conf = wsb_xstrdup(o->extra_conf),
 			   *line,
 			   *save = NULL;
 
@@ -621,11 +622,13 @@ static void
 say_plan(const WsbTarget *t, const WsbOptions *o)
 {
 	char		how[1200];
-	char		names[1024] = "";
+	PQExpBufferData list;
+	const char *names;
 
+	initPQExpBuffer(&list);
 	for (int i = 0; i < o->nsets; i++)
-		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "",
-				 o->sets[i].name);
+		appendPQExpBuffer(&list, "%s%s", i ? ", " : "", o->sets[i].name);
+	names = wsb_buffer_text(&list);
 	wsb_note("on the cluster at \"%s\": database " WSB_DATABASE " created and dropped; "
 			 "pg_stat_wal and wal_stall's figures reset before every run; settings changed with "
 			 "ALTER SYSTEM only (%strack_wal_io_timing%s%s) and restored at the end; restarts "
@@ -637,6 +640,7 @@ say_plan(const WsbTarget *t, const WsbOptions *o)
 	if (t->journal[0])
 		wsb_note("should this harness be killed, %s undoes its changes (its first lines say how)",
 				 t->journal);
+	termPQExpBuffer(&list);
 }
 
 static int
@@ -822,7 +826,7 @@ settings_others_see(WsbTarget *t)
 	char	   *names;
 
 	if (wsb_sql_exec(t->conn, "BEGIN", err, sizeof(err)) != 0)
-		return strdup("{}");
+		return wsb_xstrdup("{}");
 	if (wsb_sql_exec(t->conn, "SET LOCAL ROLE pg_signal_backend", err, sizeof(err)) == 0 &&
 		wsb_sql_rows(t->conn,
 					 "SELECT CASE WHEN pg_catalog.pg_has_role('pg_read_all_settings'::pg_catalog.name, "
@@ -831,7 +835,7 @@ settings_others_see(WsbTarget *t)
 					 "FROM pg_catalog.pg_settings",
 					 0, NULL, &r, err, sizeof(err)) == 0)
 		v = wsb_rows_get(&r, 0, "names");
-	names = strdup(v ? v : "{}");
+	names = wsb_xstrdup(v ? v : "{}");
 	wsb_rows_free(&r);
 	wsb_sql_exec(t->conn, "ROLLBACK", err, sizeof(err));
 	return names;

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "expbuffer.h"
 #include "wsb.h"
 /* this file holds main(): check() and tap_finish() are defined here */
 #define TAP_MAIN
@@ -254,9 +255,10 @@ make_crafted_runs(WsbPlan *plan, WsbRun *runs, const char *label0)
 			{
 				static const char *const hn[] = {"sample_time", "buffer_fill_max",
 					"wal_buffer_full_ms", "wal_flush_ms", "wal_insert_ms", "clog_ms",
-				"checkpoint"};
-				const char *cells[15 * 7];
+				"checkpoint", "sample_epoch"};
+				const char *cells[15 * 8];
 				char		ts[15][64],
+							epoch[15][32],
 							fill[15][32],
 							wbf[15][32];
 
@@ -271,17 +273,19 @@ make_crafted_runs(WsbPlan *plan, WsbRun *runs, const char *label0)
 					r->per_second[s].latency_max_ms = 30.0;
 					gmtime_r(&t, &tm);
 					strftime(ts[s], 64, "%Y-%m-%d %H:%M:%S.042+00", &tm);
+					snprintf(epoch[s], 32, "%lld.042", (long long) t);
 					snprintf(fill[s], 32, "%.2f", c == 2 ? 1.0 + (s % 2) * 0.3 : 0.2);
 					snprintf(wbf[s], 32, "%.1f", c == 2 ? 2900.0 : 50.0);
-					cells[s * 7 + 0] = ts[s];
-					cells[s * 7 + 1] = fill[s];
-					cells[s * 7 + 2] = wbf[s];
-					cells[s * 7 + 3] = "1.5";
-					cells[s * 7 + 4] = "0";
-					cells[s * 7 + 5] = "0";
-					cells[s * 7 + 6] = (s >= 2 && s <= 4) ? (s == 2 ? "start" : s == 4 ? "done" : "running") : NULL;
+					cells[s * 8 + 0] = ts[s];
+					cells[s * 8 + 1] = fill[s];
+					cells[s * 8 + 2] = wbf[s];
+					cells[s * 8 + 3] = "1.5";
+					cells[s * 8 + 4] = "0";
+					cells[s * 8 + 5] = "0";
+					cells[s * 8 + 6] = (s >= 2 && s <= 4) ? (s == 2 ? "start" : s == 4 ? "done" : "running") : NULL;
+					cells[s * 8 + 7] = epoch[s];
 				}
-				r->history = make_rows(7, hn, 15, cells);
+				r->history = make_rows(8, hn, 15, cells);
 			}
 			n++;
 		}
@@ -448,7 +452,8 @@ test_csv(void)
 			  text ? count_lines(text) : -1);
 		l = line_of(text ? text : "", 0);
 		check(strcmp(l, "configuration,run,order,second,epoch,tps,latency_avg_ms,latency_max_ms,"
-					 "sample_time,buffer_fill_max,wal_buffer_full_ms,wal_flush_ms,wal_insert_ms,clog_ms,checkpoint") == 0,
+					 "sample_time,buffer_fill_max,wal_buffer_full_ms,wal_flush_ms,wal_insert_ms,clog_ms,checkpoint,"
+					 "sample_epoch") == 0,
 			  "timeline.csv header: pgbench columns then every history column (%s)", l);
 		free(l);
 		free(text);
@@ -461,9 +466,10 @@ test_csv(void)
 	/*
 	 * The join on mismatched seconds.  pgbench has seconds E, E+1, E+2, E+4
 	 * (E+3 empty: no transaction ended in it).  History rows at E+1.2 (->
-	 * second E), E+2.1 (-> E+1), E+3.9 (-> E+3), E+5.05 (written with a +01
-	 * offset: -> E+4), E+6.0 (-> E+5): 6 rows, E+2 without history, E+3 and
-	 * E+5 without pgbench.
+	 * second E), E+2.1 (-> E+1), E+3.9 (-> E+3), E+5.05 (its sample_time
+	 * written with a +01 offset; the join goes by sample_epoch: -> E+4),
+	 * E+6.0 (-> E+5): 6 rows, E+2 without history, E+3 and E+5 without
+	 * pgbench.
 	 */
 	{
 		WsbPlan		plan;
@@ -471,13 +477,13 @@ test_csv(void)
 		static const char *const values[] = {"on"};
 		WsbRun		run;
 		const int64_t E = 1796032862;	/* 2026-11-30 10:01:02 UTC */
-		static const char *const hn[] = {"sample_time", "xids"};
+		static const char *const hn[] = {"sample_time", "xids", "sample_epoch"};
 		static const char *const hc[] = {
-			"2026-11-30 10:01:03.2+00", "11",
-			"2026-11-30 10:01:04.1+00", "12",
-			"2026-11-30 10:01:05.9+00", "13",
-			"2026-11-30 11:01:07.05+01", "14",
-			"2026-11-30 10:01:08+00", "15",
+			"2026-11-30 10:01:03.2+00", "11", "1796032863.2",
+			"2026-11-30 10:01:04.1+00", "12", "1796032864.1",
+			"2026-11-30 10:01:05.9+00", "13", "1796032865.9",
+			"2026-11-30 11:01:07.05+01", "14", "1796032867.05",
+			"2026-11-30 10:01:08+00", "15", "1796032868",
 		};
 		const int64_t pg_epochs[] = {E, E + 1, E + 2, E + 4};
 		char		dir[] = "/tmp/wsb_test_join_XXXXXX";
@@ -499,7 +505,7 @@ test_csv(void)
 			run.per_second[i].latency_avg_ms = 1.5;
 			run.per_second[i].latency_max_ms = 9;
 		}
-		run.history = make_rows(2, hn, 5, hc);
+		run.history = make_rows(3, hn, 5, hc);
 		if (mkdtemp(dir) != NULL)
 		{
 			snprintf(path, sizeof(path), "%s/timeline.csv", dir);
@@ -512,12 +518,12 @@ test_csv(void)
 		{
 			char	   *want[6];
 			const char *expect[6] = {
-				"one,1,1,1,1796032862,100,1.500,9.000,2026-11-30 10:01:03.2+00,11",
-				"one,1,1,2,1796032863,101,1.500,9.000,2026-11-30 10:01:04.1+00,12",
-				"one,1,1,3,1796032864,102,1.500,9.000,,",
-				"one,1,1,4,1796032865,,,,2026-11-30 10:01:05.9+00,13",
-				"one,1,1,5,1796032866,103,1.500,9.000,2026-11-30 11:01:07.05+01,14",
-				"one,1,1,6,1796032867,,,,2026-11-30 10:01:08+00,15",
+				"one,1,1,1,1796032862,100,1.500,9.000,2026-11-30 10:01:03.2+00,11,1796032863.2",
+				"one,1,1,2,1796032863,101,1.500,9.000,2026-11-30 10:01:04.1+00,12,1796032864.1",
+				"one,1,1,3,1796032864,102,1.500,9.000,,,",
+				"one,1,1,4,1796032865,,,,2026-11-30 10:01:05.9+00,13,1796032865.9",
+				"one,1,1,5,1796032866,103,1.500,9.000,2026-11-30 11:01:07.05+01,14,1796032867.05",
+				"one,1,1,6,1796032867,,,,2026-11-30 10:01:08+00,15,1796032868",
 			};
 
 			for (int i = 0; i < 6; i++)
@@ -859,6 +865,31 @@ test_report_labels(void)
 }
 
 /* runs too short for a configuration's stall cycle (experiment.c) */
+void
+plan_text(const WsbOptions *o, const WsbPlan *plan, char *text, size_t len)
+{
+	PQExpBufferData b;
+
+	initPQExpBuffer(&b);
+	wsb_plan_text(o, plan, &b);
+	wsb_strlcpy(text, b.data, len);
+	termPQExpBuffer(&b);
+}
+
+/* wsb_short_runs on the four runs, its text copied into buf */
+static int
+short_runs(const WsbPlan *plan, const WsbRun *runs, int duration, char *buf, size_t len)
+{
+	PQExpBufferData b;
+	int			named;
+
+	initPQExpBuffer(&b);
+	named = wsb_short_runs(plan, runs, 4, duration, &b);
+	wsb_strlcpy(buf, b.data, len);
+	termPQExpBuffer(&b);
+	return named;
+}
+
 static void
 test_short_runs(void)
 {
@@ -883,12 +914,12 @@ test_short_runs(void)
 		runs[i].ok = true;
 		runs[i].summary = make_rows(5, names, 2, cells);
 	}
-	named = wsb_short_runs(&plan, runs, 4, 10, buf, sizeof(buf));
+	named = short_runs(&plan, runs, 10, buf, sizeof(buf));
 	check(named == 1 && strcmp(buf, "runs too short for wal_buffers=16MB's stall cycle: its median "
 							   "wal_buffer_full episode lasts 2.3 s, over a tenth of the 10 s runs; "
 							   "runs of 23 s or more would hold ten (--duration)\n") == 0,
 		  "short runs: 16MB's 2.3 s episodes in 10 s runs are named, 32kB's 5 ms not (%d: %s)", named, buf);
-	named = wsb_short_runs(&plan, runs, 4, 30, buf, sizeof(buf));
+	named = short_runs(&plan, runs, 30, buf, sizeof(buf));
 	check(named == 0 && buf[0] == '\0', "short runs: 30 s runs hold ten 2.3 s episodes: none named");
 	free_runs(runs, 4);
 }

@@ -21,6 +21,9 @@
 WsbRows make_rows(int ncols, const char *const *names, int nrows,
 				  const char *const *cells);
 
+/* test_unit.c: wsb_plan_text into a fixed buffer */
+void		plan_text(const WsbOptions *o, const WsbPlan *plan, char *text, size_t len);
+
 void test_autoconf(void);
 void test_options(void);
 void test_pgbench(void);

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "expbuffer.h"
 #include "wsb.h"
 #include "engine.h"
 #include "verdict.h"
@@ -185,8 +186,7 @@ test_sparse_rounds(void)
 	const char *two = "configuration,round,tps\nA,5,1000\nB,5,1100\nA,1000000000,1000\nB,1000000000,1120\n"
 		"A,77,1000\n";
 	WsbVerdicts vs;
-	char		err[1024],
-				left[256];
+	char		err[1024];
 	double		t0 = seconds_now(),
 				took;
 	int			rc = judge_text(crafted, strlen(crafted), &vs, err, sizeof(err));
@@ -202,9 +202,13 @@ test_sparse_rounds(void)
 	check(rc == 0 && vs.v[WSB_N_METRICS].rounds == 2, "CSV rounds 5, 77 and 10^9: two complete (%s)", err);
 	if (rc == 0)
 	{
-		wsb_left_out_rounds(&vs.table, left, sizeof(left));
-		check(strcmp(left, "round 77 (not every configuration ran)") == 0,
-			  "the rounds left out: round 77 alone (got \"%s\")", left);
+		PQExpBufferData left;
+
+		initPQExpBuffer(&left);
+		wsb_left_out_rounds(&vs.table, &left);
+		check(strcmp(left.data, "round 77 (not every configuration ran)") == 0,
+			  "the rounds left out: round 77 alone (got \"%s\")", left.data);
+		termPQExpBuffer(&left);
 		wsb_verdicts_free(&vs);
 	}
 }
@@ -219,7 +223,7 @@ test_rank_all_rounds(void)
 				normal;
 	WsbPaired	p;
 	WsbJudgeSpec spec = {5, 0.05, 0, 0};
-	char		method[512];
+	PQExpBufferData method;
 
 	if (d == NULL)
 		return;
@@ -247,12 +251,17 @@ test_rank_all_rounds(void)
 	p.rounds = WSB_RANK_EXACT_MAX + 1;
 	p.rank_p = normal;
 	p.level = 0.95;
-	wsb_method_text(&spec, WSB_M_TPS, &p, method, sizeof(method));
-	check(strstr(method, "signed-rank p") && strstr(method, "(normal approximation: more than 200 rounds)"),
-		  "the method says which signed-rank test stood in (%s)", method);
+	initPQExpBuffer(&method);
+	wsb_method_text(&spec, WSB_M_TPS, &p, &method);
+	check(strstr(method.data, "signed-rank p") &&
+		  strstr(method.data, "(normal approximation: more than 200 rounds)"),
+		  "the method says which signed-rank test stood in (%s)", method.data);
 	p.rounds = 12;
-	wsb_method_text(&spec, WSB_M_TPS, &p, method, sizeof(method));
-	check(strstr(method, "(exact)") != NULL, "the method says the p is exact at 12 rounds (%s)", method);
+	resetPQExpBuffer(&method);
+	wsb_method_text(&spec, WSB_M_TPS, &p, &method);
+	check(strstr(method.data, "(exact)") != NULL, "the method says the p is exact at 12 rounds (%s)",
+		  method.data);
+	termPQExpBuffer(&method);
 	free(d);
 }
 
@@ -278,7 +287,7 @@ test_plan_target(void)
 		check(false, "plan for the target test: %s", err);
 		return;
 	}
-	wsb_plan_text(&o, &plan, text, sizeof(text));
+	plan_text(&o, &plan, text, sizeof(text));
 	check(strstr(text, "\ntarget = temporary\nserver_version = 15\n") != NULL &&
 		  strstr(text, "\npg_config_version = PostgreSQL 15.10 (Debian 15.10-0+deb12u1)\n") != NULL &&
 		  strstr(text, "\npg_config = /") != NULL,

@@ -2,7 +2,7 @@
  *
  * test_unit_verdict.c
  *		wal_stall_bench: unit tests of the verdict by rounds (verdict.c) and
- *		of what judge.c reads and writes, on fixed data with known answers.
+ *		of what csv.c reads and verdict_report.c writes, on fixed data with known answers.
  *
  * The expected figures are worked out independently of the code: t
  * quantiles from published tables, or for 2 degrees of freedom from the
@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "expbuffer.h"
 #include "wsb.h"
 #include "engine.h"
 #include "verdict.h"
@@ -303,7 +304,14 @@ test_left_out(void)
 	t.nconfigs = 2;
 	t.nruns = n;
 	t.runs = r;
-	wsb_left_out_rounds(&t, left, sizeof(left));
+	{
+		PQExpBufferData b;
+
+		initPQExpBuffer(&b);
+		wsb_left_out_rounds(&t, &b);
+		wsb_strlcpy(left, b.data, sizeof(left));
+		termPQExpBuffer(&b);
+	}
 	check(strcmp(left, "round 2 (a failed run)") == 0, "the left-out round is listed (got \"%s\")", left);
 	r[7].traced = true;			/* round 4's configuration was traced */
 	n = wsb_paired_logs(r, 8, 2, 1, WSB_M_TPS, d, rounds);
@@ -852,7 +860,7 @@ test_experiment(void)
 		check(false, "plan for the resume test: %s", err);
 		return;
 	}
-	wsb_plan_text(&o, &plan, text, sizeof(text));
+	plan_text(&o, &plan, text, sizeof(text));
 	snprintf(path, sizeof(path), "%s/plan.txt", dir);
 	wsb_write_file(path, text);
 	wsb_strlcpy(o.resume, dir, sizeof(o.resume));

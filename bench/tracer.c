@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "expbuffer.h"
 #include "fits.h"
 #include "validate.h"
 
@@ -52,6 +53,18 @@ last_error_line(const char *path, char *out, size_t len)
 	free(text);
 }
 
+/* bpftrace -l's list names the probe: a line that ends in ":probe" */
+static bool
+lists_probe(const char *list, const char *probe)
+{
+	size_t		n = strlen(probe);
+
+	for (const char *p = list; (p = strchr(p, ':')) != NULL; p++)
+		if (strncmp(p + 1, probe, n) == 0 && (p[n + 1] == '\n' || p[n + 1] == '\0'))
+			return true;
+	return false;
+}
+
 /*
  * Before any run: root, bpftrace on PATH, and a postgres binary with the
  * probes and symbols the program uses, to which bpftrace can attach.
@@ -70,7 +83,7 @@ wsb_validate_check(const WsbOptions *o, char *err, size_t errlen)
 	};
 	const char *syms[] = {"XLogFlush", "XLogInsertRecord", "XLogBackgroundFlush", "PostgresMain",
 	"ParallelWorkerMain", NULL};
-	char		missing[256] = "";
+	PQExpBufferData missing;
 	WsbCommand	c;
 	int			fd,
 				rc;
@@ -107,22 +120,17 @@ wsb_validate_check(const WsbOptions *o, char *err, size_t errlen)
 				 pg, pg);
 		return -1;
 	}
-	if (strlen(list) + 1 < sizeof(list))
-		strcat(list, "\n");	/* wsb_cmd_output drops the last newline */
+	initPQExpBuffer(&missing);
 	for (int i = 0; need[i]; i++)
+		if (!lists_probe(list, need[i]))
+			appendPQExpBuffer(&missing, "%s%s", missing.len ? ", " : "", need[i]);
+	if (wsb_buffer_text(&missing)[0])
 	{
-		char		probe[128];
-
-		snprintf(probe, sizeof(probe), ":%s\n", need[i]);
-		if (strstr(list, probe) == NULL)
-			snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing), "%s%s",
-					 missing[0] ? ", " : "", need[i]);
-	}
-	if (missing[0])
-	{
-		snprintf(err, errlen, "--validate: \"%s\" lacks the USDT probes %s", pg, missing);
+		snprintf(err, errlen, "--validate: \"%s\" lacks the USDT probes %s", pg, missing.data);
+		termPQExpBuffer(&missing);
 		return -1;
 	}
+	termPQExpBuffer(&missing);
 	for (int i = 0; syms[i]; i++)
 	{
 		wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
@@ -239,15 +247,8 @@ wsb_tracer_start(const WsbOptions *o, const char *workdir, int order, int backen
 	free(maps);
 	if (!WSB_PATH(pg, err, errlen, "%s/postgres", o->bindir))
 		return NULL;
-	program = malloc(16384);
-	tr = calloc(1, sizeof(WsbTracer));
-	if (program == NULL || tr == NULL || wsb_validate_program(pg, libc, program, 16384) != 0)
-	{
-		free(program);
-		free(tr);
-		snprintf(err, errlen, "--validate: out of memory");
-		return NULL;
-	}
+	program = wsb_validate_program(pg, libc);
+	tr = wsb_xcalloc(1, sizeof(WsbTracer));
 	tr->io = libc[0] != '\0';
 	tr->order = order;
 	if (!WSB_PATH(bt, err, errlen, "%s/validate.bt", workdir) ||

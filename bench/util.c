@@ -21,6 +21,7 @@
 #include <pwd.h>
 
 #include "engine.h"
+#include "expbuffer.h"
 
 volatile sig_atomic_t wsb_interrupted = 0;
 bool		wsb_quiet = false;
@@ -150,6 +151,16 @@ char *
 wsb_xstrdup(const char *s)
 {
 	return allocated(strdup(s));
+}
+
+/* The text built in b; when libpq could not grow it (it marks the buffer
+ * broken), out of memory as above. */
+const char *
+wsb_buffer_text(PQExpBuffer b)
+{
+	if (PQExpBufferBroken(b))
+		allocated(NULL);
+	return b->data;
 }
 
 /* ---------- messages and strings ---------- */

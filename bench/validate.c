@@ -64,6 +64,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "expbuffer.h"
 #include "figures.h"
 #include "validate.h"
 
@@ -82,116 +83,113 @@ wsb_validate_traced(const WsbOptions *o, int config, int repeat)
 
 /*
  * The bpftrace program for a postgres binary and the libc it maps ("" to
- * leave write/fsync out); $1 is the postmaster's pid.  Returns 0, -1 when
- * buf is too small.
+ * leave write/fsync out); $1 is the postmaster's pid.  malloc'd.
  */
-int
-wsb_validate_program(const char *pg, const char *libc, char *buf, size_t len)
+char *
+wsb_validate_program(const char *pg, const char *libc)
 {
-	size_t		n;
+	PQExpBufferData buf;
 
-	n = snprintf(buf, len,
-				 "/* wal_stall_bench --validate: WAL-path time per process of one cluster\n"
-				 " * ($1: its postmaster's pid), printed at exit in ns and counts */\n"
-				 "BEGIN { printf(\"" WSB_TRACE_READY "\\n\"); }\n"
-				 "usdt:%s:postgresql:lwlock__wait__start\n"
-				 "/curtask->real_parent->tgid == $1 && @in_wal[tid] == 0/\n"
-				 "{\n"
-				 "\t$t = str(arg0);\n"
-				 "\tif ($t == \"WALWrite\" || $t == \"WALBufMapping\" || $t == \"WALInsert\") {\n"
-				 "\t\t@lw_t0[tid] = nsecs;\n"
-				 "\t}\n"
-				 "}\n"
-				 "usdt:%s:postgresql:lwlock__wait__done\n"
-				 "/@lw_t0[tid]/\n"
-				 "{\n"
-				 "\t@lock_ns[pid] = sum(nsecs - @lw_t0[tid]);\n"
-				 "\t@lock_n[pid] = count();\n"
-				 "\tdelete(@lw_t0[tid]);\n"
-				 "}\n"
-				 "usdt:%s:postgresql:wal__buffer__write__dirty__start\n"
-				 "/curtask->real_parent->tgid == $1 && @in_wal[tid] == 0/\n"
-				 "{ @in_wal[tid] = 1; @dw_t0[tid] = nsecs; }\n"
-				 "usdt:%s:postgresql:wal__buffer__write__dirty__done\n"
-				 "/@dw_t0[tid]/\n"
-				 "{\n"
-				 "\t@dirty_ns[pid] = sum(nsecs - @dw_t0[tid]);\n"
-				 "\t@dirty_n[pid] = count();\n"
-				 "\tdelete(@dw_t0[tid]);\n"
-				 "\tdelete(@in_wal[tid]);\n"
-				 "}\n"
-				 "uprobe:%s:PostgresMain, uprobe:%s:ParallelWorkerMain\n"
-				 "/curtask->real_parent->tgid == $1/\n"
-				 "{ @client[pid] = 1; }\n"
-				 "uprobe:%s:XLogFlush\n"
-				 "/curtask->real_parent->tgid == $1 && @in_wal[tid] == 0/\n"
-				 "{ @in_wal[tid] = 2; @fl_t0[tid] = nsecs; }\n"
-				 "uretprobe:%s:XLogFlush\n"
-				 "/@fl_t0[tid]/\n"
-				 "{\n"
-				 "\t$d = nsecs - @fl_t0[tid];\n"
-				 "\t@flush_ns[pid] = sum($d);\n"
-				 "\t@flush_n[pid] = count();\n"
-				 "\tif ($d >= %d) { @flushw_ns[pid] = sum($d); @flushw_n[pid] = count(); }\n"
-				 "\tdelete(@fl_t0[tid]);\n"
-				 "\tdelete(@in_wal[tid]);\n"
-				 "}\n"
-				 "uprobe:%s:XLogInsertRecord\n"
-				 "/curtask->real_parent->tgid == $1/\n"
-				 "{ @ins_t0[tid] = nsecs; }\n"
-				 "uretprobe:%s:XLogInsertRecord\n"
-				 "/@ins_t0[tid]/\n"
-				 "{\n"
-				 "\t$d = nsecs - @ins_t0[tid];\n"
-				 "\tif ($d >= %d) { @insert_ns[pid] = sum($d); @insert_n[pid] = count(); }\n"
-				 "\tdelete(@ins_t0[tid]);\n"
-				 "}\n",
-				 pg, pg, pg, pg, pg, pg, pg, pg, WSB_TRACE_WAIT_US * 1000,
-				 pg, pg, WSB_TRACE_WAIT_US * 1000);
-	if (n >= len)
-		return -1;
+	initPQExpBuffer(&buf);
+	appendPQExpBuffer(&buf,
+					  "/* wal_stall_bench --validate: WAL-path time per process of one cluster\n"
+					  " * ($1: its postmaster's pid), printed at exit in ns and counts */\n"
+					  "BEGIN { printf(\"" WSB_TRACE_READY "\\n\"); }\n"
+					  "usdt:%s:postgresql:lwlock__wait__start\n"
+					  "/curtask->real_parent->tgid == $1 && @in_wal[tid] == 0/\n"
+					  "{\n"
+					  "\t$t = str(arg0);\n"
+					  "\tif ($t == \"WALWrite\" || $t == \"WALBufMapping\" || $t == \"WALInsert\") {\n"
+					  "\t\t@lw_t0[tid] = nsecs;\n"
+					  "\t}\n"
+					  "}\n"
+					  "usdt:%s:postgresql:lwlock__wait__done\n"
+					  "/@lw_t0[tid]/\n"
+					  "{\n"
+					  "\t@lock_ns[pid] = sum(nsecs - @lw_t0[tid]);\n"
+					  "\t@lock_n[pid] = count();\n"
+					  "\tdelete(@lw_t0[tid]);\n"
+					  "}\n"
+					  "usdt:%s:postgresql:wal__buffer__write__dirty__start\n"
+					  "/curtask->real_parent->tgid == $1 && @in_wal[tid] == 0/\n"
+					  "{ @in_wal[tid] = 1; @dw_t0[tid] = nsecs; }\n"
+					  "usdt:%s:postgresql:wal__buffer__write__dirty__done\n"
+					  "/@dw_t0[tid]/\n"
+					  "{\n"
+					  "\t@dirty_ns[pid] = sum(nsecs - @dw_t0[tid]);\n"
+					  "\t@dirty_n[pid] = count();\n"
+					  "\tdelete(@dw_t0[tid]);\n"
+					  "\tdelete(@in_wal[tid]);\n"
+					  "}\n"
+					  "uprobe:%s:PostgresMain, uprobe:%s:ParallelWorkerMain\n"
+					  "/curtask->real_parent->tgid == $1/\n"
+					  "{ @client[pid] = 1; }\n"
+					  "uprobe:%s:XLogFlush\n"
+					  "/curtask->real_parent->tgid == $1 && @in_wal[tid] == 0/\n"
+					  "{ @in_wal[tid] = 2; @fl_t0[tid] = nsecs; }\n"
+					  "uretprobe:%s:XLogFlush\n"
+					  "/@fl_t0[tid]/\n"
+					  "{\n"
+					  "\t$d = nsecs - @fl_t0[tid];\n"
+					  "\t@flush_ns[pid] = sum($d);\n"
+					  "\t@flush_n[pid] = count();\n"
+					  "\tif ($d >= %d) { @flushw_ns[pid] = sum($d); @flushw_n[pid] = count(); }\n"
+					  "\tdelete(@fl_t0[tid]);\n"
+					  "\tdelete(@in_wal[tid]);\n"
+					  "}\n"
+					  "uprobe:%s:XLogInsertRecord\n"
+					  "/curtask->real_parent->tgid == $1/\n"
+					  "{ @ins_t0[tid] = nsecs; }\n"
+					  "uretprobe:%s:XLogInsertRecord\n"
+					  "/@ins_t0[tid]/\n"
+					  "{\n"
+					  "\t$d = nsecs - @ins_t0[tid];\n"
+					  "\tif ($d >= %d) { @insert_ns[pid] = sum($d); @insert_n[pid] = count(); }\n"
+					  "\tdelete(@ins_t0[tid]);\n"
+						  "}\n",
+					  pg, pg, pg, pg, pg, pg, pg, pg, WSB_TRACE_WAIT_US * 1000,
+					  pg, pg, WSB_TRACE_WAIT_US * 1000);
 	if (libc && *libc)
 	{
-		n += snprintf(buf + n, len - n,
-					  "uprobe:%s:XLogBackgroundFlush\n"
-					  "/curtask->real_parent->tgid == $1 && @in_wal[tid] == 0/\n"
-					  "{ @in_wal[tid] = 3; @bg[tid] = 1; }\n"
-					  "uretprobe:%s:XLogBackgroundFlush\n"
-					  "/@bg[tid]/\n"
-					  "{ delete(@bg[tid]); delete(@in_wal[tid]); }\n"
-					  "uprobe:%s:pwrite64, uprobe:%s:pwritev64\n"
-					  "/@in_wal[tid]/\n"
-					  "{ @wr_t0[tid] = nsecs; }\n"
-					  "uretprobe:%s:pwrite64, uretprobe:%s:pwritev64\n"
-					  "/@wr_t0[tid]/\n"
-					  "{\n"
-					  "\t@write_ns[pid] = sum(nsecs - @wr_t0[tid]);\n"
-					  "\t@write_n[pid] = count();\n"
-					  "\tdelete(@wr_t0[tid]);\n"
-					  "}\n"
-					  "uprobe:%s:fdatasync, uprobe:%s:fsync\n"
-					  "/@in_wal[tid]/\n"
-					  "{ @sy_t0[tid] = nsecs; }\n"
-					  "uretprobe:%s:fdatasync, uretprobe:%s:fsync\n"
-					  "/@sy_t0[tid]/\n"
-					  "{\n"
-					  "\t@sync_ns[pid] = sum(nsecs - @sy_t0[tid]);\n"
-					  "\t@sync_n[pid] = count();\n"
-					  "\tdelete(@sy_t0[tid]);\n"
-					  "}\n",
-					  pg, pg, libc, libc, libc, libc, libc, libc, libc, libc);
-		if (n >= len)
-			return -1;
+		appendPQExpBuffer(&buf,
+						  "uprobe:%s:XLogBackgroundFlush\n"
+						  "/curtask->real_parent->tgid == $1 && @in_wal[tid] == 0/\n"
+						  "{ @in_wal[tid] = 3; @bg[tid] = 1; }\n"
+						  "uretprobe:%s:XLogBackgroundFlush\n"
+						  "/@bg[tid]/\n"
+						  "{ delete(@bg[tid]); delete(@in_wal[tid]); }\n"
+						  "uprobe:%s:pwrite64, uprobe:%s:pwritev64\n"
+						  "/@in_wal[tid]/\n"
+						  "{ @wr_t0[tid] = nsecs; }\n"
+						  "uretprobe:%s:pwrite64, uretprobe:%s:pwritev64\n"
+						  "/@wr_t0[tid]/\n"
+						  "{\n"
+						  "\t@write_ns[pid] = sum(nsecs - @wr_t0[tid]);\n"
+						  "\t@write_n[pid] = count();\n"
+						  "\tdelete(@wr_t0[tid]);\n"
+						  "}\n"
+						  "uprobe:%s:fdatasync, uprobe:%s:fsync\n"
+						  "/@in_wal[tid]/\n"
+						  "{ @sy_t0[tid] = nsecs; }\n"
+						  "uretprobe:%s:fdatasync, uretprobe:%s:fsync\n"
+						  "/@sy_t0[tid]/\n"
+						  "{\n"
+						  "\t@sync_ns[pid] = sum(nsecs - @sy_t0[tid]);\n"
+						  "\t@sync_n[pid] = count();\n"
+						  "\tdelete(@sy_t0[tid]);\n"
+						  "}\n",
+						  pg, pg, libc, libc, libc, libc, libc, libc, libc, libc);
 	}
-	n += snprintf(buf + n, len - n,
-				  "END\n"
-				  "{\n"
-				  "\tclear(@lw_t0); clear(@dw_t0); clear(@fl_t0); clear(@in_wal); clear(@ins_t0);\n"
-				  "%s"
-				  "\tprintf(\"" WSB_TRACE_END "\\n\");\n"
-				  "}\n",
-				  libc && *libc ? "\tclear(@bg); clear(@wr_t0); clear(@sy_t0);\n" : "");
-	return n < len ? 0 : -1;
+	appendPQExpBuffer(&buf,
+					  "END\n"
+					  "{\n"
+					  "\tclear(@lw_t0); clear(@dw_t0); clear(@fl_t0); clear(@in_wal); clear(@ins_t0);\n"
+					  "%s"
+					  "\tprintf(\"" WSB_TRACE_END "\\n\");\n"
+					  "}\n",
+					  libc && *libc ? "\tclear(@bg); clear(@wr_t0); clear(@sy_t0);\n" : "");
+	wsb_buffer_text(&buf);		/* out of memory: exits */
+	return buf.data;
 }
 
 /* The path of the libc a process maps, from its /proc/PID/maps text. */

@@ -184,7 +184,7 @@ wsb_paired_interval(const double *d, int n, double level, double *lo, double *hi
 void
 wsb_holm(const double *p, int k, double *adjusted, int *rank)
 {
-	int		   *idx = malloc(sizeof(int) * (k > 0 ? k : 1));
+	int		   *idx = wsb_xmalloc(sizeof(int) * (k > 0 ? k : 1));
 	int			m = 0;
 	double		run = 0;
 
@@ -192,7 +192,7 @@ wsb_holm(const double *p, int k, double *adjusted, int *rank)
 	{
 		adjusted[j] = NAN;
 		rank[j] = -1;
-		if (!isnan(p[j]) && idx)
+		if (!isnan(p[j]))
 			idx[m++] = j;
 	}
 	/* insertion sort by p: a handful of configurations */
@@ -731,31 +731,30 @@ static int
 paired_shares(const WsbRoundRun *runs, const RoundIndex *ix, int nconfigs, int config,
 			  int k, double *base_median, double *config_median, double *largest)
 {
-	double	   *b = malloc(sizeof(double) * (ix->nrounds + 1));
-	double	   *x = malloc(sizeof(double) * (ix->nrounds + 1));
+	double	   *b = wsb_xmalloc(sizeof(double) * (ix->nrounds + 1));
+	double	   *x = wsb_xmalloc(sizeof(double) * (ix->nrounds + 1));
 	int			n = 0;
 
 	*base_median = *config_median = NAN;
 	*largest = 0;
-	if (b && x)
-		for (int r = 0; r < ix->nrounds; r++)
-		{
-			const WsbRoundRun *rb,
-					   *rx;
+	for (int r = 0; r < ix->nrounds; r++)
+	{
+		const WsbRoundRun *rb,
+				   *rx;
 
-			if (!ix->complete[r])
-				continue;
-			rb = &runs[ix->idx[r * nconfigs]];
-			rx = &runs[ix->idx[r * nconfigs + config]];
-			if (rb->traced || rx->traced)
-				continue;
-			b[n] = run_share(rb, k);
-			x[n] = run_share(rx, k);
-			if (isnan(b[n]) || isnan(x[n]))
-				continue;
-			*largest = fmax(*largest, fmax(b[n], x[n]));
-			n++;
-		}
+		if (!ix->complete[r])
+			continue;
+		rb = &runs[ix->idx[r * nconfigs]];
+		rx = &runs[ix->idx[r * nconfigs + config]];
+		if (rb->traced || rx->traced)
+			continue;
+		b[n] = run_share(rb, k);
+		x[n] = run_share(rx, k);
+		if (isnan(b[n]) || isnan(x[n]))
+			continue;
+		*largest = fmax(*largest, fmax(b[n], x[n]));
+		n++;
+	}
 	if (n > 0)
 	{
 		*base_median = wsb_median(b, n);

@@ -2,9 +2,9 @@
  *
  * verdict.h
  *		wal_stall_bench: rounds as the unit of the verdict.  The paired
- *		statistics (verdict.c, pure), and what judge.c builds on them: the
- *		rounds read from runs or from any CSV, verdicts.csv, the terminal
- *		table and the report's section.
+ *		statistics (verdict.c, pure); the rounds read back from results.csv
+ *		or any CSV (csv.c); and what verdict_report.c builds on them:
+ *		verdicts.csv, the terminal table and the report's section.
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
@@ -41,7 +41,7 @@ typedef struct WsbRoundRun
 	int			position;		/* 1.. inside the round, 0 unknown */
 	bool		ok;
 	bool		traced;			/* --validate: the tracer moved this run */
-	double		tps;			/* what is paired (judge.c's use_window_tps) */
+	double		tps;			/* what is paired (csv.c's use_window_tps) */
 	double		tps_window;		/* results.csv's tps_window, NAN unknown */
 	double		client_ms;		/* clients x run ms, NAN unknown */
 	double		stall_ms[WSB_N_STALL];	/* NAN unknown */
@@ -138,8 +138,9 @@ extern void wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int
 						   const WsbPaired *v, char *buf, size_t len);	/* v: config's metrics */
 extern const char *wsb_metric_name(WsbMetric m);	/* "tps", "wal_flush_share" ... */
 extern double wsb_look_alpha(double alpha, int nlooks);
+extern bool wsb_tps_settled(const WsbPaired *v);
 
-/* ---------- judge.c ---------- */
+/* ---------- csv.c: the rounds read back; verdict_report.c: judged and written out ---------- */
 
 /* The rounds of an experiment, read from results.csv or any CSV. */
 typedef struct WsbRoundTable
@@ -165,6 +166,15 @@ typedef struct WsbVerdicts
 	char		forest_why[512];	/* why not */
 } WsbVerdicts;
 
+/* csv.c */
+extern int	wsb_round_table_read_csv(const char *path, const char *baseline,
+									 const char *const *labels, int nlabels, WsbRoundTable *t,
+									 char *err, size_t errlen);
+extern void wsb_round_table_free(WsbRoundTable *t);
+struct PQExpBufferData;
+extern void wsb_left_out_rounds(const WsbRoundTable *t, struct PQExpBufferData *buf);
+
+/* verdict_report.c */
 struct WsbPlan;
 struct WsbRun;
 extern int	wsb_verdicts_from_csv(const char *path, const char *baseline, double margin_pct,
@@ -176,18 +186,14 @@ extern int	wsb_verdicts_from_csv_ordered(const char *path, const char *baseline,
 extern bool wsb_verdicts_all_decided(const WsbVerdicts *vs);
 extern int	wsb_verdicts_write(const char *dir, WsbVerdicts *vs);
 extern void wsb_verdicts_free(WsbVerdicts *vs);
-extern int	wsb_round_table_read_csv(const char *path, const char *baseline, WsbRoundTable *t,
-									 char *err, size_t errlen);
-extern void wsb_round_table_free(WsbRoundTable *t);
 extern void wsb_method_text(const WsbJudgeSpec *spec, WsbMetric m, const WsbPaired *p,
-							char *buf, size_t len);
+							struct PQExpBufferData *buf);
 extern int	wsb_write_verdicts_csv(const char *path, const WsbRoundTable *t,
 								   const WsbJudgeSpec *spec, const WsbPaired *v);
 extern void wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 							 const WsbPaired *v, long long seed);
 extern void wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 							const WsbPaired *v, long long seed, const char *plotdir);
-extern void wsb_left_out_rounds(const WsbRoundTable *t, char *buf, size_t len);
 
 /* ---------- forest.c ---------- */
 

@@ -9,7 +9,10 @@
  * through pgbench and wal_stall's SQL views, judges every configuration
  * against the baseline run of the same round, and reports:
  *
- *	 options.c	 flags and preset files -> WsbOptions, the plan
+ *	 options.c	 the command line's flags -> WsbOptions, --help
+ *	 preset.c	 the preset file format and what its keys (and the flags
+ *				 taking their values) mean; --set's grammar
+ *	 plan.c		 the configurations (cartesian product) and the shuffled rounds
  *	 experiment.c plan.txt, --resume, the budget's looks, --judge
  *	 target.c	 the cluster: temporary or --pgdata, opened and left as found
  *	 control.c	 starting, stopping, restarting it (pg_ctl, pg_ctlcluster, systemctl)
@@ -27,10 +30,11 @@
  *				 pgbench's seconds joined with the history rows
  *	 stats.c	 medians, Student's t, Welch's interval (for comparison)
  *	 verdict.c	 the verdict: paired by round, margin, Holm, TOST, budget
- *	 judge.c	 rounds from runs or a CSV; verdicts.csv, table, report section
+ *	 verdict_report.c an experiment's verdicts: read, judged, written to verdicts.csv,
+ *				 the terminal table, the report's section
  *	 forest.c	 the verdict's forest plots (gnuplot SVG)
  *	 format.c	 a value in an output file: CSV quoting, HTML escaping, ISO 8601; CSV read back
- *	 csv.c		 results.csv, timeline.csv, advice.csv
+ *	 csv.c		 results.csv, timeline.csv, advice.csv; a CSV of runs read back
  *	 chart.c	 the report's charts (gnuplot SVG)
  *	 report.c	 report.html, the terminal verdict table
  *	 report_validate.c --validate's tables, on the terminal and in report.html
@@ -87,7 +91,7 @@
 #define WSB_AGED_MAX_PAGES		4096
 #define WSB_AGED_ROWS_PER_PAGE	512	/* default: every 64th transaction a row */
 
-/* ---------- options and plan (options.c) ---------- */
+/* ---------- options and plan (options.c, preset.c, plan.c) ---------- */
 
 typedef struct WsbSet
 {
@@ -167,6 +171,18 @@ typedef struct WsbPlan
 	int		   *order;					/* run i -> configuration index; round
 										 * i / nconfigs shuffled from the seed */
 } WsbPlan;
+
+/* ---------- allocation (util.c) ---------- */
+
+/* malloc, calloc, realloc, strdup that do not return NULL: out of memory,
+ * the harness says so and exits (its cleanups run from atexit) */
+extern void *wsb_xmalloc(size_t size);
+extern void *wsb_xcalloc(size_t n, size_t size);
+extern void *wsb_xrealloc(void *p, size_t size);
+extern char *wsb_xstrdup(const char *s);
+/* a PQExpBuffer's text (expbuffer.h), or out of memory the same way */
+struct PQExpBufferData;
+extern const char *wsb_buffer_text(struct PQExpBufferData *b);
 
 /* ---------- rows as text (util.c) ---------- */
 

@@ -283,13 +283,17 @@ suites_once() {
 	grep -aE '^not ok' "$logs/unit.log" | sed 's/^/  /'
 	count_tap "$logs/unit.log" $status
 
-	echo "== unit: the bench harness (bench/test_unit, and its module graph)"
+	echo "== unit: the bench harness (bench/test_unit, its module graph, its golden output)"
 	make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" test_unit >"$logs/bench_unit.log" 2>&1 &&
 		"$work/bench/test_unit" >>"$logs/bench_unit.log" 2>&1
 	status=$?
 	# no cycle between bench's files, bench/README.md's list of who uses
 	# whom true, each header's file names true (bench/module_graph.sh)
 	make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" graph >>"$logs/bench_unit.log" 2>&1 ||
+		status=1
+	# the output on fixed inputs byte for byte: --judge, --help, refusals
+	# (bench/t/golden.sh against bench/t/golden/expected)
+	make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" golden >>"$logs/bench_unit.log" 2>&1 ||
 		status=1
 	grep -aE '^not ok' "$logs/bench_unit.log" | sed 's/^/  /'
 	count_tap "$logs/bench_unit.log" $status

@@ -1,0 +1,14 @@
+set terminal svg size 900,160 dynamic enhanced font 'sans,10'
+set output 'forest_tps.svg'
+set datafile missing '?'
+set grid xtics lc rgb '#dddddd'
+set key off
+set lmargin 40
+set ytics noenhanced ("wal_buffers=32MB" 1)
+set yrange [0.5:1.5]
+set object 1 rect from -5, graph 0 to 5, graph 1 fc rgb '#e8e8e8' fs solid noborder behind
+set arrow 1 from 0, graph 0 to 0, graph 1 nohead lc rgb '#555555'
+set xlabel 'tps change against the baseline of the same round, %  (grey: +-5% margin)' noenhanced
+set offsets graph 0.05, graph 0.05, 0, 0
+plot 'forest.dat' using 2:1:3:4 with xerrorbars pt 7 ps 1 lc rgb '#1f77b4'
+set output
