@@ -241,7 +241,7 @@ wsb_results_csv_text(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns
 	for (int k = 0; k < WSB_N_CLASSES; k++)
 		fprintf(f, ",%s_total_ms,%s_episodes", wsb_classes[k], wsb_classes[k]);
 	fputs(",wal_buffers_full,wal_fsync_p99_ms,clog_hit_ratio,collector_cpu_share_pct,ok,error", f);
-	fputs(",round,position,clients,seed,margin_pct,baseline,budget_looks,tps_window,window_seconds,window", f);
+	fputs(",round,position,clients,seed,margin_pct,baseline,budget_looks,tps_window,window_seconds", f);
 	if (wsb_validate_any(runs, nruns))
 		wsb_validate_csv_header(f);
 	fputc('\n', f);
@@ -299,8 +299,7 @@ wsb_results_csv_text(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns
 		fprintf(f, ",%g,%s,%d,", plan->margin_pct, r->config == 0 ? "true" : "false",
 				plan->budget_looks);
 		csv_number(f, "%.3f", r->tps_window);
-		fprintf(f, ",%.2f,%s", r->window_seconds,
-				isnan(r->tps_window) ? "" : r->window_cycles ? "cycles" : "seconds");
+		fprintf(f, ",%d", r->window_seconds);
 		if (wsb_validate_any(runs, nruns))
 			wsb_validate_csv_row(f, r);
 		fputc('\n', f);
@@ -589,8 +588,7 @@ find_columns(const WsbCsvReader *r, CsvColumns *c)
 
 /*
  * The tps the verdict pairs: a results.csv's tps_window (over each run's
- * whole stall cycles or steady seconds, pgbench.c's wsb_cycle_tps and
- * wsb_window_tps) when every successful run
+ * steady seconds, pgbench.c's wsb_window_tps) when every successful run
  * has one, else every run's tps (pgbench's end-inclusive total, or a plain
  * CSV's): one kind for all runs, never a mix.
  */

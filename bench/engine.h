@@ -109,15 +109,6 @@ extern void wsb_round_order(uint64_t seed, int nconfigs, int rounds, int *order)
 
 /* ---------- pgbench.c ---------- */
 
-/*
- * Stall cycles (wsb_cycle_tps): commits are counted in ticks of 10 ms, and
- * 0.5 s without a commit is a cycle's pause.  A 32kB ring's wrap-around
- * waits last about a millisecond and never pause the clients that long; a
- * 16MB ring's on a 4 MB/s disk pause them for 3 s.
- */
-#define WSB_TICKS_PER_S 100
-#define WSB_CYCLE_PAUSE_TICKS 50
-
 /* Latency histogram: log-scale, WSB_HIST_PER_DECADE buckets per factor of
  * ten from 1 us to 10^WSB_HIST_DECADES us; a quantile is the bucket's
  * geometric middle, within +-0.6% of the true value. */
@@ -138,7 +129,6 @@ typedef struct WsbLogStats
 	int			capacity;
 	WsbPgbenchSecond *seconds;
 	double	   *second_latency_sum_ms;
-	int32_t    *ticks;			/* WSB_TICKS_PER_S per second: commits ended in each */
 } WsbLogStats;
 
 typedef struct WsbLogLine
@@ -160,7 +150,6 @@ extern double wsb_logstats_quantile_ms(const WsbLogStats *s, double q);
 extern void wsb_logstats_free(WsbLogStats *s);
 extern bool wsb_pgbench_parse_tps(const char *summary, double *tps);
 extern double wsb_window_tps(const WsbPgbenchSecond *s, int n, int duration, int *seconds);
-extern double wsb_cycle_tps(const WsbLogStats *s, int duration, double *seconds);
 extern bool wsb_pgbench_parse_progress(const char *line, double *elapsed, double *tps,
 									   double *lat_ms);
 

@@ -124,7 +124,6 @@ grow(WsbLogStats *s, int n)
 	s->capacity = n + 64;
 	s->seconds = wsb_xrealloc(s->seconds, s->capacity * sizeof(*s->seconds));
 	s->second_latency_sum_ms = wsb_xrealloc(s->second_latency_sum_ms, s->capacity * sizeof(double));
-	s->ticks = wsb_xrealloc(s->ticks, s->capacity * sizeof(int32_t) * WSB_TICKS_PER_S);
 }
 
 /* The bucket of second `epoch`, made (zeroed) if new. */
@@ -147,11 +146,8 @@ second_of(WsbLogStats *s, int64_t epoch, double **latsum)
 		memmove(s->seconds + shift, s->seconds, s->nseconds * sizeof(*s->seconds));
 		memmove(s->second_latency_sum_ms + shift, s->second_latency_sum_ms,
 				s->nseconds * sizeof(double));
-		memmove(s->ticks + shift * WSB_TICKS_PER_S, s->ticks,
-				s->nseconds * sizeof(int32_t) * WSB_TICKS_PER_S);
 		memset(s->seconds, 0, shift * sizeof(*s->seconds));
 		memset(s->second_latency_sum_ms, 0, shift * sizeof(double));
-		memset(s->ticks, 0, shift * sizeof(int32_t) * WSB_TICKS_PER_S);
 		s->nseconds += shift;
 		s->first_epoch = epoch;
 		for (int i = 0; i < shift; i++)
@@ -163,8 +159,6 @@ second_of(WsbLogStats *s, int64_t epoch, double **latsum)
 		grow(s, need);
 		memset(s->seconds + s->nseconds, 0, (need - s->nseconds) * sizeof(*s->seconds));
 		memset(s->second_latency_sum_ms + s->nseconds, 0, (need - s->nseconds) * sizeof(double));
-		memset(s->ticks + s->nseconds * WSB_TICKS_PER_S, 0,
-			   (need - s->nseconds) * sizeof(int32_t) * WSB_TICKS_PER_S);
 		for (int i = s->nseconds; i < need; i++)
 			s->seconds[i].epoch = s->first_epoch + i;
 		s->nseconds = need;
@@ -190,8 +184,6 @@ wsb_logstats_add(WsbLogStats *s, const WsbLogLine *l)
 	sec = second_of(s, l->epoch, &latsum);
 	ms = l->latency_us / 1000.0;
 	sec->transactions++;
-	s->ticks[(l->epoch - s->first_epoch) * WSB_TICKS_PER_S +
-			 (l->epoch_us >= 0 && l->epoch_us < 1000000 ? l->epoch_us / (1000000 / WSB_TICKS_PER_S) : 0)]++;
 	*latsum += ms;
 	sec->latency_avg_ms = *latsum / sec->transactions;
 	if (ms > sec->latency_max_ms)
@@ -269,10 +261,8 @@ wsb_logstats_free(WsbLogStats *s)
 {
 	free(s->seconds);
 	free(s->second_latency_sum_ms);
-	free(s->ticks);
 	s->seconds = NULL;
 	s->second_latency_sum_ms = NULL;
-	s->ticks = NULL;
 	s->nseconds = s->capacity = 0;
 }
 
@@ -306,60 +296,6 @@ wsb_window_tps(const WsbPgbenchSecond *s, int n, int duration, int *seconds)
 		sum += s[i].transactions;
 	*seconds = to - from + 1;
 	return (double) sum / *seconds;
-}
-
-/*
- * tps over whole stall cycles, inside the steady window of wsb_window_tps.
- * A ring that wraps around only when a slow disk has drained all of it
- * (16MB at 4 MB/s) gives a cycle of seconds: a burst of commits, then none
- * for seconds while the disk catches up.  Counted over a fixed window, tps
- * then depends on how many bursts the window happens to hold, 2 or 3 in
- * 8 s, whichever way the cycle's phase falls.  Counted from the restart of
- * commits after one such pause to the restart after a later one, it covers
- * whole cycles and reads the rate the disk allows.  A restart is a tick
- * (1 / WSB_TICKS_PER_S s) with a commit after at least WSB_CYCLE_PAUSE_TICKS
- * without one, all clients together.  NAN when the window holds fewer than
- * two restarts (no such cycle: the fixed window stands); *seconds, the span
- * counted.
- */
-double
-wsb_cycle_tps(const WsbLogStats *s, int duration, double *seconds)
-{
-	int			first = 0,
-				skip = duration / 10 > 1 ? duration / 10 : 1;
-	int			from,
-				to,
-				quiet = 0,
-				first_restart = -1,
-				last_restart = -1;
-	int64_t		counted = 0,
-				since_first = 0;
-
-	*seconds = NAN;
-	while (first < s->nseconds && s->seconds[first].transactions == 0)
-		first++;
-	from = (first + skip) * WSB_TICKS_PER_S;
-	to = (first + duration) * WSB_TICKS_PER_S;	/* exclusive */
-	if (first >= s->nseconds || to > s->nseconds * WSB_TICKS_PER_S)
-		return NAN;
-	for (int i = first * WSB_TICKS_PER_S; i < to; i++)
-	{
-		if (s->ticks[i] > 0 && quiet >= WSB_CYCLE_PAUSE_TICKS && i >= from)
-		{
-			if (first_restart < 0)
-				first_restart = i;
-			else
-				counted = since_first;
-			last_restart = i;
-		}
-		if (first_restart >= 0)
-			since_first += s->ticks[i];
-		quiet = s->ticks[i] > 0 ? 0 : quiet + 1;
-	}
-	if (first_restart < 0 || last_restart == first_restart)
-		return NAN;
-	*seconds = (double) (last_restart - first_restart) / WSB_TICKS_PER_S;
-	return counted / *seconds;
 }
 
 /* "tps = 1234.567 (without initial connection time)" anywhere in text */

@@ -822,7 +822,7 @@ wsb_print_runs(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 			if (ord[i]->config != c || !ord[i]->ok || !(ord[i]->tps_window > 0))
 				continue;
 			fmt_tps(b, sizeof(b), ord[i]->tps_window);
-			fprintf(m, "%s %s", first ? "; over the steady window:" : "", b);
+			fprintf(m, "%s %s", first ? "; over the steady seconds:" : "", b);
 			first = 0;
 		}
 		if (fclose(m) == 0)

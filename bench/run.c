@@ -768,20 +768,7 @@ read_transaction_logs(RunState *s, char *pattern)
 	run->per_second = wsb_xmalloc(sizeof(WsbPgbenchSecond) * (ls.nseconds ? ls.nseconds : 1));
 	if (ls.nseconds)
 		memcpy(run->per_second, ls.seconds, sizeof(WsbPgbenchSecond) * ls.nseconds);
-	{
-		int			fixed;
-		double		span,
-					cycles = wsb_cycle_tps(&ls, s->o->duration, &span);
-
-		run->tps_window = wsb_window_tps(ls.seconds, ls.nseconds, s->o->duration, &fixed);
-		run->window_seconds = fixed;
-		run->window_cycles = !isnan(cycles);
-		if (run->window_cycles)
-		{
-			run->tps_window = cycles;
-			run->window_seconds = span;
-		}
-	}
+	run->tps_window = wsb_window_tps(ls.seconds, ls.nseconds, s->o->duration, &run->window_seconds);
 	wsb_logstats_free(&ls);
 }
 

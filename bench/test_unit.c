@@ -762,7 +762,7 @@ test_report(void)
 			  strstr(t, "wal_buffers=1MB: 950 failed failed, median 950") &&
 			  strstr(t, "within noise") == NULL && strstr(t, "[95% CI]") == NULL,
 			  "terminal runs: tps in run order and the median, no verdict of their own");
-		check(strstr(t, "steady window") == NULL, "terminal runs: no window tps when the runs have none");
+		check(strstr(t, "steady seconds") == NULL, "terminal runs: no window tps when the runs have none");
 		free(t);
 		for (int i = 0; i < n; i++)
 			runs[i].tps_window = runs[i].ok ? runs[i].tps - 10 : NAN;
@@ -770,8 +770,8 @@ test_report(void)
 		wsb_print_runs(f, &plan, runs, n);
 		t = slurp(f);
 		fclose(f);
-		check(strstr(t, "wal_buffers=16MB: 1200 1210 1190, median 1200; over the steady window: 1190 1200 1180\n") &&
-			  strstr(t, "wal_buffers=1MB: 950 failed failed, median 950; over the steady window: 940\n"),
+		check(strstr(t, "wal_buffers=16MB: 1200 1210 1190, median 1200; over the steady seconds: 1190 1200 1180\n") &&
+			  strstr(t, "wal_buffers=1MB: 950 failed failed, median 950; over the steady seconds: 940\n"),
 			  "terminal runs: each successful run's window tps after the median");
 		if (keep)
 			fputs(t, stderr);

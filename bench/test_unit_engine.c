@@ -434,77 +434,6 @@ test_options(void)
 		check(false, "remove %s", tmpdir);
 }
 
-/* Commits of a constructed run: 5 a tick (10 ms) wherever burst(tick) */
-static void
-cycle_run(WsbLogStats *ls, bool (*burst) (int tick), double seconds)
-{
-	WsbLogLine	l = {.latency_us = 1000};
-
-	wsb_logstats_init(ls);
-	for (int tick = 0; tick < seconds * WSB_TICKS_PER_S; tick++)
-		if (burst(tick))
-			for (int k = 0; k < 5; k++)
-			{
-				l.epoch = 1764496800 + tick / WSB_TICKS_PER_S;
-				l.epoch_us = (tick % WSB_TICKS_PER_S) * (1000000 / WSB_TICKS_PER_S) + k;
-				wsb_logstats_add(ls, &l);
-			}
-}
-
-/* bursts of 1 s every 3.2 s, the rest paused: a large ring on a slow disk */
-static bool
-every_3_2(int tick)
-{
-	return tick % 320 < 100;
-}
-
-/* commits in every tick: a small ring's millisecond waits */
-static bool
-always(int tick)
-{
-	return tick >= 0;
-}
-
-/* one pause only, from 2 s to 5 s */
-static bool
-one_pause(int tick)
-{
-	return tick < 200 || tick >= 500;
-}
-
-/* tps over whole stall cycles (wsb_cycle_tps) against the fixed window */
-static void
-test_cycle_tps(void)
-{
-	WsbLogStats ls;
-	double		span,
-				got;
-	int			secs;
-
-	/*
-	 * Restarts at 3.2, 6.4 and 9.6 s: two whole cycles of 500 commits
-	 * each, 156.25 tps, the long-run rate.  The fixed window (seconds 1-9)
-	 * holds two bursts and part of a third: 1200 / 9 = 133.3.
-	 */
-	cycle_run(&ls, every_3_2, 10.5);
-	got = wsb_cycle_tps(&ls, 10, &span);
-	check(fabs(got - 156.25) < 1e-6 && fabs(span - 6.4) < 1e-9,
-		  "cycle tps: two whole 3.2 s cycles, 156.25 tps over 6.4 s (got %g over %g s)", got, span);
-	got = wsb_window_tps(ls.seconds, ls.nseconds, 10, &secs);
-	check(fabs(got - 1200 / 9.0) < 1e-6, "cycle tps: the fixed window reads 133.3 on the same run (got %g)", got);
-	wsb_logstats_free(&ls);
-
-	cycle_run(&ls, always, 10.5);
-	check(isnan(wsb_cycle_tps(&ls, 10, &span)),
-		  "cycle tps: no pause of 0.5 s, no cycle (NaN: the fixed window stands)");
-	wsb_logstats_free(&ls);
-
-	cycle_run(&ls, one_pause, 10.5);
-	check(isnan(wsb_cycle_tps(&ls, 10, &span)), "cycle tps: one pause is not a whole cycle (NaN)");
-	check(isnan(wsb_cycle_tps(&ls, 20, &span)), "cycle tps: a run shorter than -T has no window (NaN)");
-	wsb_logstats_free(&ls);
-}
-
 void
 test_pgbench(void)
 {
@@ -628,7 +557,6 @@ test_pgbench(void)
 				  "window tps: a 40 s run counts seconds 4..39 (%d s)", secs);
 		}
 	}
-	test_cycle_tps();
 	check(wsb_pgbench_parse_progress("progress: 5.0 s, 1234.5 tps, lat 3.210 ms stddev 1.100, 0 failed",
 									 &el, &tps, &lat) && el == 5.0 && tps == 1234.5 && fabs(lat - 3.21) < 1e-9,
 		  "progress line: elapsed, tps, latency");

@@ -189,8 +189,7 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 		fprintf(f, ", look %d of at most %d (alpha %.4g each)", spec->look, spec->nlooks,
 				spec->alpha);
 	if (t->tps_column[0])
-		fprintf(f, ", tps over each run's steady window (%s: whole stall cycles where the clients pause, "
-				"else the steady seconds)", t->tps_column);
+		fprintf(f, ", tps over each run's steady seconds (%s)", t->tps_column);
 	fputc('\n', f);
 	initPQExpBuffer(&left);
 	wsb_left_out_rounds(t, &left);

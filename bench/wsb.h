@@ -279,10 +279,8 @@ typedef struct WsbRun
 	time_t		started_at;
 	double		seconds;		/* measured length of the pgbench run */
 	double		tps;			/* pgbench's own figure (without connecting) */
-	double		tps_window;		/* over whole stall cycles (wsb_cycle_tps), else
-								 * over the steady seconds (wsb_window_tps); NAN */
-	double		window_seconds; /* the span it counts */
-	bool		window_cycles;	/* counted over whole stall cycles */
+	double		tps_window;		/* over the steady seconds (wsb_window_tps), NAN */
+	int			window_seconds;
 	double		latency_avg_ms;
 	double		latency_p99_ms;	/* from the per-transaction log */
 	int64_t		transactions;
