@@ -9,10 +9,11 @@
 # Prints one table row per study.
 #
 #   bench/noise_study.sh [--bench PATH] [--rounds N] [--out DIR] [--only quick|small]
+#                        [--quick-set GUC=A,B]
 #
 #   quick   bench/presets/quick.conf (pg_wal at 100 IOPS and 4 MB/s, 4
 #           clients, 10 s runs) with wal_buffers 16MB spelled 16MB and
-#           16384kB, without its budget
+#           16384kB (--quick-set another pair), without its budget
 #   small   wal_buffers_small.conf (15 s runs) with wal_buffers 32kB spelled
 #           32kB and 32768B
 #
@@ -29,6 +30,7 @@ bench=$here/wal_stall_bench
 rounds=4
 out=
 only=
+quick_set=wal_buffers=16MB,16384kB
 pg_config=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -36,6 +38,7 @@ while [ $# -gt 0 ]; do
 	--rounds) rounds=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--only) only=$2; shift 2 ;;
+	--quick-set) quick_set=$2; shift 2 ;;
 	*) echo "noise_study.sh: unknown argument \"$1\"" >&2; exit 2 ;;
 	esac
 done
@@ -99,7 +102,7 @@ study() {	# study NAME
 }
 
 if [ -z "$only" ] || [ "$only" = quick ]; then
-	aa_preset quick quick wal_buffers=16MB,16384kB
+	aa_preset quick quick "$quick_set"
 	study quick
 fi
 if [ -z "$only" ] || [ "$only" = small ]; then

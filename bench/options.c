@@ -56,7 +56,7 @@ wsb_usage(FILE *f)
 		  "  --runs N              rounds (default 3): each runs every configuration once, in\n"
 		  "                        an order shuffled from --seed\n"
 		  "  --duration S          seconds per run (default 30)\n"
-		  "  --warmup S            before every run, after its CHECKPOINT, S seconds of the\n"
+		  "  --warmup S            before every run, before its CHECKPOINT, S seconds of the\n"
 		  "                        same pgbench that are not counted (default 0)\n"
 		  "  --seed N              the seed of the order inside each round (default random;\n"
 		  "                        printed, and stored in results.csv and the report)\n"

@@ -537,12 +537,16 @@ round_seed(const RunState *s, int part, char *buf, size_t len)
 
 /*
  * --warmup: the same pgbench for o->warmup seconds, not logged and not
- * counted, after the run's CHECKPOINT and before its resets.  After a
- * restart shared buffers are empty and a large WAL ring is still filling
- * for the first time (16MB takes about 2 s of fast commits before the first
- * wrap-around); counted, those seconds would measure the restart rather than
- * the configuration.  Every run gets it, restarted or not, so that all
- * runs start alike.  0, -1 with why (also when interrupted).
+ * counted, before the run's CHECKPOINT.  After a restart shared buffers
+ * are empty; counted, the seconds that fill them would measure the restart
+ * rather than the configuration.  It comes before the CHECKPOINT, not
+ * after: with full_page_writes the WAL a transaction writes depends on how
+ * many pages it is the first to change since the last checkpoint (on the
+ * quick preset 13 kB a transaction just after one, 6 kB ten seconds
+ * later), so a warm-up between the checkpoint and the run, whose length in
+ * transactions differs from run to run, would start each counted run at a
+ * different point of that decline.  Every run gets it, restarted or not,
+ * so that all runs start alike.  0, -1 with why (also when interrupted).
  */
 static int
 warm_up(RunState *s, char *why, size_t whylen)
@@ -591,7 +595,7 @@ warm_up(RunState *s, char *why, size_t whylen)
 }
 
 /*
- * Before pgbench: the instrument is there, a CHECKPOINT, the warm-up, the
+ * Before pgbench: the instrument is there, the warm-up, a CHECKPOINT, the
  * counters are reset, the collector's CPU time and the server's clock are
  * read.  0, or -1 with why.
  */
@@ -609,13 +613,13 @@ prepare_run(RunState *s, char *why, size_t whylen)
 		snprintf(run->statements_why, sizeof(run->statements_why), "wal_stall is not loaded");
 	else
 		s->statements = statements_ready(t, run->statements_why, sizeof(run->statements_why));
+	if (s->o->warmup > 0 && warm_up(s, why, whylen) != 0)
+		return -1;
 	if (wsb_sql_exec(t->conn, "CHECKPOINT", msg, sizeof(msg)) != 0)
 	{
 		snprintf(why, whylen, "before the run: %.400s", msg);
 		return -1;
 	}
-	if (s->o->warmup > 0 && warm_up(s, why, whylen) != 0)
-		return -1;
 	if (wsb_sql_exec(t->conn, "SELECT pg_catalog.pg_stat_reset_shared('wal'::pg_catalog.text)", msg, sizeof(msg)) != 0 ||
 		reset_and_read_slru(s, msg, sizeof(msg)) != 0 ||
 		(s->statements && wsb_sql_exec(t->conn, "SELECT public.pg_stat_statements_reset()", msg, sizeof(msg)) != 0))
@@ -894,8 +898,8 @@ wsb_steady_state(WsbTarget *t, const WsbOptions *o, char *buf, size_t len)
 	naptime = wsb_rows_get(&r, 0, "naptime");
 	vacuums = autovac && strcmp(autovac, "on") == 0;
 	if (o->warmup > 0)
-		snprintf(warm, sizeof(warm), ", then %d s of the same pgbench, not counted", o->warmup);
-	snprintf(buf, len, "a CHECKPOINT%s; timed checkpoints every %s or %s of WAL%s; autovacuum %s%s%s%s",
+		snprintf(warm, sizeof(warm), "%d s of the same pgbench, not counted, then ", o->warmup);
+	snprintf(buf, len, "%sa CHECKPOINT; timed checkpoints every %s or %s of WAL%s; autovacuum %s%s%s%s",
 			 warm, timeout ? timeout : "?", maxwal ? maxwal : "?",
 			 wsb_rows_double(&r, 0, "timeout_s", 0) > o->duration + o->warmup
 			 ? " (none falls inside a run by time)" : "",
