@@ -1098,34 +1098,44 @@ reload_config(void)
 
 /*
  * sleep_until
- *		Sleep until the monotonic clock reaches deadline: on the latch for
- *		the whole milliseconds left, then on the timer for the rest.
+ *		Sleep until the monotonic clock reaches deadline, in one wake-up: a
+ *		rest on the latch, a sampling period on the timer.
  *
- * The latch wait (WL_EXIT_ON_PM_DEATH) is the one a rest spends most of
- * its time in: a signal (SIGTERM, SIGHUP) sets the latch and ends it, and
- * the postmaster's death ends the process.  WaitLatch counts in whole
- * milliseconds, too coarse for the 1 ms sampling period, so what is left
- * under a millisecond, all of a 1 ms tick's sleep, is an absolute
- * clock_nanosleep, which keeps the ticks on their deadlines; a signal cuts
- * that short too.  The loop checks the postmaster every tick besides
- * (PostmasterIsAlive(), on Linux a flag set by a signal).
+ * Each wake-up is what a sleeping sampler pays for (on this kind of
+ * virtual machine 20-70 us of CPU, more the rarer they are), so a sleep is
+ * one wait, never a latch wait followed by a timer for the remainder: that
+ * pair made every period longer than 1 ms cost two wake-ups, and the
+ * adaptive period, which halved the ticks under 50 tpcb-like clients,
+ * saved no CPU at all.
+ *
+ * A rest (resting) waits on the latch with WL_EXIT_ON_PM_DEATH: rests are
+ * where the collector spends an idle server's time, a signal (SIGTERM,
+ * SIGHUP) sets the latch and ends it, and the postmaster's death ends the
+ * process.  WaitLatch counts in whole milliseconds, so the rest is rounded
+ * up to one: it ends up to a millisecond late, which the next sample's
+ * weight (the real time since the previous tick) accounts for.
+ *
+ * A sampling period, 1 ms or the longer one the adaptive period chose, is
+ * an absolute clock_nanosleep, which keeps the ticks on their deadlines;
+ * a signal cuts it short, and the loop looks at the flags and checks the
+ * postmaster every tick (PostmasterIsAlive(), on Linux a flag set by a
+ * signal).
  */
 static void
-sleep_until(uint64 deadline)
+sleep_until(uint64 deadline, bool resting)
 {
-	uint64		now = now_ns();
 	struct timespec ts;
 
-	if (deadline >= now + NS_PER_MSEC)
+	if (resting)
 	{
-		long		whole_ms = (long) ((deadline - now) / NS_PER_MSEC);
+		uint64		now = now_ns();
 
-		if (WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-					  whole_ms, PG_WAIT_EXTENSION) & WL_LATCH_SET)
-		{
-			ResetLatch(MyLatch);
-			return;				/* tick now; the loop then looks at the flags */
-		}
+		if (deadline > now &&
+			WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+					  (long) ((deadline - now + NS_PER_MSEC - 1) / NS_PER_MSEC),
+					  PG_WAIT_EXTENSION) & WL_LATCH_SET)
+			ResetLatch(MyLatch);	/* tick now; the loop then looks at the flags */
+		return;
 	}
 	ts.tv_sec = deadline / NS_PER_SEC;
 	ts.tv_nsec = deadline % NS_PER_SEC;
@@ -1232,7 +1242,7 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 			deadline = now_ns() + interval;
 		}
 
-		sleep_until(deadline);
+		sleep_until(deadline, resting);
 		now = now_ns();
 
 		/* more than a whole interval behind: count it, and catch up */

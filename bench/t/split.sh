@@ -11,11 +11,22 @@
 #     class of the history must sum to the summary's.
 #  2. a mixed load on the same disk: commits that flush
 #     (synchronous_commit = on) beside bulk inserts that do not, through a
-#     16MB ring: both sides are large, and with --validate each side of the
-#     history must come within 10% of the time PostgreSQL's own functions
-#     took (XLogInsertRecord: the insert side; XLogFlush: the flush side;
-#     traced with bpftrace).  Skipped, with the reason, where bpftrace or
-#     the server's probes are missing.
+#     16MB ring, four commits to a bulk insert at random, so that both
+#     sides are large: a bulk insert of 200,000 rows takes about 13 s
+#     here, a commit behind it about 2 s, and with one commit to one bulk
+#     insert some runs made only a few commits (a flush side of 0.4 s in
+#     one); with --validate each side of the
+#     history must come within 10% of the time PostgreSQL spent waiting on
+#     it, traced with bpftrace: the insert side's waits (the clients'
+#     WALWrite, WALBufMapping and WALInsert lock waits outside XLogFlush,
+#     and their own wrap-around writes), the flush side's XLogFlush calls.
+#     The insert side is judged by its waits, not by the whole
+#     XLogInsertRecord calls of 50 us or more: the bulk load's calls also
+#     hold on-CPU time, and time runnable but off CPU, that no sampler of
+#     wait events sees and that grows with whatever else runs on the
+#     machine (5-7% of the calls' time alone here, 12% beside another
+#     session's demo).  Skipped, with the reason, where bpftrace or the
+#     server's probes are missing.
 #
 # Run as root, after building bench/wal_stall_bench, with PG_CONFIG set;
 # run by bench/t/e2e.sh.  Skips (and says why) where this machine has no
@@ -107,7 +118,8 @@ COMMIT;
 SQL
 	chmod 644 "$work/commit.sql" "$work/bulk.sql"
 	"$BENCH" --pg-config "$PG_CONFIG" --slow-wal 100 --slow-wal-mbps 4 --set wal_buffers=16MB \
-		--set synchronous_commit=on --script "$work/commit.sql" --pgbench-args "-f $work/bulk.sql" \
+		--set synchronous_commit=on --script "$work/commit.sql" \
+		--pgbench-args "-f $work/commit.sql@3 -f $work/bulk.sql@1" \
 		--runs 1 --duration 20 --clients 4 --scale 10 --validate --quiet \
 		--out "$work/mixed" >"$work/mixed.out" 2>"$work/mixed.err"
 	rc=$?
@@ -119,16 +131,20 @@ r = list(csv.DictReader(open(sys.argv[1])))[0]
 if r["traced"] != "true" or r["validate_error"] or r["traced_insert_side_ms"] == "":
     print("# the run was not traced: ok %s, traced %s, validate_error %r, error %r"
           % (r["ok"], r["traced"], r["validate_error"], r.get("error", "")))
+# the insert side's waits: lock waits outside the flush functions and
+# wrap-around writes, both of client backends
+waits = {"insert": float(r["traced_lock_wait_ms"] or 0) + float(r["traced_dirty_write_ms"] or 0),
+         "flush": float(r["traced_flush_side_ms"] or 0)}
 for side in ("insert", "flush"):
-    print(side, r["traced_%s_side_ms" % side] or 0, r["history_%s_side_ms" % side] or 0,
-          r["summary_%s_side_ms" % side] or 0)
+    print(side, "%.3f" % waits[side], r["history_%s_side_ms" % side] or 0,
+          r["summary_%s_side_ms" % side] or 0, r["traced_%s_side_ms" % side] or 0)
 PY
-	sed -e '/^#/!s/^/# side traced_ms history_ms summary_ms: /' "$work/mixed.split"
+	sed -e '/^#/!s/^/# side traced_waits_ms history_ms summary_ms traced_calls_ms: /' "$work/mixed.split"
 	for side in insert flush; do
 		read -r _ traced history _ < <(grep "^$side " "$work/mixed.split")
 		ok "mixed load: the clients' $side side is large (${traced:-?} ms traced)" \
 			python3 -c "import sys; sys.exit(not float('${traced:-0}') > 2000)"
-		ok "mixed load: the history's $side side (${history:-?} ms) is within 10% of the traced (${traced:-?} ms)" \
+		ok "mixed load: the history's $side side (${history:-?} ms) is within 10% of the traced waits on it (${traced:-?} ms)" \
 			python3 -c "import sys; t = float('${traced:-0}'); sys.exit(not (t > 0 and abs(float('${history:-0}') - t) <= 0.10 * t))"
 	done
 fi
