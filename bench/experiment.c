@@ -319,15 +319,17 @@ wsb_write_results_continued(const char *path, const char *old_text, const WsbPla
  * wal_stall_summary.p50_ms) lasts more than a tenth of a run, where the
  * run's end falls in a cycle moves its tps by a sizeable part of a cycle.
  * One line per such configuration into buf ("" when none): which class,
- * how long, and the run length that would hold ten such episodes.
- * Returns how many configurations were named.
+ * how long, and the run length that would hold ten such episodes; the
+ * longest of those into *needed_s (0 when none).  Returns how many
+ * configurations were named.
  */
 int
 wsb_short_runs(const WsbPlan *plan, const WsbRun *runs, int nruns, int duration,
-			   PQExpBuffer buf)
+			   PQExpBuffer buf, double *needed_s)
 {
 	int			named = 0;
 
+	*needed_s = 0;
 	for (int c = 0; c < plan->nconfigs; c++)
 	{
 		double		worst = 0;
@@ -347,6 +349,7 @@ wsb_short_runs(const WsbPlan *plan, const WsbRun *runs, int nruns, int duration,
 		if (which == NULL || worst <= duration * 1000.0 / 10)
 			continue;
 		named++;
+		*needed_s = fmax(*needed_s, ceil(worst / 100));
 		appendPQExpBuffer(buf,
 						  "runs too short for %s's stall cycle: its median %s episode lasts "
 						  "%.1f s, over a tenth of the %d s runs; runs of %.0f s or more would "
@@ -518,4 +521,25 @@ wsb_wal_segments_ahead(const WsbOptions *o)
 		return 0;
 	n = (int) ceil(mb_per_s * (o->warmup + o->duration + WSB_WAL_AHEAD_SLACK_S) / WSB_WAL_SEGMENT_MB) + 1;
 	return n < WSB_WAL_AHEAD_MAX ? n : WSB_WAL_AHEAD_MAX;
+}
+
+/*
+ * With --budget, after the first round: how long the later rounds' runs
+ * should be, when the first round showed them too short for a
+ * configuration's stall cycle (needed_s: the length that holds ten of its
+ * median episodes, from wsb_short_runs).  A run's tps then depends on how
+ * many of those long waits fall inside it, which more rounds of the same
+ * short runs average only slowly; longer runs remove it at its source.
+ * The new length is what is needed, or the most that still lets the budget
+ * left (left_s) hold the two rounds the first look needs, at nconfigs runs
+ * a round of length + warm-up + WSB_RUN_OVERHEAD_S each; 0 when that is
+ * no longer than the runs already are (the rounds go on as planned).
+ */
+int
+wsb_lengthened_duration(double needed_s, int duration, int warmup, int nconfigs, double left_s)
+{
+	double		fits = left_s / (2.0 * nconfigs) - warmup - WSB_RUN_OVERHEAD_S;
+	int			d = (int) floor(fmin(ceil(needed_s), fits));
+
+	return d > duration ? d : 0;
 }

@@ -50,8 +50,10 @@ extern int	wsb_write_results_continued(const char *path, const char *old_text,
 										const WsbPlan *plan, const WsbRun *runs, int nruns);
 extern int	wsb_budget_looks(const WsbOptions *o, int nconfigs);
 extern int	wsb_short_runs(const WsbPlan *plan, const WsbRun *runs, int nruns, int duration,
-						   struct PQExpBufferData *buf);
+						   struct PQExpBufferData *buf, double *needed_s);
 extern int	wsb_judge_only(const WsbOptions *o, bool margin_given);
 extern int	wsb_wal_segments_ahead(const WsbOptions *o);
+extern int	wsb_lengthened_duration(double needed_s, int duration, int warmup, int nconfigs,
+									double left_s);
 
 #endif							/* WSB_EXPERIMENT_H */

@@ -353,6 +353,31 @@ presets_dir(const char *argv0, char *dir, size_t len)
 		wsb_strlcpy(dir, WSB_PRESETS_DIR_DEFAULT, len);
 }
 
+/*
+ * --budget, after a first round whose runs were too short for a stall
+ * cycle: the later rounds run longer (wsb_lengthened_duration), as the
+ * warning asks, rather than adding rounds of runs whose tps hangs on where
+ * a few long waits fall.  Rounds stay paired within themselves, so a first
+ * round of shorter runs is judged with the rest; results.csv has every
+ * run's seconds.  Not on --resume, whose plan fixes the length.
+ */
+static void
+lengthen_runs(WsbOptions *o, int nconfigs, double needed, double left)
+{
+	int			d = wsb_lengthened_duration(needed, o->duration, o->warmup, nconfigs, left);
+
+	if (d == 0)
+	{
+		printf("budget: the %.0f s left cannot hold two more rounds of runs longer than %d s; "
+			   "the rounds go on at %d s\n", left, o->duration, o->duration);
+		return;
+	}
+	printf("budget: the later rounds' runs last %d s instead of %d s (%s)\n", d, o->duration,
+		   d >= needed ? "long enough to hold ten of those episodes"
+		   : "as long as two more rounds allow in the budget left");
+	o->duration = d;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -370,7 +395,8 @@ main(int argc, char **argv)
 				ndone = 0,
 				look = 0,
 				nlooks = 0;
-	double		started;
+	double		started,
+				round_started;
 	WsbResume	resumed = {0};
 	WsbVerdicts verdicts;
 	bool		have_verdicts = false;
@@ -553,7 +579,7 @@ main(int argc, char **argv)
 			   "alpha 0.05/%d each (Bonferroni error spending)\n", opts.budget_seconds, nlooks,
 			   nlooks == 1 ? "" : "s", nlooks);
 	}
-	started = wsb_now();
+	started = round_started = wsb_now();
 	for (int i = first; i < plan.nruns; i++)
 	{
 		WsbRun	   *run = &runs[ndone];
@@ -562,7 +588,9 @@ main(int argc, char **argv)
 		if (i % plan.nconfigs == 0 && i > first && opts.budget_seconds > 0)
 		{
 			double		spent = wsb_now() - started;
-			double		per_round = spent / ((i - first) / plan.nconfigs);
+			/* the last round's length, when its runs were lengthened */
+			double		per_round = fmax(spent / ((i - first) / plan.nconfigs),
+										 wsb_now() - round_started);
 
 			if (spent + per_round > opts.budget_seconds)
 			{
@@ -571,6 +599,8 @@ main(int argc, char **argv)
 				break;
 			}
 		}
+		if (i % plan.nconfigs == 0)
+			round_started = wsb_now();
 		run->config = plan.order[i];
 		run->repeat = round;
 		run->position = i % plan.nconfigs + 1;
@@ -607,10 +637,15 @@ main(int argc, char **argv)
 		{
 			/* the first round: are the runs long against the stall cycles? */
 			PQExpBufferData warn;
+			double		needed;
 
 			initPQExpBuffer(&warn);
-			if (wsb_short_runs(&plan, runs, ndone, opts.duration, &warn) > 0)
+			if (wsb_short_runs(&plan, runs, ndone, opts.duration, &warn, &needed) > 0)
+			{
 				fputs(wsb_buffer_text(&warn), stdout);
+				if (opts.budget_seconds > 0 && !opts.resume[0])
+					lengthen_runs(&opts, plan.nconfigs, needed, opts.budget_seconds - (wsb_now() - started));
+			}
 			termPQExpBuffer(&warn);
 		}
 		if (run->position == plan.nconfigs)

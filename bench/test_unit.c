@@ -876,15 +876,15 @@ plan_text(const WsbOptions *o, const WsbPlan *plan, char *text, size_t len)
 	termPQExpBuffer(&b);
 }
 
-/* wsb_short_runs on the four runs, its text copied into buf */
+/* wsb_short_runs on the four runs, its text copied into buf, the length needed into *needed */
 static int
-short_runs(const WsbPlan *plan, const WsbRun *runs, int duration, char *buf, size_t len)
+short_runs(const WsbPlan *plan, const WsbRun *runs, int duration, char *buf, size_t len, double *needed)
 {
 	PQExpBufferData b;
 	int			named;
 
 	initPQExpBuffer(&b);
-	named = wsb_short_runs(plan, runs, 4, duration, &b);
+	named = wsb_short_runs(plan, runs, 4, duration, &b, needed);
 	wsb_strlcpy(buf, b.data, len);
 	termPQExpBuffer(&b);
 	return named;
@@ -900,6 +900,7 @@ test_short_runs(void)
 	WsbRun		runs[4];
 	char		buf[1024];
 	int			named;
+	double		needed;
 
 	init_plan(&plan, 2, labels, "wal_buffers", values);
 	memset(runs, 0, sizeof(runs));
@@ -914,13 +915,33 @@ test_short_runs(void)
 		runs[i].ok = true;
 		runs[i].summary = make_rows(5, names, 2, cells);
 	}
-	named = short_runs(&plan, runs, 10, buf, sizeof(buf));
-	check(named == 1 && strcmp(buf, "runs too short for wal_buffers=16MB's stall cycle: its median "
+	named = short_runs(&plan, runs, 10, buf, sizeof(buf), &needed);
+	check(named == 1 && needed == 23 && strcmp(buf, "runs too short for wal_buffers=16MB's stall cycle: its median "
 							   "wal_buffer_full episode lasts 2.3 s, over a tenth of the 10 s runs; "
 							   "runs of 23 s or more would hold ten (--duration)\n") == 0,
 		  "short runs: 16MB's 2.3 s episodes in 10 s runs are named, 32kB's 5 ms not (%d: %s)", named, buf);
-	named = short_runs(&plan, runs, 30, buf, sizeof(buf));
-	check(named == 0 && buf[0] == '\0', "short runs: 30 s runs hold ten 2.3 s episodes: none named");
+	named = short_runs(&plan, runs, 30, buf, sizeof(buf), &needed);
+	check(named == 0 && buf[0] == '\0' && needed == 0,
+		  "short runs: 30 s runs hold ten 2.3 s episodes: none named");
+
+	/*
+	 * --budget lengthens the later rounds' runs instead: 23 s needed, 10 s
+	 * runs, 2 configurations, 6 s of overhead a run.  With 100 s left two
+	 * rounds of 4 runs' worth fit at 100 / 4 - 6 = 19 s; with 200 s the 23 s
+	 * needed fit; with 60 s only 9 s would, no longer than now: 0.
+	 */
+	check(wsb_lengthened_duration(23, 10, 0, 2, 100) == 19,
+		  "budget lengthens: 19 s runs fit two more rounds in 100 s (got %d)",
+		  wsb_lengthened_duration(23, 10, 0, 2, 100));
+	check(wsb_lengthened_duration(23, 10, 0, 2, 200) == 23,
+		  "budget lengthens: to the 23 s needed when they fit (got %d)",
+		  wsb_lengthened_duration(23, 10, 0, 2, 200));
+	check(wsb_lengthened_duration(23, 10, 3, 2, 100) == 16,
+		  "budget lengthens: a 3 s warm-up counts against it (got %d)",
+		  wsb_lengthened_duration(23, 10, 3, 2, 100));
+	check(wsb_lengthened_duration(23, 10, 0, 2, 60) == 0,
+		  "budget lengthens: not when what fits is no longer than the runs are (got %d)",
+		  wsb_lengthened_duration(23, 10, 0, 2, 60));
 	free_runs(runs, 4);
 }
 
