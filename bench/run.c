@@ -883,7 +883,8 @@ wsb_steady_state(WsbTarget *t, const WsbOptions *o, char *buf, size_t len)
 
 	if (wsb_sql_rows(t->conn,
 					 "SELECT pg_catalog.current_setting('checkpoint_timeout'::pg_catalog.text) AS timeout, "
-					 "(SELECT setting FROM pg_catalog.pg_settings WHERE name = 'checkpoint_timeout') AS timeout_s, "
+					 "(SELECT setting FROM pg_catalog.pg_settings "
+					 "WHERE name OPERATOR(pg_catalog.=) 'checkpoint_timeout'::pg_catalog.text) AS timeout_s, "
 					 "pg_catalog.current_setting('max_wal_size'::pg_catalog.text) AS maxwal, "
 					 "pg_catalog.current_setting('autovacuum'::pg_catalog.text) AS autovac, "
 					 "pg_catalog.current_setting('autovacuum_naptime'::pg_catalog.text) AS naptime",

@@ -304,7 +304,7 @@ make_wal_ahead(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 			return -1;
 	if (wsb_sql_exec(t->conn, "CHECKPOINT", err, errlen) != 0 ||
 		wsb_sql_value(t->conn, "SELECT pg_catalog.count(*) FROM pg_catalog.pg_ls_waldir() "
-					  "WHERE name OPERATOR(pg_catalog.~) '^[0-9A-F]{24}$'",
+					  "WHERE name OPERATOR(pg_catalog.~) '^[0-9A-F]{24}$'::pg_catalog.text",
 					  NULL, count, sizeof(count), err, errlen) != 0)
 		return -1;
 	wsb_note("pg_wal: %s segments of %d MB before the disk is slowed (%d made ahead, min_wal_size "
@@ -485,11 +485,11 @@ open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 		for (int i = 0; i < o->nsets; i++)
 			varied |= strcasecmp(o->sets[i].name, "shared_preload_libraries") == 0;
 		char		min_wal[64] = "";
+		int			ahead = wsb_wal_segments_ahead(o);
 
 		/* keeps the segments made ahead for recycling (make_wal_ahead) */
-		if (wsb_wal_segments_ahead(o) > 0)
-			snprintf(min_wal, sizeof(min_wal), "min_wal_size = %dMB\n",
-					 wsb_wal_segments_ahead(o) * WSB_WAL_SEGMENT_MB);
+		if (ahead > 0)
+			snprintf(min_wal, sizeof(min_wal), "min_wal_size = %dMB\n", ahead * WSB_WAL_SEGMENT_MB);
 		if (asprintf(&conf, "# written by wal_stall_bench for this temporary cluster\n"
 					 "port = %d\nlisten_addresses = ''\nunix_socket_directories = '%s'\n"
 					 "%strack_wal_io_timing = on\nmax_wal_size = 4GB\n%s%s",

@@ -930,18 +930,27 @@ test_short_runs(void)
 	 * rounds of 4 runs' worth fit at 100 / 4 - 6 = 19 s; with 200 s the 23 s
 	 * needed fit; with 60 s only 9 s would, no longer than now: 0.
 	 */
-	check(wsb_lengthened_duration(23, 10, 0, 2, 100) == 19,
-		  "budget lengthens: 19 s runs fit two more rounds in 100 s (got %d)",
-		  wsb_lengthened_duration(23, 10, 0, 2, 100));
-	check(wsb_lengthened_duration(23, 10, 0, 2, 200) == 23,
-		  "budget lengthens: to the 23 s needed when they fit (got %d)",
-		  wsb_lengthened_duration(23, 10, 0, 2, 200));
-	check(wsb_lengthened_duration(23, 10, 3, 2, 100) == 16,
-		  "budget lengthens: a 3 s warm-up counts against it (got %d)",
-		  wsb_lengthened_duration(23, 10, 3, 2, 100));
-	check(wsb_lengthened_duration(23, 10, 0, 2, 60) == 0,
-		  "budget lengthens: not when what fits is no longer than the runs are (got %d)",
-		  wsb_lengthened_duration(23, 10, 0, 2, 60));
+	{
+		static const struct
+		{
+			int			warmup;
+			double		left;
+			int			want;
+			const char *what;
+		}			cases[] = {
+			{0, 100, 19, "19 s runs fit two more rounds in 100 s"},
+			{0, 200, 23, "to the 23 s needed when they fit"},
+			{3, 100, 16, "a 3 s warm-up counts against it"},
+			{0, 60, 0, "not when what fits is no longer than the runs are"},
+		};
+
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		{
+			int			got = wsb_lengthened_duration(23, 10, cases[i].warmup, 2, cases[i].left);
+
+			check(got == cases[i].want, "budget lengthens: %s (got %d)", cases[i].what, got);
+		}
+	}
 	free_runs(runs, 4);
 }
 
