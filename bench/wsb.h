@@ -34,7 +34,8 @@
  *				 the terminal table, the report's section
  *	 forest.c	 the verdict's forest plots (gnuplot SVG)
  *	 format.c	 a value in an output file: CSV quoting, HTML escaping, ISO 8601; CSV read back
- *	 csv.c		 results.csv, timeline.csv, advice.csv; a CSV of runs read back
+ *	 csv.c		 results.csv, timeline.csv, advice.csv written
+ *	 round_table.c a CSV of runs read back as the rounds to judge
  *	 chart.c	 the report's charts (gnuplot SVG)
  *	 report.c	 report.html, the terminal verdict table
  *	 report_validate.c --validate's tables, on the terminal and in report.html
