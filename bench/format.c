@@ -2,7 +2,8 @@
  *
  * format.c
  *		wal_stall_bench: how a value is written into an output file: a CSV
- *		field (RFC 4180), text and a number in HTML, a time in ISO 8601.
+ *		field (RFC 4180), text and a number in HTML, a time in ISO 8601,
+ *		a tps figure.
  *
  * Every CSV file and every HTML page the harness writes (csv.c, verdict_report.c,
  * report.c, report_validate.c, experiment.c) quotes and escapes through
@@ -93,6 +94,19 @@ wsb_html_number_cell(FILE *f, const char *fmt, double v)
 	else
 		fprintf(f, fmt, v);
 	fputs("</td>", f);
+}
+
+/* A tps figure as text: "-" when unknown, whole from 100 up, one decimal
+ * below (the runs' tables, on the terminal and in report.html). */
+void
+wsb_fmt_tps(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (fabs(v) >= 100)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.1f", v);
 }
 
 void

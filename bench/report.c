@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * report.c
- *		wal_stall_bench: report.html and the terminal verdict table.
+ *		wal_stall_bench: report.html.
  *
  * report.html is one self-contained file: inline CSS, and the charts
  * chart.c has gnuplot draw, pasted in as inline SVG.  Without gnuplot the
@@ -52,17 +52,6 @@ html_printf(FILE *f, const char *fmt,...)
 	}
 	wsb_html_escape(f, buf);
 	free(buf);
-}
-
-static void
-fmt_tps(char *buf, size_t len, double v)
-{
-	if (isnan(v))
-		snprintf(buf, len, "-");
-	else if (fabs(v) >= 100)
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, "%.1f", v);
 }
 
 static double
@@ -194,7 +183,7 @@ write_runs_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 			if (ord[i]->config != c)
 				continue;
 			total++;
-			fmt_tps(b, sizeof(b), ord[i]->tps);
+			wsb_fmt_tps(b, sizeof(b), ord[i]->tps);
 			fprintf(f, "%s%s", first ? "" : " ", ord[i]->ok ? b : "failed");
 			first = false;
 		}
@@ -745,90 +734,4 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 		rc = -1;
 	}
 	return rc;
-}
-
-/* ---------------------------------------------------------------------
- * Terminal
- * --------------------------------------------------------------------- */
-
-/* Print text from column indent on, wrapped at width on blanks. */
-static void
-print_wrapped(FILE *f, const char *text, int indent, int width)
-{
-	const char *p = text;
-
-	while (*p)
-	{
-		int			room = width - indent;
-		int			len = (int) strlen(p);
-		int			cut = len;
-
-		if (len > room)
-		{
-			cut = room;
-			while (cut > 0 && p[cut] != ' ')
-				cut--;
-			if (cut == 0)
-				cut = room;
-		}
-		fprintf(f, "%*s%.*s\n", indent, "", cut, p);
-		p += cut;
-		while (*p == ' ')
-			p++;
-	}
-}
-
-/*
- * Each configuration's runs on the terminal: the tps of each in run order
- * and their median, then each run's window tps, wrapped at 100 columns.  The verdict follows it
- * (wsb_print_paired).
- */
-void
-wsb_print_runs(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
-{
-	const WsbRun **ord = wsb_runs_in_order(runs, nruns);
-	double	   *x = wsb_xmalloc(sizeof(double) * (nruns > 0 ? nruns : 1));
-
-	if (ord == NULL)
-	{
-		free(ord);
-		free(x);
-		return;
-	}
-	fputs("tps of each run (run order), median\n", f);
-	for (int c = 0; c < plan->nconfigs; c++)
-	{
-		char	   *line = NULL;
-		size_t		linelen = 0;
-		FILE	   *m = open_memstream(&line, &linelen);
-		char		b[32];
-		int			nok = wsb_config_tps(runs, nruns, c, x);
-
-		if (m == NULL)
-			break;
-		fprintf(m, "%s:", plan->configs[c].label);
-		for (int i = 0; i < nruns; i++)
-		{
-			if (ord[i]->config != c)
-				continue;
-			fmt_tps(b, sizeof(b), ord[i]->tps);
-			fprintf(m, " %s", ord[i]->ok ? b : "failed");
-		}
-		fmt_tps(b, sizeof(b), wsb_median(x, nok));
-		fprintf(m, ", median %s", b);
-		/* what the verdict pairs, when the runs have it (csv.c) */
-		for (int i = 0, first = 1; i < nruns; i++)
-		{
-			if (ord[i]->config != c || !ord[i]->ok || !(ord[i]->tps_window > 0))
-				continue;
-			fmt_tps(b, sizeof(b), ord[i]->tps_window);
-			fprintf(m, "%s %s", first ? "; over the steady seconds:" : "", b);
-			first = 0;
-		}
-		if (fclose(m) == 0)
-			print_wrapped(f, line, 0, 100);
-		free(line);
-	}
-	free(ord);
-	free(x);
 }

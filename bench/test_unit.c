@@ -5,8 +5,8 @@
  *
  * Prints "ok N - what" / "not ok N - what" per check and ends with
  * "N passed, N failed"; exits 1 when any check failed.  This file holds
- * the runner and the tests of stats.c and report.c; test_options() and
- * test_pgbench() live in test_unit_engine.c.
+ * the runner and the tests of stats.c, csv.c, report.c and terminal.c;
+ * test_options() and test_pgbench() live in test_unit_engine.c.
  *
  * Expected figures are computed independently of the code under test:
  * published t tables, hand-worked examples (shown in comments), and for
@@ -368,7 +368,7 @@ test_stats(void)
 	}
 }
 
-/* ---------- report.c: CSV ---------- */
+/* ---------- csv.c: the CSV files written ---------- */
 
 static char *
 csv_of(const char *s)
@@ -541,7 +541,7 @@ test_csv(void)
 	}
 }
 
-/* ---------- report.c: HTML and terminal ---------- */
+/* ---------- report.c: HTML; terminal.c: the runs on the terminal ---------- */
 
 /* Advice and statements for the crafted runs: the last run of
  * configuration 2 (wal_buffers=32kB) has both, configuration 0's last run

@@ -2,7 +2,7 @@
  *
  * test_unit_verdict.c
  *		wal_stall_bench: unit tests of the verdict by rounds (verdict.c) and
- *		of what csv.c reads and verdict_report.c writes, on fixed data with known answers.
+ *		of what round_table.c reads and verdict_report.c writes, on fixed data with known answers.
  *
  * The expected figures are worked out independently of the code: t
  * quantiles from published tables, or for 2 degrees of freedom from the

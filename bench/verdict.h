@@ -2,9 +2,10 @@
  *
  * verdict.h
  *		wal_stall_bench: rounds as the unit of the verdict.  The paired
- *		statistics (verdict.c, pure); the rounds read back from results.csv
- *		or any CSV (csv.c); and what verdict_report.c builds on them:
- *		verdicts.csv, the terminal table and the report's section.
+ *		statistics (paired.c) and the judgement (verdict.c), both pure;
+ *		the rounds read back from results.csv or any CSV (round_table.c);
+ *		and what verdict_report.c builds on them: verdicts.csv, the
+ *		terminal table and the report's section.
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
@@ -41,7 +42,7 @@ typedef struct WsbRoundRun
 	int			position;		/* 1.. inside the round, 0 unknown */
 	bool		ok;
 	bool		traced;			/* --validate: the tracer moved this run */
-	double		tps;			/* what is paired (csv.c's use_window_tps) */
+	double		tps;			/* what is paired (round_table.c's use_window_tps) */
 	double		tps_window;		/* results.csv's tps_window, NAN unknown */
 	double		client_ms;		/* clients x run ms, NAN unknown */
 	double		stall_ms[WSB_N_STALL];	/* NAN unknown */
@@ -118,14 +119,20 @@ typedef struct WsbRoundState
 	bool		failed;			/* a run in it failed */
 } WsbRoundState;
 
-/* ---------- verdict.c: pure statistics ---------- */
+/* ---------- paired.c: paired statistics over rounds ---------- */
+
+/* wsb_rounds_needed looks no further than this many rounds */
+#define WSB_ROUNDS_NEEDED_MAX 1000
 
 extern void wsb_paired_summary(const double *d, int n, double *mean, double *sd);
 extern double wsb_paired_t_p(const double *d, int n);
-extern void wsb_paired_interval(const double *d, int n, double level, double *lo, double *hi);
 extern void wsb_holm(const double *p, int k, double *adjusted, int *rank);
 extern double wsb_signed_rank_p(const double *d, int n);
 extern int	wsb_rounds_needed(double sd, double half_width, double tail);
+
+/* ---------- verdict.c: the judgement, pure ---------- */
+
+extern void wsb_paired_interval(const double *d, int n, double level, double *lo, double *hi);
 extern int	wsb_paired_logs(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 							WsbMetric metric, double *d, int *rounds_of);
 extern bool wsb_round_complete(const WsbRoundRun *runs, int nruns, int nconfigs, int round);
@@ -140,7 +147,7 @@ extern const char *wsb_metric_name(WsbMetric m);	/* "tps", "wal_flush_share" ...
 extern double wsb_look_alpha(double alpha, int nlooks);
 extern bool wsb_tps_settled(const WsbPaired *v);
 
-/* ---------- csv.c: the rounds read back; verdict_report.c: judged and written out ---------- */
+/* ---------- round_table.c: the rounds read back; verdict_report.c: judged and written out ---------- */
 
 /* The rounds of an experiment, read from results.csv or any CSV. */
 typedef struct WsbRoundTable
@@ -166,7 +173,7 @@ typedef struct WsbVerdicts
 	char		forest_why[512];	/* why not */
 } WsbVerdicts;
 
-/* csv.c */
+/* round_table.c */
 extern int	wsb_round_table_read_csv(const char *path, const char *baseline,
 									 const char *const *labels, int nlabels, WsbRoundTable *t,
 									 char *err, size_t errlen);

@@ -2,7 +2,7 @@
  *
  * verdict_report.c
  *		wal_stall_bench: an experiment's verdicts, start to end: its rounds
- *		read (csv.c), judged (verdict.c), and written out: verdicts.csv (one
+ *		read (round_table.c), judged (verdict.c), and written out: verdicts.csv (one
  *		row per configuration and metric), the terminal table and the
  *		report's "Verdict by rounds" section, whose forest plots forest.c
  *		draws.  Nothing here judges.

@@ -29,14 +29,17 @@
  *	 figures.c	 reading a run's figures back: by class and column, in run order,
  *				 pgbench's seconds joined with the history rows
  *	 stats.c	 medians, Student's t, Welch's interval (for comparison)
+ *	 paired.c	 paired statistics over rounds: t p, Holm, signed-rank p, rounds needed
  *	 verdict.c	 the verdict: paired by round, margin, Holm, TOST, budget
  *	 verdict_report.c an experiment's verdicts: read, judged, written to verdicts.csv,
  *				 the terminal table, the report's section
  *	 forest.c	 the verdict's forest plots (gnuplot SVG)
  *	 format.c	 a value in an output file: CSV quoting, HTML escaping, ISO 8601; CSV read back
- *	 csv.c		 results.csv, timeline.csv, advice.csv; a CSV of runs read back
+ *	 csv.c		 results.csv, timeline.csv, advice.csv written
+ *	 round_table.c a CSV of runs read back as the rounds to judge
  *	 chart.c	 the report's charts (gnuplot SVG)
- *	 report.c	 report.html, the terminal verdict table
+ *	 report.c	 report.html
+ *	 terminal.c	 each configuration's runs on the terminal, before the verdict
  *	 report_validate.c --validate's tables, on the terminal and in report.html
  *	 clog_report.c the CLOG by buffer count: misses, waits, tps, the tipping point
  *	 proc.c		 running a program (as a user, in a cgroup, with a timeout), stopping it
@@ -338,6 +341,7 @@ extern double wsb_t_cdf(double t, double df);
 extern void wsb_csv_field(FILE *f, const char *s);	/* RFC 4180 quoting */
 extern void wsb_html_escape(FILE *f, const char *s);	/* & < > " ' */
 extern void wsb_html_number_cell(FILE *f, const char *fmt, double v);	/* <td class="n"> */
+extern void wsb_fmt_tps(char *buf, size_t len, double v);	/* "-", "1234", "12.3" */
 extern void wsb_iso8601_utc(time_t t, char *buf, size_t len);	/* "" when unknown */
 
 /* a row (a header or a run) longer than this is refused, not read */
@@ -388,6 +392,9 @@ struct WsbVerdicts;
 extern int	wsb_write_report(const char *dir, const WsbOptions *opts,
 							 const WsbPlan *plan, const WsbRun *runs, int nruns,
 							 const WsbEnvironment *env, const struct WsbVerdicts *verdicts);
+
+/* ---------- the runs on the terminal (terminal.c) ---------- */
+
 extern void wsb_print_runs(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns);
 
 #endif							/* WSB_H */

@@ -1,0 +1,228 @@
+/*-------------------------------------------------------------------------
+ *
+ * paired.c
+ *		wal_stall_bench: paired statistics over rounds: the mean and
+ *		spread of per-round differences, the paired t test's p, Holm's
+ *		adjustment, Wilcoxon's signed-rank p, and the rounds a t interval
+ *		needs to reach a width.
+ *
+ * Each function takes plain numbers (the per-round log ratios d_r, a list
+ * of p-values) and knows nothing of runs, metrics or margins: verdict.c
+ * pairs the runs and turns these figures into words.  Student's t
+ * distribution is stats.c's (R's standalone math library).  Pure, and
+ * unit-tested on cases with known answers (test_unit_verdict.c).
+ *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "wsb.h"
+#include "verdict.h"
+
+/* Mean and sample standard deviation (n - 1) of d; NAN where undefined. */
+void
+wsb_paired_summary(const double *d, int n, double *mean, double *sd)
+{
+	*mean = wsb_mean(d, n);
+	*sd = wsb_stddev(d, n);
+}
+
+/*
+ * Two-sided p of the paired t test of mean d = 0 (ratio 1), n - 1 df.
+ * No spread at all: 0 when the mean is not zero (every round moved alike),
+ * else 1.  NAN under 2 values.
+ */
+double
+wsb_paired_t_p(const double *d, int n)
+{
+	double		m,
+				s,
+				t;
+
+	if (n < 2)
+		return NAN;
+	wsb_paired_summary(d, n, &m, &s);
+	if (s == 0)
+		return m == 0 ? 1 : 0;
+	t = m / (s / sqrt(n));
+	return 2 * wsb_t_cdf(-fabs(t), n - 1);
+}
+
+/*
+ * Holm's step-down adjustment of k p-values: sorted ascending, the i-th
+ * (0-based) is multiplied by k - i, and the running maximum keeps the
+ * adjusted values in the same order (a later hypothesis is never rejected
+ * before an earlier one).  rank[j]: the place of p[j] in that order.
+ * A NAN p is left out (adjusted NAN, rank -1) and does not count in k.
+ */
+void
+wsb_holm(const double *p, int k, double *adjusted, int *rank)
+{
+	int		   *idx = wsb_xmalloc(sizeof(int) * (k > 0 ? k : 1));
+	int			m = 0;
+	double		run = 0;
+
+	for (int j = 0; j < k; j++)
+	{
+		adjusted[j] = NAN;
+		rank[j] = -1;
+		if (!isnan(p[j]))
+			idx[m++] = j;
+	}
+	/* insertion sort by p: a handful of configurations */
+	for (int i = 1; i < m; i++)
+		for (int j = i; j > 0 && p[idx[j]] < p[idx[j - 1]]; j--)
+		{
+			int			t = idx[j];
+
+			idx[j] = idx[j - 1];
+			idx[j - 1] = t;
+		}
+	for (int i = 0; i < m; i++)
+	{
+		double		a = fmin(1, (m - i) * p[idx[i]]);
+
+		run = fmax(run, a);
+		adjusted[idx[i]] = run;
+		rank[idx[i]] = i;
+	}
+	free(idx);
+}
+
+/* The exact two-sided p from m doubled ranks, their sum and W2+. */
+static double
+exact_signed_rank_p(const int *r2, int m, long long total2, long long wplus2)
+{
+	double	   *count = calloc(total2 + 1, sizeof(double));
+	double		hits = 0,
+				all = 0,
+				obs = fabs(wplus2 - total2 / 2.0);
+
+	if (count == NULL)
+		return NAN;
+	count[0] = 1;
+	for (int i = 0; i < m; i++)
+		for (long long w = total2; w >= r2[i]; w--)
+			count[w] += count[w - r2[i]];
+	for (long long w = 0; w <= total2; w++)
+	{
+		all += count[w];
+		if (fabs(w - total2 / 2.0) >= obs)
+			hits += count[w];
+	}
+	free(count);
+	return hits / all;
+}
+
+static int
+cmp_abs(const void *a, const void *b)
+{
+	double		x = fabs(*(const double *) a),
+				y = fabs(*(const double *) b);
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Two-sided p of Wilcoxon's signed-rank test on d (zeros dropped, tied |d|
+ * given their mean rank), over every value.  Ranks doubled are whole
+ * numbers (a mean rank is a multiple of 1/2).  Up to WSB_RANK_EXACT_MAX
+ * values the p is exact: every one of the 2^n sign patterns is equally
+ * likely under "no change", so p is the share of patterns whose W+ lies at
+ * least as far from its mean as the observed, counted by W+ with one pass
+ * per value (subset-sum counts, n x sum of ranks steps).  Above it, where
+ * that count grows with the cube of n, the normal approximation with the
+ * tie-corrected variance sum(r^2) / 4 and a continuity correction stands
+ * in (wsb_method_text says so).  NAN under WSB_RANK_MIN_ROUNDS values: with
+ * fewer, even all rounds one way cannot reach p < 0.05 (2 / 2^5 = 0.0625).
+ */
+double
+wsb_signed_rank_p(const double *d, int n)
+{
+	double	   *a;
+	int		   *r2;				/* doubled ranks, in the order of a */
+	int			m = 0;
+	long long	total2 = 0,
+				wplus2 = 0;
+	double		sumsq2 = 0,
+				p;
+
+	if (n < WSB_RANK_MIN_ROUNDS)
+		return NAN;
+	a = malloc(sizeof(double) * n);
+	r2 = malloc(sizeof(int) * n);
+	if (a == NULL || r2 == NULL)
+	{
+		free(a);
+		free(r2);
+		return NAN;
+	}
+	for (int i = 0; i < n; i++)
+		if (d[i] != 0)
+			a[m++] = d[i];
+	qsort(a, m, sizeof(double), cmp_abs);
+	for (int i = 0; i < m;)
+	{
+		int			j = i;
+
+		while (j < m && fabs(a[j]) == fabs(a[i]))
+			j++;
+		/* positions i+1 .. j share the mean rank (i + 1 + j) / 2 */
+		for (int k = i; k < j; k++)
+		{
+			r2[k] = i + 1 + j;
+			total2 += r2[k];
+			sumsq2 += (double) r2[k] * r2[k];
+			if (a[k] > 0)
+				wplus2 += r2[k];
+		}
+		i = j;
+	}
+	if (m == 0)
+		p = 1;
+	else if (n <= WSB_RANK_EXACT_MAX)
+		p = exact_signed_rank_p(r2, m, total2, wplus2);
+	else
+	{
+		/* W2+ = 2 W+: mean total2 / 2, variance sum(r2^2) / 4; the
+		 * continuity correction of 1/2 in W+ is 1 in W2+ */
+		double		z = (fabs(wplus2 - total2 / 2.0) - 1) / sqrt(sumsq2 / 4);
+
+		p = z > 0 ? fmin(1, erfc(z / sqrt(2.0))) : 1;
+	}
+	free(a);
+	free(r2);
+	return p;
+}
+
+/*
+ * Rounds needed for a t interval with the spread sd to reach the half
+ * width half_width at the quantile tail (0.975 for a two-sided 95%): the
+ * smallest n >= 2 with t(tail, n - 1) sd / sqrt(n) <= half_width.  -1 when
+ * no n up to WSB_ROUNDS_NEEDED_MAX will do (the estimate sits on the margin).
+ */
+int
+wsb_rounds_needed(double sd, double half_width, double tail)
+{
+	int			lo = 2,
+				hi = WSB_ROUNDS_NEEDED_MAX;
+
+	if (!(half_width > 0) || isnan(sd))
+		return -1;
+	/* the half width falls as n grows (t falls, sqrt n rises): bisect */
+	if (wsb_t_quantile(tail, hi - 1) * sd / sqrt(hi) > half_width)
+		return -1;
+	while (lo < hi)
+	{
+		int			mid = (lo + hi) / 2;
+
+		if (wsb_t_quantile(tail, mid - 1) * sd / sqrt(mid) <= half_width)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}

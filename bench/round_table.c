@@ -1,0 +1,567 @@
+/*-------------------------------------------------------------------------
+ *
+ * round_table.c
+ *		wal_stall_bench: a CSV of runs read back as the rounds to judge
+ *		(WsbRoundTable), and the rounds the verdict leaves out.
+ *
+ * The rounds are read back from the results.csv the harness just wrote,
+ * that of an earlier experiment, or any CSV with at least the columns
+ * configuration, round and tps (an old results.csv without round: its run
+ * column, which was the repeat, is the round).  Optional columns: ok,
+ * position, traced, clients and seconds (together: the clients' time),
+ * client_ms, and per stall class CLASS_total_ms and CLASS_episodes.  The
+ * baseline: --baseline NAME, else the configuration of the rows whose
+ * baseline column is true (results.csv has one), else the first
+ * configuration in the file.  One reader for all of them, so that --judge
+ * and the live harness judge the same table; csv.c writes results.csv.
+ *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "engine.h"
+#include "expbuffer.h"
+#include "fits.h"
+#include "verdict.h"
+
+static bool
+parse_bool(const char *s, bool if_empty)
+{
+	if (s == NULL || *s == '\0')
+		return if_empty;
+	return strcasecmp(s, "true") == 0 || strcasecmp(s, "t") == 0 ||
+		strcmp(s, "1") == 0 || strcasecmp(s, "yes") == 0 || strcasecmp(s, "ok") == 0;
+}
+
+/*
+ * The index of configuration label in t, added when new and add: -1 when
+ * it is not there and cannot be added (64 already), -2 when it is too
+ * long to keep whole (it is never cut: two labels alike in their first
+ * 1023 bytes would be taken for one).
+ */
+static int
+label_index(WsbRoundTable *t, const char *label, bool add)
+{
+	for (int c = 0; c < t->nconfigs; c++)
+		if (strcmp(t->labels[c], label) == 0)
+			return c;
+	if (strlen(label) >= sizeof(t->labels[0]))
+		return -2;
+	if (!add || t->nconfigs >= 64)
+		return -1;
+	wsb_strlcpy(t->labels[t->nconfigs], label, sizeof(t->labels[0]));
+	return t->nconfigs++;
+}
+
+/* The message for a label label_index() refused as too long. */
+static void
+label_too_long(const char *path, const char *label, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "\"%s\": configuration label too long: \"%.60s...\" (%zu bytes, at most %zu)",
+			 path, label, strlen(label), sizeof(((WsbRoundTable *) NULL)->labels[0]) - 1);
+}
+
+void
+wsb_round_table_free(WsbRoundTable *t)
+{
+	free(t->runs);
+	t->runs = NULL;
+	t->nruns = 0;
+}
+
+/* The columns read_csv takes, by index in the header (-1: absent). */
+typedef struct CsvColumns
+{
+	int			configuration,
+				round,
+				tps,
+				ok,
+				position,
+				traced,
+				clients,
+				seconds,
+				client_ms,
+				seed,
+				margin_pct,
+				budget_looks,
+				baseline,
+				tps_window;
+	int			stall_ms[WSB_N_STALL];
+	int			episodes[WSB_N_STALL];
+	char		stall_ms_name[WSB_N_STALL][64];	/* "wal_flush_total_ms" */
+	char		episodes_name[WSB_N_STALL][64];	/* "wal_flush_episodes" */
+} CsvColumns;
+
+static int
+header_col(const WsbCsvReader *r, const char *name)
+{
+	for (int i = 0; i < r->ncells; i++)
+		if (strcmp(wsb_csv_cell(r, i), name) == 0)
+			return i;
+	return -1;
+}
+
+static void
+find_columns(const WsbCsvReader *r, CsvColumns *c)
+{
+	c->configuration = header_col(r, "configuration");
+	/* results.csv before rounds: run was the repeat */
+	c->round = header_col(r, "round") >= 0 ? header_col(r, "round") : header_col(r, "run");
+	c->tps = header_col(r, "tps");
+	c->ok = header_col(r, "ok");
+	c->position = header_col(r, "position");
+	c->traced = header_col(r, "traced");
+	c->clients = header_col(r, "clients");
+	c->seconds = header_col(r, "seconds");
+	c->client_ms = header_col(r, "client_ms");
+	c->seed = header_col(r, "seed");
+	c->margin_pct = header_col(r, "margin_pct");
+	c->budget_looks = header_col(r, "budget_looks");
+	c->baseline = header_col(r, "baseline");
+	c->tps_window = header_col(r, "tps_window");
+	for (int k = 0; k < WSB_N_STALL; k++)
+	{
+		snprintf(c->stall_ms_name[k], sizeof(c->stall_ms_name[k]), "%s_total_ms", wsb_stall_classes[k]);
+		c->stall_ms[k] = header_col(r, c->stall_ms_name[k]);
+		snprintf(c->episodes_name[k], sizeof(c->episodes_name[k]), "%s_episodes", wsb_stall_classes[k]);
+		c->episodes[k] = header_col(r, c->episodes_name[k]);
+	}
+}
+
+/*
+ * The tps the verdict pairs: a results.csv's tps_window (over each run's
+ * steady seconds, pgbench.c's wsb_window_tps) when every successful run
+ * has one, else every run's tps (pgbench's end-inclusive total, or a plain
+ * CSV's): one kind for all runs, never a mix.
+ */
+static void
+use_window_tps(WsbRoundTable *t)
+{
+	bool		all = t->nruns > 0;
+
+	for (int i = 0; i < t->nruns; i++)
+		if (t->runs[i].ok && !(t->runs[i].tps_window > 0))
+			all = false;
+	if (!all)
+		return;
+	for (int i = 0; i < t->nruns; i++)
+		if (t->runs[i].ok)
+			t->runs[i].tps = t->runs[i].tps_window;
+	wsb_strlcpy(t->tps_column, "tps_window", sizeof(t->tps_column));
+}
+
+/*
+ * A number cell of the current row: NAN when the cell is empty or absent
+ * (unknown), else a finite number from min to max (whole when asked), or
+ * false with err naming the line and the column.
+ */
+static bool
+cell_number(const WsbCsvReader *r, const char *path, int col, const char *name,
+			double min, double max, bool whole, double *out, char *err, size_t errlen)
+{
+	const char *s = wsb_csv_cell(r, col);
+	char	   *end;
+	double		v;
+
+	*out = NAN;
+	if (s == NULL || *s == '\0')
+		return true;
+	errno = 0;
+	/* plain digits, as round and tps mostly are: read without strtod */
+	if (strspn(s, "0123456789") == strlen(s) && strlen(s) <= 15)
+	{
+		v = 0;
+		for (const char *q = s; *q; q++)
+			v = v * 10 + (*q - '0');
+		end = (char *) s + strlen(s);
+	}
+	else
+		v = strtod(s, &end);
+	while (isspace((unsigned char) *end))
+		end++;
+	if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v) || v < min || v > max ||
+		(whole && v != floor(v)))
+	{
+		snprintf(err, errlen, "\"%s\" line %d: %s: \"%.60s\" is not %s from %.15g to %.15g",
+				 path, r->line, name, s, whole ? "a whole number" : "a number", min, max);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+/* an experiment-wide cell (seed, margin_pct, budget_looks) through the
+ * options' own check; empty cells are skipped */
+static bool
+experiment_cell(const WsbCsvReader *r, const char *path, int col, const char *name,
+				WsbRoundTable *t, char *err, size_t errlen)
+{
+	const char *s = wsb_csv_cell(r, col);
+	char		what[1200];
+
+	if (s == NULL || *s == '\0')
+		return true;
+	snprintf(what, sizeof(what), "\"%s\" line %d: %s", path, r->line, name);
+	if (strcmp(name, "seed") == 0)
+	{
+		long long	seed;
+
+		if (wsb_check_seed(what, s, &seed, err, errlen) != 0)
+			return false;
+		if (t->seed < 0)
+			t->seed = seed;
+	}
+	else if (strcmp(name, "margin_pct") == 0)
+	{
+		double		margin;
+
+		if (wsb_check_margin(what, s, &margin, err, errlen) != 0)
+			return false;
+		if (isnan(t->margin_pct))
+			t->margin_pct = margin;
+	}
+	else if (strcmp(s, "0") != 0)	/* results.csv's 0: no --budget */
+	{
+		int			looks;
+
+		if (wsb_check_looks(what, s, &looks, err, errlen) != 0)
+			return false;
+		if (t->budget_looks == 0)
+			t->budget_looks = looks;
+	}
+	return true;
+}
+
+/* the largest round number a file may hold (kept as an int) */
+#define CSV_MAX_ROUND 1000000000
+
+/*
+ * One run of the current row into x; its configuration's index in the
+ * file's order of labels (t->labels as read so far).  false with err.
+ */
+static bool
+read_run(const WsbCsvReader *r, const char *path, const CsvColumns *c, WsbRoundTable *t,
+		 WsbRoundRun *x, char *err, size_t errlen)
+{
+	const char *label = wsb_csv_cell(r, c->configuration);
+	double		round,
+				pos,
+				clients,
+				seconds,
+				v;
+
+	if (label == NULL || *label == '\0' ||
+		!cell_number(r, path, c->round, "round", 1, CSV_MAX_ROUND, true, &round, err, errlen) ||
+		isnan(round))
+	{
+		snprintf(err, errlen, "\"%s\" line %d: a configuration and a whole round number from 1 to %d are needed",
+				 path, r->line, CSV_MAX_ROUND);
+		return false;
+	}
+	x->config = label_index(t, label, true);
+	if (x->config == -2)
+	{
+		label_too_long(path, label, err, errlen);
+		return false;
+	}
+	if (x->config < 0)
+	{
+		snprintf(err, errlen, "\"%s\" line %d: more than 64 configurations", path, r->line);
+		return false;
+	}
+	x->round = (int) round;
+	if (!cell_number(r, path, c->position, "position", 0, 64, true, &pos, err, errlen) ||
+		!cell_number(r, path, c->tps, "tps", 0, 1e12, false, &x->tps, err, errlen) ||
+		!cell_number(r, path, c->tps_window, "tps_window", 0, 1e12, false, &x->tps_window, err, errlen) ||
+		!cell_number(r, path, c->clients, "clients", 1, WSB_MAX_CLIENTS, true, &clients, err, errlen) ||
+		!cell_number(r, path, c->seconds, "seconds", 0, 1e9, false, &seconds, err, errlen) ||
+		!cell_number(r, path, c->client_ms, "client_ms", 0, 1e18, false, &x->client_ms, err, errlen))
+		return false;
+	x->position = isnan(pos) ? 0 : (int) pos;
+	x->ok = parse_bool(wsb_csv_cell(r, c->ok), true) && x->tps > 0;
+	x->traced = parse_bool(wsb_csv_cell(r, c->traced), false);
+	if (isnan(x->client_ms) && clients > 0 && seconds > 0)
+		x->client_ms = clients * seconds * 1000;
+	for (int k = 0; k < WSB_N_STALL; k++)
+	{
+		if (!cell_number(r, path, c->stall_ms[k], c->stall_ms_name[k], 0, 1e18, false,
+						 &x->stall_ms[k], err, errlen) ||
+			!cell_number(r, path, c->episodes[k], c->episodes_name[k], 0, 1e18, true, &v, err, errlen))
+			return false;
+		x->episodes[k] = v;
+	}
+	return experiment_cell(r, path, c->seed, "seed", t, err, errlen) &&
+		experiment_cell(r, path, c->margin_pct, "margin_pct", t, err, errlen) &&
+		experiment_cell(r, path, c->budget_looks, "budget_looks", t, err, errlen);
+}
+
+/* A run's place for the check of two rows of one configuration in a round. */
+typedef struct RowKey
+{
+	int			round;
+	int			config;
+	int			line;
+} RowKey;
+
+static int
+cmp_row_key(const void *a, const void *b)
+{
+	const RowKey *x = a;
+	const RowKey *y = b;
+
+	if (x->round != y->round)
+		return (x->round > y->round) - (x->round < y->round);
+	if (x->config != y->config)
+		return (x->config > y->config) - (x->config < y->config);
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* Refuse a configuration with two rows in one round (sorted: n log n). */
+static bool
+check_one_row_per_round(const char *path, const WsbRoundTable *t, const int *lines,
+						char *err, size_t errlen)
+{
+	RowKey	   *keys = malloc(sizeof(RowKey) * (t->nruns > 0 ? t->nruns : 1));
+	RowKey		last[64];		/* per configuration, its latest row */
+
+	if (keys == NULL)
+	{
+		snprintf(err, errlen, "\"%s\": out of memory", path);
+		return false;
+	}
+	for (int i = 0; i < t->nruns; i++)
+	{
+		keys[i].round = t->runs[i].round;
+		keys[i].config = t->runs[i].config;
+		keys[i].line = lines[i];
+	}
+	/* rows in round order (results.csv's) need no sort: a round's rows
+	 * need only be together, each configuration's last one remembered */
+	for (int i = 1; i < t->nruns; i++)
+		if (keys[i].round < keys[i - 1].round)
+		{
+			qsort(keys, t->nruns, sizeof(RowKey), cmp_row_key);
+			break;
+		}
+	for (int c = 0; c < 64; c++)
+		last[c].round = 0;
+	for (int i = 0; i < t->nruns; i++)
+	{
+		RowKey	   *seen = &last[keys[i].config];
+
+		if (seen->round == keys[i].round)
+		{
+			snprintf(err, errlen, "\"%s\" line %d: configuration \"%s\" has two rows in round %d "
+					 "(the first on line %d)", path, keys[i].line, t->labels[keys[i].config],
+					 keys[i].round, seen->line);
+			free(keys);
+			return false;
+		}
+		*seen = keys[i];
+	}
+	free(keys);
+	return true;
+}
+
+/*
+ * The configurations in the order to show them: the baseline first (named,
+ * else the one results.csv's baseline column names, else the first in the
+ * file), then the plan's labels, then the others in the order of the file.
+ * t->labels holds them in the file's order; the runs' configurations are
+ * renumbered.  false with err.
+ */
+static bool
+order_labels(const char *path, WsbRoundTable *t, const char *first,
+			 const char *const *labels, int nlabels, char *err, size_t errlen)
+{
+	static WsbRoundTable ordered;	/* its labels alone: 64 kB, off the stack */
+	int			map[64];
+
+	ordered.nconfigs = 0;
+	if (first && *first && label_index(&ordered, first, true) == -2)
+	{
+		label_too_long(path, first, err, errlen);
+		return false;
+	}
+	for (int c = 0; c < nlabels; c++)
+		if (label_index(&ordered, labels[c], true) == -2)
+		{
+			label_too_long(path, labels[c], err, errlen);
+			return false;
+		}
+	for (int c = 0; c < t->nconfigs; c++)
+	{
+		map[c] = label_index(&ordered, t->labels[c], true);
+		if (map[c] < 0)
+		{
+			snprintf(err, errlen, "\"%s\": more than 64 configurations", path);
+			return false;
+		}
+	}
+	for (int i = 0; i < t->nruns; i++)
+		t->runs[i].config = map[t->runs[i].config];
+	for (int c = 0; c < ordered.nconfigs; c++)
+		memcpy(t->labels[c], ordered.labels[c], sizeof(t->labels[0]));
+	t->nconfigs = ordered.nconfigs;
+	return true;
+}
+
+/* Room for ncap runs and their line numbers; false when out of memory. */
+static bool
+grow_runs(WsbRoundTable *t, int **lines, int *cap, int ncap)
+{
+	WsbRoundRun *runs = realloc(t->runs, sizeof(WsbRoundRun) * ncap);
+	int		   *nlines;
+
+	if (runs == NULL)
+		return false;
+	t->runs = runs;
+	nlines = realloc(*lines, sizeof(int) * ncap);
+	if (nlines == NULL)
+		return false;
+	*lines = nlines;
+	*cap = ncap;
+	return true;
+}
+
+/*
+ * Read a CSV of runs into t (see the top of this file).  baseline: a label, or
+ * NULL/"" for the first configuration in the file.  labels: the
+ * configurations in the order to show them ([0] the baseline), NULL for
+ * the order of the file.  0, or -1 with err.
+ */
+int
+wsb_round_table_read_csv(const char *path, const char *baseline, const char *const *labels,
+						 int nlabels, WsbRoundTable *t, char *err, size_t errlen)
+{
+	size_t		len;
+	char	   *text = wsb_read_file(path, &len);
+	WsbCsvReader	r;
+	CsvColumns	cols;
+	char		msg[512];
+	char		first[1024] = "";
+	int		   *lines = NULL;
+	int			cap = 0,
+				rc;
+
+	memset(t, 0, sizeof(*t));
+	t->seed = -1;
+	t->margin_pct = NAN;
+	if (!WSB_PATH(t->source, err, errlen, "%s", path))
+	{
+		free(text);
+		return -1;
+	}
+	if (text == NULL)
+	{
+		snprintf(err, errlen, "could not read \"%s\": %s", path, strerror(errno));
+		return -1;
+	}
+	if (!wsb_csv_reader_init(&r, text, len))
+	{
+		snprintf(err, errlen, "\"%s\": out of memory", path);
+		free(text);
+		return -1;
+	}
+	rc = wsb_csv_next_row(&r, msg, sizeof(msg));
+	if (rc < 0)
+		goto parse_error;
+	find_columns(&r, &cols);
+	/* a row per line at most: room for them all at once, not by doubling */
+	for (const char *q = text; (q = memchr(q, '\n', text + len - q)) != NULL; q++)
+		cap++;
+	if (!grow_runs(t, &lines, &cap, cap + 1))
+	{
+		snprintf(err, errlen, "\"%s\": out of memory", path);
+		goto fail;
+	}
+	if (rc == 0 || cols.configuration < 0 || cols.round < 0 || cols.tps < 0)
+	{
+		snprintf(err, errlen, "\"%s\" needs the columns configuration, round and tps", path);
+		goto fail;
+	}
+	while ((rc = wsb_csv_next_row(&r, msg, sizeof(msg))) > 0)
+	{
+		if (t->nruns == cap && !grow_runs(t, &lines, &cap, cap * 2))
+		{
+			snprintf(err, errlen, "\"%s\" line %d: out of memory", path, r.line);
+			goto fail;
+		}
+		memset(&t->runs[t->nruns], 0, sizeof(WsbRoundRun));
+		if (!read_run(&r, path, &cols, t, &t->runs[t->nruns], err, errlen))
+			goto fail;
+		/* results.csv says which configuration was the baseline: its runs
+		 * run in shuffled order, so the first row need not be one of them */
+		if (first[0] == '\0' && parse_bool(wsb_csv_cell(&r, cols.baseline), false))
+			wsb_strlcpy(first, t->labels[t->runs[t->nruns].config], sizeof(first));
+		lines[t->nruns++] = r.line;
+	}
+	if (rc < 0)
+		goto parse_error;
+	use_window_tps(t);
+	if (!check_one_row_per_round(path, t, lines, err, errlen) ||
+		!order_labels(path, t, baseline && *baseline ? baseline : first, labels, nlabels,
+					  err, errlen))
+		goto fail;
+	if (baseline && *baseline)
+	{
+		bool		seen = false;
+
+		for (int i = 0; i < t->nruns; i++)
+			seen |= t->runs[i].config == 0;
+		if (!seen)
+		{
+			snprintf(err, errlen, "--baseline \"%s\" is not a configuration of \"%s\"", baseline, path);
+			goto fail;
+		}
+	}
+	if (t->nconfigs < 2)
+	{
+		snprintf(err, errlen, "\"%s\" has %d configuration%s: nothing to compare", path,
+				 t->nconfigs, t->nconfigs == 1 ? "" : "s");
+		goto fail;
+	}
+	wsb_csv_reader_free(&r);
+	free(text);
+	free(lines);
+	return 0;
+parse_error:
+	snprintf(err, errlen, "\"%s\" %s", path, msg);
+fail:
+	wsb_csv_reader_free(&r);
+	free(text);
+	free(lines);
+	wsb_round_table_free(t);
+	return -1;
+}
+
+/* "round 2 (a failed run), round 5 (...)": the rounds left out. */
+void
+wsb_left_out_rounds(const WsbRoundTable *t, PQExpBuffer buf)
+{
+	WsbRoundState *states;
+	int			n = wsb_round_states(t->runs, t->nruns, t->nconfigs, &states);
+	bool		first = true;
+
+	if (n < 0)
+	{
+		appendPQExpBufferStr(buf, "(out of memory: the rounds left out are not known)");
+		return;
+	}
+	for (int k = 0; k < n; k++)
+	{
+		if (states[k].complete)
+			continue;
+		appendPQExpBuffer(buf, "%sround %d (%s)", first ? "" : ", ",
+						  states[k].round, states[k].failed ? "a failed run" : "not every configuration ran");
+		first = false;
+	}
+	free(states);
+}
