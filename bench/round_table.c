@@ -22,6 +22,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -111,21 +112,24 @@ header_col(const WsbCsvReader *r, const char *name)
 static void
 find_columns(const WsbCsvReader *r, CsvColumns *c)
 {
-	c->configuration = header_col(r, "configuration");
+	/* the columns found by their own name, each into its field of c */
+	static const struct
+	{
+		const char *name;
+		size_t		field;
+	}			named[] = {
+#define COLUMN(x) {#x, offsetof(CsvColumns, x)}
+		COLUMN(configuration), COLUMN(tps), COLUMN(ok), COLUMN(position),
+		COLUMN(traced), COLUMN(clients), COLUMN(seconds), COLUMN(client_ms),
+		COLUMN(seed), COLUMN(margin_pct), COLUMN(budget_looks),
+		COLUMN(baseline), COLUMN(tps_window),
+#undef COLUMN
+	};
+
+	for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++)
+		*(int *) ((char *) c + named[i].field) = header_col(r, named[i].name);
 	/* results.csv before rounds: run was the repeat */
 	c->round = header_col(r, "round") >= 0 ? header_col(r, "round") : header_col(r, "run");
-	c->tps = header_col(r, "tps");
-	c->ok = header_col(r, "ok");
-	c->position = header_col(r, "position");
-	c->traced = header_col(r, "traced");
-	c->clients = header_col(r, "clients");
-	c->seconds = header_col(r, "seconds");
-	c->client_ms = header_col(r, "client_ms");
-	c->seed = header_col(r, "seed");
-	c->margin_pct = header_col(r, "margin_pct");
-	c->budget_looks = header_col(r, "budget_looks");
-	c->baseline = header_col(r, "baseline");
-	c->tps_window = header_col(r, "tps_window");
 	for (int k = 0; k < WSB_N_STALL; k++)
 	{
 		snprintf(c->stall_ms_name[k], sizeof(c->stall_ms_name[k]), "%s_total_ms", wsb_stall_classes[k]);

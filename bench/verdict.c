@@ -133,18 +133,6 @@ summary_interval(double m, double s, int n, double level, double *lo, double *hi
 	*hi = exp(*hi);
 }
 
-/* The paired t interval of mean d at level (two-sided), n - 1 df, on the
- * log scale.  A point when the rounds show no spread; NAN under 2. */
-void
-wsb_paired_interval(const double *d, int n, double level, double *lo, double *hi)
-{
-	double		m,
-				s;
-
-	wsb_paired_summary(d, n, &m, &s);
-	log_interval(m, s, n, level, lo, hi);
-}
-
 /*
  * Which run holds configuration c in each round, and which rounds are
  * complete: every configuration has a successful run in it and none

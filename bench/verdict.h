@@ -132,7 +132,6 @@ extern int	wsb_rounds_needed(double sd, double half_width, double tail);
 
 /* ---------- verdict.c: the judgement, pure ---------- */
 
-extern void wsb_paired_interval(const double *d, int n, double level, double *lo, double *hi);
 extern int	wsb_paired_logs(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 							WsbMetric metric, double *d, int *rounds_of);
 extern bool wsb_round_complete(const WsbRoundRun *runs, int nruns, int nconfigs, int round);
@@ -145,7 +144,6 @@ extern void wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int
 						   const WsbPaired *v, char *buf, size_t len);	/* v: config's metrics */
 extern const char *wsb_metric_name(WsbMetric m);	/* "tps", "wal_flush_share" ... */
 extern double wsb_look_alpha(double alpha, int nlooks);
-extern bool wsb_tps_settled(const WsbPaired *v);
 
 /* ---------- round_table.c: the rounds read back; verdict_report.c: judged and written out ---------- */
 

@@ -28,7 +28,7 @@
  *	 tracer.c	 --validate: the bpftrace process (requirements, start, stop)
  *	 figures.c	 reading a run's figures back: by class and column, in run order,
  *				 pgbench's seconds joined with the history rows
- *	 stats.c	 medians, Student's t, Welch's interval (for comparison)
+ *	 stats.c	 median, mean, spread, Student's t (libRmath)
  *	 paired.c	 paired statistics over rounds: t p, Holm, signed-rank p, rounds needed
  *	 verdict.c	 the verdict: paired by round, margin, Holm, TOST, budget
  *	 verdict_report.c an experiment's verdicts: read, judged, written to verdicts.csv,
