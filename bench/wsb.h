@@ -183,6 +183,11 @@ extern char *wsb_xstrdup(const char *s);
 /* a PQExpBuffer's text (expbuffer.h), or out of memory the same way */
 struct PQExpBufferData;
 extern const char *wsb_buffer_text(struct PQExpBufferData *b);
+/* printf into a string that grows to fit, malloc'd (the caller frees it),
+ * or out of memory the same way */
+extern char *wsb_psprintf(const char *fmt,...) __attribute__((format(printf, 1, 2)));
+/* fopen of the path printed from fmt: NULL with errno as fopen left it */
+extern FILE *wsb_fopenf(const char *mode, const char *fmt,...) __attribute__((format(printf, 2, 3)));
 
 /* ---------- rows as text (util.c) ---------- */
 
