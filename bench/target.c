@@ -863,8 +863,9 @@ settings_for_report(WsbTarget *t, WsbEnvironment *env)
 	const char *params[1] = {visible};
 	char		err[512];
 	WsbRows		r;
+	PQExpBufferData text;
 
-	env->settings[0] = '\0';
+	initPQExpBuffer(&text);
 	if (visible != NULL &&
 		wsb_sql_rows(t->conn,
 					 "SELECT name, setting, (name <> ALL ($1::pg_catalog.text[]) "
@@ -876,19 +877,20 @@ settings_for_report(WsbTarget *t, WsbEnvironment *env)
 	{
 		for (int i = 0; i < r.nrows; i++)
 		{
-			size_t		l = strlen(env->settings);
 			const char *hidden = wsb_rows_get(&r, i, "hidden");
 			const char *value = wsb_rows_get(&r, i, "setting");
 
-			snprintf(env->settings + l, sizeof(env->settings) - l, "%s = %s\n",
-					 wsb_rows_get(&r, i, "name"),
-					 hidden == NULL || strcmp(hidden, "false") != 0 ? "(hidden)" : value ? value : "");
+			appendPQExpBuffer(&text, "%s = %s\n", wsb_rows_get(&r, i, "name"),
+							  hidden == NULL || strcmp(hidden, "false") != 0 ? "(hidden)" : value ? value : "");
 		}
 		wsb_rows_free(&r);
 	}
 	else if (visible != NULL)
 		wsb_note("could not read the server's settings for the report: %s", err);
 	free(visible);
+	free(env->settings);
+	env->settings = wsb_xstrdup(wsb_buffer_text(&text));
+	termPQExpBuffer(&text);
 }
 
 /* Fill in what the report says about the machine and the server. */

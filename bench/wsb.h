@@ -317,7 +317,8 @@ typedef struct WsbEnvironment
 	double		fdatasync_per_sec;	/* wal_stall_test_fsync on the WAL dir, -1 */
 	char		wal_device[256];	/* "loop device 7:3, 100 write IOPS" ... */
 	char	   *pgbench_command;	/* malloc'd, whole; NULL if none */
-	char		settings[8192];		/* every non-default setting, "name = value\n" */
+	char	   *settings;		/* every non-default setting, "name = value\n":
+								 * malloc'd, whole; "" when not read */
 	char		aged_span[256];		/* --aged-pages: what was built, "" none */
 	char		steady[512];		/* what every run starts from (wsb_steady_state) */
 	char		started[64];
