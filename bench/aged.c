@@ -46,7 +46,6 @@
 
 #include "aged.h"
 #include "expbuffer.h"
-#include "fits.h"
 #include "sql.h"
 
 #define BUILDERS 2
@@ -421,12 +420,12 @@ static const char aged_script[] =
 int
 wsb_aged_write_script(const WsbTarget *t)
 {
-	char		path[1200];
-	FILE	   *f;
+	char	   *path = wsb_psprintf("%s/script.sql", t->workdir);
+	FILE	   *f = wsb_create_file(path, 0640);
 	int			rc = 0;
 
-	if (!WSB_PATH_SAY(path, "%s/script.sql", t->workdir) ||
-		(f = wsb_create_file(path, 0640)) == NULL)
+	free(path);
+	if (f == NULL)
 		return -1;
 	if (fchown(fileno(f), (uid_t) -1, t->gid) != 0 || fchmod(fileno(f), 0640) != 0)
 		rc = -1;

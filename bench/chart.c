@@ -26,7 +26,6 @@
 #include <unistd.h>
 
 #include "engine.h"
-#include "fits.h"
 #include "proc.h"
 #include "report_internal.h"
 
@@ -142,18 +141,18 @@ wsb_run_gnuplot(const char *dir, const char *script, char *why, size_t len)
 {
 	WsbCommand	c;
 	char		prog[PATH_MAX] = "gnuplot";
-	char		logpath[2048];
+	char	   *logpath;
 	char		line[512];
 	pid_t		pid;
 	int			status;
+	int			rc = -1;
 
-	if (!WSB_PATH(logpath, why, len, "%s/%s.log", dir, script))
-		return -1;
 	/* the script is read, and the charts written, by name: in our own directory only */
 	if (wsb_dir_is_private(dir, "the plot directory", why, len) != 0)
 		return -1;
 	/* not on PATH: the exec fails and the exit status says so */
 	wsb_which_on_path("gnuplot", prog, sizeof(prog));
+	logpath = wsb_psprintf("%s/%s.log", dir, script);
 	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
 	wsb_cmd_add(&c, "%s", prog);
 	wsb_cmd_add(&c, "%s", script);
@@ -162,24 +161,20 @@ wsb_run_gnuplot(const char *dir, const char *script, char *why, size_t len)
 	pid = wsb_cmd_start(&c);
 	wsb_cmd_free(&c);
 	if (pid < 0)
-	{
 		snprintf(why, len, "could not start gnuplot: %s", strerror(errno));
-		return -1;
-	}
-	if (wsb_proc_wait(pid, -1, &status) != 1)
-	{
+	else if (wsb_proc_wait(pid, -1, &status) != 1)
 		snprintf(why, len, "could not wait for gnuplot: %s", strerror(errno));
-		return -1;
-	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+	else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 	{
 		last_log_line(logpath, line, sizeof(line));
 		snprintf(why, len, "gnuplot failed on %s/%s (exit %d)%s%s",
 				 dir, script, WIFEXITED(status) ? WEXITSTATUS(status) : -1,
 				 line[0] ? ": " : "", line);
-		return -1;
 	}
-	return 0;
+	else
+		rc = 0;
+	free(logpath);
+	return rc;
 }
 
 /* Paste an SVG file into the HTML, from "<svg" on (gnuplot writes an XML
@@ -284,7 +279,6 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 					 const WsbRun *runs, int nruns,
 					 char *caption_extra, size_t caplen, bool *ckpt)
 {
-	char		path[1200];
 	FILE	   *gp;
 	const char *panels[N_STALL_COLUMNS + 1];
 	int			npanels = 0;
@@ -318,7 +312,7 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 		if (wsb_rows_col(&runs[i].history, "checkpoint") >= 0)
 			ckpt_present = true;
 
-	if (!WSB_PATH_ERRNO(path, "%s/timeline.gp", plotdir) || (gp = fopen(path, "w")) == NULL)
+	if ((gp = wsb_fopenf("w", "%s/timeline.gp", plotdir)) == NULL)
 	{
 		free(titled);
 		return -1;
@@ -340,7 +334,7 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 			continue;
 		if (n < 0)
 			continue;
-		if (!WSB_PATH_ERRNO(path, "%s/run_%d.dat", plotdir, r->order) || (d = fopen(path, "w")) == NULL)
+		if ((d = wsb_fopenf("w", "%s/run_%d.dat", plotdir, r->order)) == NULL)
 		{
 			free(rows);
 			fclose(gp);
@@ -493,7 +487,6 @@ static int
 write_strip_chart(const char *plotdir, const WsbPlan *plan,
 				  const WsbRun *runs, int nruns)
 {
-	char		path[1200];
 	FILE	   *gp,
 			   *d;
 	double	   *v = malloc(sizeof(double) * (nruns > 0 ? nruns : 1));
@@ -502,7 +495,7 @@ write_strip_chart(const char *plotdir, const WsbPlan *plan,
 
 	if (v == NULL)
 		return -1;
-	if (!WSB_PATH_ERRNO(path, "%s/strip.dat", plotdir) || (d = fopen(path, "w")) == NULL)
+	if ((d = wsb_fopenf("w", "%s/strip.dat", plotdir)) == NULL)
 	{
 		free(v);
 		return -1;
@@ -523,7 +516,7 @@ write_strip_chart(const char *plotdir, const WsbPlan *plan,
 	}
 	fclose(d);
 
-	if (!WSB_PATH_ERRNO(path, "%s/means.dat", plotdir) || (d = fopen(path, "w")) == NULL)
+	if ((d = wsb_fopenf("w", "%s/means.dat", plotdir)) == NULL)
 	{
 		free(v);
 		return -1;
@@ -553,7 +546,7 @@ write_strip_chart(const char *plotdir, const WsbPlan *plan,
 	if (maxlabel > 60)
 		maxlabel = 60;
 
-	if (!WSB_PATH_ERRNO(path, "%s/strip.gp", plotdir) || (gp = fopen(path, "w")) == NULL)
+	if ((gp = wsb_fopenf("w", "%s/strip.gp", plotdir)) == NULL)
 	{
 		free(v);
 		return -1;

@@ -34,7 +34,6 @@
 
 #include "clog_report.h"
 #include "engine.h"
-#include "fits.h"
 #include "report_internal.h"
 
 /* misses within this share of the lookups of the largest count's */
@@ -368,11 +367,10 @@ wsb_clog_print(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns,
 static int
 draw_chart(const char *plotdir, const ClogRow *rows, int n, char *why, size_t len)
 {
-	char		path[1200];
 	FILE	   *d,
 			   *gp;
 
-	if (!WSB_PATH(path, why, len, "%s/clog.dat", plotdir) || (d = fopen(path, "w")) == NULL)
+	if ((d = wsb_fopenf("w", "%s/clog.dat", plotdir)) == NULL)
 		return -1;
 	fputs("# buffers misses_per_1000_transactions tps_median\n", d);
 	for (int i = 0; i < n; i++)
@@ -381,7 +379,7 @@ draw_chart(const char *plotdir, const ClogRow *rows, int n, char *why, size_t le
 					per_thousand(rows[i].slru_reads, rows[i].transactions), rows[i].tps_median);
 	if (fclose(d) != 0)
 		return -1;
-	if (!WSB_PATH(path, why, len, "%s/clog.gp", plotdir) || (gp = fopen(path, "w")) == NULL)
+	if ((gp = wsb_fopenf("w", "%s/clog.gp", plotdir)) == NULL)
 		return -1;
 	fputs("set terminal svg size 800,420 dynamic enhanced font 'sans,10'\n"
 		  "set output 'clog.svg'\n"
@@ -412,8 +410,8 @@ wsb_clog_html(FILE *f, const char *plotdir, const WsbPlan *plan, const WsbRun *r
 	ClogRow		rows[WSB_MAX_CONFIGS];
 	int			n = collect(plan, runs, nruns, verdicts, rows);
 	char		sentence[2048],
-				why[1024] = "",
-				path[1200];
+				why[1024] = "";
+	char	   *path = wsb_psprintf("%s/clog.svg", plotdir);
 
 	fputs("<h2>The CLOG by buffer count</h2>\n", f);
 	if (env && env->aged_span[0])
@@ -454,8 +452,7 @@ wsb_clog_html(FILE *f, const char *plotdir, const WsbPlan *plan, const WsbRun *r
 	wsb_html_escape(f, sentence);
 	fputs("</strong> (Misses within 1% of the lookups: the miss ratios, 1 &minus; hit ratio, "
 		  "differ by at most 0.01.)</p>\n", f);
-	if (draw_chart(plotdir, rows, n, why, sizeof(why)) == 0 &&
-		WSB_PATH_SAY(path, "%s/clog.svg", plotdir) && wsb_paste_svg(f, path) == 0)
+	if (draw_chart(plotdir, rows, n, why, sizeof(why)) == 0 && wsb_paste_svg(f, path) == 0)
 		fputs("<p>CLOG misses per 1,000 transactions (pg_stat_slru) and the median run's tps "
 			  "against the buffer count. Data and script: <code>plots/clog.dat</code>, "
 			  "<code>plots/clog.gp</code>; a row per run: <code>clog.csv</code>.</p>\n", f);
@@ -465,4 +462,5 @@ wsb_clog_html(FILE *f, const char *plotdir, const WsbPlan *plan, const WsbRun *r
 		wsb_html_escape(f, why[0] ? why : "clog.svg could not be read");
 		fputs("</p>\n", f);
 	}
+	free(path);
 }

@@ -42,7 +42,6 @@
 #include <libpq-fe.h>
 
 #include "engine.h"
-#include "fits.h"
 #include "sql.h"
 
 /*
@@ -52,9 +51,9 @@
  * (a server still starting).
  */
 static bool
-pid_file_fields(const WsbTarget *t, pid_t *pid, int *port, char *sockdir, size_t len)
+pid_file_fields(const WsbTarget *t, pid_t *pid, int *port, char **sockdir)
 {
-	char		path[PATH_MAX];
+	char	   *path = wsb_psprintf("%s/postmaster.pid", t->pgdata);
 	char	   *text,
 			   *line,
 			   *nl;
@@ -62,11 +61,10 @@ pid_file_fields(const WsbTarget *t, pid_t *pid, int *port, char *sockdir, size_t
 
 	*pid = 0;
 	*port = 0;
-	sockdir[0] = '\0';
-	if (!WSB_PATH_SAY(path, "%s/postmaster.pid", t->pgdata))
-		return false;
+	*sockdir = NULL;
 	/* the owner's file: never read through a link it planted */
 	text = wsb_read_file_of(path, t->uid, NULL);
+	free(path);
 	if (text == NULL)
 		return false;
 	/* line by line, empty ones counted: line 5 is empty without sockets */
@@ -80,8 +78,8 @@ pid_file_fields(const WsbTarget *t, pid_t *pid, int *port, char *sockdir, size_t
 			*pid = (pid_t) atoi(line);
 		else if (n == 4)
 			*port = atoi(line);
-		else if (n == 5)
-			wsb_strlcpy(sockdir, line, len);
+		else if (n == 5 && line[0])
+			*sockdir = wsb_xstrdup(line);
 	}
 	free(text);
 	return *pid > 0 && n >= 5;
@@ -93,9 +91,10 @@ wsb_control_postmaster_pid(const WsbTarget *t)
 {
 	pid_t		pid;
 	int			port;
-	char		dir[PATH_MAX];
+	char	   *dir;
 
-	pid_file_fields(t, &pid, &port, dir, sizeof(dir));
+	pid_file_fields(t, &pid, &port, &dir);
+	free(dir);
 	return pid;
 }
 
@@ -109,13 +108,14 @@ wsb_control_read_socket(WsbTarget *t, char *err, size_t errlen)
 	pid_t		pid;
 
 	errno = 0;
-	if (!pid_file_fields(t, &pid, &t->port, t->sockdir, sizeof(t->sockdir)))
+	free(t->sockdir);
+	if (!pid_file_fields(t, &pid, &t->port, &t->sockdir))
 	{
 		snprintf(err, errlen, "cannot read the port and socket of the server at \"%s\" from its "
 				 "postmaster.pid: %s", t->pgdata, errno ? strerror(errno) : "the file is incomplete");
 		return -1;
 	}
-	if (t->port <= 0 || t->sockdir[0] == '\0')
+	if (t->port <= 0 || t->sockdir == NULL)
 	{
 		snprintf(err, errlen, "the cluster at \"%s\" listens on no Unix socket (unix_socket_directories is empty)", t->pgdata);
 		return -1;
@@ -137,30 +137,33 @@ server_came_up(const WsbTarget *t, pid_t old, char *where, size_t len)
 	{
 		pid_t		pid;
 		int			port;
-		char		dir[PATH_MAX];
+		char	   *dir;
 
-		if (pid_file_fields(t, &pid, &port, dir, sizeof(dir)) && pid != old)
+		if (pid_file_fields(t, &pid, &port, &dir) && pid != old)
 		{
 			const char *keys[] = {"host", "port", "connect_timeout", NULL};
 			char		portstr[16];
 			const char *vals[4];
 
-			if (t->port > 0 && t->sockdir[0])
+			if (t->port > 0 && t->sockdir)
 			{
 				port = t->port;
-				wsb_strlcpy(dir, t->sockdir, sizeof(dir));
+				free(dir);
+				dir = wsb_xstrdup(t->sockdir);
 			}
 			snprintf(portstr, sizeof(portstr), "%d", port);
-			vals[0] = dir;
+			vals[0] = dir ? dir : "";
 			vals[1] = portstr;
 			vals[2] = "5";
 			vals[3] = NULL;
 			if (PQpingParams(keys, vals, 0) == PQPING_OK)
 			{
-				snprintf(where, len, "\"%s\" port %d", dir, port);
+				snprintf(where, len, "\"%s\" port %d", vals[0], port);
+				free(dir);
 				return true;
 			}
 		}
+		free(dir);
 		usleep(100000);
 	}
 	return false;
@@ -286,8 +289,8 @@ find_systemd_unit(pid_t postmaster, char *unit, size_t len)
  * Where the running postmaster's standard error goes, if a regular file:
  * the log a plain pg_ctl -l gave it (/proc/PID/fd/2).
  */
-static bool
-postmaster_stderr_file(pid_t postmaster, char *path, size_t len)
+static char *
+postmaster_stderr_file(pid_t postmaster)
 {
 	char		fd[64];
 	char		target[PATH_MAX];
@@ -295,17 +298,15 @@ postmaster_stderr_file(pid_t postmaster, char *path, size_t len)
 	struct stat st;
 
 	if (postmaster <= 0)
-		return false;
+		return NULL;
 	snprintf(fd, sizeof(fd), "/proc/%d/fd/2", (int) postmaster);
 	n = readlink(fd, target, sizeof(target) - 1);
 	if (n <= 0)
-		return false;
+		return NULL;
 	target[n] = '\0';
-	if (target[0] != '/' || stat(target, &st) != 0 || !S_ISREG(st.st_mode) ||
-		(size_t) n >= len)
-		return false;
-	wsb_strlcpy(path, target, len);
-	return true;
+	if (target[0] != '/' || stat(target, &st) != 0 || !S_ISREG(st.st_mode))
+		return NULL;
+	return wsb_xstrdup(target);
 }
 
 /*
@@ -329,35 +330,31 @@ wsb_control_find(WsbTarget *t, const WsbOptions *o, pid_t postmaster)
 		;
 	else if (find_systemd_unit(postmaster, ctl->unit, sizeof(ctl->unit)))
 		ctl->kind = WSB_CTL_SYSTEMD;
-	else if (!postmaster_stderr_file(postmaster, t->logfile, sizeof(t->logfile)))
+	else if ((t->logfile = postmaster_stderr_file(postmaster)) == NULL)
 	{
 		/*
 		 * pg_ctl -l opens it as the owner, and it must outlast the harness
 		 * (a running server keeps writing to it): in the cluster's own
 		 * directory, where only its owner writes, never in OUT.
 		 */
-		if (!WSB_PATH_SAY(t->logfile, "%s/wal_stall_bench.log", t->pgdata))
-			t->logfile[0] = '\0';	/* said; pg_ctl then runs without -l */
+		t->logfile = wsb_psprintf("%s/wal_stall_bench.log", t->pgdata);
 	}
 }
 
-/* "pg_ctlcluster 15 main", "systemctl ... postgresql@15-main", "pg_ctl -D ..." */
-const char *
-wsb_control_describe(const WsbTarget *t, char *buf, size_t len)
+/* "pg_ctlcluster 15 main", "systemctl ... postgresql@15-main", "pg_ctl -D ...";
+ * malloc'd */
+char *
+wsb_control_describe(const WsbTarget *t)
 {
 	switch (t->ctl.kind)
 	{
 		case WSB_CTL_PG_CTLCLUSTER:
-			snprintf(buf, len, "pg_ctlcluster %s %s", t->ctl.version, t->ctl.name);
-			break;
+			return wsb_psprintf("pg_ctlcluster %s %s", t->ctl.version, t->ctl.name);
 		case WSB_CTL_SYSTEMD:
-			snprintf(buf, len, "systemctl (unit %s)", t->ctl.unit);
-			break;
+			return wsb_psprintf("systemctl (unit %s)", t->ctl.unit);
 		default:
-			snprintf(buf, len, "pg_ctl -D %s", t->pgdata);
-			break;
+			return wsb_psprintf("pg_ctl -D %s", t->pgdata);
 	}
-	return buf;
 }
 
 /* The last line of text that holds marker ("FATAL:  "), cut at its end. */
@@ -392,7 +389,7 @@ int
 wsb_control(WsbTarget *t, const char *action, char *err, size_t errlen)
 {
 	WsbCommand	c;
-	char		out[1100];
+	char	   *out;
 	char		prog[PATH_MAX];
 	char	   *text;
 	const char *why = NULL;
@@ -406,10 +403,9 @@ wsb_control(WsbTarget *t, const char *action, char *err, size_t errlen)
 		action = "stop";
 
 	/* pg_ctl runs as the owner, pg_ctlcluster and systemctl as root */
-	if (!WSB_PATH(out, err, errlen, "%s/%s.out",
-				  t->ctl.kind == WSB_CTL_PG_CTL ? t->ownerdir : t->workdir,
-				  t->ctl.kind == WSB_CTL_PG_CTL ? "pg_ctl" : "control"))
-		return -1;
+	out = wsb_psprintf("%s/%s.out",
+					   t->ctl.kind == WSB_CTL_PG_CTL ? t->ownerdir : t->workdir,
+					   t->ctl.kind == WSB_CTL_PG_CTL ? "pg_ctl" : "control");
 	switch (t->ctl.kind)
 	{
 		case WSB_CTL_PG_CTLCLUSTER:
@@ -448,7 +444,7 @@ wsb_control(WsbTarget *t, const char *action, char *err, size_t errlen)
 				wsb_cmd_add(&c, "-m");
 				wsb_cmd_add(&c, immediate ? "immediate" : "fast");
 			}
-			if (!stopping && t->logfile[0])
+			if (!stopping && t->logfile)
 			{
 				wsb_cmd_add(&c, "-l");
 				wsb_cmd_add(&c, "%s", t->logfile);
@@ -463,19 +459,24 @@ wsb_control(WsbTarget *t, const char *action, char *err, size_t errlen)
 	rc = wsb_cmd_run(&c);
 	wsb_cmd_free(&c);
 	if (rc == 0)
+	{
+		free(out);
 		return 0;
+	}
 	if (!stopping && server_came_up(t, old, where, sizeof(where)))
 	{
-		char		how[PATH_MAX + 64];
+		char	   *how = wsb_control_describe(t);
 
 		/* said even with --quiet: the manager's word was overruled */
 		fprintf(stderr, "wal_stall_bench: %s %s exited %d but the server accepts connections on %s: "
-				"going on\n", wsb_control_describe(t, how, sizeof(how)), action, rc, where);
+				"going on\n", how, action, rc, where);
+		free(how);
+		free(out);
 		return 0;
 	}
 
 	/* why: the server log's last FATAL, else the manager's own words */
-	text = t->ctl.kind == WSB_CTL_PG_CTL && t->logfile[0] ?
+	text = t->ctl.kind == WSB_CTL_PG_CTL && t->logfile ?
 		wsb_read_file_of(t->logfile, t->uid, NULL) : NULL;
 	if (text)
 		why = last_line_with(text, "FATAL:  ");
@@ -483,6 +484,8 @@ wsb_control(WsbTarget *t, const char *action, char *err, size_t errlen)
 	{
 		free(text);
 		text = wsb_read_file_of(out, t->uid, NULL);
+		free(out);
+		out = NULL;
 		if (text)
 		{
 			why = last_line_with(text, "FATAL:  ");
@@ -497,14 +500,16 @@ wsb_control(WsbTarget *t, const char *action, char *err, size_t errlen)
 		}
 	}
 	{
-		char		how[PATH_MAX + 64];
-		bool		with_log = t->ctl.kind == WSB_CTL_PG_CTL && t->logfile[0];
+		char	   *how = wsb_control_describe(t);
+		bool		with_log = t->ctl.kind == WSB_CTL_PG_CTL && t->logfile;
 
-		snprintf(err, errlen, "%s %s failed for \"%s\"%s%s%s%s%s", wsb_control_describe(t, how, sizeof(how)),
+		snprintf(err, errlen, "%s %s failed for \"%s\"%s%s%s%s%s", how,
 				 action, t->pgdata, why ? ": " : "", why ? why : "",
 				 with_log ? " (server log: " : "", with_log ? t->logfile : "", with_log ? ")" : "");
+		free(how);
 	}
 	free(text);
+	free(out);
 	return -1;
 }
 
@@ -542,9 +547,10 @@ wsb_control_restart(WsbTarget *t, char *err, size_t errlen)
 	else if (wsb_control(t, "restart", err, errlen) != 0)
 		return -1;
 	{
-		char		how[1200];
+		char	   *how = wsb_control_describe(t);
 
-		wsb_note("restarted the server (%s)", wsb_control_describe(t, how, sizeof(how)));
+		wsb_note("restarted the server (%s)", how);
+		free(how);
 	}
 	return wsb_sql_connect(t, t->dbname, err, errlen);
 }

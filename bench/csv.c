@@ -30,7 +30,6 @@
 
 #include "engine.h"
 #include "expbuffer.h"
-#include "fits.h"
 #include "report_internal.h"
 #include "validate.h"
 

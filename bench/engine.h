@@ -155,17 +155,19 @@ extern bool wsb_pgbench_parse_progress(const char *line, double *elapsed, double
 
 /* ---------- slowdisk.c ---------- */
 
+/* Its paths are malloc'd, NULL until made, and kept until the process
+ * exits (the target's, read by the cleanups that run at exit). */
 typedef struct WsbSlowDisk
 {
 	bool		active;
-	char		image[1024];	/* the file behind the loop device */
+	char	   *image;			/* the file behind the loop device */
 	char		loopdev[64];
-	char		mountpoint[1024];
+	char	   *mountpoint;
 	unsigned	major, minor;
 	int			cgroup_version; /* 2: io.max, 1: blkio */
-	char		cgroup_parent[1024];	/* /sys/fs/cgroup (v2), /sys/fs/cgroup/blkio (v1) */
-	char		cgroup[1100];	/* cgroup_parent/wal_stall_bench.PID */
-	char		cgroup_procs[1200];
+	char	   *cgroup_parent;	/* /sys/fs/cgroup (v2), /sys/fs/cgroup/blkio (v1) */
+	char	   *cgroup;			/* cgroup_parent/wal_stall_bench.PID */
+	char	   *cgroup_procs;
 	char		what[32];		/* "pg_wal" or "data directory" */
 } WsbSlowDisk;
 
@@ -195,13 +197,18 @@ typedef struct WsbController
 	char		unit[128];		/* systemd */
 } WsbController;
 
+/*
+ * The cluster the experiment runs on.  Its paths are malloc'd, NULL until
+ * known, and kept until the process exits (main's target, and the cleanups
+ * that run at exit read them).
+ */
 typedef struct WsbTarget
 {
 	bool		temporary;
-	char		workdir[1024];	/* /tmp/wal_stall_bench.XXXXXX, root's */
-	char		ownerdir[1100]; /* workdir/owner: what the cluster's owner writes */
-	char		pgdata[1024];
-	char		sockdir[1024];
+	char		workdir[32];	/* /tmp/wal_stall_bench.XXXXXX, root's */
+	char	   *ownerdir;		/* workdir/owner: what the cluster's owner writes */
+	char	   *pgdata;
+	char	   *sockdir;
 	int			port;
 	char		dbname[64];
 	uid_t		uid;			/* the cluster's owner */
@@ -210,7 +217,7 @@ typedef struct WsbTarget
 	bool		was_running;	/* --pgdata: running when we came */
 	bool		started;		/* we started it */
 	bool		created_db;
-	char		logfile[1100];	/* pg_ctl -l: the server's output */
+	char	   *logfile;		/* pg_ctl -l: the server's output, NULL none */
 	WsbController ctl;
 	bool		added_wal_stall;	/* preloaded it for the experiment only */
 	bool		restore_ok;		/* everything undone, the server as found */
@@ -231,7 +238,7 @@ typedef struct WsbTarget
 	int			nauto;
 	char	  **auto_names;
 	char	  **auto_values;
-	char		journal[1100];	/* OUT/restore.sql */
+	char	   *journal;		/* OUT/restore.sql, NULL for a temporary cluster */
 	int			cleanup_handle;
 	const WsbOptions *opts;
 } WsbTarget;
@@ -251,7 +258,7 @@ extern int	wsb_control_cluster_datadir(const char *cluster, char *datadir, size_
 extern int	wsb_control(WsbTarget *t, const char *action, char *err, size_t errlen);
 extern int	wsb_control_start(WsbTarget *t, char *err, size_t errlen);
 extern int	wsb_control_restart(WsbTarget *t, char *err, size_t errlen);	/* and reconnect */
-extern const char *wsb_control_describe(const WsbTarget *t, char *buf, size_t len);
+extern char *wsb_control_describe(const WsbTarget *t);	/* malloc'd */
 extern pid_t wsb_control_postmaster_pid(const WsbTarget *t);	/* 0: none */
 extern int	wsb_control_read_socket(WsbTarget *t, char *err, size_t errlen);
 

@@ -26,7 +26,6 @@
 #include "report_internal.h"
 #include "verdict.h"
 #include "experiment.h"
-#include "fits.h"
 #include "figures.h"
 
 /*
@@ -38,7 +37,7 @@
 static void
 target_server_version(const WsbOptions *o, char *out, size_t len)
 {
-	char		path[1100];
+	char	   *path;
 	char	   *text;
 	int			major;
 
@@ -47,9 +46,9 @@ target_server_version(const WsbOptions *o, char *out, size_t len)
 		snprintf(out, len, "%.*s", (int) strcspn(o->cluster, "/"), o->cluster);
 	else if (o->pgdata[0])
 	{
-		if (!WSB_PATH_SAY(path, "%s/PG_VERSION", o->pgdata))
-			return;
+		path = wsb_psprintf("%s/PG_VERSION", o->pgdata);
 		text = wsb_read_file(path, NULL);
+		free(path);
 		if (text)
 			snprintf(out, len, "%s", wsb_trim(text));
 		free(text);
@@ -137,17 +136,16 @@ plan_value(const char *text, const char *key, char *out, size_t len)
 int
 wsb_resume_prepare(WsbOptions *o, bool margin_given, char *err, size_t errlen)
 {
-	char		path[1200],
-				v[256],
+	char	   *path = wsb_psprintf("%s/plan.txt", o->resume);
+	char		v[256],
 				what_seed[1300],
 				what_margin[1300];
 	char	   *text;
 
-	if (!WSB_PATH(path, err, errlen, "%s/plan.txt", o->resume))
-		return -1;
 	snprintf(what_seed, sizeof(what_seed), "--resume \"%s\": plan.txt: seed", o->resume);
 	snprintf(what_margin, sizeof(what_margin), "--resume \"%s\": plan.txt: margin", o->resume);
 	text = wsb_read_file(path, NULL);
+	free(path);
 	if (text == NULL)
 	{
 		snprintf(err, errlen, "--resume \"%s\": no plan.txt there (%s): not an experiment of this harness",
@@ -180,27 +178,20 @@ wsb_resume_prepare(WsbOptions *o, bool margin_given, char *err, size_t errlen)
 int
 wsb_resume_check(const WsbOptions *o, const WsbPlan *plan, char *err, size_t errlen)
 {
-	char		path[1200],
-				target[1200];
+	char	   *path = wsb_psprintf("%s/plan.txt", o->resume);
+	char		target[1200];
 	char	   *stored;
 	char	   *now = NULL;		/* the plan as it is now, malloc'd */
 	PQExpBufferData text;
 	const char *a,
 			   *b;
 
-	if (!WSB_PATH(path, err, errlen, "%s/plan.txt", o->resume))
-	{
-		free(now);
-		return -1;
-	}
 	stored = wsb_read_file(path, NULL);
 	if (stored == NULL)
-	{
 		snprintf(err, errlen, "could not read \"%s\"", path);
-		free(stored);
-		free(now);
+	free(path);
+	if (stored == NULL)
 		return -1;
-	}
 	initPQExpBuffer(&text);
 	wsb_plan_text(o, plan, &text);
 	now = (char *) wsb_buffer_text(&text);
@@ -240,20 +231,22 @@ wsb_resume_check(const WsbOptions *o, const WsbPlan *plan, char *err, size_t err
 int
 wsb_resume_load(const WsbOptions *o, const WsbPlan *plan, WsbResume *r, char *err, size_t errlen)
 {
-	char		path[1200];
+	char	   *path = wsb_psprintf("%s/results.csv", o->resume);
 	WsbRoundTable t;
+	int			rc;
 
 	memset(r, 0, sizeof(*r));
-	if (!WSB_PATH(path, err, errlen, "%s/results.csv", o->resume))
-		return -1;
 	r->results_text = wsb_read_file(path, NULL);
 	if (r->results_text == NULL)
 	{
 		snprintf(err, errlen, "--resume \"%s\": no results.csv (%s): no round finished",
 				 o->resume, strerror(errno));
+		free(path);
 		return -1;
 	}
-	if (wsb_round_table_read_csv(path, plan->configs[0].label, NULL, 0, &t, err, errlen) != 0)
+	rc = wsb_round_table_read_csv(path, plan->configs[0].label, NULL, 0, &t, err, errlen);
+	free(path);
+	if (rc != 0)
 		return -1;
 	for (int i = 0; i < t.nruns; i++)
 	{
@@ -385,16 +378,13 @@ wsb_budget_looks(const WsbOptions *o, int nconfigs)
 static int
 write_judge_report(const char *dir, const WsbVerdicts *vs, const char *source)
 {
-	char		path[1200],
-				plotdir[1200];
+	char	   *plotdir;
 	FILE	   *f;
 	int			rc = 0;
 
-	if (!WSB_PATH_SAY(path, "%s/report.html", dir) || !WSB_PATH_SAY(plotdir, "%s/plots", dir))
+	if ((f = wsb_fopenf("w", "%s/report.html", dir)) == NULL)
 		return -1;
-	f = fopen(path, "w");
-	if (f == NULL)
-		return -1;
+	plotdir = wsb_psprintf("%s/plots", dir);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 		  "<title>wal_stall_bench verdicts</title>\n<style>body{font-family:sans-serif;"
 		  "max-width:1100px;margin:1em auto}table{border-collapse:collapse}th,td{border:1px solid #ccc;"
@@ -406,6 +396,7 @@ write_judge_report(const char *dir, const WsbVerdicts *vs, const char *source)
 	wsb_html_escape(f, vs->table.labels[0]);
 	fputs(".</p>\n<h2>Verdict by rounds</h2>\n", f);
 	wsb_paired_html(f, &vs->table, &vs->spec, vs->v, vs->table.seed, vs->forest ? plotdir : NULL);
+	free(plotdir);
 	if (!vs->forest)
 	{
 		fputs("<p class=\"missing\">Forest plots missing: ", f);
@@ -423,8 +414,8 @@ write_judge_report(const char *dir, const WsbVerdicts *vs, const char *source)
 int
 wsb_judge_only(const WsbOptions *o, bool margin_given)
 {
-	char		path[1200],
-				err[1024];
+	char	   *path;
+	char		err[1024];
 	struct stat st;
 	WsbVerdicts vs;
 
@@ -435,17 +426,13 @@ wsb_judge_only(const WsbOptions *o, bool margin_given)
 
 	if (stat(o->judge, &st) == 0 && S_ISDIR(st.st_mode))
 	{
-		if (!WSB_PATH_SAY(path, "%s/plan.txt", o->judge))
-			return WSB_EXIT_FAILURE;
+		path = wsb_psprintf("%s/plan.txt", o->judge);
 		plan = wsb_read_file(path, NULL);
-		if (!WSB_PATH_SAY(path, "%s/results.csv", o->judge))
-		{
-			free(plan);
-			return WSB_EXIT_FAILURE;
-		}
+		free(path);
+		path = wsb_psprintf("%s/results.csv", o->judge);
 	}
 	else
-		wsb_strlcpy(path, o->judge, sizeof(path));	/* --judge fits: 1023 bytes at most */
+		path = wsb_xstrdup(o->judge);
 	/* a results directory: its configurations in the plan's order, as the
 	 * run showed them */
 	for (char *p = plan; p && *p && nlabels < 64;)
@@ -465,36 +452,30 @@ wsb_judge_only(const WsbOptions *o, bool margin_given)
 	if (rc != 0)
 	{
 		wsb_error("%s", err);
+		free(path);
 		return WSB_EXIT_FAILURE;
 	}
 	wsb_print_paired(stdout, &vs.table, &vs.spec, vs.v, vs.table.seed);
-	if (o->out[0])
+	rc = WSB_EXIT_FAILURE;
+	if (!o->out[0])
+		rc = WSB_EXIT_OK;
+	else if (mkdir(o->out, 0700) != 0 && errno != EEXIST)
+		wsb_error("could not create \"%s\": %s", o->out, strerror(errno));
+	/* root runs gnuplot there: nobody else may change what it reads */
+	else if (wsb_out_dir_secure(o->out, o, err, sizeof(err)) != 0)
+		wsb_error("%s", err);
+	else if (wsb_verdicts_write(o->out, &vs) != 0 || write_judge_report(o->out, &vs, path) != 0)
+		wsb_error("could not write the verdicts in \"%s\"", o->out);
+	else
 	{
-		if (mkdir(o->out, 0700) != 0 && errno != EEXIST)
-		{
-			wsb_error("could not create \"%s\": %s", o->out, strerror(errno));
-			wsb_verdicts_free(&vs);
-			return WSB_EXIT_FAILURE;
-		}
-		/* root runs gnuplot there: nobody else may change what it reads */
-		if (wsb_out_dir_secure(o->out, o, err, sizeof(err)) != 0)
-		{
-			wsb_error("%s", err);
-			wsb_verdicts_free(&vs);
-			return WSB_EXIT_FAILURE;
-		}
-		if (wsb_verdicts_write(o->out, &vs) != 0 || write_judge_report(o->out, &vs, path) != 0)
-		{
-			wsb_error("could not write the verdicts in \"%s\"", o->out);
-			wsb_verdicts_free(&vs);
-			return WSB_EXIT_FAILURE;
-		}
 		if (!vs.forest)
 			wsb_note("no forest plots: %s", vs.forest_why);
 		printf("verdicts in %s\n", o->out);
+		rc = WSB_EXIT_OK;
 	}
 	wsb_verdicts_free(&vs);
-	return WSB_EXIT_OK;
+	free(path);
+	return rc;
 }
 
 /*

@@ -17,12 +17,12 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "report_internal.h"
-#include "fits.h"
 #include "verdict.h"
 
 static void
@@ -52,7 +52,7 @@ int
 wsb_draw_forest(const char *plotdir, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 				const WsbPaired *v, char *why, size_t whylen)
 {
-	char		path[1200];
+	char	   *path = NULL;
 	FILE	   *d,
 			   *gp;
 	int			h = 120 + 40 * (t->nconfigs - 1);
@@ -68,8 +68,7 @@ wsb_draw_forest(const char *plotdir, const WsbRoundTable *t, const WsbJudgeSpec 
 		snprintf(why, whylen, "could not create directory \"%s\": %s", plotdir, strerror(errno));
 		return -1;
 	}
-	if (!WSB_PATH(path, why, whylen, "%s/forest.dat", plotdir))
-		return -1;
+	path = wsb_psprintf("%s/forest.dat", plotdir);
 	if ((d = fopen(path, "w")) == NULL)
 		goto write_error;
 	fputs("# row tps_change_pct low_pct high_pct stall_share_ratio low high (row 1 at the bottom)\n", d);
@@ -95,13 +94,13 @@ wsb_draw_forest(const char *plotdir, const WsbRoundTable *t, const WsbJudgeSpec 
 	fclose(d);
 
 	/* no stall figures (a CSV of tps alone): no stall chart */
-	if (!WSB_PATH(path, why, whylen, "%s/forest_stall.svg", plotdir))
-		return -1;
+	free(path);
+	path = wsb_psprintf("%s/forest_stall.svg", plotdir);
 	unlink(path);
 	for (int which = 0; which < (stalls ? 2 : 1); which++)
 	{
-		if (!WSB_PATH(path, why, whylen, "%s/forest_%s.gp", plotdir, which ? "stall" : "tps"))
-			return -1;
+		free(path);
+		path = wsb_psprintf("%s/forest_%s.gp", plotdir, which ? "stall" : "tps");
 		if ((gp = fopen(path, "w")) == NULL)
 			goto write_error;
 		fprintf(gp, "set terminal svg size 900,%d dynamic enhanced font 'sans,10'\n", h);
@@ -130,11 +129,13 @@ wsb_draw_forest(const char *plotdir, const WsbRoundTable *t, const WsbJudgeSpec 
 		fputs("set output\n", gp);
 		fclose(gp);
 	}
+	free(path);
 	if (wsb_run_gnuplot(plotdir, "forest_tps.gp", why, whylen) != 0 ||
 		(stalls && wsb_run_gnuplot(plotdir, "forest_stall.gp", why, whylen) != 0))
 		return -1;
 	return 0;
 write_error:
 	snprintf(why, whylen, "could not write \"%s\": %s", path, strerror(errno));
+	free(path);
 	return -1;
 }

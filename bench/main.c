@@ -44,7 +44,6 @@
 #include "validate.h"
 #include "verdict.h"
 #include "experiment.h"
-#include "fits.h"
 
 static WsbTarget target;
 
@@ -73,22 +72,15 @@ finish(int status)
  * (another account could put links at the names written there); -1 with
  * err otherwise.
  */
-static char out_made[16][1024];
+static char *out_made[16];		/* malloc'd */
 static int	nout_made;
 
 static int
 prepare_out(const char *path, const WsbOptions *o, char *err, size_t errlen)
 {
-	char		buf[1024];
+	char	   *buf = wsb_xstrdup(path);
 	struct stat st;
 
-	if (strlen(path) >= sizeof(buf))
-	{
-		snprintf(err, errlen, "cannot use --out \"%.100s...\": the path is longer than %d bytes",
-				 path, (int) sizeof(buf) - 1);
-		return -1;
-	}
-	wsb_strlcpy(buf, path, sizeof(buf));
 	for (char *p = buf + 1;; p++)
 	{
 		bool		last = *p == '\0';
@@ -99,17 +91,19 @@ prepare_out(const char *path, const WsbOptions *o, char *err, size_t errlen)
 		if (mkdir(buf, 0755) == 0)
 		{
 			if (nout_made < (int) (sizeof(out_made) / sizeof(out_made[0])))
-				wsb_strlcpy(out_made[nout_made++], buf, sizeof(out_made[0]));
+				out_made[nout_made++] = wsb_xstrdup(buf);
 		}
 		else if (errno != EEXIST)
 		{
 			snprintf(err, errlen, "could not create output directory \"%s\": %s", buf, strerror(errno));
+			free(buf);
 			return -1;
 		}
 		if (last)
 			break;
 		*p = '/';
 	}
+	free(buf);
 	if (stat(path, &st) != 0)
 	{
 		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
@@ -134,10 +128,13 @@ prepare_out(const char *path, const WsbOptions *o, char *err, size_t errlen)
 	/* absolute, for a cleanup that runs wherever the process then is */
 	for (int i = 0; i < nout_made; i++)
 	{
-		char		real[PATH_MAX];
+		char	   *real = realpath(out_made[i], NULL);
 
-		if (realpath(out_made[i], real) && strlen(real) < sizeof(out_made[i]))
-			strcpy(out_made[i], real);
+		if (real)
+		{
+			free(out_made[i]);
+			out_made[i] = real;
+		}
 	}
 	return 0;
 }
@@ -153,6 +150,28 @@ remove_empty_out(void *arg)
 }
 
 /*
+ * The option's path made absolute in place (a run reads it from elsewhere),
+ * left as given when realpath fails.  The field stays an array of the
+ * options: wsb_copy_value refuses what does not fit in it, as it refused
+ * the option as given.  0, or -1 said.
+ */
+static int
+absolute(char *field, size_t size, const char *flag)
+{
+	char	   *real = realpath(field, NULL);
+	char		err[256];
+	int			rc = 0;
+
+	if (real && wsb_copy_value(field, size, flag, "path", real, err, sizeof(err)) != 0)
+	{
+		wsb_error("%s", err);
+		rc = -1;
+	}
+	free(real);
+	return rc;
+}
+
+/*
  * --script into the work directory as script.sql, for pgbench, which runs
  * as the cluster's owner: made by root in root's directory (never through
  * a name another account could change), root's, readable by the owner's
@@ -161,13 +180,17 @@ remove_empty_out(void *arg)
 static int
 copy_script(const WsbOptions *o, const WsbTarget *t)
 {
-	char		path[1200];
+	char	   *path;
 	char	   *text = wsb_read_file(o->script, NULL);
 	FILE	   *f;
 	int			rc = 0;
 
-	if (text == NULL || !WSB_PATH_SAY(path, "%s/script.sql", t->workdir) ||
-		(f = wsb_create_file(path, 0640)) == NULL)
+	if (text == NULL)
+		return -1;
+	path = wsb_psprintf("%s/script.sql", t->workdir);
+	f = wsb_create_file(path, 0640);
+	free(path);
+	if (f == NULL)
 	{
 		free(text);
 		return -1;
@@ -252,18 +275,19 @@ find_postgres(WsbOptions *o, char *err, size_t errlen)
 		wsb_strlcpy(o->pg_version, "unknown", sizeof(o->pg_version));
 	for (int i = 0; progs[i]; i++)
 	{
-		char		path[1200];
+		char	   *path;
+		bool		found;
 
 		if ((o->pgdata[0] || o->cluster[0]) && strcmp(progs[i], "initdb") == 0)
 			continue;
-		if (!WSB_PATH(path, err, errlen, "%s/%s", o->bindir, progs[i]))
-			return -1;
-		if (access(path, X_OK) != 0)
-		{
+		path = wsb_psprintf("%s/%s", o->bindir, progs[i]);
+		found = access(path, X_OK) == 0;
+		if (!found)
 			snprintf(err, errlen, "%s not found: no \"%.400s\" (the bindir of \"%.400s\")",
 					 progs[i], path, o->pg_config);
+		free(path);
+		if (!found)
 			return -1;
-		}
 	}
 	return 0;
 }
@@ -329,28 +353,28 @@ add_optional_libraries(WsbOptions *o, WsbPlan *plan, char *err, size_t errlen)
  * WSB_PRESETS_DIR_DEFAULT (wsb.h), fixed at build time.
  */
 
-static void
-presets_dir(const char *argv0, char *dir, size_t len)
+static char *
+presets_dir(const char *argv0)
 {
 	char		exe[PATH_MAX];
 	ssize_t		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	const char *env = getenv("WSB_PRESETS_DIR");
+	char	   *dir;
 	struct stat st;
 
 	if (env && *env)
-	{
-		/* a name that does not fit names no directory: said, and not used */
-		if (wsb_fits_or_say(snprintf(dir, len, "%s", env), len, dir))
-			return;
-		env = NULL;
-	}
+		return wsb_xstrdup(env);
 	if (n > 0)
 		exe[n] = '\0';
 	else
 		wsb_strlcpy(exe, argv0, sizeof(exe));
-	if (!wsb_fits_errno(snprintf(dir, len, "%s/presets", dirname(exe)), len) ||
-		stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-		wsb_strlcpy(dir, WSB_PRESETS_DIR_DEFAULT, len);
+	dir = wsb_psprintf("%s/presets", dirname(exe));
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+	{
+		free(dir);
+		dir = wsb_xstrdup(WSB_PRESETS_DIR_DEFAULT);
+	}
+	return dir;
 }
 
 /*
@@ -386,8 +410,8 @@ main(int argc, char **argv)
 	static WsbEnvironment env;
 	WsbRun	   *runs;
 	char		err[2048];
-	char		pdir[PATH_MAX];
-	char		path[1200];
+	char	   *pdir;
+	char	   *path = NULL;
 	struct sigaction sa;
 	int			rc,
 				failed = 0;
@@ -402,8 +426,9 @@ main(int argc, char **argv)
 	bool		have_verdicts = false;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	presets_dir(argv[0], pdir, sizeof(pdir));
+	pdir = presets_dir(argv[0]);
 	rc = wsb_parse_args(argc, argv, pdir, &opts, err, sizeof(err));
+	free(pdir);
 	if (rc == 1)
 		return WSB_EXIT_OK;
 	if (rc != 0)
@@ -435,13 +460,8 @@ main(int argc, char **argv)
 		wsb_error("%s", err);
 		return WSB_EXIT_FAILURE;
 	}
-	if (opts.script[0])
-	{
-		char		real[PATH_MAX];
-
-		if (realpath(opts.script, real) && !WSB_PATH_SAY(opts.script, "%s", real))
-			return WSB_EXIT_FAILURE;
-	}
+	if (opts.script[0] && absolute(opts.script, sizeof(opts.script), "--script") != 0)
+		return WSB_EXIT_FAILURE;
 	if (opts.resume[0] &&
 		(wsb_resume_check(&opts, &plan, err, sizeof(err)) != 0 ||
 		 wsb_resume_load(&opts, &plan, &resumed, err, sizeof(err)) != 0))
@@ -508,12 +528,8 @@ main(int argc, char **argv)
 		wsb_error("%s", err);
 		return finish(WSB_EXIT_FAILURE);
 	}
-	{
-		char		real[PATH_MAX];
-
-		if (realpath(opts.out, real) && !WSB_PATH_SAY(opts.out, "%s", real))
-			return finish(WSB_EXIT_FAILURE);
-	}
+	if (absolute(opts.out, sizeof(opts.out), "--out") != 0)
+		return finish(WSB_EXIT_FAILURE);
 	if (wsb_target_open(&target, &opts, &env, err, sizeof(err)) != 0)
 	{
 		if (wsb_interrupted)
@@ -539,8 +555,7 @@ main(int argc, char **argv)
 		PQExpBufferData text;
 		int			written;
 
-		if (!WSB_PATH_SAY(path, "%s/plan.txt", opts.out))
-			return finish(WSB_EXIT_FAILURE);
+		path = wsb_psprintf("%s/plan.txt", opts.out);
 		initPQExpBuffer(&text);
 		wsb_plan_text(&opts, &plan, &text);
 		written = wsb_write_file(path, wsb_buffer_text(&text));
@@ -651,9 +666,9 @@ main(int argc, char **argv)
 		if (run->position == plan.nconfigs)
 		{
 			/* a round ended: keep it, and with a budget look at it */
-			if (!WSB_PATH_SAY(path, "%s/results.csv", opts.out))
-				;				/* said; the round's runs are kept in memory */
-			else if (wsb_write_results_continued(path, resumed.results_text, &plan, runs, ndone) != 0)
+			free(path);
+			path = wsb_psprintf("%s/results.csv", opts.out);
+			if (wsb_write_results_continued(path, resumed.results_text, &plan, runs, ndone) != 0)
 				wsb_error("could not write \"%s\"", path);
 			else if (opts.budget_seconds > 0 && round >= 3)
 			{
@@ -682,9 +697,9 @@ main(int argc, char **argv)
 		strftime(env.finished, sizeof(env.finished), "%Y-%m-%d %H:%M:%S %Z", localtime(&now));
 	}
 
-	if (!WSB_PATH_SAY(path, "%s/results.csv", opts.out))
-		failed++;
-	else if (wsb_write_results_continued(path, resumed.results_text, &plan, runs, ndone) != 0)
+	free(path);
+	path = wsb_psprintf("%s/results.csv", opts.out);
+	if (wsb_write_results_continued(path, resumed.results_text, &plan, runs, ndone) != 0)
 	{
 		wsb_error("could not write \"%s\"", path);
 		failed++;
@@ -716,27 +731,29 @@ main(int argc, char **argv)
 			failed++;
 		}
 	}
-	if (!WSB_PATH_SAY(path, "%s/timeline.csv", opts.out))
-		failed++;
-	else if (wsb_write_timeline_csv(path, &plan, runs, ndone) != 0)
+	free(path);
+	path = wsb_psprintf("%s/timeline.csv", opts.out);
+	if (wsb_write_timeline_csv(path, &plan, runs, ndone) != 0)
 	{
 		wsb_error("could not write \"%s\"", path);
 		failed++;
 	}
-	if (!WSB_PATH_SAY(path, "%s/advice.csv", opts.out))
-		failed++;
-	else if (wsb_write_advice_csv(path, &plan, runs, ndone) != 0)
+	free(path);
+	path = wsb_psprintf("%s/advice.csv", opts.out);
+	if (wsb_write_advice_csv(path, &plan, runs, ndone) != 0)
 	{
 		wsb_error("could not write \"%s\"", path);
 		failed++;
 	}
-	if (wsb_clog_wanted(&opts, &plan) &&
-		(!WSB_PATH_SAY(path, "%s/clog.csv", opts.out) ||
-		 wsb_clog_write_csv(path, &plan, runs, ndone) != 0))
+	free(path);
+	path = wsb_psprintf("%s/clog.csv", opts.out);
+	if (wsb_clog_wanted(&opts, &plan) && wsb_clog_write_csv(path, &plan, runs, ndone) != 0)
 	{
 		wsb_error("could not write \"%s/clog.csv\"", opts.out);
 		failed++;
 	}
+	free(path);
+	path = NULL;
 	if (wsb_write_report(opts.out, &opts, &plan, runs, ndone, &env,
 						 have_verdicts ? &verdicts : NULL) != 0)
 	{

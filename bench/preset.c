@@ -35,7 +35,6 @@
 #include <unistd.h>
 
 #include "engine.h"
-#include "fits.h"
 
 /*
  * wsb_parse_duration
@@ -477,29 +476,27 @@ conf_name_ok(const char *line, const char *eq, char *err, size_t errlen)
 	return true;
 }
 
-/* The file a preset name stands for: a path as given, else DIR/NAME.conf.
- * snprintf's length: len or more when it did not fit. */
-static int
-preset_path(const char *name, const char *dir, char *path, size_t len)
+/* The file a preset name stands for: a path as given, else DIR/NAME.conf
+ * (malloc'd) */
+static char *
+preset_path(const char *name, const char *dir)
 {
 	if (strchr(name, '/') || access(name, R_OK) == 0)
-		return snprintf(path, len, "%s", name);
-	return snprintf(path, len, "%s/%s.conf", dir ? dir : ".", name);
+		return wsb_xstrdup(name);
+	return wsb_psprintf("%s/%s.conf", dir ? dir : ".", name);
 }
 
 int
 wsb_load_preset(const char *name, const char *presets_dir, WsbOptions *o,
 				bool *given, char *err, size_t errlen)
 {
-	char		path[1024];
+	char	   *path = preset_path(name, presets_dir);
 	char	   *text,
 			   *line,
 			   *next;
 	int			lineno = 0;
 	char		msg[512];
 
-	if (!wsb_fits(preset_path(name, presets_dir, path, sizeof(path)), sizeof(path), path, err, errlen))
-		return -1;
 	text = wsb_read_file(path, NULL);
 	if (text == NULL)
 	{
@@ -524,6 +521,7 @@ wsb_load_preset(const char *name, const char *presets_dir, WsbOptions *o,
 			closedir(d);
 		snprintf(err, errlen, "unknown preset \"%s\": cannot read \"%s\": %s%s%s%s", name, path,
 				 strerror(why), *list ? " (presets: " : "", list, *list ? ")" : "");
+		free(path);
 		return -1;
 	}
 	wsb_strlcpy(o->preset, name, sizeof(o->preset));
@@ -561,6 +559,7 @@ wsb_load_preset(const char *name, const char *presets_dir, WsbOptions *o,
 		{
 			snprintf(err, errlen, "%s:%d: expected \"key = value\"", path, lineno);
 			free(text);
+			free(path);
 			return -1;
 		}
 		*eq = '\0';
@@ -575,6 +574,7 @@ wsb_load_preset(const char *name, const char *presets_dir, WsbOptions *o,
 			{
 				snprintf(err, errlen, "%s:%d: %s", path, lineno, msg);
 				free(text);
+				free(path);
 				return -1;
 			}
 			o->sets[o->nsets - 1].from_preset = true;
@@ -590,6 +590,7 @@ wsb_load_preset(const char *name, const char *presets_dir, WsbOptions *o,
 			{
 				snprintf(err, errlen, "%s:%d: %s", path, lineno, msg);
 				free(text);
+				free(path);
 				return -1;
 			}
 			s.from_preset = true;
@@ -603,12 +604,14 @@ wsb_load_preset(const char *name, const char *presets_dir, WsbOptions *o,
 			{
 				snprintf(err, errlen, "%s:%d: conf: expected \"name = value\"", path, lineno);
 				free(text);
+				free(path);
 				return -1;
 			}
 			if (!conf_name_ok(value, ceq, msg, sizeof(msg)))
 			{
 				snprintf(err, errlen, "%s:%d: conf: %s", path, lineno, msg);
 				free(text);
+				free(path);
 				return -1;
 			}
 			append_text(o->extra_conf, sizeof(o->extra_conf), value, NULL);
@@ -622,10 +625,12 @@ wsb_load_preset(const char *name, const char *presets_dir, WsbOptions *o,
 		{
 			snprintf(err, errlen, "%s:%d: %s", path, lineno, msg);
 			free(text);
+			free(path);
 			return -1;
 		}
 	}
 	free(text);
+	free(path);
 	return 0;
 }
 
@@ -687,15 +692,14 @@ wsb_add_optional_libraries(WsbOptions *o, const char *pkglibdir, char *err, size
 	wsb_strlcpy(names, o->optional_libraries, sizeof(names));
 	for (char *name = strtok(names, " "); name; name = strtok(NULL, " "))
 	{
-		char		path[1400];
+		char	   *path = wsb_psprintf("%s/%s.so", pkglibdir, name);
+		bool		installed = access(path, R_OK) == 0;
 
-		if (!WSB_PATH(path, err, errlen, "%s/%s.so", pkglibdir, name))
-			return -1;
-		if (access(path, R_OK) != 0)
-		{
+		if (!installed)
 			wsb_note("%s is not installed (no %s): its configuration is left out", name, path);
+		free(path);
+		if (!installed)
 			continue;
-		}
 		if (set->nvalues >= WSB_MAX_VALUES)
 		{
 			snprintf(err, errlen, "too many values of shared_preload_libraries");

@@ -25,7 +25,6 @@
 #include "clog_report.h"
 #include "engine.h"
 #include "expbuffer.h"
-#include "fits.h"
 #include "report_internal.h"
 #include "validate.h"
 #include "verdict.h"
@@ -578,9 +577,9 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 				 const WsbPlan *plan, const WsbRun *runs, int nruns,
 				 const WsbEnvironment *env, const WsbVerdicts *verdicts)
 {
-	char		path[1200],
-				plotdir[1100],
-				why[2048] = "",
+	char	   *path,
+			   *plotdir = wsb_psprintf("%s/plots", dir);
+	char		why[2048] = "",
 				extra[512] = "";
 	bool		charts = false;
 	bool		ckpt = false;
@@ -591,8 +590,6 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 	for (int i = 0; i < nruns; i++)
 		if (!runs[i].ok)
 			nfailed++;
-	if (!WSB_PATH_SAY(plotdir, "%s/plots", dir))
-		return -1;
 	/* nothing to draw: gnuplot would stop on "all points undefined" */
 	if (nfailed == nruns)
 		snprintf(why, sizeof(why), "%s", nruns ? "every run failed, so there is nothing to draw; "
@@ -601,11 +598,14 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 							 why, sizeof(why)) == 0)
 		charts = true;
 
-	if (!WSB_PATH_SAY(path, "%s/report.html", dir))
-		return -1;
+	path = wsb_psprintf("%s/report.html", dir);
 	f = wsb_create_file(path, 0666);	/* the umask makes it 0600 or 0640 */
+	free(path);
 	if (f == NULL)
+	{
+		free(plotdir);
 		return -1;
+	}
 
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 			"<title>wal_stall_bench report</title>\n<style>%s</style></head><body>\n", report_css);
@@ -666,7 +666,7 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 	write_runs_html(f, plan, runs, nruns);
 
 	fputs("<h2>Throughput and stalls, second by second</h2>\n", f);
-	charts &= WSB_PATH_SAY(path, "%s/timeline.svg", plotdir);
+	path = wsb_psprintf("%s/timeline.svg", plotdir);
 	if (charts)
 	{
 		fputs("<figure>\n", f);
@@ -695,7 +695,8 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 		fputs("<p class=\"missing\">Chart missing (see above).</p>\n", f);
 
 	fputs("<h2>Run tps by configuration</h2>\n", f);
-	charts &= WSB_PATH_SAY(path, "%s/strip.svg", plotdir);
+	free(path);
+	path = wsb_psprintf("%s/strip.svg", plotdir);
 	if (charts)
 	{
 		fputs("<figure>\n", f);
@@ -728,6 +729,8 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 		  "(gnuplot's inputs).</p>\n</body></html>\n", f);
 
 	rc = wsb_close_written(f, rc);
+	free(path);
+	free(plotdir);
 	if (!charts && nfailed < nruns)
 	{
 		fprintf(stderr, "wal_stall_bench: report.html has no charts: %s\n", why);

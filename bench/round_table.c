@@ -29,7 +29,6 @@
 
 #include "engine.h"
 #include "expbuffer.h"
-#include "fits.h"
 #include "verdict.h"
 
 static bool
@@ -458,11 +457,6 @@ wsb_round_table_read_csv(const char *path, const char *baseline, const char *con
 	memset(t, 0, sizeof(*t));
 	t->seed = -1;
 	t->margin_pct = NAN;
-	if (!WSB_PATH(t->source, err, errlen, "%s", path))
-	{
-		free(text);
-		return -1;
-	}
 	if (text == NULL)
 	{
 		snprintf(err, errlen, "could not read \"%s\": %s", path, strerror(errno));

@@ -42,7 +42,6 @@
 #include "aged.h"
 #include "engine.h"
 #include "expbuffer.h"
-#include "fits.h"
 #include "sql.h"
 #include "validate.h"
 
@@ -439,10 +438,20 @@ typedef struct RunState
 	double		cpu0;			/* its CPU time before the run, ns; -1 */
 	double		start;			/* pgbench started, wsb_now() */
 	char		since[64];		/* the newest history row read */
-	char		prefix[1200];	/* WORKDIR/run_N: pgbench's log files */
-	char		outpath[1200];	/* pgbench's stdout */
-	char		errpath[1200];	/* pgbench's stderr: progress lines */
+	/* from start_pgbench on, malloc'd (free_paths) */
+	char	   *prefix;			/* WORKDIR/run_N: pgbench's log files */
+	char	   *outpath;		/* pgbench's stdout */
+	char	   *errpath;		/* pgbench's stderr: progress lines */
 } RunState;
+
+static void
+free_paths(RunState *s)
+{
+	free(s->prefix);
+	free(s->outpath);
+	free(s->errpath);
+	s->prefix = s->outpath = s->errpath = NULL;
+}
 
 /* The run failed: why into run->error (as much as it holds) and err. */
 static int
@@ -553,45 +562,44 @@ warm_up(RunState *s, char *why, size_t whylen)
 {
 	WsbCommand	c;
 	char		seed[32],
-				out[1200],
-				err[1200];
+			   *out,
+			   *err;
 	pid_t		pid;
 	int			status;
 
-	if (!WSB_PATH(out, why, whylen, "%s/warmup_%d.out", s->t->ownerdir, s->run->order) ||
-		!WSB_PATH(err, why, whylen, "%s/warmup_%d.err", s->t->ownerdir, s->run->order))
-		return -1;
 	round_seed(s, 1, seed, sizeof(seed));
 	wsb_cmd_init(&c, s->t->uid, s->t->gid);
 	add_pgbench_args(&c, s->t, s->o, s->o->warmup, NULL, seed);
+	out = wsb_psprintf("%s/warmup_%d.out", s->t->ownerdir, s->run->order);
+	err = wsb_psprintf("%s/warmup_%d.err", s->t->ownerdir, s->run->order);
 	c.stdout_path = out;
 	c.stderr_path = err;
 	pid = wsb_cmd_start(&c);
-	wsb_cmd_free(&c);
 	if (pid < 0)
-	{
 		snprintf(why, whylen, "could not start the warm-up's pgbench: %s", strerror(errno));
-		return -1;
-	}
-	while (wsb_proc_wait(pid, 0, &status) != 1)
+	wsb_cmd_free(&c);
+	free(out);
+	while (pid >= 0 && wsb_proc_wait(pid, 0, &status) != 1)
 	{
 		if (wsb_interrupted)
 		{
 			wsb_proc_stop(pid, SIGTERM, 5.0, true);
 			snprintf(why, whylen, "interrupted in the warm-up");
-			return -1;
+			pid = -1;
+			break;
 		}
 		usleep(50000);
 	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+	if (pid >= 0 && (!WIFEXITED(status) || WEXITSTATUS(status) != 0))
 	{
 		char		msg[512];
 
 		pgbench_failure(err, s->t->uid, status, msg, sizeof(msg));
 		snprintf(why, whylen, "the %d s warm-up: %.400s", s->o->warmup, msg);
-		return -1;
+		pid = -1;
 	}
-	return 0;
+	free(err);
+	return pid < 0 ? -1 : 0;
 }
 
 /*
@@ -656,10 +664,10 @@ start_pgbench(RunState *s, char *why, size_t whylen)
 	char		seed[32];
 	pid_t		pid;
 
-	if (!WSB_PATH(s->prefix, why, whylen, "%s/run_%d", dir, order) ||
-		!WSB_PATH(s->outpath, why, whylen, "%s/run_%d.out", dir, order) ||
-		!WSB_PATH(s->errpath, why, whylen, "%s/run_%d.err", dir, order))
-		return -1;
+	free_paths(s);
+	s->prefix = wsb_psprintf("%s/run_%d", dir, order);
+	s->outpath = wsb_psprintf("%s/run_%d.out", dir, order);
+	s->errpath = wsb_psprintf("%s/run_%d.err", dir, order);
 	round_seed(s, 0, seed, sizeof(seed));
 	wsb_cmd_init(&c, s->t->uid, s->t->gid);
 	add_pgbench_args(&c, s->t, s->o, s->o->duration, s->prefix, seed);
@@ -784,8 +792,8 @@ static int
 read_pgbench(RunState *s, int status, char *why, size_t whylen)
 {
 	WsbRun	   *run = s->run;
-	char		keep[1300],
-				pattern[1300];
+	char	   *keep,
+			   *pattern;
 	char	   *text = wsb_read_file_of(s->outpath, s->t->uid, NULL);
 
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || text == NULL ||
@@ -795,16 +803,14 @@ read_pgbench(RunState *s, int status, char *why, size_t whylen)
 		free(text);
 		return -1;
 	}
-	if (!WSB_PATH(keep, why, whylen, "%s/pgbench_run_%d.txt", s->o->out, run->order) ||
-		!WSB_PATH(pattern, why, whylen, "%s.*", s->prefix))
-	{
-		free(text);
-		return -1;
-	}
 	/* keep pgbench's own output beside the results */
+	keep = wsb_psprintf("%s/pgbench_run_%d.txt", s->o->out, run->order);
 	wsb_write_file(keep, text);
+	free(keep);
 	free(text);
+	pattern = wsb_psprintf("%s.*", s->prefix);
 	read_transaction_logs(s, pattern);
+	free(pattern);
 	if (run->transactions == 0)
 	{
 		snprintf(why, whylen, "pgbench's transaction log holds no transactions");
@@ -949,11 +955,16 @@ wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan, WsbRun *run,
 
 		if (s.tracer)
 			wsb_tracer_stop(s.tracer, &run->validation, msg, sizeof(msg));
+		free_paths(&s);
 		return run_failed(run, err, errlen, why);
 	}
 	if (watch_pgbench(&s, pid, &status) != 0)
+	{
+		free_paths(&s);
 		return 1;
+	}
 	rc = read_pgbench(&s, status, why, sizeof(why)) == 0 ? 0 : run_failed(run, err, errlen, why);
+	free_paths(&s);
 	run->ok = rc == 0;
 	if (read_figures(&s) != 0)
 		return 1;

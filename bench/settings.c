@@ -255,7 +255,7 @@ wsb_settings_journal(WsbTarget *t)
 	int			n;
 	char		runas[128] = "";
 
-	if (t->temporary || t->journal[0] == '\0' || t->conn == NULL)
+	if (t->temporary || t->journal == NULL || t->conn == NULL)
 		return 0;
 	/* 0600 even with --group: it may hold old values of secret settings */
 	f = wsb_create_file(t->journal, 0600);

@@ -31,6 +31,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +42,6 @@
 
 #include "engine.h"
 #include "expbuffer.h"
-#include "fits.h"
 
 #define CGROUP_ROOT "/sys/fs/cgroup"
 
@@ -76,22 +76,27 @@ file_has_word(const char *path, const char *word)
  * naming both) when neither.
  */
 static int
-cgroup_detect(const char *flag, char *parent, size_t len, char *err, size_t errlen)
+cgroup_detect(const char *flag, char **parent, char *err, size_t errlen)
 {
 	const char *root = cgroup_root();
-	char		path[1200];
+	char	   *path = wsb_psprintf("%s/cgroup.controllers", root);
+	int			version = 0;
 
-	if (!WSB_PATH(path, err, errlen, "%s/cgroup.controllers", root))
-		return 0;
 	if (file_has_word(path, "io"))
+		version = 2;
+	else
 	{
-		return wsb_fits(snprintf(parent, len, "%s", root), len, parent, err, errlen) ? 2 : 0;
+		free(path);
+		path = wsb_psprintf("%s/blkio/blkio.throttle.write_iops_device", root);
+		if (access(path, F_OK) == 0)
+			version = 1;
 	}
-	if (!WSB_PATH(path, err, errlen, "%s/blkio/blkio.throttle.write_iops_device", root))
-		return 0;
-	if (access(path, F_OK) == 0)
+	free(path);
+	if (version != 0)
 	{
-		return wsb_fits(snprintf(parent, len, "%s/blkio", root), len, parent, err, errlen) ? 1 : 0;
+		if (parent)
+			*parent = version == 2 ? wsb_xstrdup(root) : wsb_psprintf("%s/blkio", root);
+		return version;
 	}
 	snprintf(err, errlen, "%s needs the cgroup v2 io controller (\"io\" in %s/cgroup.controllers) "
 			 "or the cgroup v1 blkio controller (%s/blkio/blkio.throttle.write_iops_device), "
@@ -104,7 +109,7 @@ int
 wsb_slowdisk_check(const WsbOptions *o, char *err, size_t errlen)
 {
 	const char *flag = o->slow_wal_iops ? "--slow-wal" : "--slow-disk";
-	char		path[1024];
+	char		path[PATH_MAX];
 	const char *progs[] = {"losetup", "mkfs.ext4", "mount", "umount", NULL};
 
 	if (!o->slow_wal_iops && !o->slow_disk_iops)
@@ -114,7 +119,7 @@ wsb_slowdisk_check(const WsbOptions *o, char *err, size_t errlen)
 		snprintf(err, errlen, "%s needs root: it creates a loop device, a mount and a cgroup", flag);
 		return -1;
 	}
-	if (cgroup_detect(flag, path, sizeof(path), err, errlen) == 0)
+	if (cgroup_detect(flag, NULL, err, errlen) == 0)
 		return -1;
 	if (access("/dev/loop-control", F_OK) != 0)
 	{
@@ -227,7 +232,7 @@ static void
 undo_cgroup(void *arg)
 {
 	WsbSlowDisk *d = arg;
-	char		parent_procs[1100];
+	char	   *parent_procs;
 	pid_t		pids[256];
 	int			n = 0;
 
@@ -237,8 +242,7 @@ undo_cgroup(void *arg)
 			break;
 		usleep(100000);
 	}
-	if (!WSB_PATH_SAY(parent_procs, "%s/cgroup.procs", d->cgroup_parent))
-		n = 0;					/* said; the cgroup is still removed below */
+	parent_procs = wsb_psprintf("%s/cgroup.procs", d->cgroup_parent);
 	for (int i = 0; i < n; i++)
 	{
 		FILE	   *f = fopen(parent_procs, "a");
@@ -249,16 +253,18 @@ undo_cgroup(void *arg)
 			fclose(f);
 		}
 	}
+	free(parent_procs);
 	if (getenv("WSB_CGROUP_ROOT"))
 	{
 		const char *files[] = {"cgroup.procs", "io.max", "blkio.throttle.write_iops_device",
 		"blkio.throttle.write_bps_device", NULL};
-		char		path[1200];
 
 		for (int i = 0; files[i]; i++)
 		{
-			if (WSB_PATH_SAY(path, "%s/%s", d->cgroup, files[i]))
-				unlink(path);
+			char	   *path = wsb_psprintf("%s/%s", d->cgroup, files[i]);
+
+			unlink(path);
+			free(path);
 		}
 	}
 	for (int i = 0; i < 20; i++)
@@ -275,33 +281,32 @@ static void
 undo_io_controller(void *arg)
 {
 	WsbSlowDisk *d = arg;
-	char		path[1200];
+	char	   *path = wsb_psprintf("%s/cgroup.subtree_control", d->cgroup_parent);
 	FILE	   *f;
 
-	if (!WSB_PATH_SAY(path, "%s/cgroup.subtree_control", d->cgroup_parent))
-		return;
 	f = fopen(path, "w");
 	if (f == NULL || fprintf(f, "-io\n") < 0 || fclose(f) != 0)
 		wsb_error("could not disable the io controller again in \"%s\" (another cgroup may use it now): %s",
 				  path, strerror(errno));
+	free(path);
 }
 
 static int
 write_limit(const char *cgroup, const char *file, unsigned maj, unsigned min, long long v,
 			char *err, size_t errlen)
 {
-	char		path[1200];
+	char	   *path = wsb_psprintf("%s/%s", cgroup, file);
 	FILE	   *f;
+	int			rc = 0;
 
-	if (!WSB_PATH(path, err, errlen, "%s/%s", cgroup, file))
-		return -1;
 	f = fopen(path, "w");
 	if (f == NULL || fprintf(f, "%u:%u %lld\n", maj, min, v) < 0 || fclose(f) != 0)
 	{
 		snprintf(err, errlen, "could not write \"%u:%u %lld\" to \"%s\": %s", maj, min, v, path, strerror(errno));
-		return -1;
+		rc = -1;
 	}
-	return 0;
+	free(path);
+	return rc;
 }
 
 /*
@@ -325,8 +330,7 @@ wsb_slowdisk_setup(WsbSlowDisk *d, const WsbOptions *o, const char *workdir,
 	if (wsb_dir_is_private(workdir, "the work directory", err, errlen) != 0)
 		return -1;
 
-	if (!WSB_PATH(d->image, err, errlen, "%s/slow_disk.img", workdir))
-		return -1;
+	d->image = wsb_psprintf("%s/slow_disk.img", workdir);
 	/* in root's work directory, by O_EXCL: never another file or disk */
 	fd = open(d->image, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
@@ -364,8 +368,7 @@ wsb_slowdisk_setup(WsbSlowDisk *d, const WsbOptions *o, const char *workdir,
 		snprintf(err, errlen, "mkfs.ext4 on \"%s\" failed: %s", d->loopdev, out);
 		return -1;
 	}
-	if (!WSB_PATH(d->mountpoint, err, errlen, "%s/slow_disk", workdir))
-		return -1;
+	d->mountpoint = wsb_psprintf("%s/slow_disk", workdir);
 	if (mkdir(d->mountpoint, 0700) != 0)
 	{
 		snprintf(err, errlen, "could not create \"%s\": %s", d->mountpoint, strerror(errno));
@@ -384,38 +387,39 @@ wsb_slowdisk_setup(WsbSlowDisk *d, const WsbOptions *o, const char *workdir,
 		return -1;
 	}
 
-	d->cgroup_version = cgroup_detect(wal ? "--slow-wal" : "--slow-disk", d->cgroup_parent,
-									  sizeof(d->cgroup_parent), err, errlen);
+	d->cgroup_version = cgroup_detect(wal ? "--slow-wal" : "--slow-disk", &d->cgroup_parent,
+									  err, errlen);
 	if (d->cgroup_version == 0)
 		return -1;
 	if (d->cgroup_version == 2)
 	{
-		char		path[1200];
-		FILE	   *f;
-
 		/* the child's io.max exists only if the parent hands io down */
-		if (!WSB_PATH(path, err, errlen, "%s/cgroup.subtree_control", d->cgroup_parent))
-			return -1;
+		char	   *path = wsb_psprintf("%s/cgroup.subtree_control", d->cgroup_parent);
+		FILE	   *f;
+		int			rc = 0;
+
 		if (!file_has_word(path, "io"))
 		{
 			f = fopen(path, "w");
 			if (f == NULL || fprintf(f, "+io\n") < 0 || fclose(f) != 0)
 			{
 				snprintf(err, errlen, "could not enable the io controller in \"%s\": %s", path, strerror(errno));
-				return -1;
+				rc = -1;
 			}
-			wsb_cleanup_push("io controller", undo_io_controller, d);
+			else
+				wsb_cleanup_push("io controller", undo_io_controller, d);
 		}
+		free(path);
+		if (rc != 0)
+			return -1;
 	}
-	if (!WSB_PATH(d->cgroup, err, errlen, "%s/wal_stall_bench.%d", d->cgroup_parent, (int) getpid()))
-		return -1;
+	d->cgroup = wsb_psprintf("%s/wal_stall_bench.%d", d->cgroup_parent, (int) getpid());
 	if (mkdir(d->cgroup, 0755) != 0)
 	{
 		snprintf(err, errlen, "could not create cgroup \"%s\": %s", d->cgroup, strerror(errno));
 		return -1;
 	}
-	if (!WSB_PATH(d->cgroup_procs, err, errlen, "%s/cgroup.procs", d->cgroup))
-		return -1;
+	d->cgroup_procs = wsb_psprintf("%s/cgroup.procs", d->cgroup);
 	wsb_cleanup_push(d->cgroup_version == 2 ? "io cgroup" : "blkio cgroup", undo_cgroup, d);
 	d->active = true;
 	return 0;
@@ -434,13 +438,11 @@ wsb_slowdisk_throttle(WsbSlowDisk *d, const WsbOptions *o, char *err, size_t err
 		return 0;
 	if (d->cgroup_version == 2)
 	{
-		char		path[1200];
+		char	   *path = wsb_psprintf("%s/io.max", d->cgroup);
 		PQExpBufferData line;
 		FILE	   *f;
 		int			rc = 0;
 
-		if (!WSB_PATH(path, err, errlen, "%s/io.max", d->cgroup))
-			return -1;
 		/* one line, both keys: the device's limits are set together */
 		initPQExpBuffer(&line);
 		appendPQExpBuffer(&line, "%u:%u wiops=%d", d->major, d->minor,
@@ -454,6 +456,7 @@ wsb_slowdisk_throttle(WsbSlowDisk *d, const WsbOptions *o, char *err, size_t err
 			rc = -1;
 		}
 		termPQExpBuffer(&line);
+		free(path);
 		return rc;
 	}
 	if (write_limit(d->cgroup, "blkio.throttle.write_iops_device", d->major, d->minor,

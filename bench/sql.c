@@ -176,7 +176,7 @@ wsb_sql_connect(WsbTarget *t, const char *db, char *err, size_t errlen)
 	if (t->conn)
 		PQfinish(t->conn);
 	snprintf(port, sizeof(port), "%d", t->port);
-	vals[0] = t->sockdir;
+	vals[0] = t->sockdir ? t->sockdir : "";	/* NULL until read: libpq's default */
 	vals[1] = port;
 	vals[2] = db;
 	vals[3] = user && *user ? user : t->owner;
@@ -192,7 +192,7 @@ wsb_sql_connect(WsbTarget *t, const char *db, char *err, size_t errlen)
 		bool		refused = strstr(m, "authentication failed") || strstr(m, "pg_hba.conf");
 
 		snprintf(err, errlen, "could not connect to the cluster at \"%s\" port %d as user \"%s\": %s%s",
-				 t->sockdir, t->port, vals[3], m,
+				 vals[0], t->port, vals[3], m,
 				 refused ? " (the server's pg_hba.conf, SHOW hba_file, must let this user connect "
 				 "over the local socket: a \"local all <user> peer\" line for the cluster's owner, "
 				 "as Debian's default has for postgres)" : "");

@@ -38,7 +38,6 @@
 #include "engine.h"
 #include "expbuffer.h"
 #include "experiment.h"
-#include "fits.h"
 #include "sql.h"
 
 /* ---------- opening and closing ---------- */
@@ -81,7 +80,7 @@ remove_workdir(void *arg)
 
 	if (t->workdir[0] == '\0')
 		return;
-	if (t->ownerdir[0] && wsb_run_as_user(t->uid, t->gid, empty_owner_dir, t->ownerdir) != 0)
+	if (t->ownerdir && wsb_run_as_user(t->uid, t->gid, empty_owner_dir, t->ownerdir) != 0)
 		wsb_error("could not empty \"%s\" as its owner", t->ownerdir);
 	fd = open(t->workdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	d = fd >= 0 ? fdopendir(fd) : NULL;
@@ -116,14 +115,15 @@ remove_workdir(void *arg)
 static int
 make_owner_dir(WsbTarget *t, char *err, size_t errlen)
 {
-	if (!WSB_PATH(t->ownerdir, err, errlen, "%s/owner", t->workdir))
-		return -1;
-	if (mkdir(t->ownerdir, 0700) != 0)
+	char	   *dir = wsb_psprintf("%s/owner", t->workdir);
+
+	if (mkdir(dir, 0700) != 0)
 	{
-		snprintf(err, errlen, "could not create \"%s\": %s", t->ownerdir, strerror(errno));
-		t->ownerdir[0] = '\0';
+		snprintf(err, errlen, "could not create \"%s\": %s", dir, strerror(errno));
+		free(dir);
 		return -1;
 	}
+	t->ownerdir = dir;
 	if (t->uid == geteuid())
 		return 0;
 	if (chown(t->ownerdir, t->uid, t->gid) != 0 ||
@@ -150,14 +150,15 @@ unlink_path(void *path)
 static void
 remove_save_file(WsbTarget *t)
 {
-	char		path[PATH_MAX];
+	char	   *path;
 
 	if (t->temporary || !t->added_wal_stall || !t->restore_ok)
 		return;				/* still loaded, or another process's file */
 	/* in the owner's directory: unlinked by the owner */
-	if (WSB_PATH_SAY(path, "%s/pg_stat/wal_stall.stat", t->pgdata) &&
-		access(path, F_OK) == 0 && wsb_run_as_user(t->uid, t->gid, unlink_path, path) == 0)
+	path = wsb_psprintf("%s/pg_stat/wal_stall.stat", t->pgdata);
+	if (access(path, F_OK) == 0 && wsb_run_as_user(t->uid, t->gid, unlink_path, path) == 0)
 		wsb_note("removed \"%s\", written by wal_stall while the harness had it loaded", path);
+	free(path);
 }
 
 /*
@@ -207,9 +208,9 @@ wsb_target_close(void *arg)
 		}
 		t->restore_ok = undone;
 		/* the journal stays where its message pointed until it is done */
-		if (undone && t->journal[0])
+		if (undone && t->journal)
 			unlink(t->journal);
-		else if (t->journal[0] && !said)
+		else if (t->journal && !said)
 			wsb_error("to finish undoing the harness's changes, run the statements in \"%s\" "
 					  "as its first lines say", t->journal);
 	}
@@ -251,11 +252,10 @@ static int
 pgbench_init(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 {
 	WsbCommand	c;
-	char		log[1100];
+	char	   *log;
 	char		port[16];
+	int			rc;
 
-	if (!WSB_PATH(log, err, errlen, "%s/pgbench_init.log", t->ownerdir))
-		return -1;
 	snprintf(port, sizeof(port), "%d", t->port);
 	wsb_cmd_init(&c, t->uid, t->gid);
 	wsb_cmd_add(&c, "%s/pgbench", o->bindir);
@@ -280,7 +280,10 @@ pgbench_init(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 	wsb_cmd_add(&c, "%s", getenv("PGUSER") && *getenv("PGUSER") ? getenv("PGUSER") : t->owner);
 	wsb_cmd_add(&c, "%s", t->dbname);
 	wsb_note("pgbench -i -s %d", o->scale);
-	return run_as_owner(t, "pgbench -i", log, err, errlen, &c);
+	log = wsb_psprintf("%s/pgbench_init.log", t->ownerdir);
+	rc = run_as_owner(t, "pgbench -i", log, err, errlen, &c);
+	free(log);
+	return rc;
 }
 
 /*
@@ -404,20 +407,20 @@ static int
 write_in_pgdata(const WsbTarget *t, const char *name, const char *text, bool append,
 				char *err, size_t errlen)
 {
-	char		path[1200];
+	char	   *path = wsb_psprintf("%s/%s", t->pgdata, name);
 	OwnerWrite	w;
+	int			rc = 0;
 
-	if (!WSB_PATH(path, err, errlen, "%s/%s", t->pgdata, name))
-		return -1;
 	w.path = path;
 	w.text = text;
 	w.append = append;
 	if (wsb_run_as_user(t->uid, t->gid, owner_write, &w) != 0)
 	{
 		snprintf(err, errlen, "could not write \"%s\" as user \"%s\"", path, t->owner);
-		return -1;
+		rc = -1;
 	}
-	return 0;
+	free(path);
+	return rc;
 }
 
 static int
@@ -425,7 +428,8 @@ open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 {
 	struct passwd *pw;
 	WsbCommand	c;
-	char		log[1100];
+	char	   *log;
+	int			rc;
 
 	t->temporary = true;
 	if (geteuid() == 0)
@@ -450,16 +454,12 @@ open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 	/* registered after the slow disk's cleanups, so it runs before them */
 	t->cleanup_handle = wsb_cleanup_push("server", wsb_target_close, t);
 
-	if (!WSB_PATH(t->pgdata, err, errlen, "%s/data",
-				  t->slow.active && o->slow_disk_iops ? t->slow.mountpoint : t->ownerdir))
-		return -1;
-	if (!WSB_PATH(t->sockdir, err, errlen, "%s", t->ownerdir))
-		return -1;
+	t->pgdata = wsb_psprintf("%s/data",
+							 t->slow.active && o->slow_disk_iops ? t->slow.mountpoint : t->ownerdir);
+	t->sockdir = wsb_xstrdup(t->ownerdir);
 	t->port = 5432;				/* the socket is in our own directory */
 	strcpy(t->dbname, "postgres");
 
-	if (!WSB_PATH(log, err, errlen, "%s/initdb.log", t->ownerdir))
-		return -1;
 	wsb_cmd_init(&c, t->uid, t->gid);
 	wsb_cmd_add(&c, "%s/initdb", o->bindir);
 	wsb_cmd_add(&c, "-D");
@@ -473,7 +473,10 @@ open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 		wsb_cmd_add(&c, "%s/pg_wal", t->slow.mountpoint);
 	}
 	wsb_note("initdb in %s", t->workdir);
-	if (run_as_owner(t, "initdb", log, err, errlen, &c) != 0)
+	log = wsb_psprintf("%s/initdb.log", t->ownerdir);
+	rc = run_as_owner(t, "initdb", log, err, errlen, &c);
+	free(log);
+	if (rc != 0)
 		return -1;
 
 	{
@@ -508,8 +511,7 @@ open_temporary(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 			return -1;
 	}
 
-	if (!WSB_PATH(t->logfile, err, errlen, "%s/server.log", t->ownerdir))
-		return -1;
+	t->logfile = wsb_psprintf("%s/server.log", t->ownerdir);
 	if (wsb_control_start(t, err, errlen) != 0)
 		return -1;
 	if (wsb_sql_connect(t, t->dbname, err, errlen) != 0)
@@ -621,7 +623,7 @@ other_clients(WsbTarget *t, char *err, size_t errlen)
 static void
 say_plan(const WsbTarget *t, const WsbOptions *o)
 {
-	char		how[1200];
+	char	   *how = wsb_control_describe(t);
 	PQExpBufferData list;
 	const char *names;
 
@@ -634,13 +636,14 @@ say_plan(const WsbTarget *t, const WsbOptions *o)
 			 "ALTER SYSTEM only (%strack_wal_io_timing%s%s) and restored at the end; restarts "
 			 "through %s where a setting needs one%s; left %s as found", t->pgdata,
 			 t->added_wal_stall ? "shared_preload_libraries, " : "", *names ? ", " : "", names,
-			 wsb_control_describe(t, how, sizeof(how)),
+			 how,
 			 t->added_wal_stall ? "; wal_stall preloaded for the experiment only (its save file "
 			 "removed at the end)" : "", t->was_running ? "running" : "stopped");
-	if (t->journal[0])
+	if (t->journal)
 		wsb_note("should this harness be killed, %s undoes its changes (its first lines say how)",
 				 t->journal);
 	termPQExpBuffer(&list);
+	free(how);
 }
 
 static int
@@ -682,10 +685,11 @@ open_existing(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 	wsb_control_find(t, o, t->was_running ? wsb_control_postmaster_pid(t) : 0);
 	if (!t->was_running)
 	{
-		char		how[1200];
+		char	   *how = wsb_control_describe(t);
 
 		wsb_note("starting the stopped cluster at \"%s\" with %s (stopped again at the end)",
-				 t->pgdata, wsb_control_describe(t, how, sizeof(how)));
+				 t->pgdata, how);
+		free(how);
 		if (wsb_control_start(t, err, errlen) != 0)
 			return -1;
 	}
@@ -703,8 +707,7 @@ open_existing(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 				 PQuser(t->conn), t->pgdata);
 		return -1;
 	}
-	if (!WSB_PATH(t->journal, err, errlen, "%s/restore.sql", o->out))
-		return -1;
+	t->journal = wsb_psprintf("%s/restore.sql", o->out);
 	if (wsb_settings_read_auto_conf(t, err, errlen) != 0)
 		return -1;
 	n = base_settings(t, o, names, values, err, errlen);
@@ -738,21 +741,26 @@ wsb_target_open(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env, char *er
 		return -1;
 	if (datadir[0])
 	{
-		char		pv[PATH_MAX + 16];
+		char	   *pv;
+		bool		found;
 		struct stat st;
 
 		errno = 0;
-		if (realpath(datadir, t->pgdata) == NULL || stat(t->pgdata, &st) != 0 || !S_ISDIR(st.st_mode))
+		if ((t->pgdata = realpath(datadir, NULL)) == NULL || stat(t->pgdata, &st) != 0 || !S_ISDIR(st.st_mode))
 		{
 			snprintf(err, errlen, "cannot use --pgdata \"%s\": %s", datadir,
 					 errno ? strerror(errno) : "not a directory");
 			return -1;
 		}
-		if (!WSB_PATH(pv, err, errlen, "%s/PG_VERSION", t->pgdata))
-			return -1;
-		if (access(pv, R_OK) != 0)
+		pv = wsb_psprintf("%s/PG_VERSION", t->pgdata);
+		found = access(pv, R_OK) == 0;
+		free(pv);
+		if (!found)
 		{
-			if (WSB_PATH_SAY(pv, "%s/postgresql.conf", t->pgdata) && access(pv, R_OK) == 0 && strncmp(t->pgdata, "/etc/postgresql/", 16) == 0)
+			pv = wsb_psprintf("%s/postgresql.conf", t->pgdata);
+			found = access(pv, R_OK) == 0;
+			free(pv);
+			if (found && strncmp(t->pgdata, "/etc/postgresql/", 16) == 0)
 				snprintf(err, errlen, "cannot use --pgdata \"%s\": it holds a Debian cluster's "
 						 "configuration, not its data (pg_lsclusters lists the data directory); "
 						 "name the cluster with --cluster VERSION/NAME, e.g. --cluster %.60s",
@@ -855,8 +863,9 @@ settings_for_report(WsbTarget *t, WsbEnvironment *env)
 	const char *params[1] = {visible};
 	char		err[512];
 	WsbRows		r;
+	PQExpBufferData text;
 
-	env->settings[0] = '\0';
+	initPQExpBuffer(&text);
 	if (visible != NULL &&
 		wsb_sql_rows(t->conn,
 					 "SELECT name, setting, (name <> ALL ($1::pg_catalog.text[]) "
@@ -868,19 +877,20 @@ settings_for_report(WsbTarget *t, WsbEnvironment *env)
 	{
 		for (int i = 0; i < r.nrows; i++)
 		{
-			size_t		l = strlen(env->settings);
 			const char *hidden = wsb_rows_get(&r, i, "hidden");
 			const char *value = wsb_rows_get(&r, i, "setting");
 
-			snprintf(env->settings + l, sizeof(env->settings) - l, "%s = %s\n",
-					 wsb_rows_get(&r, i, "name"),
-					 hidden == NULL || strcmp(hidden, "false") != 0 ? "(hidden)" : value ? value : "");
+			appendPQExpBuffer(&text, "%s = %s\n", wsb_rows_get(&r, i, "name"),
+							  hidden == NULL || strcmp(hidden, "false") != 0 ? "(hidden)" : value ? value : "");
 		}
 		wsb_rows_free(&r);
 	}
 	else if (visible != NULL)
 		wsb_note("could not read the server's settings for the report: %s", err);
 	free(visible);
+	free(env->settings);
+	env->settings = wsb_xstrdup(wsb_buffer_text(&text));
+	termPQExpBuffer(&text);
 }
 
 /* Fill in what the report says about the machine and the server. */
@@ -888,8 +898,8 @@ int
 wsb_target_environment(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env)
 {
 	char		err[512];
-	char		dir[1100];
 	WsbRows		r;
+	char	   *dir;
 	char	   *mem = wsb_read_file("/proc/meminfo", NULL);
 	char	   *p;
 
@@ -900,9 +910,16 @@ wsb_target_environment(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env)
 	free(mem);
 	wsb_sql_value(t->conn, "SELECT pg_catalog.version()", NULL, env->pg_version, sizeof(env->pg_version), err, sizeof(err));
 	env->fdatasync_per_sec = -1;
-	if (wsb_sql_value(t->conn, "SELECT pg_catalog.current_setting('data_directory'::pg_catalog.text) "
-					  "|| '/pg_wal'::pg_catalog.text", NULL,
-				  dir, sizeof(dir), err, sizeof(err)) == 0)
+	/* the path whole, as a row: wsb_sql_value would cut it at its buffer */
+	dir = NULL;
+	if (wsb_sql_rows(t->conn, "SELECT pg_catalog.current_setting('data_directory'::pg_catalog.text) "
+					 "|| '/pg_wal'::pg_catalog.text AS dir", 0, NULL, &r, err, sizeof(err)) == 0)
+	{
+		if (wsb_rows_get(&r, 0, "dir"))
+			dir = wsb_xstrdup(wsb_rows_get(&r, 0, "dir"));
+		wsb_rows_free(&r);
+	}
+	if (dir)
 	{
 		const char *params[1] = {dir};
 
@@ -918,6 +935,7 @@ wsb_target_environment(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env)
 		}
 		else
 			wsb_note("could not measure the fdatasync rate: %s", err);
+		free(dir);
 	}
 	settings_for_report(t, env);
 	t->wal_stall_loaded = loaded_now(t);

@@ -595,7 +595,7 @@ fill_environment(WsbEnvironment *env, WsbOptions *opts)
 	env->fdatasync_per_sec = 47;
 	snprintf(env->wal_device, sizeof(env->wal_device), "loop device 7:3 (pg_wal alone), 100 write IOPS");
 	env->pgbench_command = "pgbench -c 4 -j 2 -T 15 --aggregate-interval=1 -l bench";
-	snprintf(env->settings, sizeof(env->settings), "synchronous_commit = off\ntrack_wal_io_timing = on\n");
+	env->settings = "synchronous_commit = off\ntrack_wal_io_timing = on\n";
 	snprintf(env->started, sizeof(env->started), "2025-11-30T10:00:00Z");
 	snprintf(env->finished, sizeof(env->finished), "2025-11-30T10:05:00Z");
 	memset(opts, 0, sizeof(*opts));

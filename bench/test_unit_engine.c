@@ -25,7 +25,6 @@
 #include <sys/wait.h>
 
 #include "engine.h"
-#include "fits.h"
 #include "test_unit.h"
 
 static char tmpdir[] = "/tmp/wsb_unit.XXXXXX";
@@ -756,16 +755,64 @@ test_proc(void)
 		free(big);
 	}
 
+	/* paths are built whole: one past the 1,200 bytes the fixed buffers
+	 * held opens, and the OS's ENAMETOOLONG is what a name too long for it
+	 * gets, reported as fopen's errno */
 	{
-		char		small[16],
-					msg[128];
-		const char *volatile fits = "fits";	/* not known to the compiler */
-		const char *volatile too_long = "does-not-fit";
+		char		dir[] = "/tmp/wsb_unit_path.XXXXXX";
+		char		part[201];
+		char	   *deep = NULL,
+				   *name;
+		FILE	   *f;
+		int			levels = 0,
+					e;
+		bool		made = mkdtemp(dir) != NULL;
 
-		check(WSB_PATH(small, msg, sizeof(msg), "%s/%s", "/tmp", fits) &&
-			  !WSB_PATH(small, msg, sizeof(msg), "%s/%s", "/tmp", too_long) &&
-			  strcmp(msg, "path too long: \"/tmp/does-not-f...\" (17 bytes, at most 15)") == 0,
-			  "WSB_PATH: a path that does not fit is an error that says so: %s", msg);
+		memset(part, 'd', 200);
+		part[200] = '\0';
+		deep = wsb_xstrdup(dir);
+		while (made && strlen(deep) < 1500)
+		{
+			char	   *next = wsb_psprintf("%s/%s", deep, part);
+
+			free(deep);
+			deep = next;
+			made = mkdir(deep, 0700) == 0;
+			levels++;
+		}
+		f = made ? wsb_fopenf("w", "%s/%s", deep, "file") : NULL;
+		check(f != NULL && strlen(deep) > 1500,
+			  "wsb_fopenf: a path of %zu bytes is built whole and opens", strlen(deep) + 5);
+		if (f)
+			fclose(f);
+		name = wsb_psprintf("%s/%s%s", deep, part, part);	/* a name over NAME_MAX */
+		check(strlen(name) == strlen(deep) + 401,
+			  "wsb_psprintf: %zu bytes, none cut", strlen(name));
+		errno = 0;
+		f = wsb_fopenf("w", "%s/%s%s", dir, part, part);
+		e = errno;
+		check(f == NULL && e == ENAMETOOLONG,
+			  "wsb_fopenf: a name longer than the file system takes fails with the OS's own error: %s",
+			  strerror(e));
+		if (f)
+			fclose(f);
+		free(name);
+		/* undo, deepest first */
+		if (made)
+		{
+			name = wsb_psprintf("%s/file", deep);
+			unlink(name);
+			free(name);
+		}
+		for (; levels > 0; levels--)
+		{
+			char	   *slash = strrchr(deep, '/');
+
+			rmdir(deep);
+			*slash = '\0';
+		}
+		rmdir(dir);
+		free(deep);
 	}
 
 	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);

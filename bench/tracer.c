@@ -21,7 +21,6 @@
 
 #include "engine.h"
 #include "expbuffer.h"
-#include "fits.h"
 #include "validate.h"
 
 struct WsbTracer
@@ -30,11 +29,20 @@ struct WsbTracer
 	int			cleanup;
 	bool		io;
 	int			order;
-	char		outpath[1200];
-	char		errpath[1200];
-	char		keep[1200];		/* OUT/trace_run_N.txt */
+	char	   *outpath;		/* malloc'd, as are the next two */
+	char	   *errpath;
+	char	   *keep;			/* OUT/trace_run_N.txt */
 	WsbBackendTypes types;
 };
+
+static void
+tracer_free(WsbTracer *tr)
+{
+	free(tr->outpath);
+	free(tr->errpath);
+	free(tr->keep);
+	free(tr);
+}
 
 /* The last line of a file that is not one of bpftrace's harmless warnings. */
 static void
@@ -74,7 +82,7 @@ int
 wsb_validate_check(const WsbOptions *o, char *err, size_t errlen)
 {
 	char		bpftrace[1024],
-				pg[1200],
+				pg[sizeof(o->bindir) + sizeof("/postgres")],	/* holds it whole */
 				list[16384],
 				tmp[] = "/tmp/wsb_validate.XXXXXX";
 	const char *need[] = {
@@ -99,8 +107,7 @@ wsb_validate_check(const WsbOptions *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--validate needs bpftrace, which is not on PATH (Debian: apt-get install bpftrace)");
 		return -1;
 	}
-	if (!WSB_PATH(pg, err, errlen, "%s/postgres", o->bindir))
-		return -1;
+	snprintf(pg, sizeof(pg), "%s/postgres", o->bindir);
 	if (access(pg, R_OK) != 0)
 	{
 		snprintf(err, errlen, "--validate: no server binary \"%s\" to trace", pg);
@@ -219,10 +226,10 @@ wsb_tracer_start(const WsbOptions *o, const char *workdir, int order, int backen
 				 char *err, size_t errlen)
 {
 	WsbTracer  *tr;
-	char		pg[1200],
-				libc[1024] = "",
-				bt[1200],
-				path[1200],
+	char	   *pg,
+			   *bt,
+			   *path;
+	char		libc[1024] = "",
 				bpftrace[1024];
 	char	   *program,
 			   *maps;
@@ -240,44 +247,39 @@ wsb_tracer_start(const WsbOptions *o, const char *workdir, int order, int backen
 		snprintf(err, errlen, "--validate: bpftrace is no longer on PATH");
 		return NULL;
 	}
-	snprintf(path, sizeof(path), "/proc/%d/maps", postmaster);
+	path = wsb_psprintf("/proc/%d/maps", postmaster);
 	maps = wsb_read_file(path, NULL);
+	free(path);
 	if (maps)
 		wsb_maps_libc(maps, libc, sizeof(libc));
 	free(maps);
-	if (!WSB_PATH(pg, err, errlen, "%s/postgres", o->bindir))
-		return NULL;
+	pg = wsb_psprintf("%s/postgres", o->bindir);
 	program = wsb_validate_program(pg, libc);
+	free(pg);
 	tr = wsb_xcalloc(1, sizeof(WsbTracer));
 	tr->io = libc[0] != '\0';
 	tr->order = order;
-	if (!WSB_PATH(bt, err, errlen, "%s/validate.bt", workdir) ||
-		!WSB_PATH(path, err, errlen, "%s/validate.bt", o->out))
-	{
-		free(program);
-		free(tr);
-		return NULL;
-	}
+	bt = wsb_psprintf("%s/validate.bt", workdir);
 	if (wsb_write_file(bt, program) != 0)
 	{
 		free(program);
-		free(tr);
+		tracer_free(tr);
 		snprintf(err, errlen, "--validate: could not write \"%s\"", bt);
+		free(bt);
 		return NULL;
 	}
+	path = wsb_psprintf("%s/validate.bt", o->out);
 	wsb_write_file(path, program);	/* the reader's copy */
+	free(path);
 	free(program);
-	if (!WSB_PATH(tr->outpath, err, errlen, "%s/trace_%d.out", workdir, order) ||
-		!WSB_PATH(tr->errpath, err, errlen, "%s/trace_%d.err", workdir, order) ||
-		!WSB_PATH(tr->keep, err, errlen, "%s/trace_run_%d.txt", o->out, order))
-	{
-		free(tr);
-		return NULL;
-	}
+	tr->outpath = wsb_psprintf("%s/trace_%d.out", workdir, order);
+	tr->errpath = wsb_psprintf("%s/trace_%d.err", workdir, order);
+	tr->keep = wsb_psprintf("%s/trace_run_%d.txt", o->out, order);
 
 	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
 	wsb_cmd_add(&c, "%s", bpftrace);
 	wsb_cmd_add(&c, "%s", bt);
+	free(bt);
 	wsb_cmd_add(&c, "%d", postmaster);
 	c.stdout_path = tr->outpath;
 	c.stderr_path = tr->errpath;
@@ -286,7 +288,7 @@ wsb_tracer_start(const WsbOptions *o, const char *workdir, int order, int backen
 	if (tr->pid < 0)
 	{
 		snprintf(err, errlen, "--validate: could not start bpftrace: %s", strerror(errno));
-		free(tr);
+		tracer_free(tr);
 		return NULL;
 	}
 	tr->cleanup = wsb_cleanup_push("bpftrace", tracer_kill, tr);
@@ -376,7 +378,7 @@ wsb_tracer_stop(WsbTracer *tr, WsbValidation *v, char *err, size_t errlen)
 	unlink(tr->outpath);
 	unlink(tr->errpath);
 	wsb_backends_free(&tr->types);
-	free(tr);
+	tracer_free(tr);
 	if (rc != 0)
 		snprintf(err, errlen, "%s", v->error);
 	return rc;

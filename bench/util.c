@@ -163,6 +163,53 @@ wsb_buffer_text(PQExpBuffer b)
 	return b->data;
 }
 
+static char *
+vpsprintf(const char *fmt, va_list ap)
+{
+	va_list		again;
+	int			n;
+	char	   *s;
+
+	va_copy(again, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	if (n < 0)
+		allocated(NULL);		/* EOVERFLOW: more than INT_MAX bytes */
+	s = wsb_xmalloc((size_t) n + 1);
+	vsnprintf(s, (size_t) n + 1, fmt, again);
+	va_end(again);
+	return s;
+}
+
+char *
+wsb_psprintf(const char *fmt,...)
+{
+	va_list		ap;
+	char	   *s;
+
+	va_start(ap, fmt);
+	s = vpsprintf(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+FILE *
+wsb_fopenf(const char *mode, const char *fmt,...)
+{
+	va_list		ap;
+	char	   *path;
+	FILE	   *f;
+	int			saved;
+
+	va_start(ap, fmt);
+	path = vpsprintf(fmt, ap);
+	va_end(ap);
+	f = fopen(path, mode);
+	saved = errno;
+	free(path);
+	errno = saved;
+	return f;
+}
+
 /* ---------- messages and strings ---------- */
 
 void

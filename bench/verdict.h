@@ -157,7 +157,6 @@ typedef struct WsbRoundTable
 	long long	seed;			/* -1 unknown */
 	double		margin_pct;		/* from results.csv's margin column, NAN none */
 	int			budget_looks;	/* from its budget_looks column, 0 none */
-	char		source[1024];	/* the file read */
 	char		tps_column[16];	/* "tps_window" when paired on it, "" tps */
 } WsbRoundTable;
 

@@ -18,7 +18,6 @@
 
 #include "engine.h"
 #include "expbuffer.h"
-#include "fits.h"
 #include "report_internal.h"
 #include "verdict.h"
 
@@ -416,17 +415,17 @@ wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 	fputs("</ul>\n", f);
 	if (plotdir)
 	{
-		char		path[1200];
+		char	   *path = wsb_psprintf("%s/forest_tps.svg", plotdir);
 
 		fputs("<figure>\n", f);
-		if (WSB_PATH_SAY(path, "%s/forest_tps.svg", plotdir))
-			paste_forest_plot(f, path, "forest plot of the tps ratios");
-		if (!WSB_PATH_SAY(path, "%s/forest_stall.svg", plotdir))
-			fputs("<p>No stall share chart: its path is too long.</p>\n", f);
-		else if (access(path, R_OK) == 0)
+		paste_forest_plot(f, path, "forest plot of the tps ratios");
+		free(path);
+		path = wsb_psprintf("%s/forest_stall.svg", plotdir);
+		if (access(path, R_OK) == 0)
 			paste_forest_plot(f, path, "forest plot of the stall share ratios");
 		else
 			fputs("<p>No stall share chart: the runs have no stall figures.</p>\n", f);
+		free(path);
 		fprintf(f, "<figcaption>Forest plots: one row per configuration, the ratio against the "
 				"baseline of the same round (dot) and its interval (bar, as in the table). Top: "
 				"tps, against the grey &plusmn;%g%% margin band; beneath: the share of client "
@@ -513,16 +512,16 @@ wsb_verdicts_all_decided(const WsbVerdicts *vs)
 int
 wsb_verdicts_write(const char *dir, WsbVerdicts *vs)
 {
-	char		path[1200];
+	char	   *path = wsb_psprintf("%s/plots", dir);
+	int			rc;
 
-	if (!WSB_PATH(path, vs->forest_why, sizeof(vs->forest_why), "%s/plots", dir))
-		vs->forest = false;
-	else
-		vs->forest = wsb_draw_forest(path, &vs->table, &vs->spec, vs->v,
-									 vs->forest_why, sizeof(vs->forest_why)) == 0;
-	if (!WSB_PATH_SAY(path, "%s/verdicts.csv", dir))
-		return -1;
-	return wsb_write_verdicts_csv(path, &vs->table, &vs->spec, vs->v);
+	vs->forest = wsb_draw_forest(path, &vs->table, &vs->spec, vs->v,
+								 vs->forest_why, sizeof(vs->forest_why)) == 0;
+	free(path);
+	path = wsb_psprintf("%s/verdicts.csv", dir);
+	rc = wsb_write_verdicts_csv(path, &vs->table, &vs->spec, vs->v);
+	free(path);
+	return rc;
 }
 
 void

@@ -186,6 +186,11 @@ extern char *wsb_xstrdup(const char *s);
 /* a PQExpBuffer's text (expbuffer.h), or out of memory the same way */
 struct PQExpBufferData;
 extern const char *wsb_buffer_text(struct PQExpBufferData *b);
+/* printf into a string that grows to fit, malloc'd (the caller frees it),
+ * or out of memory the same way */
+extern char *wsb_psprintf(const char *fmt,...) __attribute__((format(printf, 1, 2)));
+/* fopen of the path printed from fmt: NULL with errno as fopen left it */
+extern FILE *wsb_fopenf(const char *mode, const char *fmt,...) __attribute__((format(printf, 2, 3)));
 
 /* ---------- rows as text (util.c) ---------- */
 
@@ -315,7 +320,8 @@ typedef struct WsbEnvironment
 	double		fdatasync_per_sec;	/* wal_stall_test_fsync on the WAL dir, -1 */
 	char		wal_device[256];	/* "loop device 7:3, 100 write IOPS" ... */
 	char	   *pgbench_command;	/* malloc'd, whole; NULL if none */
-	char		settings[8192];		/* every non-default setting, "name = value\n" */
+	char	   *settings;		/* every non-default setting, "name = value\n":
+								 * malloc'd, whole; "" when not read */
 	char		aged_span[256];		/* --aged-pages: what was built, "" none */
 	char		steady[512];		/* what every run starts from (wsb_steady_state) */
 	char		started[64];
