@@ -69,7 +69,7 @@ static void
 test_set_parsing(void)
 {
 	WsbSet		s;
-	char		err[512];
+	char		err[512] = "";
 
 	check(wsb_parse_set("wal_buffers=32kB,1MB", &s, err, sizeof(err)) == 0 &&
 		  strcmp(s.name, "wal_buffers") == 0 && s.nvalues == 2 &&
@@ -116,7 +116,7 @@ static void
 test_flags(void)
 {
 	WsbOptions	o;
-	char		err[512];
+	char		err[512] = "";
 
 	check(parse(&o, err, tmpdir, NULL) == 0 && o.runs == 3 && o.duration == 30 &&
 		  o.clients == 4 && o.jobs == 2 && o.scale == 10 && strcmp(o.builtin, "tpcb-like") == 0 &&
@@ -184,7 +184,7 @@ static void
 test_presets(void)
 {
 	WsbOptions	o;
-	char		err[512];
+	char		err[512] = "";
 	char		want[700];
 	bool		given[32] = {0};
 	DIR		   *d;
@@ -296,7 +296,7 @@ test_plan(void)
 {
 	WsbOptions	o;
 	WsbPlan		p;
-	char		err[512];
+	char		err[512] = "";
 
 	parse(&o, err, tmpdir, "--set", "a=1,2", "--set", "b=x,y,z", "--runs", "2", NULL);
 	check(wsb_make_plan(&o, &p, err, sizeof(err)) == 0 && p.nconfigs == 6 && p.nruns == 12,
@@ -344,7 +344,7 @@ test_optional_libraries(void)
 {
 	WsbOptions	o;
 	WsbSet		s;
-	char		err[256];
+	char		err[256] = "";
 	char		path[300];
 	FILE	   *f;
 

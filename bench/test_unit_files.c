@@ -99,7 +99,7 @@ test_declared_numbers(void)
 		"wal_flush_total_ms: \"inf\" is not a number", "an infinite stall time"},
 	};
 	WsbVerdicts vs;
-	char		err[1024];
+	char		err[1024] = "";
 	WsbOptions	o;
 	char		dir[] = "/tmp/wsb_unit_files_plan.XXXXXX";
 	char		path[256];
@@ -158,7 +158,7 @@ test_malformed(void)
 	size_t		big = 1024 * 1024 + 10;
 	char	   *longrow = malloc(big + 64);
 	WsbVerdicts vs;
-	char		err[1024];
+	char		err[1024] = "";
 
 	check(judge_text(nul, sizeof(nul) - 1, &vs, err, sizeof(err)) != 0 &&
 		  strstr(err, "line 3: a NUL byte") != NULL,
@@ -186,7 +186,7 @@ test_sparse_rounds(void)
 	const char *two = "configuration,round,tps\nA,5,1000\nB,5,1100\nA,1000000000,1000\nB,1000000000,1120\n"
 		"A,77,1000\n";
 	WsbVerdicts vs;
-	char		err[1024];
+	char		err[1024] = "";
 	double		t0 = seconds_now(),
 				took;
 	int			rc = judge_text(crafted, strlen(crafted), &vs, err, sizeof(err));
@@ -319,7 +319,7 @@ static int
 many_runs(WsbPlan *plan, WsbRun **runs)
 {
 	WsbOptions	o;
-	char		err[512];
+	char		err[512] = "";
 	int			n;
 
 	wsb_options_defaults(&o);
@@ -422,7 +422,7 @@ test_cluster_names(void)
 {
 	char		name[260],
 				arg[300],
-				err[512];
+				err[512] = "";
 	char	   *argv[4] = {"wal_stall_bench", "--cluster", arg, NULL};
 	WsbOptions	o;
 

@@ -608,7 +608,7 @@ static void
 test_limit_printed(void)
 {
 	WsbVerdicts vs;
-	char		err[512];
+	char		err[512] = "";
 	char		out[8192] = "";
 	const char *path;
 	FILE	   *f;
@@ -644,7 +644,7 @@ static void
 test_csv_input(void)
 {
 	WsbVerdicts vs;
-	char		err[512];
+	char		err[512] = "";
 	char	   *path;
 	char		dir[] = "/tmp/wsb_unit_verdicts.XXXXXX";
 	char		p2[256];
