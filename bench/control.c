@@ -180,7 +180,7 @@ find_debian_cluster(WsbController *ctl, const char *datadir, const char *version
 {
 	WsbCommand	c;
 	char		prog[PATH_MAX];
-	char		out[16384];
+	char	   *out;
 	char	   *line,
 			   *save = NULL;
 	bool		found = false;
@@ -190,9 +190,10 @@ find_debian_cluster(WsbController *ctl, const char *datadir, const char *version
 	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
 	wsb_cmd_add(&c, "%s", prog);
 	wsb_cmd_add(&c, "-h");
-	if (wsb_cmd_output(&c, out, sizeof(out)) != 0)
+	if (wsb_cmd_output(&c, &out) != 0)
 	{
 		wsb_cmd_free(&c);
+		free(out);
 		return false;
 	}
 	wsb_cmd_free(&c);
@@ -226,6 +227,7 @@ find_debian_cluster(WsbController *ctl, const char *datadir, const char *version
 				wsb_strlcpy(datadir_out, field[5], outlen);
 		}
 	}
+	free(out);
 	return found;
 }
 

@@ -235,15 +235,25 @@ pg_config_output(const WsbOptions *o, const char *flag, char *out, size_t len,
 				 char *err, size_t errlen)
 {
 	WsbCommand	c;
+	char	   *line;
 	int			rc;
 
 	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
 	wsb_cmd_add(&c, "%s", o->pg_config);
 	wsb_cmd_add(&c, "%s", flag);
-	rc = wsb_cmd_output(&c, out, len);
+	rc = wsb_cmd_output(&c, &line);
 	wsb_cmd_free(&c);
 	if (rc != 0)
 		snprintf(err, errlen, "\"%s %s\" failed", o->pg_config, flag);
+	else if (strlen(line) >= len)
+	{
+		snprintf(err, errlen, "\"%s %s\" printed %zu bytes, more than the %zu a path or version here may have",
+				 o->pg_config, flag, strlen(line), len - 1);
+		rc = -1;
+	}
+	else
+		wsb_strlcpy(out, line, len);
+	free(line);
 	return rc;
 }
 

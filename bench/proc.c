@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "proc.h"
+#include "wsb.h"
 
 /* how often a wait with a timeout looks at the child */
 #define WSB_PROC_POLL_SECONDS 0.05
@@ -341,15 +342,17 @@ wsb_cmd_run(WsbCommand *cmd)
 }
 
 int
-wsb_cmd_output(WsbCommand *cmd, char *out, size_t outlen)
+wsb_cmd_output(WsbCommand *cmd, char **out)
 {
 	int			fds[2];
 	pid_t		pid;
-	size_t		n = 0;
+	size_t		n = 0,
+				cap = 256;
 	ssize_t		got;
-	char		sink[512];
+	char	   *buf = wsb_xmalloc(cap);
 
-	out[0] = '\0';
+	buf[0] = '\0';
+	*out = buf;
 	if (pipe(fds) != 0)
 		return -1;
 	pid = spawn(cmd, fds[1], fds[0]);
@@ -360,22 +363,20 @@ wsb_cmd_output(WsbCommand *cmd, char *out, size_t outlen)
 		return -1;
 	}
 	/* read to the end, so the child never blocks on a full pipe */
-	while ((got = read(fds[0], n < outlen - 1 ? out + n : sink,
-					   n < outlen - 1 ? outlen - 1 - n : sizeof(sink))) != 0)
+	for (;;)
 	{
-		if (got < 0)
-		{
-			if (errno == EINTR)
-				continue;
+		if (n == cap - 1)
+			*out = buf = wsb_xrealloc(buf, cap *= 2);
+		got = read(fds[0], buf + n, cap - 1 - n);
+		if (got == 0 || (got < 0 && errno != EINTR))
 			break;
-		}
-		if (n < outlen - 1)
+		if (got > 0)
 			n += got;
 	}
 	close(fds[0]);
-	out[n] = '\0';
-	while (n > 0 && (out[n - 1] == '\n' || out[n - 1] == '\r'))
-		out[--n] = '\0';
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+		buf[--n] = '\0';
 	return wsb_cmd_wait(pid);
 }
 

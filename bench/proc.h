@@ -57,11 +57,12 @@ extern int	wsb_run_as_user(uid_t uid, gid_t gid, int (*fn) (void *arg), void *ar
 extern pid_t wsb_cmd_start(WsbCommand *cmd);
 
 /*
- * Run and capture stdout (its first outlen-1 bytes, trailing newline cut);
+ * Run and capture stdout whole, its trailing newlines cut, into *out
+ * (malloc'd, the caller frees it; "" when the command could not run);
  * stderr goes to stderr_path (appended) or stays ours.  The exit status
- * as wsb_cmd_wait returns it.
+ * as wsb_cmd_wait returns it, or -1.
  */
-extern int	wsb_cmd_output(WsbCommand *cmd, char *out, size_t outlen);
+extern int	wsb_cmd_output(WsbCommand *cmd, char **out);
 
 /* start + wait: the exit status, 128+signal, or -1 */
 extern int	wsb_cmd_run(WsbCommand *cmd);

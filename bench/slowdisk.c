@@ -135,17 +135,26 @@ wsb_slowdisk_check(const WsbOptions *o, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * prog with up to four arguments: its exit status, and its output whole in
+ * *out (malloc'd, "" if prog is not found; the caller frees it) unless out
+ * is NULL.
+ */
 static int
-run_tool(char *out, size_t outlen, const char *prog, const char *a1, const char *a2,
+run_tool(char **out, const char *prog, const char *a1, const char *a2,
 		 const char *a3, const char *a4)
 {
 	WsbCommand	c;
 	char		path[1024];
-	char		buf[256];
+	char	   *text;
 	int			rc;
 
 	if (!wsb_which(prog, path, sizeof(path)))
+	{
+		if (out)
+			*out = wsb_xstrdup("");
 		return -1;
+	}
 	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
 	wsb_cmd_add(&c, "%s", path);
 	if (a1)
@@ -156,8 +165,12 @@ run_tool(char *out, size_t outlen, const char *prog, const char *a1, const char 
 		wsb_cmd_add(&c, "%s", a3);
 	if (a4)
 		wsb_cmd_add(&c, "%s", a4);
-	rc = wsb_cmd_output(&c, out ? out : buf, out ? outlen : sizeof(buf));
+	rc = wsb_cmd_output(&c, &text);
 	wsb_cmd_free(&c);
+	if (out)
+		*out = text;
+	else
+		free(text);
 	return rc;
 }
 
@@ -176,7 +189,7 @@ undo_loop(void *arg)
 
 	for (int i = 0; i < 20; i++)
 	{
-		if (run_tool(NULL, 0, "losetup", "-d", d->loopdev, NULL, NULL) == 0)
+		if (run_tool(NULL, "losetup", "-d", d->loopdev, NULL, NULL) == 0)
 			return;
 		usleep(100000);
 	}
@@ -190,7 +203,7 @@ undo_mount(void *arg)
 
 	for (int i = 0; i < 50; i++)
 	{
-		if (run_tool(NULL, 0, "umount", d->mountpoint, NULL, NULL, NULL) == 0)
+		if (run_tool(NULL, "umount", d->mountpoint, NULL, NULL, NULL) == 0)
 		{
 			rmdir(d->mountpoint);
 			return;
@@ -321,7 +334,7 @@ wsb_slowdisk_setup(WsbSlowDisk *d, const WsbOptions *o, const char *workdir,
 	long long	size = wal ? 4LL << 30 : 32LL << 30;	/* sparse */
 	int			fd;
 	struct stat st;
-	char		out[256];
+	char	   *out;
 
 	memset(d, 0, sizeof(*d));
 	if (!o->slow_wal_iops && !o->slow_disk_iops)
@@ -347,13 +360,16 @@ wsb_slowdisk_setup(WsbSlowDisk *d, const WsbOptions *o, const char *workdir,
 	}
 	close(fd);
 
-	if (run_tool(out, sizeof(out), "losetup", "-f", "--show", d->image, NULL) != 0 ||
-		strncmp(out, "/dev/", 5) != 0)
+	if (run_tool(&out, "losetup", "-f", "--show", d->image, NULL) != 0 ||
+		strncmp(out, "/dev/", 5) != 0 || strlen(out) >= sizeof(d->loopdev))
 	{
-		snprintf(err, errlen, "could not attach a loop device to \"%s\" (losetup -f --show): %s", d->image, out);
+		snprintf(err, errlen, "could not attach a loop device to \"%s\" (losetup -f --show): %s",
+				 d->image, out);
+		free(out);
 		return -1;
 	}
 	wsb_strlcpy(d->loopdev, out, sizeof(d->loopdev));
+	free(out);
 	wsb_cleanup_push("loop device", undo_loop, d);
 	if (stat(d->loopdev, &st) != 0 || !S_ISBLK(st.st_mode))
 	{
@@ -363,23 +379,27 @@ wsb_slowdisk_setup(WsbSlowDisk *d, const WsbOptions *o, const char *workdir,
 	d->major = major(st.st_rdev);
 	d->minor = minor(st.st_rdev);
 
-	if (run_tool(out, sizeof(out), "mkfs.ext4", "-q", "-F", d->loopdev, NULL) != 0)
+	if (run_tool(&out, "mkfs.ext4", "-q", "-F", d->loopdev, NULL) != 0)
 	{
 		snprintf(err, errlen, "mkfs.ext4 on \"%s\" failed: %s", d->loopdev, out);
+		free(out);
 		return -1;
 	}
+	free(out);
 	d->mountpoint = wsb_psprintf("%s/slow_disk", workdir);
 	if (mkdir(d->mountpoint, 0700) != 0)
 	{
 		snprintf(err, errlen, "could not create \"%s\": %s", d->mountpoint, strerror(errno));
 		return -1;
 	}
-	if (run_tool(out, sizeof(out), "mount", "-o", "noatime", d->loopdev, d->mountpoint) != 0)
+	if (run_tool(&out, "mount", "-o", "noatime", d->loopdev, d->mountpoint) != 0)
 	{
 		rmdir(d->mountpoint);
 		snprintf(err, errlen, "could not mount \"%s\" on \"%s\": %s", d->loopdev, d->mountpoint, out);
+		free(out);
 		return -1;
 	}
+	free(out);
 	wsb_cleanup_push("mount", undo_mount, d);
 	if (chown(d->mountpoint, owner, group) != 0 || chmod(d->mountpoint, 0700) != 0)
 	{

@@ -666,14 +666,17 @@ static int
 child_groups(uid_t uid, gid_t gid, char *out, size_t len)
 {
 	WsbCommand	c;
+	char	   *text;
 	int			rc;
 
 	wsb_cmd_init(&c, uid, gid);
 	wsb_cmd_add(&c, "/bin/sh");
 	wsb_cmd_add(&c, "-c");
 	wsb_cmd_add(&c, "echo \"$(id -G) HOME=$HOME\"");
-	rc = wsb_cmd_output(&c, out, len);
+	rc = wsb_cmd_output(&c, &text);
 	wsb_cmd_free(&c);
+	wsb_strlcpy(out, text, len);
+	free(text);
 	return rc;
 }
 
@@ -711,8 +714,8 @@ void
 test_proc(void)
 {
 	WsbCommand	c;
-	char		out[256],
-				path[64] = "untouched",
+	char	   *text;
+	char		path[64] = "untouched",
 				pidfile[] = "/tmp/wsb_unit_proc.XXXXXX";
 	char	   *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
 	pid_t		pid;
@@ -724,18 +727,32 @@ test_proc(void)
 	wsb_cmd_add(&c, "/bin/sh");
 	wsb_cmd_add(&c, "-c");
 	wsb_cmd_add(&c, "echo captured; exit 3");
-	check(wsb_cmd_output(&c, out, sizeof(out)) == 3 && strcmp(out, "captured") == 0,
+	check(wsb_cmd_output(&c, &text) == 3 && strcmp(text, "captured") == 0,
 		  "wsb_cmd_output: stdout captured without its newline, the exit status returned");
 	wsb_cmd_free(&c);
+	free(text);
+
+	/* output far past the first buffer's 256 bytes comes back whole */
+	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+	wsb_cmd_add(&c, "/bin/sh");
+	wsb_cmd_add(&c, "-c");
+	wsb_cmd_add(&c, "head -c 100000 /dev/zero | tr '\\0' x; echo");
+	status = wsb_cmd_output(&c, &text);
+	check(status == 0 && strlen(text) == 100000 && strspn(text, "x") == 100000,
+		  "wsb_cmd_output: 100000 bytes of output captured whole (%zu)", strlen(text));
+	wsb_cmd_free(&c);
+	free(text);
 
 	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
 	wsb_cmd_add(&c, "/bin/sh");
 	wsb_cmd_add(&c, "-c");
 	wsb_cmd_add(&c, "pwd");
 	c.cwd = "/proc";
-	check(wsb_cmd_output(&c, out, sizeof(out)) == 0 && strcmp(out, "/proc") == 0,
-		  "a command runs in its cwd: \"%s\"", out);
+	status = wsb_cmd_output(&c, &text);
+	check(status == 0 && strcmp(text, "/proc") == 0,
+		  "a command runs in its cwd: \"%s\"", text);
 	wsb_cmd_free(&c);
+	free(text);
 
 	/* an argument past the 8 kB the old formatting buffer held */
 	{
@@ -749,9 +766,11 @@ test_proc(void)
 		wsb_cmd_add(&c, "printf %%s \"$1\" | wc -c");
 		wsb_cmd_add(&c, "sh");
 		wsb_cmd_add(&c, "%s", big);
-		check(wsb_cmd_output(&c, out, sizeof(out)) == 0 && atoi(out) == 10000,
-			  "an argument of 10000 bytes reaches the child whole: %s", out);
+		status = wsb_cmd_output(&c, &text);
+		check(status == 0 && atoi(text) == 10000,
+			  "an argument of 10000 bytes reaches the child whole: %s", text);
 		wsb_cmd_free(&c);
+		free(text);
 		free(big);
 	}
 

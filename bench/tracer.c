@@ -83,7 +83,6 @@ wsb_validate_check(const WsbOptions *o, char *err, size_t errlen)
 {
 	char		bpftrace[1024],
 				pg[sizeof(o->bindir) + sizeof("/postgres")],	/* holds it whole */
-				list[16384],
 				tmp[] = "/tmp/wsb_validate.XXXXXX";
 	const char *need[] = {
 		"lwlock__wait__start", "lwlock__wait__done",
@@ -93,6 +92,7 @@ wsb_validate_check(const WsbOptions *o, char *err, size_t errlen)
 	"ParallelWorkerMain", NULL};
 	PQExpBufferData missing;
 	WsbCommand	c;
+	char	   *list = NULL;	/* a command's output */
 	int			fd,
 				rc;
 
@@ -118,13 +118,15 @@ wsb_validate_check(const WsbOptions *o, char *err, size_t errlen)
 	wsb_cmd_add(&c, "%s", bpftrace);
 	wsb_cmd_add(&c, "-l");
 	wsb_cmd_add(&c, "usdt:%s:postgresql:*", pg);
-	wsb_cmd_output(&c, list, sizeof(list));
+	free(list);
+	wsb_cmd_output(&c, &list);
 	wsb_cmd_free(&c);
 	if (strstr(list, ":postgresql:") == NULL)
 	{
 		snprintf(err, errlen, "--validate: \"%s\" has no USDT probes (bpftrace -l 'usdt:%s:postgresql:*' "
 				 "lists none); it needs a PostgreSQL built with --enable-dtrace, as Debian's packages are",
 				 pg, pg);
+		free(list);
 		return -1;
 	}
 	initPQExpBuffer(&missing);
@@ -135,6 +137,7 @@ wsb_validate_check(const WsbOptions *o, char *err, size_t errlen)
 	{
 		snprintf(err, errlen, "--validate: \"%s\" lacks the USDT probes %s", pg, missing.data);
 		termPQExpBuffer(&missing);
+		free(list);
 		return -1;
 	}
 	termPQExpBuffer(&missing);
@@ -145,11 +148,13 @@ wsb_validate_check(const WsbOptions *o, char *err, size_t errlen)
 		wsb_cmd_add(&c, "%s", bpftrace);
 		wsb_cmd_add(&c, "-l");
 		wsb_cmd_add(&c, "uprobe:%s:%s", pg, syms[i]);
-		wsb_cmd_output(&c, list, sizeof(list));
+		free(list);
+		wsb_cmd_output(&c, &list);
 		wsb_cmd_free(&c);
 		if (strstr(list, syms[i]) == NULL)
 		{
 			snprintf(err, errlen, "--validate: \"%s\" exports no function %s for a uprobe", pg, syms[i]);
+			free(list);
 			return -1;
 		}
 	}
@@ -158,6 +163,7 @@ wsb_validate_check(const WsbOptions *o, char *err, size_t errlen)
 	if (fd < 0)
 	{
 		snprintf(err, errlen, "--validate: could not create a temporary file: %s", strerror(errno));
+		free(list);
 		return -1;
 	}
 	close(fd);
@@ -166,7 +172,8 @@ wsb_validate_check(const WsbOptions *o, char *err, size_t errlen)
 	wsb_cmd_add(&c, "%s", bpftrace);
 	wsb_cmd_add(&c, "-e");
 	wsb_cmd_add(&c, "usdt:%s:postgresql:lwlock__wait__start { } BEGIN { printf(\"attached\\n\"); exit(); }", pg);
-	rc = wsb_cmd_output(&c, list, sizeof(list));
+	free(list);
+	rc = wsb_cmd_output(&c, &list);
 	wsb_cmd_free(&c);
 	if (strstr(list, "attached") == NULL)
 	{
@@ -176,9 +183,11 @@ wsb_validate_check(const WsbOptions *o, char *err, size_t errlen)
 		unlink(tmp);
 		snprintf(err, errlen, "--validate: bpftrace could not attach a probe to \"%s\" (exit status %d)%s%s",
 				 pg, rc, why[0] ? ": " : "", why);
+		free(list);
 		return -1;
 	}
 	unlink(tmp);
+	free(list);
 	return 0;
 }
 
