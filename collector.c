@@ -772,10 +772,6 @@ collector_tick(uint64 now, uint64 elapsed_ns, uint64 unobserved_ns, bool late,
 	ring_was_full = full_now;
 	seen.ring_fill = fill;
 	load_seen.elapsed_ns = elapsed_ns;
-	if (seen.tracked_wait || seen.episode_open)
-		load_seen.ticks_since_wait = 0;
-	else if (load_seen.ticks_since_wait < INT_MAX)
-		load_seen.ticks_since_wait++;
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
 	was_reset = notice_reset(now);

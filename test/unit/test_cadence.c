@@ -153,11 +153,11 @@ busy_tick(void)
 	return seen;
 }
 
-/* Quiet for long, 1 ms behind, inserting bytes_per_ms, on a ring of ring bytes. */
+/* 1 ms behind, inserting bytes_per_ms, on a ring of ring bytes. */
 static WalStallLoadSeen
 load(uint64_t bytes_per_ms, uint64_t ring)
 {
-	WalStallLoadSeen l = {100, bytes_per_ms, MS, ring};
+	WalStallLoadSeen l = {bytes_per_ms, MS, ring};
 
 	return l;
 }
@@ -180,12 +180,6 @@ test_load_may_rest(void)
 	seen.ring_fill = -1;
 	check(ws_load_may_rest(&seen, &l, 10 * MS), "recovery (ring unknown, nothing inserted): may rest");
 	seen = busy_tick();
-	l.ticks_since_wait = WS_QUIET_TICKS_BEFORE_REST - 1;
-	check(!ws_load_may_rest(&seen, &l, 10 * MS),
-		  "a tracked wait %d ticks ago: no rest yet", WS_QUIET_TICKS_BEFORE_REST - 1);
-	l.ticks_since_wait = WS_QUIET_TICKS_BEFORE_REST;
-	check(ws_load_may_rest(&seen, &l, 10 * MS),
-		  "%d ticks after the last tracked wait: may rest", WS_QUIET_TICKS_BEFORE_REST);
 
 	/* 16MB ring, a 10 ms rest: up to 16MB / 8 = 2MB in 10 ms */
 	l = load(((16 << 20) / WS_LOAD_REST_RING_RESTS) / 10, 16 << 20);
@@ -213,6 +207,54 @@ test_load_may_rest(void)
 	check(!ws_load_may_rest(&seen, &l, 10 * MS), "no time but some WAL: no rest");
 	l = load(0, 0);
 	check(!ws_load_may_rest(&seen, &l, 10 * MS), "ring size unknown: no rest");
+}
+
+/*
+ * After a wait, as the collector calls it: a tracked wait (or an open
+ * episode) at one tick, then quiet ticks under load, each choosing from the
+ * interval just chosen.  Returns how many quiet ticks chose the base
+ * interval before the first rest, and sets *first to that rest.
+ */
+static int
+base_ticks_after_wait(bool open_episode, uint64_t *first)
+{
+	WalStallTickSeen seen = busy_tick();
+	WalStallLoadSeen l = load(0, 16 << 20);
+	uint64_t	interval = 10 * MS;
+	int			quiet = 50;
+	int			n = 0;
+
+	if (open_episode)
+		seen.episode_open = true;
+	else
+		seen.tracked_wait = true;
+	interval = ws_choose_interval(interval, MS, 100 * MS, &seen, &l, &quiet);
+	seen = busy_tick();
+	while (n < 100)
+	{
+		interval = ws_choose_interval(interval, MS, 100 * MS, &seen, &l, &quiet);
+		if (interval > MS)
+			break;
+		n++;
+	}
+	*first = interval;
+	return n;
+}
+
+static void
+test_load_rest_after_wait(void)
+{
+	uint64_t	first;
+	int			n;
+
+	n = base_ticks_after_wait(false, &first);
+	check(n == WS_QUIET_TICKS_BEFORE_REST && first == 2 * MS,
+		  "after a tracked wait under load: %d ticks at 1 ms, then 2 ms (%d, then %.0f ms)",
+		  WS_QUIET_TICKS_BEFORE_REST, n, (double) first / MS);
+	n = base_ticks_after_wait(true, &first);
+	check(n == WS_QUIET_TICKS_BEFORE_REST && first == 2 * MS,
+		  "after an episode closed under load: %d ticks at 1 ms, then 2 ms (%d, then %.0f ms)",
+		  WS_QUIET_TICKS_BEFORE_REST, n, (double) first / MS);
 }
 
 static void
@@ -244,7 +286,6 @@ test_load_stretch(void)
 	interval = ws_choose_interval(interval, MS, 100 * MS, &seen, &l, &quiet);
 	check(interval == MS && quiet == 0, "the first tracked wait: straight back to 1 ms");
 	seen.tracked_wait = false;
-	l.ticks_since_wait = 1;
 	interval = ws_choose_interval(interval, MS, 100 * MS, &seen, &l, &quiet);
 	check(interval == MS, "and no rest right after it");
 
@@ -621,6 +662,7 @@ main(void)
 	test_disabled();
 	test_first_sample();
 	test_load_may_rest();
+	test_load_rest_after_wait();
 	test_load_stretch();
 	test_period_short_class();
 	test_period_rare_class();
