@@ -310,7 +310,13 @@ add_root_tools() {
 build_root() {
 	local suite=$1 mirror tmp
 	mirror=$(debian_mirror)
-	command -v debootstrap >/dev/null || die "debootstrap is not installed (apt-get install debootstrap)"
+	# the host's own package, as every other tool the tests need (setup.sh)
+	if ! command -v debootstrap >/dev/null; then
+		log "installing debootstrap"
+		apt-get install -y -q debootstrap >/dev/null 2>&1 ||
+			{ apt-get update -q >/dev/null 2>&1 && apt-get install -y -q debootstrap >/dev/null 2>&1; } ||
+			die "debootstrap is not installed and apt-get could not install it"
+	fi
 	if [ ! -f "$root/.debootstrapped" ]; then
 		log "debootstrap --variant=minbase $suite from $mirror into $root"
 		rm -rf "$root"
