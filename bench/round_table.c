@@ -305,34 +305,13 @@ read_run(const WsbCsvReader *r, const char *path, const CsvColumns *c, WsbRoundT
 		experiment_cell(r, path, c->budget_looks, "budget_looks", t, err, errlen);
 }
 
-/* A run's place for the check of two rows of one configuration in a round. */
-typedef struct RowKey
-{
-	int			round;
-	int			config;
-	int			line;
-} RowKey;
-
-static int
-cmp_row_key(const void *a, const void *b)
-{
-	const RowKey *x = a;
-	const RowKey *y = b;
-
-	if (x->round != y->round)
-		return (x->round > y->round) - (x->round < y->round);
-	if (x->config != y->config)
-		return (x->config > y->config) - (x->config < y->config);
-	return (x->line > y->line) - (x->line < y->line);
-}
-
 /* Refuse a configuration with two rows in one round (sorted: n log n). */
 static bool
 check_one_row_per_round(const char *path, const WsbRoundTable *t, const int *lines,
 						char *err, size_t errlen)
 {
-	RowKey	   *keys = malloc(sizeof(RowKey) * (t->nruns > 0 ? t->nruns : 1));
-	RowKey		last[64];		/* per configuration, its latest row */
+	WsbRoundKey	   *keys = malloc(sizeof(WsbRoundKey) * (t->nruns > 0 ? t->nruns : 1));
+	WsbRoundKey		last[64];		/* per configuration, its latest row */
 
 	if (keys == NULL)
 	{
@@ -343,27 +322,27 @@ check_one_row_per_round(const char *path, const WsbRoundTable *t, const int *lin
 	{
 		keys[i].round = t->runs[i].round;
 		keys[i].config = t->runs[i].config;
-		keys[i].line = lines[i];
+		keys[i].at = lines[i];
 	}
 	/* rows in round order (results.csv's) need no sort: a round's rows
 	 * need only be together, each configuration's last one remembered */
 	for (int i = 1; i < t->nruns; i++)
 		if (keys[i].round < keys[i - 1].round)
 		{
-			qsort(keys, t->nruns, sizeof(RowKey), cmp_row_key);
+			qsort(keys, t->nruns, sizeof(WsbRoundKey), wsb_cmp_round_key);
 			break;
 		}
 	for (int c = 0; c < 64; c++)
 		last[c].round = 0;
 	for (int i = 0; i < t->nruns; i++)
 	{
-		RowKey	   *seen = &last[keys[i].config];
+		WsbRoundKey	   *seen = &last[keys[i].config];
 
 		if (seen->round == keys[i].round)
 		{
 			snprintf(err, errlen, "\"%s\" line %d: configuration \"%s\" has two rows in round %d "
-					 "(the first on line %d)", path, keys[i].line, t->labels[keys[i].config],
-					 keys[i].round, seen->line);
+					 "(the first on line %d)", path, keys[i].at, t->labels[keys[i].config],
+					 keys[i].round, seen->at);
 			free(keys);
 			return false;
 		}

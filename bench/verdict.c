@@ -151,24 +151,17 @@ typedef struct RoundIndex
 	bool	   *failed;
 } RoundIndex;
 
-typedef struct RunKey
+int
+wsb_cmp_round_key(const void *a, const void *b)
 {
-	int			round;
-	int			config;
-	int			run;
-} RunKey;
-
-static int
-cmp_run_key(const void *a, const void *b)
-{
-	const RunKey *x = a;
-	const RunKey *y = b;
+	const WsbRoundKey *x = a;
+	const WsbRoundKey *y = b;
 
 	if (x->round != y->round)
 		return (x->round > y->round) - (x->round < y->round);
 	if (x->config != y->config)
 		return (x->config > y->config) - (x->config < y->config);
-	return (x->run > y->run) - (x->run < y->run);
+	return (x->at > y->at) - (x->at < y->at);
 }
 
 static void
@@ -184,7 +177,7 @@ index_free(RoundIndex *ix)
 static bool
 index_rounds(const WsbRoundRun *runs, int nruns, int nconfigs, RoundIndex *ix)
 {
-	RunKey	   *keys = malloc(sizeof(RunKey) * (nruns > 0 ? nruns : 1));
+	WsbRoundKey	   *keys = malloc(sizeof(WsbRoundKey) * (nruns > 0 ? nruns : 1));
 	int			nkeys = 0,
 				nc = nconfigs > 0 ? nconfigs : 1;
 
@@ -196,7 +189,7 @@ index_rounds(const WsbRoundRun *runs, int nruns, int nconfigs, RoundIndex *ix)
 		{
 			keys[nkeys].round = runs[i].round;
 			keys[nkeys].config = runs[i].config;
-			keys[nkeys].run = i;
+			keys[nkeys].at = i;
 			nkeys++;
 		}
 	/* runs in round order (results.csv's) need no sort: a round's runs
@@ -204,7 +197,7 @@ index_rounds(const WsbRoundRun *runs, int nruns, int nconfigs, RoundIndex *ix)
 	for (int i = 1; i < nkeys; i++)
 		if (keys[i].round < keys[i - 1].round)
 		{
-			qsort(keys, nkeys, sizeof(RunKey), cmp_run_key);
+			qsort(keys, nkeys, sizeof(WsbRoundKey), wsb_cmp_round_key);
 			break;
 		}
 	for (int i = 0; i < nkeys; i++)
@@ -223,7 +216,7 @@ index_rounds(const WsbRoundRun *runs, int nruns, int nconfigs, RoundIndex *ix)
 		ix->idx[i] = -1;
 	for (int i = 0, k = -1, have = 0; i < nkeys; i++)
 	{
-		const WsbRoundRun *x = &runs[keys[i].run];
+		const WsbRoundRun *x = &runs[keys[i].at];
 
 		if (i == 0 || keys[i].round != keys[i - 1].round)
 		{
@@ -236,7 +229,7 @@ index_rounds(const WsbRoundRun *runs, int nruns, int nconfigs, RoundIndex *ix)
 		/* two runs of one configuration in a round: the later one counts */
 		if (ix->idx[k * nc + x->config] < 0)
 			have++;
-		ix->idx[k * nc + x->config] = keys[i].run;
+		ix->idx[k * nc + x->config] = keys[i].at;
 		ix->complete[k] = have == nconfigs && !ix->failed[k];
 	}
 	free(keys);

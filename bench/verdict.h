@@ -132,6 +132,17 @@ extern int	wsb_rounds_needed(double sd, double half_width, double tail);
 
 /* ---------- verdict.c: the judgement, pure ---------- */
 
+/* A run's place in a round, for sorting: round, configuration, then at (a
+ * run's index, or its line in a file) */
+typedef struct WsbRoundKey
+{
+	int			round;
+	int			config;
+	int			at;
+} WsbRoundKey;
+
+extern int	wsb_cmp_round_key(const void *a, const void *b);
+
 extern int	wsb_paired_logs(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 							WsbMetric metric, double *d, int *rounds_of);
 extern bool wsb_round_complete(const WsbRoundRun *runs, int nruns, int nconfigs, int round);
