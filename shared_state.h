@@ -49,6 +49,9 @@ typedef struct WalStallEpisode
 	uint64		first_period_ns;	/* the sampling period at the first
 									 * sample: what of its weight counts
 									 * towards the episode's length */
+	uint32		count_weight;	/* the episodes it stands for when counted:
+								 * 0 when it began where episodes are not
+								 * counted (cadence.h, bursts) */
 	double		period_weighted;	/* sum of its samples' period * weight
 									 * (ns^2), for the class's resolution */
 	WalStallStatement statement;	/* at the first sample: charged with it */
@@ -146,6 +149,20 @@ typedef struct WalStallFigures
 													 * period * weight, in
 													 * ns^2: over total_ns,
 													 * the resolution */
+
+	/*
+	 * Episodes counted in bursts (cadence.h, "Counting episodes in
+	 * bursts"): each episode counted adds to classes[].episodes, its
+	 * histogram and wal_stall_queries the number of episodes it stands
+	 * for, its weight w (1 when every episode that begins is counted).
+	 * Per class, how many were counted one by one, and the variance of
+	 * classes[].episodes as an estimate of all episodes, the sum of
+	 * w * (w - 1) over them (0 while every episode is counted).  Files of
+	 * format version 4 and 3 lack them: loaded, every episode counts as
+	 * counted one by one.
+	 */
+	int64		episodes_counted[WS_NUM_CLASSES];
+	int64		episodes_var[WS_NUM_CLASSES];
 } WalStallFigures;
 
 /*
