@@ -370,6 +370,9 @@ typedef struct WalStallClassLengths
 												 * (base << step) */
 	uint64_t	youngest_open_ns;	/* age of the youngest open episode,
 									 * WS_PERIOD_NONE_OPEN if none */
+	uint64_t	youngest_counted_open_ns;	/* the same among those that
+											 * will be counted (bursts,
+											 * below) */
 } WalStallClassLengths;
 
 /* Count an episode of length_ns that closed, for the periods from base_ns. */
@@ -505,6 +508,222 @@ ws_choose_period(uint64_t current_ns, uint64_t base_ns, uint64_t max_ns,
 			break;
 		if (!ws_period_allowed(classes, nclasses, base_ns, step, &followed) ||
 			!followed)
+			break;
+		chosen = period;
+	}
+	return chosen;
+}
+
+/*
+ * Counting episodes in bursts.
+ *
+ * The time rule above cannot lengthen the period under a load of short
+ * waits: 50 tpcb-like clients on a fast WAL disk wait 1-2 ms for each
+ * commit's flush, most of that class's time is in episodes of one or two
+ * samples, and counting them and timing them one by one needs a sample
+ * every base period.  Totals do not: they are unbiased at any period.  So
+ * where the time rule is held at the base only by such a class, the
+ * collector can count a share of the episodes instead of all of them, and
+ * sample at the long period in between.
+ *
+ * Time is cut into cycles of wal_stall.episode_sampling (N) bursts of
+ * WS_BURST_PERIODS base periods each.  In a cycle that counts in bursts
+ * ("thin"), the first burst is sampled at the base period, and an episode
+ * is counted only when it begins in one of the burst's intervals: the
+ * interval before the sample that first saw it began in the burst.  Such
+ * an episode is then followed at the base period until it is long against
+ * a longer one, so its length is timed as with every episode counted, and
+ * it counts as N episodes (its count weight): in the histogram, episodes,
+ * wal_stall_queries.  Episodes that begin elsewhere in the cycle add their
+ * samples and time, which stay exact, but are not counted, and do not
+ * enter the histogram.  Every start time is as likely to fall in a burst
+ * (1 in N), so the weighted count estimates all episodes without bias, and
+ * the histogram and its percentiles the lengths of all; the estimate's
+ * variance, as for any sample in which each member is drawn with
+ * probability 1/N, is the sum of N * (N - 1) over the counted episodes
+ * (wal_stall_summary.episodes_stderr is its square root).
+ *
+ * A cycle counts in bursts only when N > 1, the period may grow at all
+ * (wal_stall.max_sample_interval above the base) and ws_bursts_help():
+ * some class judged by its time is short (it alone holds the period at
+ * the base) and no wrap-around class forbids a longer period.  A
+ * wrap-around class keeps every episode counted: its percentiles are what
+ * a small ring is tuned by, and a small ring has fewer episodes than
+ * commits.  Otherwise a cycle counts every episode, as without bursts (the
+ * count weight is 1, the rules above choose the period).  Which it is is
+ * decided when a cycle begins, from the episodes counted so far, and holds
+ * for the whole cycle, so that every episode counted in a thin cycle's
+ * burst stands for the same share of time.
+ *
+ * In a thin cycle the collector does not rest during the burst, and the
+ * sleep before the next cycle ends at its start, so that every burst
+ * begins on time.
+ */
+
+/* A burst: this many base periods, at the start of every cycle. */
+#define WS_BURST_PERIODS		8
+
+/* The cycles of bursts: where the current one began, and what it counts. */
+typedef struct WalStallBursts
+{
+	int			ratio;			/* wal_stall.episode_sampling: N bursts a
+								 * cycle; 1 counts every episode always */
+	bool		thin;			/* this cycle counts in its burst only */
+	bool		started;		/* a cycle has begun */
+	uint64_t	cycle_start_ns; /* monotonic clock */
+} WalStallBursts;
+
+/* The length of a cycle, in ns. */
+static inline uint64_t
+ws_burst_cycle_ns(const WalStallBursts *bursts, uint64_t base_ns)
+{
+	return base_ns * WS_BURST_PERIODS * (uint64_t) bursts->ratio;
+}
+
+/* Is t within the burst of the current cycle, a thin one? */
+static inline bool
+ws_in_burst(const WalStallBursts *bursts, uint64_t t_ns, uint64_t base_ns)
+{
+	return bursts->thin && t_ns >= bursts->cycle_start_ns &&
+		t_ns - bursts->cycle_start_ns < base_ns * WS_BURST_PERIODS;
+}
+
+/*
+ * ws_count_weight
+ *		How many episodes one counts as when it begins in the interval that
+ *		began at prev_ns (the previous tick): 1 in a cycle that counts
+ *		every episode; in a thin cycle N within its burst, else 0 (not
+ *		counted).
+ */
+static inline uint32_t
+ws_count_weight(const WalStallBursts *bursts, uint64_t prev_ns, uint64_t base_ns)
+{
+	if (!bursts->thin)
+		return 1;
+	return ws_in_burst(bursts, prev_ns, base_ns) ? (uint32_t) bursts->ratio : 0;
+}
+
+/*
+ * ws_bursts_help
+ *		Would counting in bursts let the period grow: is some class judged
+ *		by its time short against twice the base (its short episodes hold
+ *		the period at the base), while no wrap-around class forbids that
+ *		period, by its recent episodes or a young open one?
+ */
+static inline bool
+ws_bursts_help(const WalStallClassLengths *classes, int nclasses,
+			   uint64_t base_ns, uint64_t max_ns)
+{
+	uint64_t	all_time_ns = 0;
+	bool		short_by_time = false;
+
+	if (base_ns == 0 || max_ns < 2 * base_ns)
+		return false;
+	for (int c = 0; c < nclasses; c++)
+		all_time_ns += classes[c].time_ns;
+	for (int c = 0; c < nclasses; c++)
+	{
+		const WalStallClassLengths *lengths = &classes[c];
+
+		if (!lengths->by_count)
+		{
+			short_by_time |= ws_class_is_short(lengths, 1, all_time_ns);
+			continue;
+		}
+		if (ws_class_is_short(lengths, 1, all_time_ns) ||
+			(lengths->youngest_open_ns != WS_PERIOD_NONE_OPEN &&
+			 !ws_class_is_long(lengths, 1) &&
+			 lengths->youngest_open_ns < ws_class_long_factor(lengths) * 2 * base_ns))
+			return false;
+	}
+	return short_by_time;
+}
+
+/*
+ * ws_next_cycle
+ *		At a tick at now_ns: when the current cycle is over (or none has
+ *		begun), begin the next one and decide whether it is thin (help:
+ *		ws_bursts_help()).  A thin cycle after a thin one begins where the
+ *		last ended, on the tick the sleep before it aimed at; any other
+ *		begins now, so that its burst is whole.  Returns true when a cycle
+ *		began.
+ */
+static inline bool
+ws_next_cycle(WalStallBursts *bursts, uint64_t now_ns, uint64_t base_ns, bool help)
+{
+	uint64_t	cycle = ws_burst_cycle_ns(bursts, base_ns);
+	uint64_t	end = bursts->cycle_start_ns + cycle;
+	bool		thin = bursts->ratio > 1 && help;
+
+	if (bursts->started && now_ns < end)
+		return false;
+	/* on time: within one base period of the end it aimed at */
+	if (bursts->started && bursts->thin && thin && now_ns - end < base_ns)
+		bursts->cycle_start_ns = end;
+	else
+		bursts->cycle_start_ns = now_ns;
+	bursts->started = true;
+	bursts->thin = thin;
+	return true;
+}
+
+/*
+ * ws_burst_deadline
+ *		The deadline of the next tick, given the one the period or a rest
+ *		asks for: in a thin cycle, never beyond the start of the next cycle,
+ *		so that its burst begins on time.
+ */
+static inline uint64_t
+ws_burst_deadline(const WalStallBursts *bursts, uint64_t deadline_ns, uint64_t base_ns)
+{
+	uint64_t	next_cycle;
+
+	if (!bursts->thin)
+		return deadline_ns;
+	next_cycle = bursts->cycle_start_ns + ws_burst_cycle_ns(bursts, base_ns);
+	return deadline_ns < next_cycle ? deadline_ns : next_cycle;
+}
+
+/*
+ * ws_choose_thin_period
+ *		The sampling period outside a thin cycle's burst: the longest of
+ *		base_ns << step, at most max_ns and at most one doubling above
+ *		current_ns, that every counted episode still open is long against
+ *		(it is being timed) and that the wrap-around classes allow by the
+ *		rules of ws_period_allowed().  The classes judged by their time do
+ *		not hold it otherwise: their episodes are counted in the bursts.
+ */
+static inline uint64_t
+ws_choose_thin_period(uint64_t current_ns, uint64_t base_ns, uint64_t max_ns,
+					  const WalStallClassLengths *classes, int nclasses)
+{
+	uint64_t	chosen = base_ns;
+
+	if (max_ns <= base_ns || base_ns == 0)
+		return base_ns;
+	for (int step = 1; step < WS_PERIOD_STEPS; step++)
+	{
+		uint64_t	period = base_ns << step;
+		bool		allowed = true;
+
+		if (period > max_ns || period > 2 * current_ns)
+			break;
+		for (int c = 0; c < nclasses && allowed; c++)
+		{
+			const WalStallClassLengths *lengths = &classes[c];
+			uint64_t	factor = ws_class_long_factor(lengths);
+
+			if (lengths->youngest_counted_open_ns != WS_PERIOD_NONE_OPEN &&
+				lengths->youngest_counted_open_ns < factor * period)
+				allowed = false;
+			else if (lengths->by_count &&
+					 (ws_class_is_short(lengths, step, 0) ||
+					  (lengths->youngest_open_ns != WS_PERIOD_NONE_OPEN &&
+					   !ws_class_is_long(lengths, step) &&
+					   lengths->youngest_open_ns < factor * period)))
+				allowed = false;
+		}
+		if (!allowed)
 			break;
 		chosen = period;
 	}

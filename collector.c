@@ -177,6 +177,12 @@ static WalStallClassLengths class_lengths[WS_NUM_CLASSES];
 static uint64 period_ns;
 
 /*
+ * The cycles of bursts in which episodes are counted under a load of short
+ * waits (cadence.h, "Counting episodes in bursts").
+ */
+static WalStallBursts bursts;
+
+/*
  * ws_register_collector
  *		Register the collector as a background worker (from _PG_init).
  */
@@ -235,7 +241,10 @@ forget_class_lengths(void)
 {
 	memset(class_lengths, 0, sizeof(class_lengths));
 	for (int c = 0; c < WS_NUM_CLASSES; c++)
+	{
 		class_lengths[c].youngest_open_ns = WS_PERIOD_NONE_OPEN;
+		class_lengths[c].youngest_counted_open_ns = WS_PERIOD_NONE_OPEN;
+	}
 	/* the wrap-arounds' percentiles are kept at full resolution */
 	class_lengths[WS_CLASS_WAL_BUFFER_FULL].by_count = true;
 }
@@ -484,16 +493,20 @@ scan_processes(bool recheck_unused)
 
 /*
  * count_episode
- *		Count the samples an episode has gathered in its class, as one
- *		episode, and for the statement its process ran when it began.
- *		Needs our lock exclusively.
+ *		Count the samples an episode has gathered in its class, as the
+ *		episodes its count weight says (one, or in a thin cycle's burst the
+ *		share it stands for, or none when it began outside the burst: then
+ *		only its samples and time count), and for the statement its
+ *		process ran when it began.  Needs our lock exclusively.
  */
 static void
 count_episode(WalStallEpisode *episode)
 {
 	WalStallClass cls = (WalStallClass) episode->cls;
 	WalStallClassStats *stats;
+	WalStallFigures *figures = &ws_shared->figures;
 	uint64		duration_ns;
+	int64		weight = episode->count_weight;
 	int			bucket;
 
 	if (episode->group == WS_GROUP_NONE || episode->samples == 0)
@@ -506,19 +519,26 @@ count_episode(WalStallEpisode *episode)
 	 */
 	duration_ns = episode->time_ns - episode->first_ns +
 		ws_histogram_first_sample(episode->first_ns, episode->first_period_ns);
-	ws_period_note_episode(&class_lengths[cls], duration_ns, ws_shared->interval_ns);
+	/* the period's rules judge lengths timed from their start */
+	if (weight > 0)
+		ws_period_note_episode(&class_lengths[cls], duration_ns, ws_shared->interval_ns);
 
-	stats = &ws_shared->figures.classes[cls];
-	stats->episodes++;
+	stats = &figures->classes[cls];
+	stats->episodes += weight;
 	stats->samples += episode->samples;
 	stats->total_ns += episode->time_ns;
-	ws_shared->figures.period_weighted[cls] += episode->period_weighted;
+	figures->period_weighted[cls] += episode->period_weighted;
 	stats->max_ns = Max(stats->max_ns, duration_ns);
-	bucket = ws_hist_bucket(duration_ns, ws_shared->figures.hist_base_ns);
-	stats->hist[bucket]++;
-	stats->hist_ns[bucket] += duration_ns;
-	ws_queries_charge(&episode->statement, cls, episode->samples,
-					  episode->time_ns, duration_ns, ws_shared->figures.hist_base_ns);
+	if (weight > 0)
+	{
+		figures->episodes_counted[cls]++;
+		figures->episodes_var[cls] += weight * (weight - 1);
+		bucket = ws_hist_bucket(duration_ns, figures->hist_base_ns);
+		stats->hist[bucket] += weight;
+		stats->hist_ns[bucket] += weight * duration_ns;
+	}
+	ws_queries_charge(&episode->statement, cls, weight, episode->samples,
+					  episode->time_ns, duration_ns, figures->hist_base_ns);
 
 	if (cls == WS_CLASS_WAL_FSYNC)
 		second.fsync_max_ns = Max(second.fsync_max_ns, duration_ns);
@@ -527,6 +547,7 @@ count_episode(WalStallEpisode *episode)
 	episode->time_ns = 0;
 	episode->first_ns = 0;
 	episode->first_period_ns = 0;
+	episode->count_weight = 0;
 	episode->period_weighted = 0;
 }
 
@@ -560,14 +581,16 @@ enter_group(WalStallEpisode *episode, WalStallGroup group)
  *		samples so far, count those as an episode of their own and begin
  *		another, within the same wait.  An episode belongs to the statement
  *		seen at its first sample: the statement may end before the episode
- *		does.  Notes the episode's age for the adaptive period.
+ *		does, and takes the count weight of the interval it began in.
+ *		Notes the episode's age for the adaptive period.
  */
 static void
 follow(WalStallEpisode *episode, WalStallClass cls,
 	   const WalStallStatement *statement, uint64 elapsed_ns,
-	   uint64 sample_period_ns)
+	   uint64 sample_period_ns, uint32 count_weight)
 {
 	WalStallClassLengths *lengths = &class_lengths[cls];
+	uint64		age_ns;
 
 	if (episode->samples > 0 && episode->cls != (uint8) cls)
 		count_episode(episode);
@@ -575,6 +598,7 @@ follow(WalStallEpisode *episode, WalStallClass cls,
 	{
 		episode->first_ns = elapsed_ns;
 		episode->first_period_ns = sample_period_ns;
+		episode->count_weight = count_weight;
 		episode->statement = *statement;
 		episode->cls = (uint8) cls;
 	}
@@ -583,27 +607,34 @@ follow(WalStallEpisode *episode, WalStallClass cls,
 	episode->wait_ns += elapsed_ns;
 	episode->period_weighted += (double) sample_period_ns * (double) elapsed_ns;
 	/* its age as its length will count it: a rest before it is no age */
-	lengths->youngest_open_ns = Min(lengths->youngest_open_ns,
-									episode->time_ns - episode->first_ns +
-									ws_histogram_first_sample(episode->first_ns,
-															  episode->first_period_ns));
+	age_ns = episode->time_ns - episode->first_ns +
+		ws_histogram_first_sample(episode->first_ns, episode->first_period_ns);
+	lengths->youngest_open_ns = Min(lengths->youngest_open_ns, age_ns);
+	if (episode->count_weight > 0)
+		lengths->youngest_counted_open_ns =
+			Min(lengths->youngest_counted_open_ns, age_ns);
 }
 
 /*
  * apply_samples
  *		Advance the episodes of every slot the scan listed by this tick,
- *		taken at the sampling period sample_period_ns, and note in SlotState
+ *		taken at the sampling period sample_period_ns; an episode that
+ *		begins takes count_weight (ws_count_weight()).  Note in SlotState
  *		what is left open.  Needs our lock exclusively.  Returns the number
  *		of processes in a stall class.
  */
 static int
-apply_samples(bool ring_full, uint64 elapsed_ns, uint64 sample_period_ns)
+apply_samples(bool ring_full, uint64 elapsed_ns, uint64 sample_period_ns,
+			  uint32 count_weight)
 {
 	int			waiting = 0;
 
 	/* follow() notes the episodes still open at this tick */
 	for (int c = 0; c < WS_NUM_CLASSES; c++)
+	{
 		class_lengths[c].youngest_open_ns = WS_PERIOD_NONE_OPEN;
+		class_lengths[c].youngest_counted_open_ns = WS_PERIOD_NONE_OPEN;
+	}
 
 	for (int k = 0; k < nsamples; k++)
 	{
@@ -645,7 +676,8 @@ apply_samples(bool ring_full, uint64 elapsed_ns, uint64 sample_period_ns)
 			WalStallClass cls = ws_sample_class(&slot->stall, event, s->lock_mode,
 												s->in_commit, ring_full, &by_ring);
 
-			follow(&slot->stall, cls, &s->statement, elapsed_ns, sample_period_ns);
+			follow(&slot->stall, cls, &s->statement, elapsed_ns, sample_period_ns,
+				   count_weight);
 			/* the history's row takes the very same class */
 			second.stall_ns[cls] += elapsed_ns;
 			second.stall_period_weighted += (double) sample_period_ns * elapsed_ns;
@@ -659,7 +691,7 @@ apply_samples(bool ring_full, uint64 elapsed_ns, uint64 sample_period_ns)
 		enter_group(&slot->io, io_group);
 		if (io_group != WS_GROUP_NONE)
 			follow(&slot->io, ws_io_class(io_group), &s->statement, elapsed_ns,
-				   sample_period_ns);
+				   sample_period_ns, count_weight);
 		state->published = slot->wait_event_info != 0;
 		state->maybe_open = slot->stall.group != WS_GROUP_NONE ||
 			slot->io.group != WS_GROUP_NONE;
@@ -739,7 +771,8 @@ read_ring(bool in_recovery, bool recheck_unused, bool *full_now, double *fill)
  * collector_tick
  *		One sample of every process, at the sampling period sample_period_ns
  *		(the rest that ended, if rested, counts as one period of it: see
- *		ws_histogram_first_sample()).  The cost of the previous tick's work
+ *		ws_histogram_first_sample()); episodes that begin take count_weight.
+ *		The cost of the previous tick's work
  *		is recorded here too, so that a tick takes our lock only once.
  *		Returns true if a reset happened since the previous tick: the caller
  *		then starts counting the second afresh.
@@ -747,7 +780,7 @@ read_ring(bool in_recovery, bool recheck_unused, bool *full_now, double *fill)
 static bool
 collector_tick(uint64 now, uint64 elapsed_ns, uint64 unobserved_ns, bool late,
 			   bool rested, uint64 interval_ns, uint64 sample_period_ns,
-			   uint64 last_cost_ns)
+			   uint32 count_weight, uint64 last_cost_ns)
 {
 	bool		in_recovery = RecoveryInProgress();
 	bool		full_now;
@@ -775,7 +808,7 @@ collector_tick(uint64 now, uint64 elapsed_ns, uint64 unobserved_ns, bool late,
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
 	was_reset = notice_reset(now);
-	waiting = apply_samples(ring_full, elapsed_ns, sample_period_ns);
+	waiting = apply_samples(ring_full, elapsed_ns, sample_period_ns, count_weight);
 	ws_shared->ticks++;
 	ws_shared->figures.reset_ticks++;
 	if (!rested)
@@ -1142,30 +1175,45 @@ sleep_until(uint64 deadline, bool resting)
 
 /*
  * next_interval
- *		The interval to sleep before the next tick, from what this tick saw:
- *		a rest when ws_choose_interval() gives one (the period drops back to
- *		base then: a wait seen after a rest is sampled at full rate first),
- *		else the sampling period ws_choose_period() allows.  Sets period_ns
- *		and *resting.
+ *		The interval to sleep before the next tick, from what the tick at
+ *		now saw: the base period within a thin cycle's burst; else a rest
+ *		when ws_choose_interval() gives one (the period drops back to base
+ *		then: a wait seen after a rest is sampled at full rate first), else
+ *		the sampling period ws_choose_thin_period() allows in a thin cycle,
+ *		ws_choose_period() in any other.  Sets period_ns and *resting.
  */
 static uint64
-next_interval(uint64 interval, uint64 base, uint64 idle, uint64 max_period,
-			  int *quiet_ticks, bool *resting)
+next_interval(uint64 now, uint64 interval, uint64 base, uint64 idle,
+			  uint64 max_period, int *quiet_ticks, bool *resting)
 {
 	uint64		rest;
 
 	rest = ws_choose_interval(*resting ? interval : base, base, idle,
 							  &seen, &load_seen, quiet_ticks);
-	*resting = rest > base;
+	*resting = rest > base && !ws_in_burst(&bursts, now, base);
 	if (*resting)
 	{
 		period_ns = base;
 		return rest;
 	}
+	if (ws_in_burst(&bursts, now, base))
+		period_ns = base;
 	/* the stall classes, what clients wait on, decide (cadence.h) */
-	period_ns = ws_choose_period(period_ns, base, max_period,
-								 class_lengths, WS_NUM_STALL_CLASSES);
+	else if (bursts.thin)
+		period_ns = ws_choose_thin_period(period_ns, base, max_period,
+										  class_lengths, WS_NUM_STALL_CLASSES);
+	else
+		period_ns = ws_choose_period(period_ns, base, max_period,
+									 class_lengths, WS_NUM_STALL_CLASSES);
 	return period_ns;
+}
+
+/* wal_stall.episode_sampling applies from the next cycle on. */
+static void
+restart_bursts(void)
+{
+	memset(&bursts, 0, sizeof(bursts));
+	bursts.ratio = ws_episode_sampling;
 }
 
 /*
@@ -1210,6 +1258,7 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 	idle = idle_ns_from_guc();
 	max_period = max_period_ns_from_guc();
 	forget_class_lengths();
+	restart_bursts();
 	/* the ring's size follows wal_buffers, fixed at server start */
 	load_seen.ring_bytes = ws_ring_bytes();
 	deadline = prev + interval;
@@ -1219,6 +1268,7 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 	{
 		uint64		now;
 		uint64		weight;
+		uint32		count_weight;
 		bool		late;
 		bool		rested;
 
@@ -1233,6 +1283,7 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 			base = interval = period_ns = ws_shared->interval_ns;
 			idle = idle_ns_from_guc();
 			max_period = max_period_ns_from_guc();
+			restart_bursts();
 			quiet_ticks = 0;
 			resting = false;
 			deadline = now_ns() + interval;
@@ -1245,8 +1296,10 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 		late = now > deadline + interval;
 		rested = resting;
 		weight = Min(now - prev, WS_MAX_SAMPLE_WEIGHT * interval);
+		/* the interval began at prev, in the cycle still in force */
+		count_weight = ws_count_weight(&bursts, prev, base);
 		if (collector_tick(now, weight, now - prev - weight, late, rested,
-						   interval, period_ns, last_cost))
+						   interval, period_ns, count_weight, last_cost))
 		{
 			/* the row after a reset covers what happened from the reset on */
 			next_second = now + NS_PER_SEC;
@@ -1254,9 +1307,14 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 		}
 		prev = now;
 
-		interval = next_interval(interval, base, idle, max_period, &quiet_ticks,
-								 &resting);
-		deadline = late ? now + interval : deadline + interval;
+		(void) ws_next_cycle(&bursts, now, base,
+							 ws_bursts_help(class_lengths, WS_NUM_STALL_CLASSES,
+											base, max_period));
+		interval = next_interval(now, interval, base, idle, max_period,
+								 &quiet_ticks, &resting);
+		deadline = ws_burst_deadline(&bursts,
+									 late ? now + interval : deadline + interval,
+									 base);
 		last_cost = now_ns() - now;
 
 		/*

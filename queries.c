@@ -491,22 +491,25 @@ entry_for(const WalStallStatement *st, int cls)
 /*
  * ws_queries_charge
  *		Add a closed episode of a class to its statement's entry, as
- *		close_episode() adds it to the class.  Needs our lock exclusively.
+ *		count_episode() adds it to the class: as count_weight episodes (0
+ *		when it began outside a burst that counts, cadence.h), with all of
+ *		its samples and time.  Needs our lock exclusively.
  */
 void
-ws_queries_charge(const WalStallStatement *st, WalStallClass cls, int64 samples,
-				  uint64 time_ns, uint64 duration_ns, uint64 hist_base_ns)
+ws_queries_charge(const WalStallStatement *st, WalStallClass cls,
+				  int64 count_weight, int64 samples, uint64 time_ns,
+				  uint64 duration_ns, uint64 hist_base_ns)
 {
 	WalStallQueryStats *q = entry_for(st, cls);
 	int			bucket = ws_hist_bucket(duration_ns, hist_base_ns);
 
 	q->last_charge = ++table->clock;
-	q->stats.episodes++;
+	q->stats.episodes += count_weight;
 	q->stats.samples += samples;
 	q->stats.total_ns += time_ns;
 	q->stats.max_ns = Max(q->stats.max_ns, duration_ns);
-	q->stats.hist[bucket]++;
-	q->stats.hist_ns[bucket] += duration_ns;
+	q->stats.hist[bucket] += count_weight;
+	q->stats.hist_ns[bucket] += count_weight * duration_ns;
 }
 
 /*

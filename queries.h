@@ -41,8 +41,8 @@ extern void ws_queries_shmem_init(int nslots);
 extern void ws_queries_install_hooks(void);
 extern void ws_queries_read_statement(PGPROC *proc, WalStallStatement *out);
 extern void ws_queries_charge(const WalStallStatement *st, WalStallClass cls,
-							  int64 samples, uint64 time_ns, uint64 duration_ns,
-							  uint64 hist_base_ns);
+							  int64 count_weight, int64 samples, uint64 time_ns,
+							  uint64 duration_ns, uint64 hist_base_ns);
 extern void ws_queries_reset_locked(void);
 extern int	ws_queries_count(void);
 extern const WalStallQueryStats *ws_queries_entry(int i);

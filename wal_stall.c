@@ -39,6 +39,7 @@ PG_MODULE_MAGIC;
 double		ws_sample_interval_ms = 1.0;
 double		ws_idle_interval_ms = 100.0;
 double		ws_max_sample_interval_ms = WS_DEFAULT_MAX_SAMPLE_INTERVAL_MS;
+int			ws_episode_sampling = WS_DEFAULT_EPISODE_SAMPLING;
 int			ws_history_seconds = 3600;
 bool		ws_save = true;
 
@@ -166,7 +167,8 @@ ws_check_loaded(void)
 
 /*
  * wal_stall.sample_interval, wal_stall.max_sample_interval,
- * wal_stall.idle_interval and wal_stall.save (reload), and
+ * wal_stall.episode_sampling, wal_stall.idle_interval and wal_stall.save
+ * (reload), and
  * wal_stall.history_seconds and wal_stall.max_queries (restart).
  */
 static void
@@ -191,6 +193,18 @@ define_gucs(void)
 							 PGC_SIGHUP,
 							 GUC_UNIT_MS,
 							 NULL, NULL, NULL);
+
+	DefineCustomIntVariable("wal_stall.episode_sampling",
+							"Under a load of short waits, count the episodes that begin in one burst of every this many.",
+							"Where short waits alone keep the collector at wal_stall.sample_interval, it samples at up to "
+							"wal_stall.max_sample_interval between bursts of full-rate sampling, and each episode that begins in a burst "
+							"counts for this many: episode counts and percentiles become estimates (wal_stall_summary.episodes_stderr); "
+							"1 counts every episode.",
+							&ws_episode_sampling,
+							WS_DEFAULT_EPISODE_SAMPLING, 1, WS_MAX_EPISODE_SAMPLING,
+							PGC_SIGHUP,
+							0,
+							NULL, NULL, NULL);
 
 	DefineCustomRealVariable("wal_stall.idle_interval",
 							 "Longest time between two samples while nothing can stall.",

@@ -50,10 +50,22 @@ typedef enum WalStallClass
  */
 #define WS_DEFAULT_MAX_SAMPLE_INTERVAL_MS	8.0
 
+/*
+ * wal_stall.episode_sampling's default: under a load of short waits that
+ * holds the period at the base, count the episodes that begin in one burst
+ * of every this many (cadence.h, "Counting episodes in bursts"); see
+ * docs/results.md for the study that chose it.
+ */
+#define WS_DEFAULT_EPISODE_SAMPLING	8
+
+/* ... and its highest value. */
+#define WS_MAX_EPISODE_SAMPLING		64
+
 /* The settings (wal_stall.c defines them, but ws_max_queries: queries.c) */
 extern double ws_sample_interval_ms;
 extern double ws_idle_interval_ms;
 extern double ws_max_sample_interval_ms;
+extern int	ws_episode_sampling;
 extern int	ws_history_seconds;
 extern bool ws_save;
 extern int	ws_max_queries;

@@ -273,7 +273,7 @@ suites_once() {
 	local PGCONFIG=$1 work=$2 logs=$3 status
 
 	echo "== unit: the collector's cadence and the advice's rules (test/unit)"
-	cc -O2 -Wall -Wextra -Werror -o "$work/test/unit/test_cadence" "$work/test/unit/test_cadence.c" &&
+	cc -O2 -Wall -Wextra -Werror -o "$work/test/unit/test_cadence" "$work/test/unit/test_cadence.c" -lm &&
 		"$work/test/unit/test_cadence" >"$logs/unit.log" 2>&1
 	status=$?
 	cc -O2 -Wall -Wextra -Werror -o "$work/test/unit/test_advice" "$work/test/unit/test_advice.c" \

@@ -5,6 +5,7 @@
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -336,7 +337,10 @@ no_episodes(WalStallClassLengths *classes)
 {
 	memset(classes, 0, sizeof(WalStallClassLengths) * NCLASSES);
 	for (int c = 0; c < NCLASSES; c++)
+	{
 		classes[c].youngest_open_ns = WS_PERIOD_NONE_OPEN;
+		classes[c].youngest_counted_open_ns = WS_PERIOD_NONE_OPEN;
+	}
 }
 
 /* n closed episodes of length_ns in a class, counted against base 1 ms */
@@ -653,6 +657,282 @@ test_period_forgets(void)
 		  "a full count stays full");
 }
 
+/*
+ * Counting episodes in bursts: class 0 the wrap-arounds (by count), class 1
+ * the commit waits (by time), class 2 the rest.
+ */
+static void
+commit_waits(WalStallClassLengths *classes)
+{
+	no_episodes(classes);
+	classes[0].by_count = true;
+	/* 50 tpcb-like clients on a fast disk: 1-2 ms each, a few 4-8 ms */
+	closed(&classes[1], 300, MS);
+	closed(&classes[1], 200, 2 * MS);
+	closed(&classes[1], 30, 6 * MS);
+}
+
+static void
+test_bursts_weight(void)
+{
+	WalStallBursts bursts = {.ratio = 8};
+
+	check(ws_burst_cycle_ns(&bursts, MS) == 64 * MS,
+		  "a cycle of 8 bursts of 8 periods of 1 ms: 64 ms");
+	check(ws_count_weight(&bursts, 0, MS) == 1,
+		  "no thin cycle: every episode counts once");
+	(void) ws_next_cycle(&bursts, 1000 * MS, MS, true);
+	check(bursts.thin && bursts.cycle_start_ns == 1000 * MS,
+		  "a cycle begins at the tick, thin when bursts help");
+	check(ws_count_weight(&bursts, 1000 * MS, MS) == 8 &&
+		  ws_count_weight(&bursts, 1007 * MS, MS) == 8,
+		  "an episode that begins in the burst's 8 intervals counts as 8");
+	check(ws_count_weight(&bursts, 1008 * MS, MS) == 0 &&
+		  ws_count_weight(&bursts, 1063 * MS, MS) == 0 &&
+		  ws_count_weight(&bursts, 999 * MS, MS) == 0,
+		  "... one that begins elsewhere in the cycle is not counted");
+	check(!ws_next_cycle(&bursts, 1063 * MS, MS, true),
+		  "the cycle holds until its end");
+	check(ws_burst_deadline(&bursts, 1070 * MS, MS) == 1064 * MS &&
+		  ws_burst_deadline(&bursts, 1062 * MS, MS) == 1062 * MS,
+		  "a thin cycle's last sleep ends where the next cycle begins");
+	check(ws_next_cycle(&bursts, 1064 * MS + MS / 10, MS, true) &&
+		  bursts.cycle_start_ns == 1064 * MS,
+		  "a thin cycle after a thin one begins on the end it aimed at");
+	(void) ws_next_cycle(&bursts, 1200 * MS, MS, true);
+	check(bursts.cycle_start_ns == 1200 * MS,
+		  "... or now, when the tick came late");
+	(void) ws_next_cycle(&bursts, 1264 * MS, MS, false);
+	check(!bursts.thin && ws_count_weight(&bursts, 1264 * MS, MS) == 1 &&
+		  ws_burst_deadline(&bursts, 1400 * MS, MS) == 1400 * MS,
+		  "a cycle where bursts do not help counts every episode, and sleeps freely");
+	bursts.ratio = 1;
+	bursts.started = false;
+	(void) ws_next_cycle(&bursts, 2000 * MS, MS, true);
+	check(!bursts.thin, "wal_stall.episode_sampling = 1: never thin");
+}
+
+static void
+test_bursts_help(void)
+{
+	WalStallClassLengths classes[NCLASSES];
+
+	commit_waits(classes);
+	check(settled_period(classes, 8 * MS) == MS,
+		  "commit waits of 1-2 ms hold the time rule at 1 ms");
+	check(ws_bursts_help(classes, NCLASSES, MS, 8 * MS),
+		  "... so bursts help");
+	check(!ws_bursts_help(classes, NCLASSES, MS, MS),
+		  "... unless the period may not grow (max_sample_interval = sample_interval)");
+	closed(&classes[0], 1, MS);
+	check(!ws_bursts_help(classes, NCLASSES, MS, 8 * MS),
+		  "a recent short wrap-around: no bursts, every wrap-around counted");
+	commit_waits(classes);
+	classes[0].youngest_open_ns = MS;
+	check(!ws_bursts_help(classes, NCLASSES, MS, 8 * MS),
+		  "a young wrap-around open, none closed: no bursts");
+	no_episodes(classes);
+	classes[0].by_count = true;
+	closed(&classes[1], 300, 20 * MS);
+	check(!ws_bursts_help(classes, NCLASSES, MS, 8 * MS),
+		  "long commit waits: the time rule lets the period grow, no bursts");
+	no_episodes(classes);
+	classes[0].by_count = true;
+	check(!ws_bursts_help(classes, NCLASSES, MS, 8 * MS),
+		  "nothing followed: no bursts");
+}
+
+static void
+test_bursts_period(void)
+{
+	WalStallClassLengths classes[NCLASSES];
+	uint64_t	period = MS;
+
+	commit_waits(classes);
+	for (int tick = 0; tick < 8; tick++)
+		period = ws_choose_thin_period(period, MS, 8 * MS, classes, NCLASSES);
+	check(period == 8 * MS,
+		  "outside the burst, short commit waits counted in it let the period grow to 8 ms");
+	check(ws_choose_thin_period(MS, MS, 8 * MS, classes, NCLASSES) == 2 * MS,
+		  "... one doubling a tick");
+	classes[1].youngest_open_ns = MS;
+	check(ws_choose_thin_period(8 * MS, MS, 8 * MS, classes, NCLASSES) == 8 * MS,
+		  "... an episode open but not counted does not hold it");
+	classes[1].youngest_counted_open_ns = MS;
+	check(ws_choose_thin_period(8 * MS, MS, 8 * MS, classes, NCLASSES) == MS,
+		  "a counted episode open for 1 ms holds it at 1 ms: it is being timed");
+	classes[1].youngest_counted_open_ns = 5 * MS;
+	check(ws_choose_thin_period(8 * MS, MS, 8 * MS, classes, NCLASSES) == 2 * MS,
+		  "... at 5 ms, 2 ms (long against it)");
+	classes[1].youngest_counted_open_ns = WS_PERIOD_NONE_OPEN;
+	classes[0].youngest_open_ns = 2 * MS;
+	check(ws_choose_thin_period(8 * MS, MS, 8 * MS, classes, NCLASSES) == MS,
+		  "a young wrap-around brings it back to 1 ms at once, counted or not");
+	classes[0].youngest_open_ns = WS_PERIOD_NONE_OPEN;
+	closed(&classes[0], 3, MS);
+	check(ws_choose_thin_period(8 * MS, MS, 8 * MS, classes, NCLASSES) == MS,
+		  "short wrap-arounds forbid any longer period");
+}
+
+/* A reproducible pseudo-random number in [0, 1). */
+static uint64_t sim_state = 88172645463325252ULL;
+
+static double
+sim_uniform(void)
+{
+	sim_state ^= sim_state << 13;
+	sim_state ^= sim_state >> 7;
+	sim_state ^= sim_state << 17;
+	return (double) (sim_state >> 11) / 9007199254740992.0;
+}
+
+#define SIM_EPISODES	40000
+
+/* One simulated wait, and what the simulated collector saw of it. */
+typedef struct SimWait
+{
+	uint64_t	start;
+	uint64_t	end;
+	bool		seen;
+	uint32_t	weight;
+	uint64_t	first_ns;		/* the first sample's weight */
+	uint64_t	time_ns;		/* its samples' weights */
+	bool		closed;
+} SimWait;
+
+static SimWait sim[SIM_EPISODES];
+
+/*
+ * A collector that follows ws_next_cycle(), ws_count_weight(),
+ * ws_choose_thin_period() and ws_burst_deadline() over 20 s of commit
+ * waits (2 a millisecond, 1 to 5 ms each, every one long enough for a
+ * 1 ms sampler to catch): its weighted count and mean length come out as
+ * those of all waits, at a fraction of the wake-ups.
+ */
+static void
+test_bursts_estimate(void)
+{
+	WalStallClassLengths classes[NCLASSES];
+	WalStallBursts bursts = {.ratio = 8};
+	uint64_t	t = 0;
+	uint64_t	prev = 0;
+	uint64_t	period = MS;
+	uint64_t	next_second = 1000 * MS;
+	uint64_t	horizon;
+	int			lo = 0;
+	long		ticks = 0;
+	double		estimate = 0;
+	double		variance = 0;
+	double		weighted_ns = 0;
+	double		true_ns = 0;
+	long		thin_cycles = 0;
+	long		cycles = 0;
+
+	commit_waits(classes);
+	for (int i = 0; i < SIM_EPISODES; i++)
+	{
+		t += (uint64_t) (-log(1.0 - sim_uniform()) * 0.5 * MS);
+		sim[i].start = t;
+		sim[i].end = t + MS + (uint64_t) (sim_uniform() * 4 * MS);
+		true_ns += sim[i].end - sim[i].start;
+	}
+	horizon = sim[SIM_EPISODES - 1].start;
+	t = 0;
+	while (t < horizon)
+	{
+		uint32_t	weight = ws_count_weight(&bursts, prev, MS);
+		uint64_t	elapsed = t - prev;
+
+		ticks++;
+		classes[1].youngest_open_ns = WS_PERIOD_NONE_OPEN;
+		classes[1].youngest_counted_open_ns = WS_PERIOD_NONE_OPEN;
+		for (int i = lo; i < SIM_EPISODES && sim[i].start <= t; i++)
+		{
+			SimWait    *w = &sim[i];
+			uint64_t	age;
+
+			if (w->closed)
+				continue;
+			if (w->end <= t)
+			{
+				/* over: close it, if it was seen */
+				w->closed = true;
+				if (w->seen && w->weight > 0)
+				{
+					uint64_t	length = w->time_ns - w->first_ns +
+						ws_histogram_first_sample(w->first_ns, MS);
+
+					ws_period_note_episode(&classes[1], length, MS);
+					estimate += w->weight;
+					variance += (double) w->weight * (w->weight - 1);
+					weighted_ns += (double) w->weight * length;
+				}
+				continue;
+			}
+			if (!w->seen)
+			{
+				w->seen = true;
+				w->weight = weight;
+				w->first_ns = elapsed;
+			}
+			w->time_ns += elapsed;
+			age = w->time_ns - w->first_ns + ws_histogram_first_sample(w->first_ns, MS);
+			if (age < classes[1].youngest_open_ns)
+				classes[1].youngest_open_ns = age;
+			if (w->weight > 0 && age < classes[1].youngest_counted_open_ns)
+				classes[1].youngest_counted_open_ns = age;
+		}
+		while (lo < SIM_EPISODES && sim[lo].closed)
+			lo++;
+		if (t >= next_second)
+		{
+			for (int c = 0; c < NCLASSES; c++)
+				ws_period_forget_half(&classes[c]);
+			next_second += 1000 * MS;
+		}
+		prev = t;
+		if (ws_next_cycle(&bursts, t, MS,
+						  ws_bursts_help(classes, NCLASSES, MS, 8 * MS)))
+		{
+			cycles++;
+			thin_cycles += bursts.thin;
+		}
+		if (ws_in_burst(&bursts, t, MS))
+			period = MS;
+		else if (bursts.thin)
+			period = ws_choose_thin_period(period, MS, 8 * MS, classes, NCLASSES);
+		else
+			period = ws_choose_period(period, MS, 8 * MS, classes, NCLASSES);
+		/* the scheduler wakes the collector up to 50 us late */
+		t = ws_burst_deadline(&bursts, t + period, MS) +
+			(uint64_t) (sim_uniform() * MS / 20);
+	}
+	/* the waits that began before the last one: all of them but the tail */
+	{
+		double		truth = 0;
+		double		truth_ns = 0;
+		double		sd = sqrt(variance);
+
+		for (int i = 0; i < SIM_EPISODES; i++)
+		{
+			if (!sim[i].closed)
+				continue;
+			truth++;
+			truth_ns += sim[i].end - sim[i].start;
+		}
+		check(thin_cycles * 10 >= cycles * 9,
+			  "commit waits: %ld of %ld cycles thin", thin_cycles, cycles);
+		check(fabs(estimate - truth) <= 4 * sd && sd > 0 && sd < truth * 0.05,
+			  "weighted count %.0f +- %.0f against %.0f waits", estimate, sd, truth);
+		check(fabs(weighted_ns / estimate - truth_ns / truth) < 0.05 * truth_ns / truth,
+			  "mean length %.3f ms against %.3f ms",
+			  weighted_ns / estimate / MS, truth_ns / truth / MS);
+		check(ticks * 1000 < (long) (horizon / MS) * 400,
+			  "%ld ticks in %.1f s: %.0f a second, against 1,000 at 1 ms",
+			  ticks, horizon / 1e9, ticks / (horizon / 1e9));
+	}
+}
+
 int
 main(void)
 {
@@ -669,5 +949,9 @@ main(void)
 	test_period_wrap_around_class();
 	test_period_long_episodes();
 	test_period_forgets();
+	test_bursts_weight();
+	test_bursts_help();
+	test_bursts_period();
+	test_bursts_estimate();
 	return tap_finish();
 }
