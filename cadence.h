@@ -527,21 +527,27 @@ ws_choose_period(uint64_t current_ns, uint64_t base_ns, uint64_t max_ns,
  * sample at the long period in between.
  *
  * Time is cut into cycles of wal_stall.episode_sampling (N) bursts of
- * WS_BURST_PERIODS base periods each.  In a cycle that counts in bursts
- * ("thin"), the first burst is sampled at the base period, and an episode
- * is counted only when it begins in one of the burst's intervals: the
- * interval before the sample that first saw it began in the burst.  Such
- * an episode is then followed at the base period until it is long against
- * a longer one, so its length is timed as with every episode counted, and
- * it counts as N episodes (its count weight): in the histogram, episodes,
- * wal_stall_queries.  Episodes that begin elsewhere in the cycle add their
- * samples and time, which stay exact, but are not counted, and do not
- * enter the histogram.  Every start time is as likely to fall in a burst
- * (1 in N), so the weighted count estimates all episodes without bias, and
- * the histogram and its percentiles the lengths of all; the estimate's
- * variance, as for any sample in which each member is drawn with
- * probability 1/N, is the sum of N * (N - 1) over the counted episodes
- * (wal_stall_summary.episodes_stderr is its square root).
+ * WS_BURST_PERIODS base periods each.  A cycle that counts in bursts
+ * ("thin") begins with its burst, sampled at the base period: the burst
+ * is the first WS_BURST_PERIODS base periods of real time from the tick
+ * that begins the cycle.  An episode is counted only when it began in the
+ * burst: when the interval in which it began (from the previous tick to
+ * the one that first saw it) lies in the burst, or, for the interval that
+ * straddles the burst's end, with the probability of the share of it that
+ * lies in the burst (ws_burst_share(), ws_episode_weight()), so that what
+ * is counted is exactly the burst's length of real time however late the
+ * ticks come.  Such an episode is then followed at the base period until
+ * it is long against a longer one, so its length is timed as with every
+ * episode counted, and it counts as N episodes (its count weight): in the
+ * histogram, episodes, wal_stall_queries.  Episodes that begin elsewhere
+ * in the cycle add their samples and time, which stay exact, but are not
+ * counted, and do not enter the histogram.  Every start time is as likely
+ * to fall in a burst (1 in N), so the weighted count estimates all
+ * episodes without bias, and the histogram and its percentiles the
+ * lengths of all; the estimate's variance, as for any sample in which
+ * each member is drawn with probability 1/N, is the sum of N * (N - 1)
+ * over the counted episodes (wal_stall_summary.episodes_stderr is its
+ * square root).
  *
  * A cycle counts in bursts only when N > 1, the period may grow at all
  * (wal_stall.max_sample_interval above the base) and ws_bursts_help():
@@ -570,7 +576,8 @@ typedef struct WalStallBursts
 								 * cycle; 1 counts every episode always */
 	bool		thin;			/* this cycle counts in its burst only */
 	bool		started;		/* a cycle has begun */
-	uint64_t	cycle_start_ns; /* monotonic clock */
+	uint64_t	cycle_start_ns; /* where it began, on the schedule */
+	uint64_t	burst_start_ns; /* the tick that began it: its burst */
 } WalStallBursts;
 
 /* The length of a cycle, in ns. */
@@ -584,23 +591,68 @@ ws_burst_cycle_ns(const WalStallBursts *bursts, uint64_t base_ns)
 static inline bool
 ws_in_burst(const WalStallBursts *bursts, uint64_t t_ns, uint64_t base_ns)
 {
-	return bursts->thin && t_ns >= bursts->cycle_start_ns &&
-		t_ns - bursts->cycle_start_ns < base_ns * WS_BURST_PERIODS;
+	return bursts->thin && t_ns >= bursts->burst_start_ns &&
+		t_ns - bursts->burst_start_ns < base_ns * WS_BURST_PERIODS;
 }
 
 /*
- * ws_count_weight
- *		How many episodes one counts as when it begins in the interval that
- *		began at prev_ns (the previous tick): 1 in a cycle that counts
- *		every episode; in a thin cycle N within its burst, else 0 (not
- *		counted).
+ * How an episode that begins in the interval of a tick is counted: as
+ * weight episodes, with probability share (1: always; 0: never).
+ */
+typedef struct WalStallCountRule
+{
+	uint32_t	weight;
+	double		share;
+} WalStallCountRule;
+
+/*
+ * ws_burst_share
+ *		How an episode that began in the interval (prev_ns, now_ns] is
+ *		counted: in a cycle that counts every episode, as one; in a thin
+ *		cycle as N, with the probability of the share of the interval that
+ *		lies in the burst.
+ */
+static inline WalStallCountRule
+ws_burst_share(const WalStallBursts *bursts, uint64_t prev_ns, uint64_t now_ns,
+			   uint64_t base_ns)
+{
+	WalStallCountRule rule = {1, 1.0};
+	uint64_t	from;
+	uint64_t	to;
+
+	if (!bursts->thin)
+		return rule;
+	rule.weight = (uint32_t) bursts->ratio;
+	from = prev_ns > bursts->burst_start_ns ? prev_ns : bursts->burst_start_ns;
+	to = bursts->burst_start_ns + base_ns * WS_BURST_PERIODS;
+	to = now_ns < to ? now_ns : to;
+	if (now_ns <= prev_ns || to <= from)
+		rule.share = 0.0;
+	else
+		rule.share = (double) (to - from) / (double) (now_ns - prev_ns);
+	return rule;
+}
+
+/*
+ * ws_episode_weight
+ *		The count weight of an episode that begins now: rule's weight, or 0
+ *		when a draw from *rng (a xorshift64 state, never 0) falls outside
+ *		its share.
  */
 static inline uint32_t
-ws_count_weight(const WalStallBursts *bursts, uint64_t prev_ns, uint64_t base_ns)
+ws_episode_weight(const WalStallCountRule *rule, uint64_t *rng)
 {
-	if (!bursts->thin)
-		return 1;
-	return ws_in_burst(bursts, prev_ns, base_ns) ? (uint32_t) bursts->ratio : 0;
+	uint64_t	x = *rng;
+
+	if (rule->share >= 1.0)
+		return rule->weight;
+	if (rule->share <= 0.0)
+		return 0;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*rng = x;
+	return (double) (x >> 11) / 9007199254740992.0 < rule->share ? rule->weight : 0;
 }
 
 /*
@@ -643,10 +695,10 @@ ws_bursts_help(const WalStallClassLengths *classes, int nclasses,
  * ws_next_cycle
  *		At a tick at now_ns: when the current cycle is over (or none has
  *		begun), begin the next one and decide whether it is thin (help:
- *		ws_bursts_help()).  A thin cycle after a thin one begins where the
- *		last ended, on the tick the sleep before it aimed at; any other
- *		begins now, so that its burst is whole.  Returns true when a cycle
- *		began.
+ *		ws_bursts_help()).  Its burst begins now.  A thin cycle after a
+ *		thin one keeps the schedule (the sleep before it aimed at its
+ *		start); any other, or one whose tick came a period late or more,
+ *		starts the schedule again now.  Returns true when a cycle began.
  */
 static inline bool
 ws_next_cycle(WalStallBursts *bursts, uint64_t now_ns, uint64_t base_ns, bool help)
@@ -662,6 +714,7 @@ ws_next_cycle(WalStallBursts *bursts, uint64_t now_ns, uint64_t base_ns, bool he
 		bursts->cycle_start_ns = end;
 	else
 		bursts->cycle_start_ns = now_ns;
+	bursts->burst_start_ns = now_ns;
 	bursts->started = true;
 	bursts->thin = thin;
 	return true;

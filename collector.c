@@ -181,6 +181,7 @@ static uint64 period_ns;
  * waits (cadence.h, "Counting episodes in bursts").
  */
 static WalStallBursts bursts;
+static uint64 count_rng;		/* the draws of ws_episode_weight(), never 0 */
 
 /*
  * ws_register_collector
@@ -581,13 +582,13 @@ enter_group(WalStallEpisode *episode, WalStallGroup group)
  *		samples so far, count those as an episode of their own and begin
  *		another, within the same wait.  An episode belongs to the statement
  *		seen at its first sample: the statement may end before the episode
- *		does, and takes the count weight of the interval it began in.
+ *		does, and takes its count weight from count_rule (cadence.h).
  *		Notes the episode's age for the adaptive period.
  */
 static void
 follow(WalStallEpisode *episode, WalStallClass cls,
 	   const WalStallStatement *statement, uint64 elapsed_ns,
-	   uint64 sample_period_ns, uint32 count_weight)
+	   uint64 sample_period_ns, const WalStallCountRule *count_rule)
 {
 	WalStallClassLengths *lengths = &class_lengths[cls];
 	uint64		age_ns;
@@ -598,7 +599,7 @@ follow(WalStallEpisode *episode, WalStallClass cls,
 	{
 		episode->first_ns = elapsed_ns;
 		episode->first_period_ns = sample_period_ns;
-		episode->count_weight = count_weight;
+		episode->count_weight = ws_episode_weight(count_rule, &count_rng);
 		episode->statement = *statement;
 		episode->cls = (uint8) cls;
 	}
@@ -619,13 +620,13 @@ follow(WalStallEpisode *episode, WalStallClass cls,
  * apply_samples
  *		Advance the episodes of every slot the scan listed by this tick,
  *		taken at the sampling period sample_period_ns; an episode that
- *		begins takes count_weight (ws_count_weight()).  Note in SlotState
+ *		begins is counted by count_rule (ws_burst_share()).  Note in SlotState
  *		what is left open.  Needs our lock exclusively.  Returns the number
  *		of processes in a stall class.
  */
 static int
 apply_samples(bool ring_full, uint64 elapsed_ns, uint64 sample_period_ns,
-			  uint32 count_weight)
+			  const WalStallCountRule *count_rule)
 {
 	int			waiting = 0;
 
@@ -677,7 +678,7 @@ apply_samples(bool ring_full, uint64 elapsed_ns, uint64 sample_period_ns,
 												s->in_commit, ring_full, &by_ring);
 
 			follow(&slot->stall, cls, &s->statement, elapsed_ns, sample_period_ns,
-				   count_weight);
+				   count_rule);
 			/* the history's row takes the very same class */
 			second.stall_ns[cls] += elapsed_ns;
 			second.stall_period_weighted += (double) sample_period_ns * elapsed_ns;
@@ -691,7 +692,7 @@ apply_samples(bool ring_full, uint64 elapsed_ns, uint64 sample_period_ns,
 		enter_group(&slot->io, io_group);
 		if (io_group != WS_GROUP_NONE)
 			follow(&slot->io, ws_io_class(io_group), &s->statement, elapsed_ns,
-				   sample_period_ns, count_weight);
+				   sample_period_ns, count_rule);
 		state->published = slot->wait_event_info != 0;
 		state->maybe_open = slot->stall.group != WS_GROUP_NONE ||
 			slot->io.group != WS_GROUP_NONE;
@@ -771,7 +772,8 @@ read_ring(bool in_recovery, bool recheck_unused, bool *full_now, double *fill)
  * collector_tick
  *		One sample of every process, at the sampling period sample_period_ns
  *		(the rest that ended, if rested, counts as one period of it: see
- *		ws_histogram_first_sample()); episodes that begin take count_weight.
+ *		ws_histogram_first_sample()); episodes that begin are counted by
+ *		count_rule.
  *		The cost of the previous tick's work
  *		is recorded here too, so that a tick takes our lock only once.
  *		Returns true if a reset happened since the previous tick: the caller
@@ -780,7 +782,7 @@ read_ring(bool in_recovery, bool recheck_unused, bool *full_now, double *fill)
 static bool
 collector_tick(uint64 now, uint64 elapsed_ns, uint64 unobserved_ns, bool late,
 			   bool rested, uint64 interval_ns, uint64 sample_period_ns,
-			   uint32 count_weight, uint64 last_cost_ns)
+			   const WalStallCountRule *count_rule, uint64 last_cost_ns)
 {
 	bool		in_recovery = RecoveryInProgress();
 	bool		full_now;
@@ -808,7 +810,7 @@ collector_tick(uint64 now, uint64 elapsed_ns, uint64 unobserved_ns, bool late,
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
 	was_reset = notice_reset(now);
-	waiting = apply_samples(ring_full, elapsed_ns, sample_period_ns, count_weight);
+	waiting = apply_samples(ring_full, elapsed_ns, sample_period_ns, count_rule);
 	ws_shared->ticks++;
 	ws_shared->figures.reset_ticks++;
 	if (!rested)
@@ -1259,6 +1261,9 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 	max_period = max_period_ns_from_guc();
 	forget_class_lengths();
 	restart_bursts();
+	count_rng = ((uint64) MyProcPid << 32) ^ prev ^ UINT64CONST(0x9E3779B97F4A7C15);
+	if (count_rng == 0)
+		count_rng = 1;
 	/* the ring's size follows wal_buffers, fixed at server start */
 	load_seen.ring_bytes = ws_ring_bytes();
 	deadline = prev + interval;
@@ -1268,7 +1273,7 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 	{
 		uint64		now;
 		uint64		weight;
-		uint32		count_weight;
+		WalStallCountRule count_rule;
 		bool		late;
 		bool		rested;
 
@@ -1297,9 +1302,9 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 		rested = resting;
 		weight = Min(now - prev, WS_MAX_SAMPLE_WEIGHT * interval);
 		/* the interval began at prev, in the cycle still in force */
-		count_weight = ws_count_weight(&bursts, prev, base);
+		count_rule = ws_burst_share(&bursts, prev, now, base);
 		if (collector_tick(now, weight, now - prev - weight, late, rested,
-						   interval, period_ns, count_weight, last_cost))
+						   interval, period_ns, &count_rule, last_cost))
 		{
 			/* the row after a reset covers what happened from the reset on */
 			next_second = now + NS_PER_SEC;

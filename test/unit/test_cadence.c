@@ -676,21 +676,37 @@ static void
 test_bursts_weight(void)
 {
 	WalStallBursts bursts = {.ratio = 8};
+	WalStallCountRule rule;
+	uint64_t	rng = 12345;
+	int			drawn = 0;
 
 	check(ws_burst_cycle_ns(&bursts, MS) == 64 * MS,
 		  "a cycle of 8 bursts of 8 periods of 1 ms: 64 ms");
-	check(ws_count_weight(&bursts, 0, MS) == 1,
+	rule = ws_burst_share(&bursts, 0, MS, MS);
+	check(rule.weight == 1 && rule.share == 1.0,
 		  "no thin cycle: every episode counts once");
 	(void) ws_next_cycle(&bursts, 1000 * MS, MS, true);
-	check(bursts.thin && bursts.cycle_start_ns == 1000 * MS,
+	check(bursts.thin && bursts.cycle_start_ns == 1000 * MS &&
+		  bursts.burst_start_ns == 1000 * MS,
 		  "a cycle begins at the tick, thin when bursts help");
-	check(ws_count_weight(&bursts, 1000 * MS, MS) == 8 &&
-		  ws_count_weight(&bursts, 1007 * MS, MS) == 8,
-		  "an episode that begins in the burst's 8 intervals counts as 8");
-	check(ws_count_weight(&bursts, 1008 * MS, MS) == 0 &&
-		  ws_count_weight(&bursts, 1063 * MS, MS) == 0 &&
-		  ws_count_weight(&bursts, 999 * MS, MS) == 0,
+	rule = ws_burst_share(&bursts, 1000 * MS, 1001 * MS, MS);
+	check(rule.weight == 8 && rule.share == 1.0 &&
+		  ws_burst_share(&bursts, 1007 * MS, 1008 * MS, MS).share == 1.0,
+		  "an episode that begins in the burst's 8 ms counts as 8");
+	check(ws_burst_share(&bursts, 1008 * MS, 1010 * MS, MS).share == 0.0 &&
+		  ws_burst_share(&bursts, 1056 * MS, 1063 * MS, MS).share == 0.0 &&
+		  ws_burst_share(&bursts, 992 * MS, 1000 * MS, MS).share == 0.0,
 		  "... one that begins elsewhere in the cycle is not counted");
+	check(ws_burst_share(&bursts, 1007 * MS + MS / 2, 1008 * MS + MS / 2, MS).share == 0.5,
+		  "... and one in an interval half in the burst, with probability 1/2");
+	rule.share = 0.0;
+	check(ws_episode_weight(&rule, &rng) == 0, "share 0: never counted");
+	rule.share = 1.0;
+	check(ws_episode_weight(&rule, &rng) == 8, "share 1: always counted, as 8");
+	rule.share = 0.25;
+	for (int i = 0; i < 10000; i++)
+		drawn += ws_episode_weight(&rule, &rng) > 0;
+	check(drawn > 2300 && drawn < 2700, "share 1/4: %d of 10,000 counted", drawn);
 	check(!ws_next_cycle(&bursts, 1063 * MS, MS, true),
 		  "the cycle holds until its end");
 	check(ws_burst_deadline(&bursts, 1070 * MS, MS) == 1064 * MS &&
@@ -703,7 +719,7 @@ test_bursts_weight(void)
 	check(bursts.cycle_start_ns == 1200 * MS,
 		  "... or now, when the tick came late");
 	(void) ws_next_cycle(&bursts, 1264 * MS, MS, false);
-	check(!bursts.thin && ws_count_weight(&bursts, 1264 * MS, MS) == 1 &&
+	check(!bursts.thin && ws_burst_share(&bursts, 1264 * MS, 1265 * MS, MS).share == 1.0 &&
 		  ws_burst_deadline(&bursts, 1400 * MS, MS) == 1400 * MS,
 		  "a cycle where bursts do not help counts every episode, and sleeps freely");
 	bursts.ratio = 1;
@@ -816,7 +832,11 @@ test_bursts_estimate(void)
 	WalStallBursts bursts = {.ratio = 8};
 	uint64_t	t = 0;
 	uint64_t	prev = 0;
+	uint64_t	deadline = 0;
 	uint64_t	period = MS;
+	uint64_t	rng = 987654321;
+	double		counted_ns = 0;
+	uint64_t	thin_ns = 0;
 	uint64_t	next_second = 1000 * MS;
 	uint64_t	horizon;
 	int			lo = 0;
@@ -840,9 +860,15 @@ test_bursts_estimate(void)
 	t = 0;
 	while (t < horizon)
 	{
-		uint32_t	weight = ws_count_weight(&bursts, prev, MS);
+		WalStallCountRule rule = ws_burst_share(&bursts, prev, t, MS);
 		uint64_t	elapsed = t - prev;
 
+		/* the real time whose episodes are counted, as N times it */
+		if (bursts.thin)
+		{
+			counted_ns += rule.share * rule.weight * elapsed;
+			thin_ns += elapsed;
+		}
 		ticks++;
 		classes[1].youngest_open_ns = WS_PERIOD_NONE_OPEN;
 		classes[1].youngest_counted_open_ns = WS_PERIOD_NONE_OPEN;
@@ -872,7 +898,7 @@ test_bursts_estimate(void)
 			if (!w->seen)
 			{
 				w->seen = true;
-				w->weight = weight;
+				w->weight = ws_episode_weight(&rule, &rng);
 				w->first_ns = elapsed;
 			}
 			w->time_ns += elapsed;
@@ -903,9 +929,13 @@ test_bursts_estimate(void)
 			period = ws_choose_thin_period(period, MS, 8 * MS, classes, NCLASSES);
 		else
 			period = ws_choose_period(period, MS, 8 * MS, classes, NCLASSES);
-		/* the scheduler wakes the collector up to 50 us late */
-		t = ws_burst_deadline(&bursts, t + period, MS) +
-			(uint64_t) (sim_uniform() * MS / 20);
+		/*
+		 * The scheduler wakes the collector late: up to 0.1 ms after a
+		 * period of 1 ms, up to 0.6 ms after a longer sleep, so that the
+		 * tick that begins a burst is later than those within it.
+		 */
+		deadline = ws_burst_deadline(&bursts, deadline + period, MS);
+		t = deadline + (uint64_t) (sim_uniform() * (period > MS ? 0.6 : 0.1) * MS);
 	}
 	/* the waits that began before the last one: all of them but the tail */
 	{
@@ -922,6 +952,9 @@ test_bursts_estimate(void)
 		}
 		check(thin_cycles * 10 >= cycles * 9,
 			  "commit waits: %ld of %ld cycles thin", thin_cycles, cycles);
+		check(fabs(counted_ns - thin_ns) < 0.005 * thin_ns,
+			  "8 times the real time counted in bursts is %.4f of the thin cycles' time",
+			  counted_ns / thin_ns);
 		check(fabs(estimate - truth) <= 4 * sd && sd > 0 && sd < truth * 0.05,
 			  "weighted count %.0f +- %.0f against %.0f waits", estimate, sd, truth);
 		check(fabs(weighted_ns / estimate - truth_ns / truth) < 0.05 * truth_ns / truth,
