@@ -550,7 +550,10 @@ ws_choose_period(uint64_t current_ns, uint64_t base_ns, uint64_t max_ns,
  * square root).
  *
  * A cycle counts in bursts only when N > 1, the period may grow at all
- * (wal_stall.max_sample_interval above the base) and ws_bursts_help():
+ * (wal_stall.max_sample_interval above the base), the tick that begins it
+ * saw a process in a tracked wait or an episode open (the recent episodes
+ * of a load take seconds to be forgotten once it stops, and an idle
+ * server must rest meanwhile, not wake for bursts), and ws_bursts_help():
  * some class judged by its time is short (it alone holds the period at
  * the base) and no wrap-around class forbids a longer period.  A
  * wrap-around class keeps every episode counted: its percentiles are what

@@ -1312,7 +1312,9 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 		}
 		prev = now;
 
+		/* bursts only while there is a wait to count: not on a quiet tick */
 		(void) ws_next_cycle(&bursts, now, base,
+							 (seen.tracked_wait || seen.episode_open) &&
 							 ws_bursts_help(class_lengths, WS_NUM_STALL_CLASSES,
 											base, max_period));
 		interval = next_interval(now, interval, base, idle, max_period,
