@@ -26,7 +26,8 @@ EXTRA_CLEAN = test/test_functions.o test/test_functions.bc
 
 EXTENSION = wal_stall
 DATA = wal_stall--1.0.sql wal_stall--1.0--1.1.sql wal_stall--1.1.sql \
-	wal_stall--1.1--1.2.sql wal_stall--1.2.sql
+	wal_stall--1.1--1.2.sql wal_stall--1.2.sql wal_stall--1.2--1.3.sql \
+	wal_stall--1.3.sql
 PGFILEDESC = "wal_stall - make WAL and CLOG stalls visible"
 
 # setup first: it creates the helpers the others use (sql/setup.sql)

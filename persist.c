@@ -399,10 +399,30 @@ error:
 }
 
 /*
+ * figures_size_of
+ *		The size of the figures in a file of a format version this build
+ *		reads, 0 for another version.
+ */
+static size_t
+figures_size_of(uint32 format_version)
+{
+	switch (format_version)
+	{
+		case WS_STAT_FORMAT_VERSION:
+			return sizeof(WalStallFigures);
+		case WS_STAT_V4:
+			return WS_STAT_V4_FIGURES_SIZE;
+		case WS_STAT_V3:
+			return WS_STAT_V3_FIGURES_SIZE;
+	}
+	return 0;
+}
+
+/*
  * check_header
  *		NULL if the header describes a file this build can read, else what
  *		is wrong with it, for the WARNING's detail.  A file of this format or
- *		of version 3 can be read; version 3 saved less of the figures.
+ *		of version 4 or 3 can be read; those saved less of the figures.
  */
 static char *
 check_header(const WalStallFileHeader *header)
@@ -412,15 +432,13 @@ check_header(const WalStallFileHeader *header)
 	if (header->magic != WS_STAT_MAGIC)
 		return psprintf("The file does not start with the wal_stall magic number (%08X instead of %08X).",
 						header->magic, WS_STAT_MAGIC);
-	if (header->format_version != WS_STAT_FORMAT_VERSION &&
-		header->format_version != WS_STAT_V3)
-		return psprintf("The file has format version %u; this wal_stall reads versions %u and %u.",
+	figures_size = figures_size_of(header->format_version);
+	if (figures_size == 0)
+		return psprintf("The file has format version %u; this wal_stall reads versions %u to %u.",
 						header->format_version, WS_STAT_V3, WS_STAT_FORMAT_VERSION);
 	if (header->pg_version_num != PG_VERSION_NUM)
 		return psprintf("The file was written by PostgreSQL version number %u; this server is %u.",
 						header->pg_version_num, PG_VERSION_NUM);
-	figures_size = header->format_version == WS_STAT_V3 ?
-		WS_STAT_V3_FIGURES_SIZE : sizeof(WalStallFigures);
 	if (header->figures_size != figures_size ||
 		header->class_stats_size != sizeof(WalStallClassStats) ||
 		header->nclasses != WS_NUM_CLASSES ||
@@ -582,6 +600,12 @@ check_figures(RangeCheck *rc, const WalStallFigures *f)
 		rc->where = "class";
 		rc->index = c;
 		check_class_stats(rc, &f->classes[c]);
+		/* each episode counted adds at least itself to episodes */
+		check_count(rc, "episodes_counted", f->episodes_counted[c], 0);
+		if (f->episodes_counted[c] > f->classes[c].episodes)
+			range_problem(rc, "episodes_counted", psprintf(INT64_FORMAT, f->episodes_counted[c]),
+						  psprintf("at most episodes, " INT64_FORMAT, f->classes[c].episodes));
+		check_count(rc, "episodes_var", f->episodes_var[c], 0);
 	}
 }
 
@@ -626,10 +650,11 @@ check_query(RangeCheck *rc, const WalStallQueryStats *entry, int index)
 /*
  * read_figures
  *		Read and check the whole file into figures and the history ring.
- *		The figures a version 3 file lacks are zero; *format_version says
- *		which it was.  Returns NULL on success, else what was wrong: the
- *		checksum is checked before the range of any value, so that damage
- *		is reported as damage.  Rows go straight to ws_history[0 .. *nrows - 1], the
+ *		The figures a version 3 or 4 file lacks are zero, but for
+ *		episodes_counted (see below); *format_version says which it was.
+ *		Returns NULL on success, else what was wrong: the checksum is
+ *		checked before the range of any value, so that damage is reported
+ *		as damage.  Rows go straight to ws_history[0 .. *nrows - 1], the
  *		newest that fit, oldest first; on failure the caller zeroes them
  *		again.  wal_stall_queries entries go straight into its table, as
  *		many as wal_stall.max_queries takes now (an entry out of range is
@@ -660,6 +685,20 @@ read_figures(SaveFile *file, WalStallFigures *figures, uint32 *format_version,
 	/* check_header() made sure figures_size is one of ours */
 	if (!save_read(file, figures, header.figures_size, true))
 		return psprintf("The file ends before its figures do.");
+
+	/*
+	 * Before version 5 every episode that began was counted one by one:
+	 * counted, the episodes are all there are, and the estimate has no
+	 * variance.  Set before the checks, which hold the two to each other.
+	 */
+	if (header.format_version == WS_STAT_V4 || header.format_version == WS_STAT_V3)
+	{
+		for (int c = 0; c < WS_NUM_CLASSES; c++)
+		{
+			figures->episodes_counted[c] = figures->classes[c].episodes;
+			figures->episodes_var[c] = 0;
+		}
+	}
 	check_figures(&rc, figures);
 
 	/* a shorter history ring now keeps the newest rows */
@@ -773,6 +812,11 @@ load_detail(uint32 format_version, uint32 nqueries)
 	StringInfoData detail;
 
 	initStringInfo(&detail);
+
+	/*
+	 * A version 4 file lacks nothing shown: what it did not save, how many
+	 * episodes were counted one by one, was all of them (read_figures()).
+	 */
 	if (format_version == WS_STAT_V3)
 		appendStringInfo(&detail, "The file has format version %u, which did not save "
 						 "query_evictions: it counts from zero.", WS_STAT_V3);

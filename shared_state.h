@@ -121,8 +121,9 @@ typedef struct WalStallSecond
  * memory of their own, and are saved after the figures.
  *
  * The first fields, up to and including classes, are laid out as format
- * version 3 of the save file had them (persist.c reads such a file): add
- * new fields after them.
+ * version 3 of the save file had them, and those up to and including
+ * period_weighted as version 4 had them (persist.c reads such files): add
+ * new fields at the end.
  */
 typedef struct WalStallFigures
 {
@@ -215,18 +216,35 @@ typedef struct WalStallShared
 /*
  * Bump the version whenever what is saved changes in a way the sizes in the
  * header may not show: fields reordered or retyped in WalStallFigures,
- * WalStallCounters, WalStallClassStats, WalStallSecond or WalStallQueryStats.
- * A field added to WalStallFigures needs no bump: it changes figures_size,
- * so that a file of a build without it is refused.
+ * WalStallCounters, WalStallClassStats, WalStallSecond or WalStallQueryStats,
+ * or a field added whose zero an older file cannot stand for.  A field
+ * added to WalStallFigures needs no bump otherwise: it changes
+ * figures_size, so that a file of a build without it is refused.
  *
- * Version 4 holds the whole of WalStallFigures.  Version 3, still read,
- * holds its fields before wal_path_waits, in the same layout: the figures
- * it lacks (wal_path_waits, wal_path_waits_io_first, ring_rule_ns,
- * query_evictions) start from zero.  Other versions are refused.
+ * Version 5 holds the whole of WalStallFigures.  Versions 4 and 3, still
+ * read, hold a first part of it in the same layout.  Version 4 stops before
+ * episodes_counted: every episode was counted one by one then, so that
+ * episodes_counted is loaded as the class's episodes and episodes_var as 0,
+ * not as the zeros a smaller figures_size would leave.  Version 3 stops
+ * before wal_path_waits: the figures it lacks (wal_path_waits,
+ * wal_path_waits_io_first, ring_rule_ns, query_evictions, period_weighted)
+ * start from zero, and episodes_counted is loaded as in version 4.  Other
+ * versions are refused.
  */
 #define WS_STAT_MAGIC			0x57534631	/* "WSF1" */
-#define WS_STAT_FORMAT_VERSION	4
+#define WS_STAT_FORMAT_VERSION	5
+#define WS_STAT_V4				4
 #define WS_STAT_V3				3
+
+/*
+ * The figures of a version 4 file: WalStallFigures up to and with
+ * period_weighted.
+ */
+#define WS_STAT_V4_FIGURES_SIZE	offsetof(WalStallFigures, episodes_counted)
+StaticAssertDecl(offsetof(WalStallFigures, episodes_counted) ==
+				 offsetof(WalStallFigures, period_weighted) +
+				 sizeof(((WalStallFigures *) 0)->period_weighted),
+				 "version 4's figures end with period_weighted");
 
 /* The figures of a version 3 file: WalStallFigures up to and with classes. */
 #define WS_STAT_V3_FIGURES_SIZE	offsetof(WalStallFigures, wal_path_waits)

@@ -54,6 +54,7 @@ PG_FUNCTION_INFO_V1(wal_stall_status_1_1);
 PG_FUNCTION_INFO_V1(wal_stall_history_1_1);
 PG_FUNCTION_INFO_V1(wal_stall_advice_1_1);
 PG_FUNCTION_INFO_V1(wal_stall_history_1_2);
+PG_FUNCTION_INFO_V1(wal_stall_summary_1_3);
 
 /* Versions of the SQL API whose C entry points differ. */
 typedef enum WalStallApi
@@ -62,7 +63,9 @@ typedef enum WalStallApi
 	WS_API_1_1,					/* history: seconds, mean_interval_ms; status:
 								 * in_recovery, current_interval_ms, rest_ms,
 								 * query_evictions */
-	WS_API_1_2					/* history: resolution_ms */
+	WS_API_1_2,					/* history: resolution_ms */
+	WS_API_1_3					/* summary: episodes_counted,
+								 * episodes_stderr */
 } WalStallApi;
 
 #define HISTORY_COLS_1_0	17
@@ -70,6 +73,8 @@ typedef enum WalStallApi
 #define HISTORY_COLS_1_2	24
 #define STATUS_COLS_1_0		10
 #define STATUS_COLS_1_1		14
+#define SUMMARY_COLS_1_0	14
+#define SUMMARY_COLS_1_3	16
 StaticAssertDecl(HISTORY_COLS_1_2 <= WS_ROW_MAX_COLS,
 				 "a ResultRow holds the widest row");
 
@@ -93,6 +98,8 @@ typedef struct StatsCopy
 	uint64		resolution_ns;	/* mean real time between two full-rate
 								 * samples since reset */
 	double		period_weighted[WS_NUM_CLASSES];	/* as in WalStallFigures */
+	int64		episodes_counted[WS_NUM_CLASSES];	/* as in WalStallFigures */
+	int64		episodes_var[WS_NUM_CLASSES];	/* as in WalStallFigures */
 	bool		sampled;		/* a collector sampled since the reset, or runs */
 	bool		timing_on;		/* track_wal_io_timing on all along, known */
 } StatsCopy;
@@ -135,6 +142,10 @@ copy_stats(StatsCopy *copy)
 	copy->hist_base_ns = ws_shared->figures.hist_base_ns;
 	memcpy(copy->period_weighted, ws_shared->figures.period_weighted,
 		   sizeof(copy->period_weighted));
+	memcpy(copy->episodes_counted, ws_shared->figures.episodes_counted,
+		   sizeof(copy->episodes_counted));
+	memcpy(copy->episodes_var, ws_shared->figures.episodes_var,
+		   sizeof(copy->episodes_var));
 
 	/*
 	 * Episodes are followed at the sampling period: an open episode stops
@@ -199,8 +210,6 @@ exact_for_class(WalStallClass cls, const WalStallCounters *delta, bool timing_on
 	}
 }
 
-#define SUMMARY_COLS 14
-
 /*
  * The resolution of a class's figures, in ms: the sampling period of its
  * samples, weighted by their time; for a class never sampled, the mean
@@ -221,18 +230,20 @@ class_resolution_ms(const StatsCopy *copy, int cls)
  *		One row per class: sampled episodes beside core's exact counters.
  *		Sampled figures are NULL when nothing was sampled since the reset
  *		(no collector ran), and the per-episode figures when no episode was
- *		seen.
+ *		seen.  1.0 to 1.2 have no episodes_counted and episodes_stderr.
  */
-Datum
-wal_stall_summary_1_0(PG_FUNCTION_ARGS)
+static Datum
+summary_internal(FunctionCallInfo fcinfo, WalStallApi api)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	int			ncols = api >= WS_API_1_3 ? SUMMARY_COLS_1_3 : SUMMARY_COLS_1_0;
 	StatsCopy	copy;
 	WalStallCounters now;
 	WalStallCounters delta;
 
 	copy_stats(&copy);
 	ws_init_materialized_srf(fcinfo);
+	check_natts(rsinfo->setDesc, ncols);
 	ws_read_counters(&now, true);
 	ws_counters_delta(&now, &copy.baseline, &delta);
 
@@ -279,11 +290,43 @@ wal_stall_summary_1_0(PG_FUNCTION_ARGS)
 			put_float8(&row, class_resolution_ms(&copy, c));
 		else
 			put_null(&row);
-		Assert(row.ncols == SUMMARY_COLS);
+
+		/*
+		 * An episode counted in a burst stands for w episodes (its count
+		 * weight), so that episodes is then an estimate: say how many were
+		 * counted one by one, and the estimate's standard error (0 while
+		 * every episode is counted).  NULL where episodes is.
+		 */
+		if (api >= WS_API_1_3)
+		{
+			if (copy.sampled)
+			{
+				put_int64(&row, copy.episodes_counted[c]);
+				put_float8(&row, sqrt((double) copy.episodes_var[c]));
+			}
+			else
+			{
+				put_null(&row);
+				put_null(&row);
+			}
+		}
+		Assert(row.ncols == ncols);
 
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, row.values, row.nulls);
 	}
 	return (Datum) 0;
+}
+
+Datum
+wal_stall_summary_1_0(PG_FUNCTION_ARGS)
+{
+	return summary_internal(fcinfo, WS_API_1_0);
+}
+
+Datum
+wal_stall_summary_1_3(PG_FUNCTION_ARGS)
+{
+	return summary_internal(fcinfo, WS_API_1_3);
 }
 
 #define HISTOGRAM_COLS 4
@@ -510,6 +553,7 @@ history_cols(WalStallApi api)
 		case WS_API_1_1:
 			return HISTORY_COLS_1_1;
 		case WS_API_1_2:
+		case WS_API_1_3:
 			break;
 	}
 	return HISTORY_COLS_1_2;

@@ -72,7 +72,7 @@
  * default_version, the Debian package's upstream version and CHANGELOG.md's
  * newest release agree with it (scripts/check_versions.sh checks).
  */
-#define WSB_VERSION			"1.2"
+#define WSB_VERSION			"1.3"
 
 /*
  * The presets directory of an installed harness (bench/Makefile sets it from

@@ -1,7 +1,7 @@
 --
--- wal_stall: the upgrade path from 1.0 to 1.1 and 1.2.  The library keeps
--- the 1.0 and 1.1 C entry points, so their SQL works with it until the
--- update.
+-- wal_stall: the upgrade path from 1.0 to 1.1, 1.2 and 1.3.  The library
+-- keeps the 1.0, 1.1 and 1.2 C entry points, so their SQL works with it
+-- until the update.
 --
 -- Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 --
@@ -186,8 +186,47 @@ SELECT has_function_privilege('pg_monitor', 'wal_stall_history(timestamptz)', 'E
        has_function_privilege('public', 'wal_stall_history(timestamptz)', 'EXECUTE') AS public_history_function,
        has_table_privilege('public', 'wal_stall_history', 'SELECT') AS public_history_view;
 
+--
+-- 1.2 -> 1.3
+--
+-- 1.2's summary works with the new library: its 14 columns, from 1.0's
+-- entry point
+CREATE TEMP TABLE summary_1_2 AS
+    SELECT attname::text AS name, format_type(atttypid, atttypmod) AS type,
+           attnum::int AS position
+    FROM pg_attribute WHERE attrelid = 'wal_stall_summary'::regclass AND attnum > 0;
+SELECT count(*) AS summary_columns FROM summary_1_2;
+SELECT prosrc FROM pg_proc WHERE oid = 'wal_stall_summary()'::regprocedure;
+SELECT count(*) AS rows, bool_and(episodes >= 0 AND samples >= 0) AS sane
+FROM wal_stall_summary;
+CREATE VIEW regress_user_view AS SELECT class, episodes FROM wal_stall_summary;
+ALTER EXTENSION wal_stall UPDATE TO '1.3';
+SELECT extversion FROM pg_extension WHERE extname = 'wal_stall';
+DROP VIEW regress_user_view;
+ALTER EXTENSION wal_stall UPDATE TO '1.3';
+SELECT extversion FROM pg_extension WHERE extname = 'wal_stall';
+-- every 1.2 column of the summary is still there, in its place;
+-- episodes_counted and episodes_stderr come last
+CREATE TEMP TABLE summary_1_3 AS
+    SELECT attname::text AS name, format_type(atttypid, atttypmod) AS type,
+           attnum::int AS position
+    FROM pg_attribute WHERE attrelid = 'wal_stall_summary'::regclass AND attnum > 0;
+SELECT * FROM summary_1_2 EXCEPT SELECT * FROM summary_1_3;
+SELECT * FROM summary_1_3 EXCEPT SELECT * FROM summary_1_2 ORDER BY position;
+SELECT prosrc FROM pg_proc WHERE oid = 'wal_stall_summary()'::regprocedure;
+-- the new columns work: no more episodes counted one by one than
+-- episodes, a standard error that is a number
+SELECT count(*) AS rows,
+       bool_and(episodes_counted >= 0 AND episodes_counted <= episodes) AS counted_within_episodes,
+       bool_and(episodes_stderr >= 0) AS stderr_sane
+FROM wal_stall_summary;
+SELECT has_function_privilege('pg_monitor', 'wal_stall_summary()', 'EXECUTE') AS monitor_summary_function,
+       has_table_privilege('pg_monitor', 'wal_stall_summary', 'SELECT') AS monitor_summary_view,
+       has_function_privilege('public', 'wal_stall_summary()', 'EXECUTE') AS public_summary_function,
+       has_table_privilege('public', 'wal_stall_summary', 'SELECT') AS public_summary_view;
+
 -- The updated extension has the same members, defined the same way, as a
--- fresh install of 1.2.
+-- fresh install of 1.3.
 CREATE TEMP TABLE updated AS SELECT * FROM regress_members();
 -- (18 also counts the views' row types as members: left out of the count,
 -- compared below like every other member)
@@ -204,6 +243,20 @@ SELECT * FROM (
 ORDER BY side, object COLLATE "C", definition COLLATE "C";
 SELECT (SELECT count(*) FROM updated) = (SELECT count(*) FROM fresh) AS same_count;
 
-DROP TABLE updated, fresh, columns_1_0, columns_1_1, columns_1_2;
+-- The whole chain in one update, 1.0 to the default version, ends the same.
+DROP EXTENSION wal_stall;
+CREATE EXTENSION wal_stall VERSION '1.0';
+ALTER EXTENSION wal_stall UPDATE;
+SELECT extversion FROM pg_extension WHERE extname = 'wal_stall';
+CREATE TEMP TABLE chain AS SELECT * FROM regress_members();
+SELECT * FROM (
+    SELECT 'only after update' AS side, * FROM (TABLE chain EXCEPT TABLE fresh) u
+    UNION ALL
+    SELECT 'only fresh', * FROM (TABLE fresh EXCEPT TABLE chain) f) d
+ORDER BY side, object COLLATE "C", definition COLLATE "C";
+SELECT (SELECT count(*) FROM chain) = (SELECT count(*) FROM fresh) AS same_count;
+
+DROP TABLE updated, fresh, chain, columns_1_0, columns_1_1, columns_1_2,
+    summary_1_2, summary_1_3;
 DROP FUNCTION regress_members();
 DROP EXTENSION wal_stall;

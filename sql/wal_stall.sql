@@ -83,6 +83,13 @@ SELECT class,
        resolution_ms > 0.5 AND resolution_ms < 5 AS resolution
 FROM wal_stall_summary WHERE class = 'wal_buffer_full';
 
+-- The episodes counted one by one are some of the episodes (all of them
+-- while every one is counted), and the standard error of the count as an
+-- estimate is a number: NULL only where the count is.
+SELECT bool_and(episodes_counted BETWEEN 0 AND episodes) AS counted_within_episodes,
+       bool_and(episodes_stderr >= 0) AS stderr_known
+FROM wal_stall_summary;
+
 -- The histogram holds every episode, in buckets of 1, 2, 3-4, 5-8 ...
 -- samples: edges at (2^k + 0.5) intervals (1 ms here).
 SELECT h.total = s.episodes AS histogram_holds_every_episode,
@@ -109,7 +116,8 @@ FROM wal_stall_current;
 -- Reset zeroes every figure and moves "since".
 CREATE FUNCTION regress_reset_and_read(OUT episodes bigint, OUT samples bigint,
                                        OUT total_ms float8, OUT buckets bigint,
-                                       OUT since_moved bool, OUT wrap_exact bigint)
+                                       OUT since_moved bool, OUT wrap_exact bigint,
+                                       OUT counted bigint, OUT stderr float8)
 LANGUAGE plpgsql AS $$
 DECLARE
     before timestamptz := (SELECT reset_at FROM wal_stall_status());
@@ -117,8 +125,9 @@ BEGIN
     PERFORM wal_stall_reset();
     SELECT sum(s.episodes), sum(s.samples), sum(s.total_ms),
            bool_and(s.since > before),
-           max(s.exact_count) FILTER (WHERE s.class = 'wal_buffer_full')
-      INTO episodes, samples, total_ms, since_moved, wrap_exact
+           max(s.exact_count) FILTER (WHERE s.class = 'wal_buffer_full'),
+           sum(s.episodes_counted), max(s.episodes_stderr)
+      INTO episodes, samples, total_ms, since_moved, wrap_exact, counted, stderr
       FROM wal_stall_summary s;
     SELECT count(*) INTO buckets FROM wal_stall_histogram;
 END

@@ -5,6 +5,9 @@
 # that nothing changes the figures between the two clean stops compared:
 # the second stop must save what the first one did, byte for byte, and
 # then, with a value of its own planted in each figure, field by field.
+# The summary shows the planted episodes counted one by one and the square
+# root of their variance; a file of format version 4 or 3, which has
+# neither, loads with every episode counted one by one.
 #
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 use strict;
@@ -93,7 +96,9 @@ ok( substr($second, $save_size{header}, $save_size{figures}) eq
 	'the figures are saved again byte for byte, padding included');
 
 # --- a value of its own in every figure, planted in the file: each comes
-# back (the baseline and the classes as they were, and not zero)
+# back (the baseline and the classes as they were, and not zero; of each
+# class's episodes, half counted one by one)
+my @episodes = save_class_episodes($second);
 my %planted = (
 	reset_ticks => 1_000_003,
 	reset_full_rate_ticks => 1_000_001,
@@ -104,7 +109,9 @@ my %planted = (
 	wal_path_waits => 50_021,
 	wal_path_waits_io_first => 50_017,
 	ring_rule_ns => 9_000_029,
-	query_evictions => 4_243);
+	query_evictions => 4_243,
+	episodes_counted => pack('q7', map { int($_ / 2) } @episodes),
+	episodes_var => pack('q7', map { 1_000 + $_ } 0 .. 6));
 my @kept = qw(reset_at hist_base_ns baseline classes period_weighted);
 is_deeply([ sort(keys %planted, @kept) ], [ sort @save_figure_names ],
 	'this test plants or keeps every figure');
@@ -118,13 +125,84 @@ is($node->safe_psql('postgres', 'SELECT query_evictions FROM wal_stall_status()'
 	$planted{query_evictions}, 'wal_stall_status() shows the planted query_evictions');
 $node->stop;
 my %third = save_figures(read_bytes($stat_file));
+# (the per-class arrays shown as numbers)
+sub shown
+{
+	my ($name, $value) = @_;
+	return $name =~ /^episodes_/ ? join(' ', unpack('q7', $value)) : $value;
+}
 foreach my $name (sort keys %planted)
 {
-	is($third{$name}, $planted{$name}, "planted $name survives a clean restart");
+	is(shown($name, $third{$name}), shown($name, $planted{$name}),
+		"planted $name survives a clean restart");
 }
 foreach my $name (@kept)
 {
 	ok($third{$name} eq $saved{$name}, "$name survives again");
 }
+
+# Read the summary of a server with no collector (which warns that none
+# runs): class, episodes, episodes_counted, episodes_stderr, a row a line.
+sub summary_episodes
+{
+	return $node->safe_psql('postgres', q{
+		SET client_min_messages = error;
+		SELECT class, episodes, episodes_counted, episodes_stderr
+		FROM wal_stall_summary});
+}
+
+# --- the summary shows the episodes counted one by one and the standard
+# error of the estimate, the square root of the variance saved: each class
+# of 10, 20 ... 70 episodes, 1, 2 ... 7 of them counted, variances 4, 16
+# ... 196
+my @classes = map { save_class_stats(10 * $_) } 1 .. 7;
+my $planted_estimates = save_with_figures(read_bytes($stat_file),
+	classes => join('', @classes),
+	episodes_counted => pack('q7', 1 .. 7),
+	episodes_var => pack('q7', map { 4 * $_ * $_ } 1 .. 7));
+my @class_names = qw(wal_buffer_full wal_flush wal_insert clog wal_write wal_fsync slru_io);
+my $expected = join("\n", map { "$class_names[$_ - 1]|@{[10 * $_]}|$_|@{[2 * $_]}" } 1 .. 7);
+write_bytes($stat_file, $planted_estimates);
+$node->start;
+is(summary_episodes(), $expected,
+	'the summary shows each class\'s episodes counted and the square root of its variance');
+$node->stop;
+%third = save_figures(read_bytes($stat_file));
+is(join(' ', unpack('q7', $third{episodes_counted}), '/', unpack('q7', $third{episodes_var})),
+	'1 2 3 4 5 6 7 / 4 16 36 64 100 144 196', 'and saves them again');
+
+# --- a file of format version 4, written before episodes could be counted
+# in bursts, has no episodes_counted or episodes_var: loaded, every
+# episode counts as counted one by one, with no variance, whatever the
+# bytes after its figures were before they were cut off
+$offset = -s $node->logfile;
+write_bytes($stat_file, save_as_version($planted_estimates, 4));
+$node->start;
+ok($node->log_contains(qr/loaded wal_stall figures saved at clean shutdown/, $offset),
+	'a version 4 file is loaded');
+$expected = join("\n", map { "$class_names[$_ - 1]|@{[10 * $_]}|@{[10 * $_]}|0" } 1 .. 7);
+is(summary_episodes(), $expected,
+	'its episodes are all counted one by one: episodes_counted is episodes, episodes_stderr 0');
+$node->stop;
+my $fourth = read_bytes($stat_file);
+ok(save_layout_matches($fourth), 'the next stop saves format version 5');
+my %fourth = save_figures($fourth);
+is(join(' ', unpack('q7', $fourth{episodes_counted}), '/', unpack('q7', $fourth{episodes_var})),
+	'10 20 30 40 50 60 70 / 0 0 0 0 0 0 0', 'with the episodes counted and no variance');
+
+# --- and version 3 the same
+write_bytes($stat_file, save_as_version($planted_estimates, 3));
+$node->start;
+is(summary_episodes(), $expected, 'a version 3 file too: episodes_counted is episodes, episodes_stderr 0');
+
+# --- reset with no collector: nothing sampled since, so the two are NULL
+# with episodes
+$node->safe_psql('postgres', 'SELECT wal_stall_reset()');
+is($node->safe_psql('postgres', q{
+		SET client_min_messages = error;
+		SELECT count(*) FROM wal_stall_summary
+		WHERE episodes IS NULL AND episodes_counted IS NULL AND episodes_stderr IS NULL}),
+	'7', 'after a reset with no collector, episodes_counted and episodes_stderr are NULL with episodes');
+$node->stop;
 
 done_testing();

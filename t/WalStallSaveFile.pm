@@ -12,17 +12,19 @@ use Exporter 'import';
 
 our @EXPORT = qw(%save_size %save_figure @save_figure_names save_layout_matches
   save_crc32c save_with_checksum save_statement_entry save_with_entries
-  save_figures save_with_figures save_as_version_3 header_figure_names
-  read_bytes write_bytes);
+  save_figures save_with_figures save_as_version save_class_episodes
+  save_class_stats header_figure_names read_bytes write_bytes);
 
 # Sizes of the structures, as the header of a file states them: a header of
 # eleven uint32, WalStallFigures, WalStallClassStats, WalStallSecond,
 # WalStallQueryStats.  Offsets inside the rows and entries are in the tests
-# that use them.  figures_v3 is the figures of a format version 3 file: the
-# fields of WalStallFigures up to and with classes.
+# that use them.  figures_v4 and figures_v3 are the figures of a format
+# version 4 and 3 file: the fields of WalStallFigures up to and with
+# period_weighted, and up to and with classes.
 our %save_size = (
 	header => 44,
-	figures => 4120,
+	figures => 4232,
+	figures_v4 => 4120,
 	figures_v3 => 4032,
 	class => 544,
 	row => 184,
@@ -30,11 +32,13 @@ our %save_size = (
 
 # The fields of WalStallFigures in the order shared_state.h declares them: the
 # offset in the figures and the pack template (the structs inside, baseline
-# and classes, as their bytes).
+# and classes, and the per-class arrays, as their bytes: unpack 'q7' or
+# 'd7' for the values).
 our @save_figure_names = qw(reset_at hist_base_ns reset_ticks
   reset_full_rate_ticks reset_full_rate_ns baseline_valid timing_off_seen
   wrap_writer_asleep_ns baseline classes wal_path_waits
-  wal_path_waits_io_first ring_rule_ns query_evictions period_weighted);
+  wal_path_waits_io_first ring_rule_ns query_evictions period_weighted
+  episodes_counted episodes_var);
 our %save_figure = (
 	reset_at => [ 0, 'q' ],
 	hist_base_ns => [ 8, 'Q' ],
@@ -50,7 +54,9 @@ our %save_figure = (
 	wal_path_waits_io_first => [ 4040, 'q' ],
 	ring_rule_ns => [ 4048, 'Q' ],
 	query_evictions => [ 4056, 'q' ],
-	period_weighted => [ 4064, 'a56' ]);
+	period_weighted => [ 4064, 'a56' ],
+	episodes_counted => [ 4120, 'a56' ],
+	episodes_var => [ 4176, 'a56' ]);
 
 # The field names of WalStallFigures as the header file declares them, in
 # order: what the table above must list.
@@ -92,26 +98,51 @@ sub save_with_figures
 	return save_with_checksum($bytes);
 }
 
-# A save file of this format as format version 3 wrote it: version 3 in the
-# header, the figures that version lacks cut off, checksummed again.
-sub save_as_version_3
+# The episode counts of the classes in a save file's figures (the first
+# field of each WalStallClassStats), in class order.
+sub save_class_episodes
 {
 	my ($bytes) = @_;
-	my $v3 = substr($bytes, 0, $save_size{header} + $save_size{figures_v3})
-	  . substr($bytes, $save_size{header} + $save_size{figures});
-	substr($v3, 4, 4) = pack('L', 3);
-	substr($v3, 12, 4) = pack('L', $save_size{figures_v3});
-	return save_with_checksum($v3);
+	my %figures = save_figures($bytes);
+	return map { unpack('q', substr($figures{classes}, $_ * $save_size{class}, 8)) }
+	  0 .. 6;
 }
 
-# True if a file's header states the sizes above (else the offsets of the
-# tests are wrong, not the server).
+# The bytes of a class's figures (WalStallClassStats) holding $episodes
+# episodes of one sample of 1 ms each, in the first histogram bucket: the
+# histogram holds every episode, as the server checks.
+sub save_class_stats
+{
+	my ($episodes) = @_;
+	return pack('q q Q Q', $episodes, $episodes, $episodes * 1000000,
+		$episodes > 0 ? 1000000 : 0)
+	  . pack('q32', $episodes, (0) x 31)
+	  . pack('Q32', $episodes * 1000000, (0) x 31);
+}
+
+# A save file of this format as format version 4 or 3 wrote it: that
+# version in the header, the figures it lacks cut off, checksummed again.
+sub save_as_version
+{
+	my ($bytes, $version) = @_;
+	my $size = $save_size{"figures_v$version"}
+	  or die "no format version $version in WalStallSaveFile.pm";
+	my $old = substr($bytes, 0, $save_size{header} + $size)
+	  . substr($bytes, $save_size{header} + $save_size{figures});
+	substr($old, 4, 4) = pack('L', $version);
+	substr($old, 12, 4) = pack('L', $size);
+	return save_with_checksum($old);
+}
+
+# True if a file's header states this format version, 5, and the sizes
+# above (else the offsets of the tests are wrong, not the server).
 sub save_layout_matches
 {
 	my ($bytes) = @_;
-	my (undef, undef, undef, $figures, $class, undef, undef, $row, undef, $entry) =
+	my (undef, $version, undef, $figures, $class, undef, undef, $row, undef, $entry) =
 	  unpack('L11', $bytes);
-	return $figures == $save_size{figures}
+	return $version == 5
+	  && $figures == $save_size{figures}
 	  && $class == $save_size{class}
 	  && $row == $save_size{row}
 	  && $entry == $save_size{entry};

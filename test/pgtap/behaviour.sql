@@ -4,7 +4,7 @@
 --
 -- Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 BEGIN;
-SELECT plan(57);
+SELECT plan(58);
 
 CREATE ROLE regress_tap_plain;
 CREATE ROLE regress_tap_monitor IN ROLE pg_monitor;
@@ -86,6 +86,9 @@ RESET ROLE;
 SET ROLE regress_tap_monitor;
 SELECT results_eq('SELECT count(*) FROM wal_stall_summary', ARRAY[7::bigint],
     'pg_monitor reads all seven classes of the summary');
+SELECT results_eq($$SELECT bool_and(episodes_counted BETWEEN 0 AND episodes AND episodes_stderr >= 0)
+                    FROM wal_stall_summary$$, ARRAY[true],
+    'pg_monitor reads the episodes counted one by one and the standard error of the count');
 SELECT results_eq('SELECT collector_pid > 0 FROM wal_stall_status()', ARRAY[true],
     'pg_monitor sees the collector''s pid');
 SELECT results_eq('SELECT buffers > 0 FROM wal_stall_clog', ARRAY[true],
