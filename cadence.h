@@ -556,9 +556,12 @@ ws_choose_period(uint64_t current_ns, uint64_t base_ns, uint64_t max_ns,
  * server must rest meanwhile, not wake for bursts), and ws_bursts_help():
  * some class judged by its time is short (it alone holds the period at
  * the base) and no wrap-around class forbids a longer period.  A
- * wrap-around class keeps every episode counted: its percentiles are what
- * a small ring is tuned by, and a small ring has fewer episodes than
- * commits.  Otherwise a cycle counts every episode, as without bursts (the
+ * wrap-around class keeps every episode counted, each as one, in any
+ * cycle: its percentiles are what a small ring is tuned by, and a small
+ * ring has fewer episodes than commits.  (One that begins between the
+ * bursts is caught at the period in force, which it brings back to the
+ * base at once, and the next cycle is not thin.)  Otherwise a cycle
+ * counts every episode, as without bursts (the
  * count weight is 1, the rules above choose the period).  Which it is is
  * decided when a cycle begins, from the episodes counted so far, and holds
  * for the whole cycle, so that every episode counted in a thin cycle's

@@ -599,7 +599,9 @@ follow(WalStallEpisode *episode, WalStallClass cls,
 	{
 		episode->first_ns = elapsed_ns;
 		episode->first_period_ns = sample_period_ns;
-		episode->count_weight = ws_episode_weight(count_rule, &count_rng);
+		/* a wrap-around is counted, and counts once, whatever the cycle */
+		episode->count_weight = lengths->by_count ? 1 :
+			ws_episode_weight(count_rule, &count_rng);
 		episode->statement = *statement;
 		episode->cls = (uint8) cls;
 	}
