@@ -485,6 +485,53 @@ ws_period_allowed(const WalStallClassLengths *classes, int nclasses,
 }
 
 /*
+ * A rule of the adaptive period: may the collector sample at
+ * base_ns << step, as far as these classes' episodes go?
+ */
+typedef bool (*WalStallPeriodRule) (const WalStallClassLengths *classes,
+									int nclasses, uint64_t base_ns, int step);
+
+/*
+ * ws_longest_period
+ *		The sampling period for the next tick, in ns: the longest of
+ *		base_ns << step, at most max_ns and at most one doubling above
+ *		current_ns, that rule allows, every shorter one allowing it too;
+ *		base_ns when max_ns is not above base_ns (adaptation off).
+ */
+static inline uint64_t
+ws_longest_period(uint64_t current_ns, uint64_t base_ns, uint64_t max_ns,
+				  const WalStallClassLengths *classes, int nclasses,
+				  WalStallPeriodRule rule)
+{
+	uint64_t	chosen = base_ns;
+
+	if (max_ns <= base_ns || base_ns == 0)
+		return base_ns;
+	for (int step = 1; step < WS_PERIOD_STEPS; step++)
+	{
+		uint64_t	period = base_ns << step;
+
+		if (period > max_ns || period > 2 * current_ns)
+			break;
+		if (!rule(classes, nclasses, base_ns, step))
+			break;
+		chosen = period;
+	}
+	return chosen;
+}
+
+/* The time rule: ws_period_allowed(), and something is followed. */
+static inline bool
+ws_time_rule_allows(const WalStallClassLengths *classes, int nclasses,
+					uint64_t base_ns, int step)
+{
+	bool		followed;
+
+	return ws_period_allowed(classes, nclasses, base_ns, step, &followed) &&
+		followed;
+}
+
+/*
  * ws_choose_period
  *		The sampling period for the next tick, in ns: the longest of
  *		base_ns << step, at most max_ns and at most one doubling above
@@ -495,23 +542,8 @@ static inline uint64_t
 ws_choose_period(uint64_t current_ns, uint64_t base_ns, uint64_t max_ns,
 				 const WalStallClassLengths *classes, int nclasses)
 {
-	uint64_t	chosen = base_ns;
-
-	if (max_ns <= base_ns || base_ns == 0)
-		return base_ns;
-	for (int step = 1; step < WS_PERIOD_STEPS; step++)
-	{
-		uint64_t	period = base_ns << step;
-		bool		followed;
-
-		if (period > max_ns || period > 2 * current_ns)
-			break;
-		if (!ws_period_allowed(classes, nclasses, base_ns, step, &followed) ||
-			!followed)
-			break;
-		chosen = period;
-	}
-	return chosen;
+	return ws_longest_period(current_ns, base_ns, max_ns, classes, nclasses,
+							 ws_time_rule_allows);
 }
 
 /*
@@ -744,49 +776,47 @@ ws_burst_deadline(const WalStallBursts *bursts, uint64_t deadline_ns, uint64_t b
 }
 
 /*
+ * The rule outside a thin cycle's burst: every counted episode still open
+ * is long against base_ns << step (it is being timed), and the wrap-around
+ * classes allow it by the rules of ws_period_allowed().  The classes
+ * judged by their time do not hold it otherwise: their episodes are
+ * counted in the bursts.
+ */
+static inline bool
+ws_thin_rule_allows(const WalStallClassLengths *classes, int nclasses,
+					uint64_t base_ns, int step)
+{
+	uint64_t	period = base_ns << step;
+
+	for (int c = 0; c < nclasses; c++)
+	{
+		const WalStallClassLengths *lengths = &classes[c];
+		uint64_t	factor = ws_class_long_factor(lengths);
+
+		if (lengths->youngest_counted_open_ns != WS_PERIOD_NONE_OPEN &&
+			lengths->youngest_counted_open_ns < factor * period)
+			return false;
+		if (lengths->by_count &&
+			(ws_class_is_short(lengths, step, 0) ||
+			 (lengths->youngest_open_ns != WS_PERIOD_NONE_OPEN &&
+			  !ws_class_is_long(lengths, step) &&
+			  lengths->youngest_open_ns < factor * period)))
+			return false;
+	}
+	return true;
+}
+
+/*
  * ws_choose_thin_period
- *		The sampling period outside a thin cycle's burst: the longest of
- *		base_ns << step, at most max_ns and at most one doubling above
- *		current_ns, that every counted episode still open is long against
- *		(it is being timed) and that the wrap-around classes allow by the
- *		rules of ws_period_allowed().  The classes judged by their time do
- *		not hold it otherwise: their episodes are counted in the bursts.
+ *		The sampling period outside a thin cycle's burst: the longest that
+ *		ws_thin_rule_allows(), as ws_choose_period() chooses.
  */
 static inline uint64_t
 ws_choose_thin_period(uint64_t current_ns, uint64_t base_ns, uint64_t max_ns,
 					  const WalStallClassLengths *classes, int nclasses)
 {
-	uint64_t	chosen = base_ns;
-
-	if (max_ns <= base_ns || base_ns == 0)
-		return base_ns;
-	for (int step = 1; step < WS_PERIOD_STEPS; step++)
-	{
-		uint64_t	period = base_ns << step;
-		bool		allowed = true;
-
-		if (period > max_ns || period > 2 * current_ns)
-			break;
-		for (int c = 0; c < nclasses && allowed; c++)
-		{
-			const WalStallClassLengths *lengths = &classes[c];
-			uint64_t	factor = ws_class_long_factor(lengths);
-
-			if (lengths->youngest_counted_open_ns != WS_PERIOD_NONE_OPEN &&
-				lengths->youngest_counted_open_ns < factor * period)
-				allowed = false;
-			else if (lengths->by_count &&
-					 (ws_class_is_short(lengths, step, 0) ||
-					  (lengths->youngest_open_ns != WS_PERIOD_NONE_OPEN &&
-					   !ws_class_is_long(lengths, step) &&
-					   lengths->youngest_open_ns < factor * period)))
-				allowed = false;
-		}
-		if (!allowed)
-			break;
-		chosen = period;
-	}
-	return chosen;
+	return ws_longest_period(current_ns, base_ns, max_ns, classes, nclasses,
+							 ws_thin_rule_allows);
 }
 
 #endif							/* WAL_STALL_CADENCE_H */
