@@ -555,142 +555,209 @@ ws_choose_period(uint64_t current_ns, uint64_t base_ns, uint64_t max_ns,
  * samples, and counting them and timing them one by one needs a sample
  * every base period.  Totals do not: they are unbiased at any period.  So
  * where the time rule is held at the base only by such a class, the
- * collector can count a share of the episodes instead of all of them, and
- * sample at the long period in between.
+ * collector counts a share of the episodes instead of all of them, and
+ * samples at the long period in between.
  *
- * Time is cut into cycles of wal_stall.episode_sampling (N) bursts of
- * WS_BURST_PERIODS base periods each.  A cycle that counts in bursts
- * ("thin") begins with its burst, sampled at the base period: the burst
- * is the first WS_BURST_PERIODS base periods of real time from the tick
- * that begins the cycle.  An episode is counted only when it began in the
- * burst: when the interval in which it began (from the previous tick to
- * the one that first saw it) lies in the burst, or, for the interval that
- * straddles the burst's end, with the probability of the share of it that
- * lies in the burst (ws_burst_share(), ws_episode_weight()), so that what
- * is counted is exactly the burst's length of real time however late the
- * ticks come.  Such an episode is then followed at the base period until
+ * Time is cut into cycles, one after the other, of wal_stall.episode_
+ * sampling (N) slots of WS_BURST_PERIODS base periods each.  In a cycle
+ * that counts in bursts ("thin") one slot, drawn at random when the cycle
+ * begins, holds its burst, sampled at the base period: WS_BURST_PERIODS
+ * base periods from the first tick in the slot (ws_begin_burst()).  An
+ * episode is counted only when it began in the burst, and then counts as
+ * N (its count weight).  Where an episode began is known to within the
+ * interval from the tick before it to the tick that first saw it; the
+ * interval that straddles the burst's end, a base period long, counts the
+ * episode with the probability of the part in the burst (ws_count_rule(),
+ * ws_episode_weight()).  The burst begins on a tick, not on the slot's
+ * edge, because the interval before it is a long one: the waits that
+ * began early in it and ended before the tick are never seen, so the
+ * episodes that are seen began mostly late in it, and counting them by
+ * the share of the interval in the burst would count too few (3.4% in
+ * test_cadence's simulated collector).  So the chance that an episode
+ * beginning at any moment is counted is 1/N, and its expected weight 1,
+ * whatever the load does within the cycle: the weighted count estimates
+ * all episodes without bias.  A counted episode is followed at the base period until
  * it is long against a longer one, so its length is timed as with every
- * episode counted, and it counts as N episodes (its count weight): in the
- * histogram, episodes, wal_stall_queries.  Episodes that begin elsewhere
- * in the cycle add their samples and time, which stay exact, but are not
- * counted, and do not enter the histogram.  Every start time is as likely
- * to fall in a burst (1 in N), so the weighted count estimates all
- * episodes without bias, and the histogram and its percentiles the
- * lengths of all; the estimate's variance, as for any sample in which
- * each member is drawn with probability 1/N, is the sum of N * (N - 1)
- * over the counted episodes (wal_stall_summary.episodes_stderr is its
- * square root).
+ * episode counted, and the histogram (each counted episode adding N to
+ * its bucket) estimates the lengths of all.  Episodes that begin outside
+ * the burst add their samples and time, sampled as ever, but are not
+ * counted, and do not enter the histogram.
  *
- * A cycle counts in bursts only when N > 1, the period may grow at all
- * (wal_stall.max_sample_interval above the base), the tick that begins it
- * saw a process in a tracked wait or an episode open (the recent episodes
- * of a load take seconds to be forgotten once it stops, and an idle
- * server must rest meanwhile, not wake for bursts), and ws_bursts_help():
- * some class judged by its time is short (it alone holds the period at
- * the base) and no wrap-around class forbids a longer period.  A
- * wrap-around class keeps every episode counted, each as one, in any
- * cycle: its percentiles are what a small ring is tuned by, and a small
- * ring has fewer episodes than commits.  (One that begins between the
- * bursts is caught at the period in force, which it brings back to the
- * base at once, and the next cycle is not thin.)  Otherwise a cycle
- * counts every episode, as without bursts (the
- * count weight is 1, the rules above choose the period).  Which it is is
- * decided when a cycle begins, from the episodes counted so far, and holds
- * for the whole cycle, so that every episode counted in a thin cycle's
- * burst stands for the same share of time.
+ * The estimate's variance: the episodes of a burst are drawn together,
+ * one slot of each cycle, and commit waits come in clusters (a group
+ * commit wakes many at once), so a count per episode (N (N - 1) each, as
+ * if each were drawn on its own) would understate it.  Each thin cycle's
+ * estimate is N times what its burst counted, and the variance of their
+ * sum is estimated from successive thin cycles, as for any design that
+ * draws one unit of every stratum: half the squared difference of a thin
+ * cycle's count and the last one's, N^2 (c - c')^2 / 2, for each after
+ * the first, and for the first N (N - 1) c (ws_burst_variance()).  Under a steady load this
+ * is the variance of the slot drawn; where the load changes from cycle
+ * to cycle it counts that change too, and overstates.
+ * wal_stall_summary.episodes_stderr is its square root.
  *
- * In a thin cycle the collector does not rest during the burst, and the
- * sleep before the next cycle ends at its start, so that every burst
- * begins on time.
+ * What a cycle is, thin or counting every episode once (as without
+ * bursts: the count weight is 1, the rules above choose the period), is
+ * decided when it begins, from what the ticks before it saw: thin when
+ * N > 1, the period may grow at all (wal_stall.max_sample_interval above
+ * the base), some tick of the cycle before saw a process in a tracked
+ * wait or an episode open (the recent episodes of a load take seconds to
+ * be forgotten once it stops, and an idle server must rest meanwhile,
+ * not wake for bursts), and ws_bursts_help(): some class judged by its
+ * time is short (it alone holds the period at the base) and no
+ * wrap-around class forbids a longer period.  Nothing the cycle itself
+ * holds decides it, nor where its burst lies.
+ *
+ * A wrap-around is counted, each as one, in any cycle: a small ring is
+ * tuned by its wrap-arounds' percentiles and has fewer of them than a
+ * server has commits.  One that begins outside a burst is caught at the
+ * period in force, which it brings back to the base at once (the thin
+ * rule below), and the next cycle is not thin.
+ *
+ * In a thin cycle the collector does not rest during the burst, and its
+ * sleeps end where the burst begins and where the cycle ends, so that
+ * the burst is sampled at the base period from its start; so do the
+ * sleeps of a cycle after which a thin one is expected.
  */
 
-/* A burst: this many base periods, at the start of every cycle. */
+/* A burst: this many base periods. */
 #define WS_BURST_PERIODS		8
 
-/* The cycles of bursts: where the current one began, and what it counts. */
+/* One cycle: its span, and where and as how many its episodes count. */
+typedef struct WalStallCycle
+{
+	uint64_t	start_ns;		/* monotonic clock */
+	uint64_t	end_ns;
+	uint64_t	count_from_ns;	/* a thin cycle's burst; all of any other */
+	uint64_t	count_to_ns;
+	uint32_t	weight;			/* N in a thin cycle, else 1 */
+} WalStallCycle;
+
+/* The cycles: the current one, and the one before it. */
 typedef struct WalStallBursts
 {
-	int			ratio;			/* wal_stall.episode_sampling: N bursts a
-								 * cycle; 1 counts every episode always */
-	bool		thin;			/* this cycle counts in its burst only */
 	bool		started;		/* a cycle has begun */
-	uint64_t	cycle_start_ns; /* where it began, on the schedule */
-	uint64_t	burst_start_ns; /* the tick that began it: its burst */
+	bool		thin;			/* the current one counts in its burst */
+	bool		burst_begun;	/* ... and its burst has begun */
+	WalStallCycle cycle;
+	WalStallCycle before;		/* for an interval that straddles the two */
 } WalStallBursts;
 
-/* The length of a cycle, in ns. */
-static inline uint64_t
-ws_burst_cycle_ns(const WalStallBursts *bursts, uint64_t base_ns)
+/* The parts of an interval a count rule tells apart. */
+#define WS_COUNT_BEFORE			0	/* in the cycle before */
+#define WS_COUNT_CURRENT		1	/* in the current cycle */
+#define WS_COUNT_OUTSIDE		2	/* in none: before the first, or a gap */
+#define WS_COUNT_PARTS			3
+
+/*
+ * How an episode that began in the interval of a tick is counted: with
+ * probability share[part], as weight[part] episodes; with what the shares
+ * leave, not at all.
+ */
+typedef struct WalStallCountRule
 {
-	return base_ns * WS_BURST_PERIODS * (uint64_t) bursts->ratio;
+	uint32_t	weight[WS_COUNT_PARTS];
+	double		share[WS_COUNT_PARTS];
+} WalStallCountRule;
+
+/* Real time that (from, to] and [lo, hi) share. */
+static inline uint64_t
+ws_overlap_ns(uint64_t from, uint64_t to, uint64_t lo, uint64_t hi)
+{
+	uint64_t	a = from > lo ? from : lo;
+	uint64_t	b = to < hi ? to : hi;
+
+	return b > a ? b - a : 0;
 }
 
 /* Is t within the burst of the current cycle, a thin one? */
 static inline bool
-ws_in_burst(const WalStallBursts *bursts, uint64_t t_ns, uint64_t base_ns)
+ws_in_burst(const WalStallBursts *bursts, uint64_t t_ns)
 {
-	return bursts->thin && t_ns >= bursts->burst_start_ns &&
-		t_ns - bursts->burst_start_ns < base_ns * WS_BURST_PERIODS;
+	return bursts->thin && t_ns >= bursts->cycle.count_from_ns &&
+		t_ns < bursts->cycle.count_to_ns;
 }
 
 /*
- * How an episode that begins in the interval of a tick is counted: as
- * weight episodes, with probability share (1: always; 0: never).
+ * A xorshift64 draw from *rng (a state that is never 0): uniform in
+ * [0, 2^53).
  */
-typedef struct WalStallCountRule
+static inline uint64_t
+ws_draw(uint64_t *rng)
 {
-	uint32_t	weight;
-	double		share;
-} WalStallCountRule;
+	uint64_t	x = *rng;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*rng = x;
+	return x >> 11;
+}
 
 /*
- * ws_burst_share
+ * ws_count_rule
  *		How an episode that began in the interval (prev_ns, now_ns] is
- *		counted: in a cycle that counts every episode, as one; in a thin
- *		cycle as N, with the probability of the share of the interval that
- *		lies in the burst.
+ *		counted: each part of the interval that lies where a cycle counts
+ *		(a thin cycle's burst, all of any other) counts it with the
+ *		probability of that part's share of the interval, as that cycle's
+ *		weight; a part in no cycle (before the first, or a gap the
+ *		collector was away for) counts it once.
  */
 static inline WalStallCountRule
-ws_burst_share(const WalStallBursts *bursts, uint64_t prev_ns, uint64_t now_ns,
-			   uint64_t base_ns)
+ws_count_rule(const WalStallBursts *bursts, uint64_t prev_ns, uint64_t now_ns)
 {
-	WalStallCountRule rule = {1, 1.0};
-	uint64_t	from;
-	uint64_t	to;
+	WalStallCountRule rule = {{1, 1, 1}, {0.0, 0.0, 0.0}};
+	const WalStallCycle *cycles[2] = {&bursts->before, &bursts->cycle};
+	uint64_t	length = now_ns > prev_ns ? now_ns - prev_ns : 0;
+	uint64_t	covered = 0;
 
-	if (!bursts->thin)
+	if (!bursts->started || length == 0)
+	{
+		rule.share[WS_COUNT_OUTSIDE] = 1.0;
 		return rule;
-	rule.weight = (uint32_t) bursts->ratio;
-	from = prev_ns > bursts->burst_start_ns ? prev_ns : bursts->burst_start_ns;
-	to = bursts->burst_start_ns + base_ns * WS_BURST_PERIODS;
-	to = now_ns < to ? now_ns : to;
-	if (now_ns <= prev_ns || to <= from)
-		rule.share = 0.0;
-	else
-		rule.share = (double) (to - from) / (double) (now_ns - prev_ns);
+	}
+	for (int part = WS_COUNT_BEFORE; part <= WS_COUNT_CURRENT; part++)
+	{
+		const WalStallCycle *c = cycles[part];
+
+		covered += ws_overlap_ns(prev_ns, now_ns, c->start_ns, c->end_ns);
+		rule.weight[part] = c->weight;
+		rule.share[part] = (double) ws_overlap_ns(prev_ns, now_ns, c->count_from_ns,
+												  c->count_to_ns) / (double) length;
+	}
+	rule.share[WS_COUNT_OUTSIDE] = (double) (length - covered) / (double) length;
 	return rule;
 }
 
 /*
  * ws_episode_weight
- *		The count weight of an episode that begins now: rule's weight, or 0
- *		when a draw from *rng (a xorshift64 state, never 0) falls outside
- *		its share.
+ *		The count weight of an episode that begins now, drawn by rule from
+ *		*rng: 0 when it is not counted.  *part is the part it was counted
+ *		in (WS_COUNT_*), -1 when not counted.
  */
 static inline uint32_t
-ws_episode_weight(const WalStallCountRule *rule, uint64_t *rng)
+ws_episode_weight(const WalStallCountRule *rule, uint64_t *rng, int *part)
 {
-	uint64_t	x = *rng;
+	double		u;
 
-	if (rule->share >= 1.0)
-		return rule->weight;
-	if (rule->share <= 0.0)
-		return 0;
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*rng = x;
-	return (double) (x >> 11) / 9007199254740992.0 < rule->share ? rule->weight : 0;
+	*part = -1;
+	/* every episode counted once: no draw */
+	if (rule->share[WS_COUNT_OUTSIDE] >= 1.0)
+	{
+		*part = WS_COUNT_OUTSIDE;
+		return 1;
+	}
+	u = (double) ws_draw(rng) / 9007199254740992.0;
+	for (int p = 0; p < WS_COUNT_PARTS; p++)
+	{
+		if (u < rule->share[p])
+		{
+			*part = p;
+			return rule->weight[p];
+		}
+		u -= rule->share[p];
+	}
+	return 0;
 }
 
 /*
@@ -732,47 +799,122 @@ ws_bursts_help(const WalStallClassLengths *classes, int nclasses,
 /*
  * ws_next_cycle
  *		At a tick at now_ns: when the current cycle is over (or none has
- *		begun), begin the next one and decide whether it is thin (help:
- *		ws_bursts_help()).  Its burst begins now.  A thin cycle after a
- *		thin one keeps the schedule (the sleep before it aimed at its
- *		start); any other, or one whose tick came a period late or more,
- *		starts the schedule again now.  Returns true when a cycle began.
+ *		begun), begin the next, right where the last one ended (or now,
+ *		after a gap of a whole cycle or more, or for the first), of ratio
+ *		slots of WS_BURST_PERIODS base periods; thin if ratio > 1 and thin
+ *		(decided from the ticks before), its burst one slot drawn from
+ *		*rng.  Returns true when a cycle began.
  */
 static inline bool
-ws_next_cycle(WalStallBursts *bursts, uint64_t now_ns, uint64_t base_ns, bool help)
+ws_next_cycle(WalStallBursts *bursts, uint64_t now_ns, uint64_t base_ns,
+			  int ratio, bool thin, uint64_t *rng)
 {
-	uint64_t	cycle = ws_burst_cycle_ns(bursts, base_ns);
-	uint64_t	end = bursts->cycle_start_ns + cycle;
-	bool		thin = bursts->ratio > 1 && help;
+	uint64_t	slot_ns = base_ns * WS_BURST_PERIODS;
+	uint64_t	length = slot_ns * (uint64_t) (ratio > 1 ? ratio : 1);
+	WalStallCycle next;
 
-	if (bursts->started && now_ns < end)
+	if (bursts->started && now_ns < bursts->cycle.end_ns)
 		return false;
-	/* on time: within one base period of the end it aimed at */
-	if (bursts->started && bursts->thin && thin && now_ns - end < base_ns)
-		bursts->cycle_start_ns = end;
+	if (bursts->started && now_ns - bursts->cycle.end_ns < length)
+		next.start_ns = bursts->cycle.end_ns;
 	else
-		bursts->cycle_start_ns = now_ns;
-	bursts->burst_start_ns = now_ns;
-	bursts->started = true;
+		next.start_ns = now_ns;
+	next.end_ns = next.start_ns + length;
+	thin = thin && ratio > 1;
+	if (thin)
+	{
+		next.count_from_ns = next.start_ns +
+			slot_ns * (ws_draw(rng) % (uint64_t) ratio);
+		next.count_to_ns = next.count_from_ns + slot_ns;
+		next.weight = (uint32_t) ratio;
+	}
+	else
+	{
+		next.count_from_ns = next.start_ns;
+		next.count_to_ns = next.end_ns;
+		next.weight = 1;
+	}
+	bursts->burst_begun = false;
+	/* the first cycle has none before it: an empty one, where it begins */
+	if (bursts->started)
+		bursts->before = bursts->cycle;
+	else
+		bursts->before = (WalStallCycle)
+		{
+			next.start_ns, next.start_ns, next.start_ns, next.start_ns, 1
+		};
+	bursts->cycle = next;
 	bursts->thin = thin;
+	bursts->started = true;
 	return true;
+}
+
+/*
+ * ws_begin_burst
+ *		At a tick at now_ns, before its interval is counted: the first tick
+ *		in a thin cycle's burst slot begins the burst, WS_BURST_PERIODS base
+ *		periods from now (the cycle lasting as long, if the slot was the
+ *		last and the tick came late).
+ */
+static inline void
+ws_begin_burst(WalStallBursts *bursts, uint64_t now_ns, uint64_t base_ns)
+{
+	WalStallCycle *c = &bursts->cycle;
+
+	if (!bursts->thin || bursts->burst_begun || now_ns < c->count_from_ns)
+		return;
+	c->count_from_ns = now_ns;
+	c->count_to_ns = now_ns + base_ns * WS_BURST_PERIODS;
+	if (c->end_ns < c->count_to_ns)
+		c->end_ns = c->count_to_ns;
+	bursts->burst_begun = true;
+}
+
+/*
+ * ws_burst_variance
+ *		What a cycle of count weight N, whose burst counted `counted`
+ *		episodes of a class, adds to the variance of that class's estimated
+ *		count: N^2 (counted - *last)^2 / 2, *last being the count of the
+ *		thin cycle before it (cycles that counted every episode between
+ *		them or not: under a load that comes in spells, the thin cycles are
+ *		those after a spell, and they are compared with each other), or
+ *		N (N - 1) counted for the first (*last < 0); 0 for a cycle that
+ *		counted every episode.  Sets *last for the next.
+ */
+static inline int64_t
+ws_burst_variance(uint32_t weight, int64_t counted, int64_t *last)
+{
+	int64_t		n = weight;
+	int64_t		variance;
+
+	if (weight <= 1)
+		return 0;
+	if (*last < 0)
+		variance = n * (n - 1) * counted;
+	else
+		variance = n * n * (counted - *last) * (counted - *last) / 2;
+	*last = counted;
+	return variance;
 }
 
 /*
  * ws_burst_deadline
  *		The deadline of the next tick, given the one the period or a rest
- *		asks for: in a thin cycle, never beyond the start of the next cycle,
- *		so that its burst begins on time.
+ *		asks for, at a tick at now_ns: in a thin cycle, never beyond the
+ *		start of its burst still to come; in a thin cycle or one after which
+ *		a thin one is expected (thin_next), never beyond the cycle's end.
  */
 static inline uint64_t
-ws_burst_deadline(const WalStallBursts *bursts, uint64_t deadline_ns, uint64_t base_ns)
+ws_burst_deadline(const WalStallBursts *bursts, uint64_t now_ns,
+				  uint64_t deadline_ns, bool thin_next)
 {
-	uint64_t	next_cycle;
-
-	if (!bursts->thin)
-		return deadline_ns;
-	next_cycle = bursts->cycle_start_ns + ws_burst_cycle_ns(bursts, base_ns);
-	return deadline_ns < next_cycle ? deadline_ns : next_cycle;
+	if (bursts->thin && now_ns < bursts->cycle.count_from_ns &&
+		deadline_ns > bursts->cycle.count_from_ns)
+		deadline_ns = bursts->cycle.count_from_ns;
+	if ((bursts->thin || thin_next) && bursts->started &&
+		deadline_ns > bursts->cycle.end_ns)
+		deadline_ns = bursts->cycle.end_ns;
+	return deadline_ns;
 }
 
 /*

@@ -181,7 +181,21 @@ static uint64 period_ns;
  * waits (cadence.h, "Counting episodes in bursts").
  */
 static WalStallBursts bursts;
-static uint64 count_rng;		/* the draws of ws_episode_weight(), never 0 */
+static uint64 count_rng;		/* the draws of the bursts, never 0 */
+static bool cycle_saw_wait;		/* a tick of the current cycle saw a wait */
+static bool thin_next;			/* the next cycle is to be thin, as far as
+								 * the ticks so far go */
+
+/*
+ * Per class, the episodes counted so far in the burst of the cycle before
+ * and of the current one (WS_COUNT_BEFORE, WS_COUNT_CURRENT), the count of
+ * the last thin cycle whose variance was taken (-1: the cycle before it
+ * was not thin), and the variance not yet added to the figures
+ * (ws_burst_variance()).
+ */
+static int64 burst_counted[2][WS_NUM_CLASSES];
+static int64 last_burst_counted[WS_NUM_CLASSES];
+static int64 pending_var[WS_NUM_CLASSES];
 
 /*
  * ws_register_collector
@@ -533,7 +547,6 @@ count_episode(WalStallEpisode *episode)
 	if (weight > 0)
 	{
 		figures->episodes_counted[cls]++;
-		figures->episodes_var[cls] += weight * (weight - 1);
 		bucket = ws_hist_bucket(duration_ns, figures->hist_base_ns);
 		stats->hist[bucket] += weight;
 		stats->hist_ns[bucket] += weight * duration_ns;
@@ -576,6 +589,25 @@ enter_group(WalStallEpisode *episode, WalStallGroup group)
 }
 
 /*
+ * draw_count_weight
+ *		How many episodes an episode of class cls that begins now counts
+ *		as, by count_rule (0: not counted), noted in its burst's count when
+ *		counted in one.  A wrap-around is counted, and counts once, whatever
+ *		the cycle (cadence.h).
+ */
+static void
+draw_count_weight(WalStallEpisode *episode, WalStallClass cls,
+				  const WalStallCountRule *count_rule)
+{
+	int			part = WS_COUNT_OUTSIDE;
+
+	episode->count_weight = class_lengths[cls].by_count ? 1 :
+		ws_episode_weight(count_rule, &count_rng, &part);
+	if (episode->count_weight > 1)
+		burst_counted[part][cls]++;
+}
+
+/*
  * follow
  *		Extend the episode by one sample of class cls, taken at the sampling
  *		period sample_period_ns; when the class differs from that of the
@@ -599,9 +631,7 @@ follow(WalStallEpisode *episode, WalStallClass cls,
 	{
 		episode->first_ns = elapsed_ns;
 		episode->first_period_ns = sample_period_ns;
-		/* a wrap-around is counted, and counts once, whatever the cycle */
-		episode->count_weight = lengths->by_count ? 1 :
-			ws_episode_weight(count_rule, &count_rng);
+		draw_count_weight(episode, cls, count_rule);
 		episode->statement = *statement;
 		episode->cls = (uint8) cls;
 	}
@@ -622,7 +652,7 @@ follow(WalStallEpisode *episode, WalStallClass cls,
  * apply_samples
  *		Advance the episodes of every slot the scan listed by this tick,
  *		taken at the sampling period sample_period_ns; an episode that
- *		begins is counted by count_rule (ws_burst_share()).  Note in SlotState
+ *		begins is counted by count_rule (ws_count_rule()).  Note in SlotState
  *		what is left open.  Needs our lock exclusively.  Returns the number
  *		of processes in a stall class.
  */
@@ -813,6 +843,11 @@ collector_tick(uint64 now, uint64 elapsed_ns, uint64 unobserved_ns, bool late,
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
 	was_reset = notice_reset(now);
 	waiting = apply_samples(ring_full, elapsed_ns, sample_period_ns, count_rule);
+	for (int c = 0; c < WS_NUM_CLASSES; c++)
+	{
+		ws_shared->figures.episodes_var[c] += pending_var[c];
+		pending_var[c] = 0;
+	}
 	ws_shared->ticks++;
 	ws_shared->figures.reset_ticks++;
 	if (!rested)
@@ -1194,13 +1229,13 @@ next_interval(uint64 now, uint64 interval, uint64 base, uint64 idle,
 
 	rest = ws_choose_interval(*resting ? interval : base, base, idle,
 							  &seen, &load_seen, quiet_ticks);
-	*resting = rest > base && !ws_in_burst(&bursts, now, base);
+	*resting = rest > base && !ws_in_burst(&bursts, now);
 	if (*resting)
 	{
 		period_ns = base;
 		return rest;
 	}
-	if (ws_in_burst(&bursts, now, base))
+	if (ws_in_burst(&bursts, now))
 		period_ns = base;
 	/* the stall classes, what clients wait on, decide (cadence.h) */
 	else if (bursts.thin)
@@ -1212,12 +1247,41 @@ next_interval(uint64 now, uint64 interval, uint64 base, uint64 idle,
 	return period_ns;
 }
 
-/* wal_stall.episode_sampling applies from the next cycle on. */
+/*
+ * Start the cycles of bursts again: at start, and after a reset, which
+ * drops the episodes a cycle counted so far with the rest.  (A reload
+ * does not: wal_stall.episode_sampling and sample_interval shape the
+ * cycles that begin after it.)
+ */
 static void
 restart_bursts(void)
 {
 	memset(&bursts, 0, sizeof(bursts));
-	bursts.ratio = ws_episode_sampling;
+	memset(burst_counted, 0, sizeof(burst_counted));
+	memset(pending_var, 0, sizeof(pending_var));
+	for (int c = 0; c < WS_NUM_CLASSES; c++)
+		last_burst_counted[c] = -1;
+	cycle_saw_wait = false;
+	thin_next = false;
+}
+
+/*
+ * A cycle began.  The one before the last (dropped) is complete: no
+ * interval to come reaches back into it, so its burst's counts are final
+ * and its variance is taken.  The last cycle's counts become the ones
+ * before.
+ */
+static void
+cycle_began(const WalStallCycle *dropped)
+{
+	for (int c = 0; c < WS_NUM_CLASSES; c++)
+		pending_var[c] += ws_burst_variance(dropped->weight,
+											burst_counted[WS_COUNT_BEFORE][c],
+											&last_burst_counted[c]);
+	memcpy(burst_counted[WS_COUNT_BEFORE], burst_counted[WS_COUNT_CURRENT],
+		   sizeof(burst_counted[WS_COUNT_BEFORE]));
+	memset(burst_counted[WS_COUNT_CURRENT], 0, sizeof(burst_counted[WS_COUNT_CURRENT]));
+	cycle_saw_wait = false;
 }
 
 /*
@@ -1276,6 +1340,7 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 		uint64		now;
 		uint64		weight;
 		WalStallCountRule count_rule;
+		WalStallCycle dropped;
 		bool		late;
 		bool		rested;
 
@@ -1290,7 +1355,6 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 			base = interval = period_ns = ws_shared->interval_ns;
 			idle = idle_ns_from_guc();
 			max_period = max_period_ns_from_guc();
-			restart_bursts();
 			quiet_ticks = 0;
 			resting = false;
 			deadline = now_ns() + interval;
@@ -1303,27 +1367,36 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 		late = now > deadline + interval;
 		rested = resting;
 		weight = Min(now - prev, WS_MAX_SAMPLE_WEIGHT * interval);
-		/* the interval began at prev, in the cycle still in force */
-		count_rule = ws_burst_share(&bursts, prev, now, base);
+		/*
+		 * A cycle that ended gives way to the next, decided from the ticks
+		 * before this one; then the interval (prev, now] is counted by the
+		 * cycles it lies in.
+		 */
+		dropped = bursts.before;
+		if (ws_next_cycle(&bursts, now, base, ws_episode_sampling, thin_next,
+						  &count_rng))
+			cycle_began(&dropped);
+		ws_begin_burst(&bursts, now, base);
+		count_rule = ws_count_rule(&bursts, prev, now);
 		if (collector_tick(now, weight, now - prev - weight, late, rested,
 						   interval, period_ns, &count_rule, last_cost))
 		{
 			/* the row after a reset covers what happened from the reset on */
 			next_second = now + NS_PER_SEC;
 			(void) checkpoint_in_second();
+			restart_bursts();
 		}
 		prev = now;
 
-		/* bursts only while there is a wait to count: not on a quiet tick */
-		(void) ws_next_cycle(&bursts, now, base,
-							 (seen.tracked_wait || seen.episode_open) &&
-							 ws_bursts_help(class_lengths, WS_NUM_STALL_CLASSES,
-											base, max_period));
+		/* bursts only where there are waits to count (cadence.h) */
+		cycle_saw_wait |= seen.tracked_wait || seen.episode_open;
+		thin_next = cycle_saw_wait &&
+			ws_bursts_help(class_lengths, WS_NUM_STALL_CLASSES, base, max_period);
 		interval = next_interval(now, interval, base, idle, max_period,
 								 &quiet_ticks, &resting);
-		deadline = ws_burst_deadline(&bursts,
+		deadline = ws_burst_deadline(&bursts, now,
 									 late ? now + interval : deadline + interval,
-									 base);
+									 thin_next);
 		last_cost = now_ns() - now;
 
 		/*

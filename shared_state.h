@@ -157,8 +157,9 @@ typedef struct WalStallFigures
 	 * histogram and wal_stall_queries the number of episodes it stands
 	 * for, its weight w (1 when every episode that begins is counted).
 	 * Per class, how many were counted one by one, and the variance of
-	 * classes[].episodes as an estimate of all episodes, the sum of
-	 * w * (w - 1) over them (0 while every episode is counted).  Files of
+	 * classes[].episodes as an estimate of all episodes, estimated from
+	 * the bursts' counts (ws_burst_variance(); 0 while every episode is
+	 * counted).  Files of
 	 * format version 4 and 3 lack them: loaded, every episode counts as
 	 * counted one by one.
 	 */
