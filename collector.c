@@ -189,13 +189,16 @@ static bool thin_next;			/* the next cycle is to be thin, as far as
 /*
  * Per class, the episodes counted so far in the burst of the cycle before
  * and of the current one (WS_COUNT_BEFORE, WS_COUNT_CURRENT), the count of
- * the last thin cycle whose variance was taken (-1: the cycle before it
- * was not thin), and the variance not yet added to the figures
+ * the last thin cycle whose variance was taken (-1: none yet since the
+ * start or the reset), and the variance not yet added to the figures
  * (ws_burst_variance()).
  */
 static int64 burst_counted[2][WS_NUM_CLASSES];
 static int64 last_burst_counted[WS_NUM_CLASSES];
 static int64 pending_var[WS_NUM_CLASSES];
+
+/* The count rule outside any cycle: every episode once. */
+static const WalStallCountRule count_every_episode = {{1, 1, 1}, {0.0, 0.0, 1.0}};
 
 /*
  * ws_register_collector
@@ -842,6 +845,17 @@ collector_tick(uint64 now, uint64 elapsed_ns, uint64 unobserved_ns, bool late,
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
 	was_reset = notice_reset(now);
+	if (was_reset)
+	{
+		/*
+		 * The reset dropped every open episode and the figures: what the
+		 * bursts before it counted goes with them, and the episodes this
+		 * tick sees begin after it, in no cycle yet (the caller starts the
+		 * cycles again): each counts once.
+		 */
+		memset(pending_var, 0, sizeof(pending_var));
+		count_rule = &count_every_episode;
+	}
 	waiting = apply_samples(ring_full, elapsed_ns, sample_period_ns, count_rule);
 	for (int c = 0; c < WS_NUM_CLASSES; c++)
 	{
@@ -1376,7 +1390,7 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 		if (ws_next_cycle(&bursts, now, base, ws_episode_sampling, thin_next,
 						  &count_rng))
 			cycle_began(&dropped);
-		ws_begin_burst(&bursts, now, base);
+		ws_begin_burst(&bursts, now);
 		count_rule = ws_count_rule(&bursts, prev, now);
 		if (collector_tick(now, weight, now - prev - weight, late, rested,
 						   interval, period_ns, &count_rule, last_cost))
