@@ -68,9 +68,9 @@ views.o: advice.h classify.h compat.h result_row.h $(WS_SHARED_STATE_H)
 wal_stall.o: compat.h $(WS_SHARED_STATE_H)
 test/test_functions.o: histogram.h queries.h wal_stall.h
 
-# The configuration-comparison harness (bench/), built and cleaned with the
-# extension, for the same PostgreSQL.
-all: bench
+# The configuration-comparison harness (bench/) is built on its own, with
+# "make -C bench" (or "make bench"): it needs libpq's and R's standalone math
+# library's headers, which the extension does not.  "make clean" cleans both.
 bench:
 	$(MAKE) -C bench PG_CONFIG=$(PG_CONFIG)
 clean: clean-bench

@@ -49,4 +49,5 @@ export PATH=$pgbin:$PATH
 # COPT=-Werror: the project's own builds fail on any warning; a user's need not.
 make -C "$top" -s PG_CONFIG="$pgbin/pg_config" COPT=-Werror >/dev/null
 make -C "$top" -s PG_CONFIG="$pgbin/pg_config" install >/dev/null
+make -C "$top/bench" -s PG_CONFIG="$pgbin/pg_config" CFLAGS="-O2 -g -Werror" >/dev/null
 echo "setup.sh: wal_stall and bench/wal_stall_bench built, wal_stall installed for PostgreSQL $PG_MAJOR"

@@ -332,6 +332,12 @@ suites_once() {
 	grep -aE '^not ok ' "$logs/header_deps.log" | sed 's/^/  /'
 	count_tap "$logs/header_deps.log" $status
 
+	echo "== the extension builds without the harness; the harness under a plain prefix (test/build_alone.sh)"
+	PG_CONFIG=$PGCONFIG limit 600 bash "$work/test/build_alone.sh" >"$logs/build_alone.log" 2>&1
+	status=$?
+	grep -aE '^not ok ' "$logs/build_alone.log" | sed 's/^/  /'
+	count_tap "$logs/build_alone.log" $status
+
 	echo "== markdown links resolve (scripts/check_links.py)"
 	python3 "$work/scripts/check_links.py" >"$logs/links.log" 2>&1
 	status=$?
