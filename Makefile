@@ -25,15 +25,20 @@ endif
 EXTRA_CLEAN = test/test_functions.o test/test_functions.bc
 
 EXTENSION = wal_stall
-DATA = wal_stall--1.0.sql wal_stall--1.0--1.1.sql wal_stall--1.1.sql \
-	wal_stall--1.1--1.2.sql wal_stall--1.2.sql wal_stall--1.2--1.3.sql \
-	wal_stall--1.3.sql
+EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
+
+# The install script is kept as one file, sql/wal_stall.sql, and copied to
+# the versioned name PostgreSQL looks for; a later version adds its update
+# script, wal_stall--OLD--NEW.sql, beside it (CONTRIBUTING.md).
+DATA_built = $(EXTENSION)--$(EXTVERSION).sql
 PGFILEDESC = "wal_stall - make WAL and CLOG stalls visible"
 
-# setup first: it creates the helpers the others use (sql/setup.sql)
-REGRESS = setup wal_stall fsync_probe bad_input upgrade
-REGRESS_OPTS = --temp-instance=./tmp_check --temp-config=./wal_stall.conf
+# The tests are under test/: pg_regress's in test/sql and test/expected
+# (setup first: it creates the helpers the others use), Perl TAP's in test/t.
+REGRESS = setup extension fsync_probe bad_input
+REGRESS_OPTS = --inputdir=test --temp-instance=./tmp_check --temp-config=./wal_stall.conf
 TAP_TESTS = 1
+PROVE_TESTS = test/t/*.pl
 
 # Warning-free under -Wall -Wextra; CI adds -Werror (COPT=-Werror), the
 # Makefile does not, so that a newer compiler's new warnings do not stop a
@@ -67,6 +72,17 @@ queries.o: compat.h result_row.h $(WS_SHARED_STATE_H)
 views.o: advice.h classify.h compat.h result_row.h $(WS_SHARED_STATE_H)
 wal_stall.o: compat.h $(WS_SHARED_STATE_H)
 test/test_functions.o: histogram.h queries.h wal_stall.h
+
+$(EXTENSION)--$(EXTVERSION).sql: sql/$(EXTENSION).sql $(EXTENSION).control
+	cp $< $@
+
+# The PGXN archive of this version, in DISTDIR: the commit checked out,
+# META.json at its top (its version is the control file's:
+# test/check_versions.sh).
+DISTDIR ?= .
+dist:
+	git archive --format=zip --prefix=$(EXTENSION)-$(EXTVERSION)/ -o $(DISTDIR)/$(EXTENSION)-$(EXTVERSION).zip HEAD
+.PHONY: dist
 
 # The configuration-comparison harness (bench/) is built on its own, with
 # "make -C bench" (or "make bench"): it needs libpq's and R's standalone math

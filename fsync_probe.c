@@ -63,7 +63,7 @@
 
 #include "compat.h"
 
-PG_FUNCTION_INFO_V1(wal_stall_test_fsync_1_0);
+PG_FUNCTION_INFO_V1(wal_stall_test_fsync);
 
 #define SCRATCH_FILE_SIZE	(16 * 1024 * 1024)	/* a default WAL segment */
 #define FILL_CHUNK_SIZE		(256 * 1024)
@@ -1075,7 +1075,7 @@ run_tests(ProbeRun *run, ReturnSetInfo *rsinfo)
  *		granted; see the file header for the directories allowed.
  */
 Datum
-wal_stall_test_fsync_1_0(PG_FUNCTION_ARGS)
+wal_stall_test_fsync(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	double		seconds = check_seconds(fcinfo);

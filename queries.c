@@ -67,7 +67,7 @@
 #include "shared_state.h"
 #include "wal_stall.h"
 
-PG_FUNCTION_INFO_V1(wal_stall_queries_1_1);
+PG_FUNCTION_INFO_V1(wal_stall_queries);
 
 /* wal_stall.max_queries */
 int			ws_max_queries = 5000;
@@ -581,7 +581,7 @@ StaticAssertDecl(QUERIES_COLS <= WS_ROW_MAX_COLS, "a ResultRow holds a row");
  * statement evicted and charged again during the call is not shown twice.
  */
 Datum
-wal_stall_queries_1_1(PG_FUNCTION_ARGS)
+wal_stall_queries(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	WalStallQueryStats *batch;

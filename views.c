@@ -7,9 +7,10 @@
  * shared mode, releases it, and builds its rows from the copy: the
  * collector never waits on a reader for longer than a memcpy.
  *
- * The C entry points carry the version of the SQL API they serve
- * (wal_stall_summary_1_0), so that an old extension script keeps working
- * with a newer library.
+ * One C entry point per SQL function.  A later version that changes a
+ * function's row type adds an entry point for it (wal_stall_summary_1_1)
+ * and keeps this one for the scripts of earlier versions (CONTRIBUTING.md,
+ * "A new version").
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
@@ -43,42 +44,22 @@
 #include "wal_stall.h"
 
 
-PG_FUNCTION_INFO_V1(wal_stall_summary_1_0);
-PG_FUNCTION_INFO_V1(wal_stall_histogram_1_0);
-PG_FUNCTION_INFO_V1(wal_stall_current_1_0);
-PG_FUNCTION_INFO_V1(wal_stall_status_1_0);
-PG_FUNCTION_INFO_V1(wal_stall_reset_1_0);
-PG_FUNCTION_INFO_V1(wal_stall_history_1_0);
-PG_FUNCTION_INFO_V1(wal_stall_clog_1_0);
-PG_FUNCTION_INFO_V1(wal_stall_status_1_1);
-PG_FUNCTION_INFO_V1(wal_stall_history_1_1);
-PG_FUNCTION_INFO_V1(wal_stall_advice_1_1);
-PG_FUNCTION_INFO_V1(wal_stall_history_1_2);
-PG_FUNCTION_INFO_V1(wal_stall_summary_1_3);
+PG_FUNCTION_INFO_V1(wal_stall_summary);
+PG_FUNCTION_INFO_V1(wal_stall_histogram);
+PG_FUNCTION_INFO_V1(wal_stall_current);
+PG_FUNCTION_INFO_V1(wal_stall_status);
+PG_FUNCTION_INFO_V1(wal_stall_reset);
+PG_FUNCTION_INFO_V1(wal_stall_history);
+PG_FUNCTION_INFO_V1(wal_stall_clog);
+PG_FUNCTION_INFO_V1(wal_stall_advice);
 
-/* Versions of the SQL API whose C entry points differ. */
-typedef enum WalStallApi
-{
-	WS_API_1_0,
-	WS_API_1_1,					/* history: seconds, mean_interval_ms; status:
-								 * in_recovery, current_interval_ms, rest_ms,
-								 * query_evictions */
-	WS_API_1_2,					/* history: resolution_ms */
-	WS_API_1_3					/* summary: episodes_counted,
-								 * episodes_stderr */
-} WalStallApi;
-
-#define HISTORY_COLS_1_0	17
-#define HISTORY_COLS_1_1	23
-#define HISTORY_COLS_1_2	24
-#define STATUS_COLS_1_0		10
-#define STATUS_COLS_1_1		14
-#define SUMMARY_COLS_1_0	14
-#define SUMMARY_COLS_1_3	16
-StaticAssertDecl(HISTORY_COLS_1_2 <= WS_ROW_MAX_COLS,
+#define HISTORY_COLS	24
+#define STATUS_COLS		14
+#define SUMMARY_COLS	16
+StaticAssertDecl(HISTORY_COLS <= WS_ROW_MAX_COLS,
 				 "a ResultRow holds the widest row");
 
-/* The row type the caller declared must be the one its version has. */
+/* The row type the caller declared must be the one the function builds. */
 static void
 check_natts(TupleDesc tupdesc, int expected)
 {
@@ -230,20 +211,19 @@ class_resolution_ms(const StatsCopy *copy, int cls)
  *		One row per class: sampled episodes beside core's exact counters.
  *		Sampled figures are NULL when nothing was sampled since the reset
  *		(no collector ran), and the per-episode figures when no episode was
- *		seen.  1.0 to 1.2 have no episodes_counted and episodes_stderr.
+ *		seen.
  */
-static Datum
-summary_internal(FunctionCallInfo fcinfo, WalStallApi api)
+Datum
+wal_stall_summary(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	int			ncols = api >= WS_API_1_3 ? SUMMARY_COLS_1_3 : SUMMARY_COLS_1_0;
 	StatsCopy	copy;
 	WalStallCounters now;
 	WalStallCounters delta;
 
 	copy_stats(&copy);
 	ws_init_materialized_srf(fcinfo);
-	check_natts(rsinfo->setDesc, ncols);
+	check_natts(rsinfo->setDesc, SUMMARY_COLS);
 	ws_read_counters(&now, true);
 	ws_counters_delta(&now, &copy.baseline, &delta);
 
@@ -297,36 +277,21 @@ summary_internal(FunctionCallInfo fcinfo, WalStallApi api)
 		 * counted one by one, and the estimate's standard error (0 while
 		 * every episode is counted).  NULL where episodes is.
 		 */
-		if (api >= WS_API_1_3)
+		if (copy.sampled)
 		{
-			if (copy.sampled)
-			{
-				put_int64(&row, copy.episodes_counted[c]);
-				put_float8(&row, sqrt((double) copy.episodes_var[c]));
-			}
-			else
-			{
-				put_null(&row);
-				put_null(&row);
-			}
+			put_int64(&row, copy.episodes_counted[c]);
+			put_float8(&row, sqrt((double) copy.episodes_var[c]));
 		}
-		Assert(row.ncols == ncols);
+		else
+		{
+			put_null(&row);
+			put_null(&row);
+		}
+		Assert(row.ncols == SUMMARY_COLS);
 
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, row.values, row.nulls);
 	}
 	return (Datum) 0;
-}
-
-Datum
-wal_stall_summary_1_0(PG_FUNCTION_ARGS)
-{
-	return summary_internal(fcinfo, WS_API_1_0);
-}
-
-Datum
-wal_stall_summary_1_3(PG_FUNCTION_ARGS)
-{
-	return summary_internal(fcinfo, WS_API_1_3);
 }
 
 #define HISTOGRAM_COLS 4
@@ -336,7 +301,7 @@ wal_stall_summary_1_3(PG_FUNCTION_ARGS)
  *		The non-empty buckets of every class's episode-length histogram.
  */
 Datum
-wal_stall_histogram_1_0(PG_FUNCTION_ARGS)
+wal_stall_histogram(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	StatsCopy	copy;
@@ -410,7 +375,7 @@ put_current_row(ReturnSetInfo *rsinfo, const WalStallProcSlot *slot,
  *		(a backend doing its own WAL fsync is in a stall and an io episode).
  */
 Datum
-wal_stall_current_1_0(PG_FUNCTION_ARGS)
+wal_stall_current(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	WalStallProcSlot *copy;
@@ -450,11 +415,10 @@ wal_stall_current_1_0(PG_FUNCTION_ARGS)
 
 /*
  * wal_stall_status
- *		The collector's own figures.  Takes our lock shared.  1.0 has no
- *		in_recovery, current_interval_ms, rest_ms, query_evictions.
+ *		The collector's own figures.  Takes our lock shared.
  */
-static Datum
-status_internal(FunctionCallInfo fcinfo, WalStallApi api)
+Datum
+wal_stall_status(PG_FUNCTION_ARGS)
 {
 	TupleDesc	tupdesc;
 	ResultRow	row = {.ncols = 0};
@@ -463,7 +427,7 @@ status_internal(FunctionCallInfo fcinfo, WalStallApi api)
 	ws_check_loaded();
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
-	check_natts(tupdesc, api == WS_API_1_0 ? STATUS_COLS_1_0 : STATUS_COLS_1_1);
+	check_natts(tupdesc, STATUS_COLS);
 
 	LWLockAcquire(ws_shared->lock, LW_SHARED);
 	copy = *ws_shared;
@@ -488,31 +452,16 @@ status_internal(FunctionCallInfo fcinfo, WalStallApi api)
 	put_datum(&row, TimestampTzGetDatum(copy.started_at), copy.started_at == 0);
 	put_datum(&row, TimestampTzGetDatum(copy.figures.reset_at), false);
 	put_float8(&row, copy.unobserved_ns / WS_NS_PER_MS);
-	if (api >= WS_API_1_1)
-	{
-		put_datum(&row, BoolGetDatum(copy.in_recovery), copy.collector_pid == 0);
-		if (copy.collector_pid != 0)
-			put_float8(&row, copy.current_interval_ns / WS_NS_PER_MS);
-		else
-			put_null(&row);
-		put_float8(&row, copy.rest_ns / WS_NS_PER_MS);
-		put_int64(&row, copy.figures.query_evictions);
-	}
-	Assert(row.ncols == (api == WS_API_1_0 ? STATUS_COLS_1_0 : STATUS_COLS_1_1));
+	put_datum(&row, BoolGetDatum(copy.in_recovery), copy.collector_pid == 0);
+	if (copy.collector_pid != 0)
+		put_float8(&row, copy.current_interval_ns / WS_NS_PER_MS);
+	else
+		put_null(&row);
+	put_float8(&row, copy.rest_ns / WS_NS_PER_MS);
+	put_int64(&row, copy.figures.query_evictions);
+	Assert(row.ncols == STATUS_COLS);
 
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, row.values, row.nulls)));
-}
-
-Datum
-wal_stall_status_1_0(PG_FUNCTION_ARGS)
-{
-	return status_internal(fcinfo, WS_API_1_0);
-}
-
-Datum
-wal_stall_status_1_1(PG_FUNCTION_ARGS)
-{
-	return status_internal(fcinfo, WS_API_1_1);
 }
 
 /*
@@ -521,7 +470,7 @@ wal_stall_status_1_1(PG_FUNCTION_ARGS)
  *		touched: wal_stall keeps its own baseline of them.
  */
 Datum
-wal_stall_reset_1_0(FunctionCallInfo fcinfo pg_attribute_unused())
+wal_stall_reset(FunctionCallInfo fcinfo pg_attribute_unused())
 {
 	WalStallCounters baseline;
 
@@ -540,23 +489,6 @@ wal_stall_reset_1_0(FunctionCallInfo fcinfo pg_attribute_unused())
 	LWLockRelease(ws_shared->lock);
 
 	PG_RETURN_VOID();
-}
-
-/* The columns of a history row in a version of the SQL API. */
-static int
-history_cols(WalStallApi api)
-{
-	switch (api)
-	{
-		case WS_API_1_0:
-			return HISTORY_COLS_1_0;
-		case WS_API_1_1:
-			return HISTORY_COLS_1_1;
-		case WS_API_1_2:
-		case WS_API_1_3:
-			break;
-	}
-	return HISTORY_COLS_1_2;
 }
 
 static const char *const checkpoint_names[] = {NULL, "start", "running", "done"};
@@ -585,17 +517,15 @@ put_checkpoint(ResultRow *row, const WalStallSecond *second)
 
 /*
  * put_history_row
- *		One wal_stall_history row; -1 (unknown) becomes NULL.  1.0 has no
- *		seconds and mean_interval_ms, 1.1 no resolution_ms.
+ *		One wal_stall_history row; -1 (unknown) becomes NULL.
  */
 static void
-put_history_row(ReturnSetInfo *rsinfo, const WalStallSecond *second, WalStallApi api)
+put_history_row(ReturnSetInfo *rsinfo, const WalStallSecond *second)
 {
 	ResultRow	row = {.ncols = 0};
 
 	put_datum(&row, TimestampTzGetDatum(second->sample_time), false);
-	if (api >= WS_API_1_1)
-		put_float8(&row, second->seconds);
+	put_float8(&row, second->seconds);
 	put_int64(&row, second->xids);
 	put_int64(&row, second->wal_bytes);
 	put_float8(&row, second->buffer_fill_max);
@@ -612,16 +542,12 @@ put_history_row(ReturnSetInfo *rsinfo, const WalStallSecond *second, WalStallApi
 	put_int64(&row, second->clog_hits);
 	put_int64(&row, second->clog_reads);
 	put_float8(&row, second->waiting_backends);
-	if (api >= WS_API_1_1)
-	{
-		put_float8(&row, second->active_backends);
-		put_float8(&row, second->mean_interval_ms);
-		put_int64(&row, second->wal_fpi);
-		put_checkpoint(&row, second);
-	}
-	if (api >= WS_API_1_2)
-		put_float8(&row, second->resolution_ms);
-	Assert(row.ncols == history_cols(api));
+	put_float8(&row, second->active_backends);
+	put_float8(&row, second->mean_interval_ms);
+	put_int64(&row, second->wal_fpi);
+	put_checkpoint(&row, second);
+	put_float8(&row, second->resolution_ms);
+	Assert(row.ncols == HISTORY_COLS);
 
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, row.values, row.nulls);
 }
@@ -631,8 +557,8 @@ put_history_row(ReturnSetInfo *rsinfo, const WalStallSecond *second, WalStallApi
  *		The history ring, oldest row first; with since, only rows after it,
  *		for incremental polling.
  */
-static Datum
-history_internal(FunctionCallInfo fcinfo, WalStallApi api)
+Datum
+wal_stall_history(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	bool		have_since = !PG_ARGISNULL(0);
@@ -646,7 +572,7 @@ history_internal(FunctionCallInfo fcinfo, WalStallApi api)
 
 	ws_check_loaded();
 	ws_init_materialized_srf(fcinfo);
-	check_natts(rsinfo->setDesc, history_cols(api));
+	check_natts(rsinfo->setDesc, HISTORY_COLS);
 
 	/*
 	 * palloc0 faults the pages in here, not while we hold the lock the
@@ -673,27 +599,9 @@ history_internal(FunctionCallInfo fcinfo, WalStallApi api)
 	warn_if_no_collector(collector_pid, count > 0);
 
 	for (int i = ncopied - 1; i >= 0; i--)
-		put_history_row(rsinfo, &rows[i], api);
+		put_history_row(rsinfo, &rows[i]);
 	pfree(rows);
 	return (Datum) 0;
-}
-
-Datum
-wal_stall_history_1_0(PG_FUNCTION_ARGS)
-{
-	return history_internal(fcinfo, WS_API_1_0);
-}
-
-Datum
-wal_stall_history_1_1(PG_FUNCTION_ARGS)
-{
-	return history_internal(fcinfo, WS_API_1_1);
-}
-
-Datum
-wal_stall_history_1_2(PG_FUNCTION_ARGS)
-{
-	return history_internal(fcinfo, WS_API_1_2);
 }
 
 #define CLOG_COLS 12
@@ -704,7 +612,7 @@ wal_stall_history_1_2(PG_FUNCTION_ARGS)
  *		exact counters, and the sampled lock and I/O waits.
  */
 Datum
-wal_stall_clog_1_0(PG_FUNCTION_ARGS)
+wal_stall_clog(PG_FUNCTION_ARGS)
 {
 	TupleDesc	tupdesc;
 	StatsCopy	copy;
@@ -858,7 +766,7 @@ class_p99_ms(const StatsCopy *copy, WalStallClass cls)
  *		rules and their reasoning).
  */
 Datum
-wal_stall_advice_1_1(PG_FUNCTION_ARGS)
+wal_stall_advice(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	StatsCopy	copy;

@@ -37,7 +37,7 @@
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/cluster.sh"
+. "$here/../test/cluster.sh"
 
 seconds=30
 rounds=2

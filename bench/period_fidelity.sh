@@ -21,7 +21,7 @@
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/cluster.sh"
+. "$here/../test/cluster.sh"
 
 seconds=15
 rounds=2

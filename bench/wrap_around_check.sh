@@ -13,7 +13,7 @@
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/cluster.sh"
+. "$here/../test/cluster.sh"
 
 iops=${1:-300}
 seconds=${2:-30}

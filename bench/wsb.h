@@ -70,9 +70,9 @@
 /*
  * The wal_stall release this harness belongs to: wal_stall.control's
  * default_version, the Debian package's upstream version and CHANGELOG.md's
- * newest release agree with it (scripts/check_versions.sh checks).
+ * newest release agree with it (test/check_versions.sh checks).
  */
-#define WSB_VERSION			"1.3"
+#define WSB_VERSION			"1.0"
 
 /*
  * The presets directory of an installed harness (bench/Makefile sets it from

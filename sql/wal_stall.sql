@@ -1,175 +1,277 @@
---
--- wal_stall: objects, a wrap-around workload, reset, privileges, bad input.
--- The temporary instance runs with wal_buffers = 32kB (wal_stall.conf).
---
+/* sql/wal_stall.sql: the install script, copied to wal_stall--VERSION.sql by the Makefile */
 -- Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+
+-- complain if script is sourced in psql, rather than via CREATE EXTENSION
+\echo Use "CREATE EXTENSION wal_stall" to load this file. \quit
+
+-- Every reference below is qualified with the extension's schema, so that
+-- nothing depends on the search_path of whoever runs CREATE EXTENSION.
+
 --
-CREATE EXTENSION wal_stall;
+-- Episodes per stall class since the last reset, beside core's exact
+-- counters where core has one.  Functions that read core statistics or
+-- backend status are PARALLEL RESTRICTED, like the pg_stat functions: they
+-- use the leader's statistics snapshot.
+--
+CREATE FUNCTION @extschema@.wal_stall_summary(
+    OUT class text,
+    OUT kind text,
+    OUT episodes bigint,
+    OUT samples bigint,
+    OUT total_ms float8,
+    OUT mean_ms float8,
+    OUT p50_ms float8,
+    OUT p95_ms float8,
+    OUT p99_ms float8,
+    OUT max_ms float8,
+    OUT exact_count bigint,
+    OUT exact_total_ms float8,
+    OUT since timestamptz,
+    OUT resolution_ms float8,
+    OUT episodes_counted bigint,
+    OUT episodes_stderr float8)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'wal_stall_summary'
+LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED ROWS 7;
 
--- Objects the extension owns, and their columns.
-SELECT pg_describe_object(classid, objid, 0) COLLATE "C" AS object
-FROM pg_depend
-WHERE refclassid = 'pg_extension'::regclass
-  AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'wal_stall')
-  AND deptype = 'e'
-  -- 18 also lists the views' row types (and their array types) as members
-  AND NOT (classid = 'pg_type'::regclass AND objid IN
-           (SELECT oid FROM pg_type WHERE typrelid <> 0 OR typelem IN
-              (SELECT oid FROM pg_type WHERE typrelid <> 0)))
-ORDER BY 1;
+CREATE VIEW @extschema@.wal_stall_summary AS
+    SELECT * FROM @extschema@.wal_stall_summary();
 
-SELECT attrelid::regclass AS view, attnum, attname, format_type(atttypid, atttypmod) AS type
-FROM pg_attribute
-WHERE attrelid IN ('wal_stall_summary'::regclass, 'wal_stall_histogram'::regclass,
-                   'wal_stall_current'::regclass)
-  AND attnum > 0
-ORDER BY attrelid::regclass::text COLLATE "C", attnum;
+COMMENT ON VIEW @extschema@.wal_stall_summary IS
+    'Sampled wait episodes per stall class since the last reset, beside core''s exact counters';
+COMMENT ON COLUMN @extschema@.wal_stall_summary.episodes IS
+    'Finished episodes seen by sampling; when the collector counts them in bursts, an estimate from the episodes_counted it counted, each standing for several (its standard error: episodes_stderr)';
+COMMENT ON COLUMN @extschema@.wal_stall_summary.total_ms IS
+    'Estimated: sum of the sampled episodes'' durations, each within one resolution_ms of the truth';
+COMMENT ON COLUMN @extschema@.wal_stall_summary.p50_ms IS
+    'Estimated from power-of-two histogram buckets';
+COMMENT ON COLUMN @extschema@.wal_stall_summary.exact_count IS
+    'Exact: delta of the matching core counter since the last reset, NULL where core has none';
+COMMENT ON COLUMN @extschema@.wal_stall_summary.resolution_ms IS
+    'Sampling period of the class''s samples, weighted by their time (for a class not sampled, the mean real time between two samples that did not end a rest): the resolution of its sampled durations';
+COMMENT ON COLUMN @extschema@.wal_stall_summary.episodes_counted IS
+    'Episodes counted one by one, from which episodes estimates all that ended: equal to episodes while every episode is counted';
+COMMENT ON COLUMN @extschema@.wal_stall_summary.episodes_stderr IS
+    'Standard error of episodes as an estimate of all episodes: 0 when every episode that began was counted';
 
--- One row per class, always all seven, in a fixed order.
-SELECT class, kind FROM wal_stall_summary;
+--
+-- Episode-length histogram: power-of-two buckets starting at one sample.
+--
+CREATE FUNCTION @extschema@.wal_stall_histogram(
+    OUT class text,
+    OUT lower_ms float8,
+    OUT upper_ms float8,
+    OUT episodes bigint)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'wal_stall_histogram'
+LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
 
-SELECT regress_wait_for('(SELECT ticks > 100 FROM wal_stall_status())') AS collector_ticks;
+CREATE VIEW @extschema@.wal_stall_histogram AS
+    SELECT * FROM @extschema@.wal_stall_histogram();
 
-SELECT collector_pid > 0 AS has_pid,
-       sample_interval_ms = 1 AS default_interval,
-       wal_buffers_bytes = 32768 AS ring_is_32kb,
-       mean_tick_us > 0 AND max_tick_us >= mean_tick_us AS tick_cost_measured,
-       overruns >= 0 AND overruns < ticks AS overruns_bounded,
-       started_at <= now() AS started
-FROM wal_stall_status();
+--
+-- Processes in a tracked wait right now.
+--
+CREATE FUNCTION @extschema@.wal_stall_current(
+    OUT pid int,
+    OUT backend_type text,
+    OUT class text,
+    OUT wait_event_type text,
+    OUT wait_event text,
+    OUT waiting_ms float8)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'wal_stall_current'
+LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 
--- A 4-page WAL ring and a bulk insert after a checkpoint (full-page
--- writes): the inserting backend wraps the ring around again and again.
--- Insert in batches until the collector has seen a wrap-around episode.
-SELECT wal_stall_reset();
-CREATE TABLE regress_bulk (id int, filler text);
-CHECKPOINT;
-CREATE FUNCTION regress_wrap_around(batches int) RETURNS bool
-LANGUAGE plpgsql AS $$
-BEGIN
-    FOR i IN 1 .. batches LOOP
-        INSERT INTO regress_bulk
-            SELECT g, repeat('x', 200) FROM generate_series(1, 20000) g;
-        IF (SELECT episodes > 0 FROM wal_stall_summary WHERE class = 'wal_buffer_full') THEN
-            RETURN true;
-        END IF;
-    END LOOP;
-    RETURN false;
-END
-$$;
-SELECT regress_wrap_around(100) AS wrap_around_seen;
--- core publishes this backend's counters when it next goes idle (15+: at
--- most once a second unless forced); 13 has no pg_stat_wal, and there
--- exact_count stays NULL (docs/reference.md).
-DO $$
-BEGIN
-    IF current_setting('server_version_num')::int >= 150000 THEN
-        PERFORM pg_stat_force_next_flush();
-    END IF;
-END
-$$;
-SELECT regress_wait_for($$(SELECT CASE WHEN current_setting('server_version_num')::int >= 140000
-                                THEN exact_count > 0 ELSE exact_count IS NULL END
-                           FROM wal_stall_summary
-                           WHERE class = 'wal_buffer_full')$$) AS core_counted_wrap_around;
+CREATE VIEW @extschema@.wal_stall_current AS
+    SELECT * FROM @extschema@.wal_stall_current();
 
-SELECT class,
-       episodes > 0 AS episodes,
-       samples >= episodes AS samples,
-       total_ms > 0 AS total,
-       mean_ms > 0 AND p50_ms > 0 AND p50_ms <= p95_ms AND p95_ms <= p99_ms
-           AND p99_ms <= max_ms AS percentiles_ordered,
-       abs(mean_ms * episodes - total_ms) < 1e-6 * total_ms + 1e-9 AS mean_is_total_over_episodes,
-       resolution_ms > 0.5 AND resolution_ms < 5 AS resolution
-FROM wal_stall_summary WHERE class = 'wal_buffer_full';
+--
+-- The collector watching itself.
+--
+CREATE FUNCTION @extschema@.wal_stall_status(
+    OUT collector_pid int,
+    OUT sample_interval_ms float8,
+    OUT ticks bigint,
+    OUT mean_tick_us float8,
+    OUT max_tick_us float8,
+    OUT overruns bigint,
+    OUT wal_buffers_bytes bigint,
+    OUT started_at timestamptz,
+    OUT reset_at timestamptz,
+    OUT unobserved_ms float8,
+    OUT in_recovery boolean,
+    OUT current_interval_ms float8,
+    OUT rest_ms float8,
+    OUT query_evictions bigint)
+RETURNS record
+AS 'MODULE_PATHNAME', 'wal_stall_status'
+LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
 
--- The episodes counted one by one are some of the episodes (all of them
--- while every one is counted), and the standard error of the count as an
--- estimate is a number: NULL only where the count is.
-SELECT bool_and(episodes_counted BETWEEN 0 AND episodes) AS counted_within_episodes,
-       bool_and(episodes_stderr >= 0) AS stderr_known
-FROM wal_stall_summary;
+--
+-- Per-second history ring.
+--
+CREATE FUNCTION @extschema@.wal_stall_history(
+    since timestamptz DEFAULT NULL,
+    OUT sample_time timestamptz,
+    OUT seconds float8,
+    OUT xids bigint,
+    OUT wal_bytes bigint,
+    OUT buffer_fill_max float8,
+    OUT buffer_fill_avg float8,
+    OUT wal_buffer_full_ms float8,
+    OUT wal_flush_ms float8,
+    OUT wal_insert_ms float8,
+    OUT clog_ms float8,
+    OUT wal_fsync_max_ms float8,
+    OUT wal_buffers_full bigint,
+    OUT wal_writes bigint,
+    OUT wal_syncs bigint,
+    OUT wal_sync_ms float8,
+    OUT clog_hits bigint,
+    OUT clog_reads bigint,
+    OUT waiting_backends float8,
+    OUT active_backends float8,
+    OUT mean_interval_ms float8,
+    OUT wal_fpi bigint,
+    OUT checkpoint text,
+    OUT checkpoint_kind text,
+    OUT resolution_ms float8)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'wal_stall_history'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL SAFE;
 
--- The histogram holds every episode, in buckets of 1, 2, 3-4, 5-8 ...
--- samples: edges at (2^k + 0.5) intervals (1 ms here).
-SELECT h.total = s.episodes AS histogram_holds_every_episode,
-       h.edges_ok AS buckets_are_powers_of_two_samples
-FROM (SELECT sum(episodes) AS total,
-             bool_and(abs(log(2, (upper_ms - 0.5)::numeric) - round(log(2, (upper_ms - 0.5)::numeric))) < 1e-9
-                      AND (lower_ms = 0 OR abs((upper_ms - 0.5) / (lower_ms - 0.5) - 2) < 1e-9)) AS edges_ok
-      FROM wal_stall_histogram WHERE class = 'wal_buffer_full') h,
-     wal_stall_summary s
-WHERE s.class = 'wal_buffer_full';
+CREATE VIEW @extschema@.wal_stall_history AS
+    SELECT * FROM @extschema@.wal_stall_history();
 
--- Exact counters are NULL exactly where core has none.
-SELECT class, exact_count IS NOT NULL AS has_exact_count,
-       exact_total_ms IS NOT NULL AS has_exact_time
-FROM wal_stall_summary;
+COMMENT ON COLUMN @extschema@.wal_stall_history.seconds IS
+    'Real length of the row: above 1 after a gap in sampling, below 1 for the first row after a reset; divide counts by it for rates';
+COMMENT ON COLUMN @extschema@.wal_stall_history.checkpoint IS
+    'start, running or done: what the checkpointer did in that second, from the redo pointers of the latest checkpoint begun and of pg_control';
+COMMENT ON COLUMN @extschema@.wal_stall_history.resolution_ms IS
+    'Sampling period of the row''s stall samples, weighted by their time: its stall times are sums of samples this far apart (NULL when it has none)';
 
--- wal_stall_current lists only tracked classes (nothing may be waiting now:
--- t/020_current_wait.pl makes a backend wait and checks its row).
-SELECT count(*) = count(*) FILTER (WHERE class IN ('wal_buffer_full', 'wal_flush',
-        'wal_insert', 'clog', 'wal_write', 'wal_fsync', 'slru_io')
-        AND waiting_ms > 0 AND pid > 0) AS current_rows_valid
-FROM wal_stall_current;
+--
+-- The CLOG: buffers, exact SLRU counters, sampled lock and I/O waits.
+--
+CREATE FUNCTION @extschema@.wal_stall_clog(
+    OUT buffers int,
+    OUT hits bigint,
+    OUT reads bigint,
+    OUT hit_ratio float8,
+    OUT zeroed bigint,
+    OUT written bigint,
+    OUT flushes bigint,
+    OUT lock_episodes bigint,
+    OUT lock_ms float8,
+    OUT lock_p99_ms float8,
+    OUT io_ms float8,
+    OUT since timestamptz)
+RETURNS record
+AS 'MODULE_PATHNAME', 'wal_stall_clog'
+LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 
--- Reset zeroes every figure and moves "since".
-CREATE FUNCTION regress_reset_and_read(OUT episodes bigint, OUT samples bigint,
-                                       OUT total_ms float8, OUT buckets bigint,
-                                       OUT since_moved bool, OUT wrap_exact bigint,
-                                       OUT counted bigint, OUT stderr float8)
-LANGUAGE plpgsql AS $$
-DECLARE
-    before timestamptz := (SELECT reset_at FROM wal_stall_status());
-BEGIN
-    PERFORM wal_stall_reset();
-    SELECT sum(s.episodes), sum(s.samples), sum(s.total_ms),
-           bool_and(s.since > before),
-           max(s.exact_count) FILTER (WHERE s.class = 'wal_buffer_full'),
-           sum(s.episodes_counted), max(s.episodes_stderr)
-      INTO episodes, samples, total_ms, since_moved, wrap_exact, counted, stderr
-      FROM wal_stall_summary s;
-    SELECT count(*) INTO buckets FROM wal_stall_histogram;
-END
-$$;
-SELECT * FROM regress_reset_and_read();
-SELECT since = (SELECT reset_at FROM wal_stall_status()) AS since_is_reset_at
-FROM wal_stall_summary LIMIT 1;
+CREATE VIEW @extschema@.wal_stall_clog AS
+    SELECT * FROM @extschema@.wal_stall_clog();
 
--- Privileges: reading needs pg_monitor; reset stays with superusers.
-CREATE ROLE regress_plain;
-CREATE ROLE regress_monitor IN ROLE pg_monitor;
-SET ROLE regress_plain;
-SELECT count(*) FROM wal_stall_summary;
-SELECT * FROM wal_stall_summary();
-SELECT count(*) FROM wal_stall_current;
-SELECT * FROM wal_stall_status();
-RESET ROLE;
-SET ROLE regress_monitor;
-SELECT count(*) FROM wal_stall_summary;
--- (an error here is the failure; what the rows hold is checked above)
-SELECT class, lower_ms, upper_ms, episodes FROM wal_stall_histogram LIMIT 0;
-SELECT pid, class, waiting_ms FROM wal_stall_current LIMIT 0;
-SELECT has_function_privilege('wal_stall_reset()', 'EXECUTE') AS may_reset,
-       has_function_privilege('wal_stall_test_fsync(float8, text)', 'EXECUTE') AS may_probe;
-SELECT collector_pid IS NOT NULL AS readable FROM wal_stall_status();
-SELECT wal_stall_reset();
-RESET ROLE;
-DROP ROLE regress_plain;
-DROP ROLE regress_monitor;
+--
+-- Stall time per statement and class, joinable with pg_stat_statements on
+-- (userid, dbid, queryid).  queryid is NULL for episodes outside any
+-- statement, and for other users' statements unless the reader has the
+-- privileges of pg_read_all_stats.
+--
+CREATE FUNCTION @extschema@.wal_stall_queries(
+    OUT userid oid,
+    OUT dbid oid,
+    OUT queryid bigint,
+    OUT class text,
+    OUT episodes bigint,
+    OUT total_ms float8,
+    OUT max_ms float8,
+    OUT p99_ms float8)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'wal_stall_queries'
+LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
 
--- Bad settings get clear errors.
-SET wal_stall.sample_interval = 5;
--- (core states the range, with units from 18 on: only the SQLSTATE is shown)
-\set VERBOSITY sqlstate
-ALTER SYSTEM SET wal_stall.sample_interval = 0.01;
-ALTER SYSTEM SET wal_stall.sample_interval = 5000;
-ALTER SYSTEM SET wal_stall.history_seconds = 1;
-\set VERBOSITY default
-SET wal_stall.no_such_setting = 1;
-SELECT * FROM wal_stall_history('not a time');
+CREATE VIEW @extschema@.wal_stall_queries AS
+    SELECT * FROM @extschema@.wal_stall_queries();
 
-DROP TABLE regress_bulk;
-DROP FUNCTION regress_wrap_around(int);
-DROP FUNCTION regress_reset_and_read();
-DROP EXTENSION wal_stall;
+COMMENT ON VIEW @extschema@.wal_stall_queries IS
+    'Sampled stall time per (user, database, statement, class) since the last reset; join pg_stat_statements on (userid, dbid, queryid)';
+
+--
+-- Reset every figure (superuser unless granted).
+--
+CREATE FUNCTION @extschema@.wal_stall_reset()
+RETURNS void
+AS 'MODULE_PATHNAME', 'wal_stall_reset'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+--
+-- Privileges: reading is for pg_monitor, resetting for superusers.
+--
+REVOKE ALL ON FUNCTION @extschema@.wal_stall_summary() FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.wal_stall_histogram() FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.wal_stall_current() FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.wal_stall_status() FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.wal_stall_history(timestamptz) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.wal_stall_clog() FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.wal_stall_reset() FROM PUBLIC;
+REVOKE ALL ON @extschema@.wal_stall_summary, @extschema@.wal_stall_histogram,
+    @extschema@.wal_stall_current, @extschema@.wal_stall_history, @extschema@.wal_stall_clog FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION @extschema@.wal_stall_summary() TO pg_monitor;
+GRANT EXECUTE ON FUNCTION @extschema@.wal_stall_histogram() TO pg_monitor;
+GRANT EXECUTE ON FUNCTION @extschema@.wal_stall_current() TO pg_monitor;
+GRANT EXECUTE ON FUNCTION @extschema@.wal_stall_status() TO pg_monitor;
+GRANT EXECUTE ON FUNCTION @extschema@.wal_stall_history(timestamptz) TO pg_monitor;
+GRANT EXECUTE ON FUNCTION @extschema@.wal_stall_clog() TO pg_monitor;
+GRANT SELECT ON @extschema@.wal_stall_summary, @extschema@.wal_stall_histogram,
+    @extschema@.wal_stall_current, @extschema@.wal_stall_history, @extschema@.wal_stall_clog TO pg_monitor;
+
+REVOKE ALL ON FUNCTION @extschema@.wal_stall_queries() FROM PUBLIC;
+REVOKE ALL ON @extschema@.wal_stall_queries FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION @extschema@.wal_stall_queries() TO pg_monitor;
+GRANT SELECT ON @extschema@.wal_stall_queries TO pg_monitor;
+
+-- In-server fsync probe
+--
+-- pg_test_fsync's tests, run by the server on a scratch file in its WAL
+-- directory (or in directory), seconds per test, with per-op latencies.
+-- Needs no shared memory, so it works without preloading the library.
+-- Superuser-only unless granted: it writes and syncs files.
+--
+CREATE FUNCTION @extschema@.wal_stall_test_fsync(
+    seconds float8 DEFAULT 2,
+    directory text DEFAULT NULL,
+    OUT test text,
+    OUT method text,
+    OUT write_kb int,
+    OUT writes_per_op int,
+    OUT ops_per_sec float8,
+    OUT usecs_per_op float8,
+    OUT p50_us float8,
+    OUT p99_us float8,
+    OUT max_us float8)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'wal_stall_test_fsync'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE
+ROWS 18;
+
+REVOKE ALL ON FUNCTION @extschema@.wal_stall_test_fsync(float8, text) FROM PUBLIC;
+
+--
+-- Settings to change, with the measured evidence.
+--
+CREATE FUNCTION @extschema@.wal_stall_advice(
+    OUT setting text,
+    OUT current text,
+    OUT suggested text,
+    OUT confidence text,
+    OUT evidence text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'wal_stall_advice'
+LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
+
+REVOKE ALL ON FUNCTION @extschema@.wal_stall_advice() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION @extschema@.wal_stall_advice() TO pg_monitor;

@@ -1,7 +1,7 @@
 /*
  * tap.h
  *		The TAP lines of wal_stall's C unit tests (test/unit/ and
- *		bench/test_unit*.c): one "ok N - what" or "not ok N - what" line per
+ *		bench/t/unit/test_unit*.c): one "ok N - what" or "not ok N - what" line per
  *		check, numbered from 1, then "N passed, N failed" from tap_finish().
  *
  * Every file of a test program includes it; the one file that holds main()

@@ -25,7 +25,7 @@
 /*
  * wal_stall_query_slot_for_tests(pid)
  *		The query id in the statement slot of the backend with this pid, or
- *		NULL when it holds none.  t/010_queries.pl creates it to check that
+ *		NULL when it holds none.  test/t/010_queries.pl creates it to check that
  *		a statement publishes its query id, and that a failed one leaves
  *		nothing behind.
  */

@@ -10,8 +10,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 PG_CONFIG=${PG_CONFIG:-pg_config}
 PGBIN=$("$PG_CONFIG" --bindir) || exit 1
 export PATH=$PGBIN:$PATH
-# shellcheck source=../../bench/cluster.sh
-. "$here/../../bench/cluster.sh"
+# shellcheck source=../cluster.sh
+. "$here/../cluster.sh"
 
 # the exit trap (stop, remove) is set before initdb
 cluster_scratch pgtap $((20000 + RANDOM % 10000))

@@ -4,10 +4,10 @@
 # scripts/pg_root.sh for the majors it holds (17, 18, 19).  Prints TAP lines
 # and ends with "N passed, N failed".
 #
-#   scripts/test_package.sh          PG_CONFIG=/path/to/pg_config scripts/test_package.sh
+#   test/package.sh          PG_CONFIG=/path/to/pg_config test/package.sh
 #
 #   scripts/pg_root.sh --run 19 . env PG_CONFIG=/usr/lib/postgresql/19/bin/pg_config \
-#       bash /wal_stall/scripts/test_package.sh
+#       bash /wal_stall/test/package.sh
 #
 # Builds the .debs in a scratch copy (scripts/build_deb.sh); installs
 # postgresql-NN-wal-stall and wal-stall-bench with apt-get; makes a cluster
@@ -108,9 +108,9 @@ dpkg -L "$ext_pkg" "$bench_pkg" | grep -vx '/\.' | sort -u >"$dir/dpkg_L"
 libdir=$("$PG_CONFIG" --pkglibdir)
 sharedir=$("$PG_CONFIG" --sharedir)
 is "$(dpkg -S "$libdir/wal_stall.so" 2>/dev/null | cut -d: -f1)" "$ext_pkg" "$libdir/wal_stall.so belongs to $ext_pkg"
-ok "the SQL scripts and the control file are in $sharedir/extension" \
-	test -f "$sharedir/extension/wal_stall.control" -a -f "$sharedir/extension/wal_stall--1.0.sql" \
-	-a -f "$sharedir/extension/wal_stall--1.0--1.1.sql" -a -f "$sharedir/extension/wal_stall--$upstream.sql"
+ok "the control file and the install script wal_stall--$upstream.sql are in $sharedir/extension" \
+	test -f "$sharedir/extension/wal_stall.control" -a -f "$sharedir/extension/wal_stall--$upstream.sql"
+is "$(dpkg -L "$ext_pkg" | grep -cE '/extension/wal_stall--.*\.sql$')" 1 "$ext_pkg installs one SQL script"
 # (debian/rules installs them into every major's package, not only the first)
 docs_installed() {
 	local f missing=""

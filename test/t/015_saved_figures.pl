@@ -38,13 +38,13 @@ $node->safe_psql('postgres', 'CREATE EXTENSION wal_stall');
 
 my $stat_file = $node->data_dir . '/pg_stat/wal_stall.stat';
 
-is_deeply([ header_figure_names("$FindBin::RealBin/../shared_state.h") ],
+is_deeply([ header_figure_names("$FindBin::RealBin/../../shared_state.h") ],
 	\@save_figure_names,
 	'WalStallSaveFile.pm lists every field of WalStallFigures, in order')
   or BAIL_OUT('WalStallFigures changed: update WalStallSaveFile.pm');
 
 # --- figures to save, evictions among them: distinct statements stalling in
-# WAL until the 100-entry table has evicted some (as in t/010_queries.pl)
+# WAL until the 100-entry table has evicted some (as in test/t/010_queries.pl)
 ok($node->poll_query_until('postgres', 'SELECT ticks > 100 FROM wal_stall_status()'),
 	'the collector ticks');
 my $tables = 0;

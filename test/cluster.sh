@@ -18,8 +18,8 @@
 
 # test/lib.sh sets PGBIN from PG_CONFIG: a PGBIN given stays.
 cluster_pgbin=${PGBIN:-}
-# shellcheck source=../test/lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../test/lib.sh"
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 PGBIN=${cluster_pgbin:-$PGBIN}
 
 cluster_init() {

@@ -6,7 +6,7 @@
 # in one temporary directory, stopped and removed at the end.  Run as root.
 # Prints TAP lines.
 #
-#   exporter/test.sh          PG_CONFIG=/path/to/pg_config exporter/test.sh
+#   test/exporter.sh          PG_CONFIG=/path/to/pg_config test/exporter.sh
 #
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -uo pipefail
@@ -18,8 +18,8 @@ top=$(cd "$here/.." && pwd)
 EXPORTER=/usr/bin/prometheus-postgres-exporter
 PROMETHEUS=/usr/bin/prometheus
 PROMTOOL=/usr/bin/promtool
-# shellcheck source=../bench/cluster.sh
-source "$top/bench/cluster.sh"
+# shellcheck source=cluster.sh
+source "$top/test/cluster.sh"
 
 require_root
 for b in "$EXPORTER" "$PROMETHEUS" "$PROMTOOL" "$PGBIN/pgbench"; do

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Check that every place naming wal_stall's version agrees: wal_stall.control
-# (default_version), its install script, the Debian package's version
+# (default_version), its install script (sql/wal_stall.sql, the only one,
+# which the Makefile installs as wal_stall--VERSION.sql), the Debian package's version
 # (debian/changelog, upstream part), the harness (WSB_VERSION in bench/wsb.h,
 # and "wal_stall_bench --version" when a built binary is given), the man
 # page's header, CHANGELOG.md's newest release, below its "Unreleased"
@@ -9,8 +10,8 @@
 # license, and the PostgreSQL range, which is the one debian/pgversions and
 # compat.h's header name).  Prints TAP lines and "N passed, N failed".
 #
-#   scripts/check_versions.sh [PATH/TO/wal_stall_bench]
-#   scripts/check_versions.sh --self-test
+#   test/check_versions.sh [PATH/TO/wal_stall_bench]
+#   test/check_versions.sh --self-test
 #
 # --self-test runs the check on copies of those files: unchanged, where it
 # must pass, then each changed in turn to disagree, where one of its tests
@@ -32,15 +33,15 @@ self_test() {
 	trap 'rm -rf "$scratch"' EXIT
 	copy_checked_files() {
 		rm -rf "$scratch/tree"
-		mkdir -p "$scratch/tree/scripts" "$scratch/tree/debian" "$scratch/tree/bench"
-		cp "$0" "$scratch/tree/scripts/check_versions.sh"
-		for f in $checked_files "wal_stall--$(control_version "$top").sql"; do
+		mkdir -p "$scratch/tree/test" "$scratch/tree/debian" "$scratch/tree/bench" "$scratch/tree/sql"
+		cp "$0" "$scratch/tree/test/check_versions.sh"
+		for f in $checked_files sql/wal_stall.sql; do
 			cp "$top/$f" "$scratch/tree/$f"
 		done
 	}
 	copy_checked_files
 	n=1
-	if bash "$scratch/tree/scripts/check_versions.sh" >"$scratch/out" 2>&1; then
+	if bash "$scratch/tree/test/check_versions.sh" >"$scratch/out" 2>&1; then
 		echo "ok 1 - an unchanged copy of the files passes the check"
 	else
 		echo "not ok 1 - an unchanged copy of the files passes the check"
@@ -55,7 +56,7 @@ self_test() {
 		if cmp -s "$top/$file" "$scratch/tree/$file"; then
 			echo "not ok $n - $file: the edit \"$edit\" changed nothing"
 			failed=$((failed + 1))
-		elif bash "$scratch/tree/scripts/check_versions.sh" >"$scratch/out" 2>&1 ||
+		elif bash "$scratch/tree/test/check_versions.sh" >"$scratch/out" 2>&1 ||
 			! grep -q '^not ok ' "$scratch/out"; then
 			echo "not ok $n - $file, edited with \"$edit\", does not fail a test of the check"
 			failed=$((failed + 1))
@@ -65,7 +66,8 @@ self_test() {
 	done <<'CASES'
 META.json|s/"version": "([0-9]+)\.([0-9]+)\.0",/"version": "\1.\2.1",/
 META.json|0,/"version": "[0-9.]+"/s//"version": "9.9.9"/
-META.json|s/"file": "wal_stall--[0-9.]+\.sql"/"file": "wal_stall--0.9.sql"/
+META.json|s/"file": "sql\/wal_stall\.sql"/"file": "wal_stall--0.9.sql"/
+Makefile|s/^DATA_built = .*/DATA_built = $(EXTENSION)--1.0.sql/
 META.json|0,/"abstract": "/s//"abstract": "another /
 META.json|s/"maintainer": "[^"]*"/"maintainer": "someone <someone@example.org>"/
 META.json|s/"license": "[^"]*"/"license": "mit"/
@@ -83,8 +85,6 @@ CASES
 	echo "$((n - failed)) passed, $failed failed"
 	[ "$failed" -eq 0 ]
 }
-
-control_version() { sed -nE "s/^default_version *= *'([^']*)'.*/\1/p" "$1/wal_stall.control"; }
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 bench=${1:-}
@@ -110,8 +110,11 @@ control=$(sed -nE "s/^default_version *= *'([^']*)'.*/\1/p" "$top/wal_stall.cont
 echo "# wal_stall.control default_version: $control"
 [ -n "$control" ] || { echo "Bail out! no default_version in wal_stall.control"; exit 1; }
 
-is "$(test -f "$top/wal_stall--$control.sql" && echo yes)" yes "wal_stall--$control.sql exists"
-is "$(grep -c "wal_stall--$control.sql" "$top/Makefile")" 1 "the Makefile installs wal_stall--$control.sql"
+is "$(test -f "$top/sql/wal_stall.sql" && echo yes)" yes "the install script sql/wal_stall.sql exists"
+is "$(grep -cxF 'DATA_built = $(EXTENSION)--$(EXTVERSION).sql' "$top/Makefile")" 1 \
+	"the Makefile installs sql/wal_stall.sql as wal_stall--VERSION.sql"
+is "$(grep -cE "^EXTVERSION = .*default_version.*\\$\\(EXTENSION\\)\\.control" "$top/Makefile")" 1 \
+	"the Makefile's VERSION is wal_stall.control's default_version"
 deb=$(sed -nE '1s/^wal-stall \(([^)]*)\).*/\1/p' "$top/debian/changelog")
 is "${deb%-*}" "$control" "debian/changelog's package version ($deb) is $control-N"
 is "$(sed -nE 's/^#define WSB_VERSION[[:space:]]+"([^"]*)".*/\1/p' "$top/bench/wsb.h")" "$control" \
@@ -149,7 +152,7 @@ done
 is "$(meta name)" wal_stall "META.json's name"
 is "$(meta version)" "$semver" "META.json's version"
 is "$(meta provides wal_stall version)" "$semver" "META.json's version of the extension"
-is "$(meta provides wal_stall file)" "wal_stall--$control.sql" "META.json names the install script"
+is "$(meta provides wal_stall file)" sql/wal_stall.sql "META.json names the install script"
 is "$(meta abstract)" "$(sed -nE "s/^comment *= *'([^']*)'.*/\1/p" "$top/wal_stall.control")" \
 	"META.json's abstract is wal_stall.control's comment"
 is "$(meta provides wal_stall abstract)" "$(meta abstract)" "META.json: the extension's abstract is the distribution's"

@@ -25,7 +25,7 @@ plan skip_all => 'pg_wait_events arrived in PostgreSQL 17' if $pg_major < 17;
 
 # The (class, name) pairs of classify.c, as pg_wait_events names the classes.
 my %class_type = (LWLOCK => 'LWLock', IO => 'IO', IPC => 'IPC');
-my $source = slurp_file("$FindBin::RealBin/../classify.c");
+my $source = slurp_file("$FindBin::RealBin/../../classify.c");
 my ($table) = $source =~ /tracked_names\[\] = \{(.*?)\n\};/s;
 ok(defined $table, 'classify.c has its tracked_names table');
 my @rows = grep { /\S/ } split /\n/, $table // '';

@@ -1,7 +1,7 @@
 # Every query of exporter/queries.yaml runs on this major, as a role with
 # only pg_monitor, and returns exactly the columns its metrics name.
 #
-# exporter/test.sh runs the real postgres_exporter against these queries,
+# test/exporter.sh runs the real postgres_exporter against these queries,
 # on the machine's own PostgreSQL only (its package is Debian 12's).  The
 # views the queries read change between majors (pg_stat_wal, pg_stat_io,
 # the SLRU views), so this test asks each major's own server: a query that
@@ -24,7 +24,7 @@ use WalStallTest;
 # usage HISTOGRAM).
 my @namespaces;
 my ($current, $in_query, $query_indent);
-for my $line (split /\n/, slurp_file("$FindBin::RealBin/../exporter/queries.yaml"))
+for my $line (split /\n/, slurp_file("$FindBin::RealBin/../../exporter/queries.yaml"))
 {
 	if ($in_query)
 	{

@@ -12,7 +12,9 @@ use lib $FindBin::RealBin;
 use WalStallTest;
 
 my $node = wal_stall_node('not_preloaded', preload => '');
-pass('CREATE EXTENSION works without preloading');
+is( $node->safe_psql(
+		'postgres', "SELECT count(*) FROM pg_extension WHERE extname = 'wal_stall'"),
+	'1', 'CREATE EXTENSION works without preloading');
 
 foreach my $query (
 	'SELECT * FROM wal_stall_summary',

@@ -13,7 +13,7 @@
 #ifndef WSB_TEST_UNIT_H
 #define WSB_TEST_UNIT_H
 
-#include "../test/tap.h"
+#include "tap.h"
 #include "wsb.h"
 
 /* test_unit.c: a WsbRows of malloc'd text cells, row major, NULL for a

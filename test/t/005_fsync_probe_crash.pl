@@ -149,7 +149,8 @@ ok(-e "$pgdata/$wal->{file}", 'the killed run on pg_wal left its file');
 $node->restart;
 ok(!-e "$pgdata/$tmp->{file}", 'a restart removes the base/pgsql_tmp scratch file')
   if $pg_major < 14;
-pass('server restarts with the file in pg_wal');
+is($node->safe_psql('postgres', 'SELECT pg_is_in_recovery()'),
+	'f', 'server restarts with the file in pg_wal');
 is($node->safe_psql('postgres', 'SELECT count(*) FROM wal_stall_test_fsync(0.1)'),
 	'18', 'next run works');
 ok(!-e "$pgdata/$wal->{file}", 'and removed the file of the killed run');

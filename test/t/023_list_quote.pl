@@ -22,7 +22,7 @@ use lib $FindBin::RealBin;
 use WalStallTest;
 
 # The harness's list, read from its source.
-my $source = slurp_file("$FindBin::RealBin/../bench/autoconf.c");
+my $source = slurp_file("$FindBin::RealBin/../../bench/autoconf.c");
 my ($table) = $source =~ /wsb_list_quote_settings\[\] = \{(.*?)NULL/s;
 ok(defined $table, 'bench/autoconf.c has its wsb_list_quote_settings table');
 my %ours = map { $_ => 1 } ($table // '') =~ /"(\w+)"/g;

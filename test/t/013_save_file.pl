@@ -97,7 +97,7 @@ cmp_ok($v3_figures{reset_ticks}, '>=', $good_figures{reset_ticks},
 
 # --- version 4 too: it lacks only the episodes counted one by one, which
 # were all of them then, so the log has nothing to say about it
-# (t/015_saved_figures.pl checks the figures, with no collector to change
+# (test/t/015_saved_figures.pl checks the figures, with no collector to change
 # them)
 $log = start_with(save_as_version(save_with_figures($good, query_evictions => 7), 4));
 like($log, qr/loaded wal_stall figures saved at clean shutdown/, 'a version 4 file loads');
