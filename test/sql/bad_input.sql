@@ -263,7 +263,7 @@ SELECT * FROM wal_stall_test_fsync(0.1, 'base/pgsql_tmp/../../global'); \echo :S
 SELECT * FROM wal_stall_test_fsync(0.1, 'PG_VERSION'); \echo :SQLSTATE
 SELECT * FROM wal_stall_test_fsync(0.1, '/no/such'); \echo :SQLSTATE
 SELECT * FROM wal_stall_test_fsync(0.1, '/etc/passwd'); \echo :SQLSTATE
-SELECT regress_error($$SELECT * FROM wal_stall_test_fsync(0.1, '../../../../etc')$$);
+SELECT regress_error($$SELECT * FROM wal_stall_test_fsync(0.1, '../../../../../../../../../../../../../../../../etc')$$);
 SELECT regress_error($$SELECT * FROM wal_stall_test_fsync(0.1, '/etc')$$);
 SELECT regress_error($$SELECT * FROM wal_stall_test_fsync(0.1, '/')$$);
 SELECT regress_error($$SELECT * FROM wal_stall_test_fsync(0.1, '//')$$);
@@ -287,7 +287,7 @@ RESET ROLE;
 SET ROLE regress_fsync_grantee;
 SELECT * FROM wal_stall_test_fsync(0.1, '/etc'); \echo :SQLSTATE
 SELECT * FROM wal_stall_test_fsync(0.1, '/no/such'); \echo :SQLSTATE
-SELECT * FROM wal_stall_test_fsync(0.1, '../../../../etc'); \echo :SQLSTATE
+SELECT * FROM wal_stall_test_fsync(0.1, '../../../../../../../../../../../../../../../../etc'); \echo :SQLSTATE
 SELECT * FROM wal_stall_test_fsync(0.1, '../../../../no/such'); \echo :SQLSTATE
 SELECT * FROM wal_stall_test_fsync(0.1, '/'); \echo :SQLSTATE
 SELECT * FROM wal_stall_test_fsync(0.1, '..'); \echo :SQLSTATE
