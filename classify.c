@@ -142,6 +142,20 @@ ws_classify_init(void)
 	}
 }
 
+int
+ws_tracked_event_count(void)
+{
+	return (int) NUM_TRACKED_NAMES;
+}
+
+const char *
+ws_tracked_event(int i, uint32 *wait_class)
+{
+	Assert(i >= 0 && i < (int) NUM_TRACKED_NAMES);
+	*wait_class = tracked_names[i].wait_class;
+	return tracked_names[i].name;
+}
+
 /*
  * ws_walwriter_sleep_event
  *		The wait_event_info of the WAL writer sleeping between rounds
@@ -159,7 +173,7 @@ ws_walwriter_sleep_event(void)
 		{
 			const char *name = pgstat_get_wait_event(PG_WAIT_ACTIVITY | id);
 
-			if (name != NULL && pg_strcasecmp(name, "WalWriterMain") == 0)
+			if (name != NULL && pg_strcasecmp(name, WS_WALWRITER_SLEEP_NAME) == 0)
 				info = PG_WAIT_ACTIVITY | id;
 		}
 		looked = true;

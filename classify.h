@@ -65,6 +65,16 @@ extern WalStallWaitTable ws_wait_table;
 extern void ws_classify_init(void);
 
 /*
+ * The wait events the collector tracks, by the names it matches on the
+ * running server: the i-th of ws_tracked_event_count(), and the WAL
+ * writer's sleep between rounds, which it looks up in the Activity class.
+ * For the tests, which check every name against the server's own list.
+ */
+#define WS_WALWRITER_SLEEP_NAME "WalWriterMain"
+extern int	ws_tracked_event_count(void);
+extern const char *ws_tracked_event(int i, uint32 *wait_class);
+
+/*
  * Our meaning of one wait_event_info value; WS_EVENT_NONE if untracked.  The
  * wait class is its top byte, the event the rest.
  */

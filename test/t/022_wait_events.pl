@@ -1,15 +1,16 @@
 # The wait events wal_stall tracks exist on this server, by the names it
 # matches.
 #
-# classify.c lists them (tracked_names, and the WAL writer's sleep,
-# WalWriterMain, looked up by name); the collector builds its table at start
-# from the running server's names, case-insensitively, scanning each class's
-# numbers below WS_MAX_EVENT_ID.  An event renamed in a new major, or
-# numbered beyond the scan, would silently never be counted.  From 17 the
-# server lists its own events in pg_wait_events: every name classify.c
-# tracks must be there, in its class; and the collector, which logs
-# "wait event ... not found on this server" for each name its scan missed,
-# must have logged none.
+# classify.c lists them (and the WAL writer's sleep, WalWriterMain, looked
+# up by name); the collector builds its table at start from the running
+# server's names, case-insensitively, scanning each class's numbers below
+# WS_MAX_EVENT_ID.  An event renamed in a new major, or numbered beyond the
+# scan, would silently never be counted.  From 17 the server lists its own
+# events in pg_wait_events: every name the library tracks (asked of the
+# library itself, through a function of the test build,
+# test/test_functions.c) must be there, in its class; and the collector,
+# which logs "wait event ... not found on this server" for each name its
+# scan missed, must have logged none.
 #
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 use strict;
@@ -23,31 +24,19 @@ use WalStallTest;
 
 plan skip_all => 'pg_wait_events arrived in PostgreSQL 17' if $pg_major < 17;
 
-# The (class, name) pairs of classify.c, as pg_wait_events names the classes.
-my %class_type = (LWLOCK => 'LWLock', IO => 'IO', IPC => 'IPC');
-my $source = slurp_file("$FindBin::RealBin/../../classify.c");
-my ($table) = $source =~ /tracked_names\[\] = \{(.*?)\n\};/s;
-ok(defined $table, 'classify.c has its tracked_names table');
-my @rows = grep { /\S/ } split /\n/, $table // '';
-my @tracked;
-for my $row (@rows)
-{
-	if ($row =~ /^\s*\{PG_WAIT_(LWLOCK|IO|IPC), "(\w+)", WS_EVENT_\w+\},\s*$/)
-	{
-		push @tracked, [ $class_type{$1}, $2 ];
-	}
-	else
-	{
-		fail("a tracked_names row read as {class, name, event}: $row");
-	}
-}
-cmp_ok(scalar @tracked, '>=', 10, 'tracked_names read: ' . scalar @tracked . ' events');
-my @by_name = $source =~ /pg_strcasecmp\(name, "(\w+)"\)/g;
-is_deeply(\@by_name, ['WalWriterMain'], 'one event looked up by name alone: WalWriterMain');
-push @tracked, [ 'Activity', $_ ] for @by_name;
-
 my $node = wal_stall_node('wait_events');
 ok(wait_for_collector($node), 'the collector runs');
+
+# What the library tracks, from the library (scripts/test.sh builds the
+# test functions in).
+$node->safe_psql('postgres', q{
+	CREATE FUNCTION regress_tracked_events(OUT type text, OUT name text) RETURNS SETOF record
+	AS '$libdir/wal_stall', 'wal_stall_tracked_events_for_tests' LANGUAGE C STRICT});
+my @tracked = map { [ split /\|/ ] } split /\n/,
+  $node->safe_psql('postgres', 'SELECT type, name FROM regress_tracked_events()');
+cmp_ok(scalar @tracked, '>=', 10, 'the library tracks ' . scalar(@tracked) . ' events');
+is(scalar(grep { $_->[0] eq 'Activity' && $_->[1] eq 'WalWriterMain' } @tracked), 1,
+	'among them the WAL writer\'s sleep, Activity WalWriterMain');
 
 # The server's list is not empty: a missing view or an empty one must not
 # read as "every name present".
