@@ -167,13 +167,8 @@ run_suites() {
 
 	if [ "$major" = 15 ]; then
 		run_as_root_suites suites_once "$PGCONFIG"
-	elif [ -n "${WS_TEST_IN_ROOT:-}" ] && [ "$major" != 18 ]; then
-		run_as_root_suites package_suite "$PGCONFIG"
 	elif [ -n "${WS_TEST_IN_ROOT:-}" ]; then
-		# 18's package is built in 19's run, in the same root (build_deb.sh
-		# builds every installed major); installing and purging it again
-		# would add minutes to a command that must stay near an hour
-		echo "== Debian packages: skipped on 18 (built beside 19's in the same root and checked there; installed and tested on 15, 17 and 19)"
+		run_as_root_suites suites_in_root "$PGCONFIG"
 	fi
 
 	echo "== Perl TAP"
@@ -297,6 +292,7 @@ suites_once() {
 	grep -aE '^not ok' "$logs/bench_unit.log" | sed 's/^/  /'
 	count_tap "$logs/bench_unit.log" $status
 
+	list_quote_suite "$PGCONFIG" "$work" "$logs"
 	bench_suite e2e 1800 "end to end"
 	bench_suite cgroup_v2 900 "cgroup v2, a stand-in cgroup root"
 	bench_suite hostile 900 "hostile owner, a private /tmp"
@@ -351,6 +347,35 @@ suites_once() {
 
 	package_suite "$PGCONFIG" "$work" "$logs"
 }
+
+# The suites run as root for each major in its root: the harness's list of
+# list-quoted settings against this major's server, and its packages.
+suites_in_root() {
+	local PGCONFIG=$1 work=$2 logs=$3
+	list_quote_suite "$PGCONFIG" "$work" "$logs"
+	if [ "$(major_of "$PGCONFIG")" != 18 ]; then
+		package_suite "$PGCONFIG" "$work" "$logs"
+	else
+		# 18's package is built in 19's run, in the same root (build_deb.sh
+		# builds every installed major); installing and purging it again
+		# would add minutes to the test command
+		echo "== Debian packages: skipped on 18 (built beside 19's in the same root and checked there; installed and tested on 15, 17 and 19)"
+	fi
+}
+
+# The settings the server quotes as list elements, all in the harness's
+# list (bench/t/list_quote.sh), for every major.
+list_quote_suite() {
+	local PGCONFIG=$1 work=$2 logs=$3 status
+	echo "== list-quoted settings: the server's against the harness's (bench/t/list_quote.sh, as root)"
+	make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" list_quote_settings >"$logs/list_quote.log" 2>&1 &&
+		PG_CONFIG=$PGCONFIG limit 300 bash "$work/bench/t/list_quote.sh" >>"$logs/list_quote.log" 2>&1
+	status=$?
+	grep -aE '^not ok |^#   |^Bail out' "$logs/list_quote.log" | sed 's/^/  /'
+	count_tap "$logs/list_quote.log" $status
+}
+
+major_of() { "$1" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/'; }
 
 # The Debian packages of this major: on Debian 12 for 15, and inside a root
 # of scripts/pg_root.sh for its majors (test_package.sh, as suites_once).
