@@ -287,7 +287,7 @@ suites_once() {
 	make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" test_unit >"$logs/bench_unit.log" 2>&1 &&
 		"$work/bench/test_unit" >>"$logs/bench_unit.log" 2>&1
 	status=$?
-	# no cycle between bench's files, bench/README.md's list of who uses
+	# no cycle between bench's files, docs/harness_internals.md's list of who uses
 	# whom true, each header's file names true (bench/module_graph.sh)
 	make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" graph >>"$logs/bench_unit.log" 2>&1 ||
 		status=1
