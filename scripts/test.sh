@@ -344,6 +344,13 @@ suites_once() {
 	grep -aE '^not ok |^#   ' "$logs/links.log" | sed 's/^/  /'
 	count_tap "$logs/links.log" $status
 
+	echo "== the docs' package names, presets and run order match the tree (scripts/check_docs.py, and its --self-test)"
+	python3 "$work/scripts/check_docs.py" >"$logs/docs.log" 2>&1
+	status=$?
+	python3 "$work/scripts/check_docs.py" --self-test >>"$logs/docs.log" 2>&1 || status=1
+	grep -aE '^not ok |^#   ' "$logs/docs.log" | sed 's/^/  /'
+	count_tap "$logs/docs.log" $status
+
 	package_suite "$PGCONFIG" "$work" "$logs"
 }
 
