@@ -20,6 +20,10 @@ What the docs say against what the tree holds:
              values of a setting it lists ("wal_buffers 32kB vs 1MB",
              "shared_buffers 512MB, 32MB, 64MB"), its rounds, run length,
              margin, budget and slowed disk;
+  layout     README.md reaches its Install section within its first 60
+             lines, is at most 15 KB (15,360 bytes) and has its sections in
+             a newcomer's order (Install, Quick start, What it shows, The
+             harness); bench/README.md is at most 400 lines;
   run order  no doc, man page or text of the harness (bench/*.c, *.h and
              the golden output) claims an order the plan does not make: the
              runs go in rounds, each in an order shuffled afresh, so a
@@ -397,6 +401,31 @@ def check_run_order(root, docs, tap):
            'rounds shuffled afresh (%d files)' % len(files), wrong)
 
 
+README_ORDER = ['Install', 'Quick start', 'What it shows', 'The harness']
+
+
+def check_layout(root, tap):
+    with open(os.path.join(root, 'README.md'), encoding='utf-8') as f:
+        readme = f.read()
+    lines = readme.split('\n')
+    heads = [(n, l[3:].strip()) for n, l in enumerate(lines, 1) if l.startswith('## ')]
+    install = [n for n, h in heads if h == 'Install']
+    tap.ok(install and install[0] <= 60, 'layout: README.md reaches Install within its first 60 lines',
+           ['its "## Install" is at line %s' % (install[0] if install else 'none')])
+    size = len(readme.encode('utf-8'))
+    tap.ok(size <= 15 * 1024, 'layout: README.md is at most 15 KB (%d bytes)' % size)
+    # the history (Why, History) may follow them, never come first
+    order = [w for _, h in heads for w in README_ORDER + ['Why', 'History'] if h.startswith(w)]
+    order = [w if w in README_ORDER else 'history' for w in order]
+    tap.ok(order[:len(README_ORDER)] == README_ORDER and set(order[len(README_ORDER):]) <= {'history'},
+           "layout: README.md's sections come in a newcomer's order: %s, then the history"
+           % ', '.join(README_ORDER),
+           ['its sections: %s' % ', '.join(h for _, h in heads)])
+    with open(os.path.join(root, 'bench/README.md'), encoding='utf-8') as f:
+        n = len(f.read().rstrip('\n').split('\n'))
+    tap.ok(n <= 400, 'layout: bench/README.md is at most 400 lines (%d)' % n)
+
+
 def run(root):
     links = load_check_links()
     docs = doc_files(root, links)
@@ -404,6 +433,7 @@ def run(root):
     check_packages(root, docs, tap)
     check_presets(root, docs, tap)
     check_run_order(root, docs, tap)
+    check_layout(root, tap)
     print('1..%d' % tap.n)
     print('%d passed, %d failed' % (tap.n - tap.failed, tap.failed))
     return 1 if tap.failed else 0
@@ -418,9 +448,10 @@ FIXTURE = {
     'bench/presets/quick.conf': '# quick\nset = wal_buffers=32kB,1MB\nslow_wal = 100\nslow_wal_mbps = 4\n'
                                 'runs = 3\nduration = 10\nmargin = 10\nbudget = 2m\n',
     'bench/presets/overhead.conf': "set = shared_preload_libraries='',wal_stall\nruns = 5\n",
-    'README.md': '# t\n\n```sh\napt-get install ./postgresql-15-wal-stall_2.1-1_amd64.deb ./wal-stall-bench_2.1-1_amd64.deb\n'
+    'README.md': '# t\n\n## Install\n\n```sh\napt-get install ./postgresql-15-wal-stall_2.1-1_amd64.deb ./wal-stall-bench_2.1-1_amd64.deb\n'
                  'scripts/demo.sh     # the quick preset: wal_buffers 32kB vs 1MB, 3 rounds of 10 s runs, margin 10%\n```\n\n'
-                 'One `postgresql-NN-wal-stall` per major; `scripts/demo.sh --preset overhead` runs 5 rounds.\n',
+                 'One `postgresql-NN-wal-stall` per major; `scripts/demo.sh --preset overhead` runs 5 rounds.\n'
+                 '\n## Quick start\n\n## What it shows\n\n## The harness: wal_stall_bench\n\n## Why\n',
     'bench/README.md': '# b\n\nRuns go in rounds, each in an order shuffled from the seed.\n\n## Presets (bench/presets/NAME.conf)\n\n'
                        '| preset | what |\n|---|---|\n'
                        '| `quick` | wal_buffers 32kB vs 1MB on a slow WAL disk (100 IOPS, 4 MB/s), 10 s runs, margin 10%, budget 2m |\n'
@@ -455,6 +486,16 @@ PLANTS = [
      'seconds a run: "30 s runs", the file says 10'),
     ('a wrong margin', 'README.md', 'margin 10%', 'margin 5%', 'margin: "margin 5%", the file says 10'),
     ('a wrong slowed disk', 'bench/README.md', '(100 IOPS', '(50 IOPS', 'IOPS: "50 IOPS", the file says 100'),
+    ('a README that reaches Install after line 60', 'README.md', '# t\n', '# t\n' + 'text\n' * 60,
+     'its "## Install" is at line 63'),
+    ('a README over 15 KB', 'README.md', '## Why\n', '## Why\n' + 'x' * 15360,
+     'not ok layout: README.md is at most 15 KB'),
+    ('a README with the history before the quick start', 'README.md', '\n## Quick start\n', '\n## Why\n\n## Quick start\n',
+     "not ok layout: README.md's sections"),
+    ('a README with the views before the quick start', 'README.md', '## Quick start\n\n## What it shows\n',
+     '## What it shows\n\n## Quick start\n', "not ok layout: README.md's sections"),
+    ('a bench/README.md over 400 lines', 'bench/README.md', '## Output\n', '## Output\n' + 'line\n' * 400,
+     'not ok layout: bench/README.md is at most 400 lines'),
     ('a fixed cycle in the report', 'bench/report.c', 'Runs go in rounds, each in an order shuffled from the seed.',
      'Runs are interleaved (A B C A B C ...).', 'a fixed cycle "A B C A B C"'),
     ('"never back to back" in the man page', 'bench/wal_stall_bench.1', 'each shuffled afresh.',
@@ -505,7 +546,11 @@ def self_test():
             with open(path, 'w', encoding='utf-8') as f:
                 f.write(text)
             rc, out = check(tree)
-            tap.ok(rc != 0 and expect in out, 'self-test: found %s' % what,
+            if expect.startswith('not ok '):
+                found = re.search(r'^not ok \d+ - ' + re.escape(expect[len('not ok '):]), out, re.M)
+            else:
+                found = expect in out
+            tap.ok(rc != 0 and found, 'self-test: found %s' % what,
                    ['exit %d, output:' % rc] + out.split('\n'))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
