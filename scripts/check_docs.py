@@ -18,12 +18,15 @@ What the docs say against what the tree holds:
              file bench/presets/NAME.conf, both tables list every preset,
              and what a line says a preset compares is in its file: the
              values of a setting it lists ("wal_buffers 32kB vs 1MB",
-             "shared_buffers 512MB, 32MB, 64MB"), its rounds, run length,
-             margin, budget and slowed disk;
+             "shared_buffers 512MB, 32MB, 64MB"; a word value only when the
+             file has it), its rounds, run length, margin, budget, slowed
+             disk, clients and scale; a --set or --FLAG on the line is an
+             override, not a claim;
   layout     README.md reaches its Install section within its first 60
              lines, is at most 15 KB (15,360 bytes) and has its sections in
              a newcomer's order (Install, Quick start, What it shows, The
-             harness); bench/README.md is at most 400 lines;
+             harness, the history only after them); bench/README.md is at
+             most 400 lines;
   run order  no doc, man page or text of the harness (bench/*.c, *.h and
              the golden output) claims an order the plan does not make: the
              runs go in rounds, each in an order shuffled afresh, so a
@@ -155,6 +158,7 @@ def norm_value(v):
 
 
 def presets_of(root):
+    """{name: its file's keys} of every bench/presets/NAME.conf."""
     return {os.path.basename(p)[:-5]: read_preset(p)
             for p in sorted(glob.glob(os.path.join(root, 'bench/presets/*.conf')))}
 
@@ -184,7 +188,7 @@ def troff_to_text(text):
 
 
 def doc_files(root, links):
-    """(path, kind) of every doc: 'md' or 'man'; history files flagged."""
+    """(path, kind) of every doc: 'md' (those check_links.py checks) or 'man'."""
     files = [(p, 'md') for p in links.markdown_files(root)]
     man = os.path.join(root, 'bench/wal_stall_bench.1')
     if os.path.exists(man):
@@ -193,12 +197,13 @@ def doc_files(root, links):
 
 
 def is_history(root, path):
+    """CHANGELOG.md and docs/studies/ tell what was true when written."""
     rel = os.path.relpath(path, root)
     return rel == 'CHANGELOG.md' or rel.startswith('docs/studies' + os.sep)
 
 
 def doc_lines(path, kind):
-    with open(path, encoding='utf-8') as f:
+    with open(path, encoding='utf-8', errors='replace') as f:
         text = f.read()
     if kind == 'man':
         return troff_to_text(text)
@@ -391,7 +396,7 @@ def check_run_order(root, docs, tap):
     wrong = []
     for path, kind in files:
         rel = os.path.relpath(path, root)
-        lines = doc_lines(path, kind) if kind != 'text' else open(path, encoding='utf-8', errors='replace').read().split('\n')
+        lines = doc_lines(path, kind)
         for n, line in enumerate(lines, 1):
             for rx, what in WRONG_ORDER:
                 if rx.search(line):
