@@ -70,6 +70,7 @@ BASELINE = r'(?:\s*\((?:the )?baseline\))?'
 
 
 def load_check_links():
+    sys.dont_write_bytecode = True     # no __pycache__ left in the tree
     spec = importlib.util.spec_from_file_location('check_links', os.path.join(HERE, 'check_links.py'))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
