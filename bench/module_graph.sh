@@ -4,12 +4,13 @@
 #	program's, as make builds them): module A uses module B when A.o has an
 #	undefined symbol that B.o defines (nm).  Prints TAP, one line a check:
 #	  1  the graph has no cycle (tsort finds none; the cycle is printed)
-#	  2  README.md's list of who uses whom is this graph, edge for edge
+#	  2  the list of who uses whom in ../docs/harness_internals.md ("The
+#	     harness's modules") is this graph, edge for edge
 #	  3  every function and variable a header declares is defined in a
 #	     file its header names for it: the section line
 #	     "/* ---------- ... x.c ... ---------- */" above the declaration,
 #	     or, above any such line, the header's opening comment
-#	  4  README.md's "where to look first" table is true: each function
+#	  4  its "where to look first" table is true: each function
 #	     it names is defined in the file it names (a line "name(" there)
 #	Run by "make graph" (which builds the objects first) and by
 #	scripts/test.sh with the bench unit tests.
@@ -17,6 +18,7 @@
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 
 cd "$(dirname "$0")" || exit 1
+doc=../docs/harness_internals.md
 [ $# -gt 0 ] || { echo "usage: $0 OBJECT..." >&2; exit 2; }
 tmp=$(mktemp -d /tmp/wsb_graph.XXXXXX) || exit 1
 trap '[ -n "$WSB_GRAPH_KEEP" ] || rm -rf "$tmp"' EXIT
@@ -43,14 +45,14 @@ else
 	failed=1
 fi
 
-# 2: README.md draws this graph
+# 2: the internals' page draws this graph
 awk '/^<!-- module uses: begin -->/ { on = 1; next }
 	/^<!-- module uses: end -->/ { on = 0 }
-	on && /^[a-z_]+:/ { for (i = 2; i <= NF; i++) print substr($1, 1, length($1) - 1), $i }' README.md | sort -u >"$tmp/drawn"
+	on && /^[a-z_]+:/ { for (i = 2; i <= NF; i++) print substr($1, 1, length($1) - 1), $i }' "$doc" | sort -u >"$tmp/drawn"
 if [ -s "$tmp/drawn" ] && cmp -s "$tmp/edges" "$tmp/drawn"; then
-	echo "ok 2 - module graph: README.md lists every use between modules, and no other"
+	echo "ok 2 - module graph: $doc lists every use between modules, and no other"
 else
-	echo "not ok 2 - module graph: README.md's list differs from the objects' (< objects, > README.md)"
+	echo "not ok 2 - module graph: $doc's list differs from the objects' (< objects, > $doc)"
 	diff "$tmp/edges" "$tmp/drawn" | grep '^[<>]' | sed 's/^/#   /'
 	failed=1
 fi
@@ -102,15 +104,15 @@ else
 fi
 # 4: the newcomer's table names real functions in the right files
 awk -F'|' '/^<!-- where: begin -->/ { on = 1; next } /^<!-- where: end -->/ { on = 0 }
-	on && NF >= 4 && $3 ~ /\.c/ { gsub(/ /, "", $3); gsub(/ /, "", $4); print $3, $4 }' README.md >"$tmp/where"
+	on && NF >= 4 && $3 ~ /\.c/ { gsub(/ /, "", $3); gsub(/ /, "", $4); print $3, $4 }' "$doc" >"$tmp/where"
 : >"$tmp/where_wrong"
 while read -r file fn; do
 	grep -q "^$fn(" "$file" 2>/dev/null || echo "#   $fn is not defined in $file" >>"$tmp/where_wrong"
 done <"$tmp/where"
 if [ -s "$tmp/where" ] && [ ! -s "$tmp/where_wrong" ]; then
-	echo "ok 4 - module graph: README.md's $(wc -l <"$tmp/where") places to look first are where it says"
+	echo "ok 4 - module graph: $doc's $(wc -l <"$tmp/where") places to look first are where it says"
 else
-	echo "not ok 4 - module graph: README.md's places to look first are wrong"
+	echo "not ok 4 - module graph: $doc's places to look first are wrong"
 	cat "$tmp/where_wrong"
 	failed=1
 fi

@@ -46,7 +46,7 @@
  *	 util.c		 strings, rows as text, cleanup, files
  *	 main.c		 the plan-run-judge-report loop, signals
  *
- * bench/README.md ("The harness's modules") draws who uses whom; "make
+ * docs/harness_internals.md ("The harness's modules") draws who uses whom; "make
  * graph" checks that drawing, and these names, against the objects.
  *
  * The harness reads the extension only through its SQL views, like any

@@ -281,7 +281,7 @@ suites_once() {
 	make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" test_unit >"$logs/bench_unit.log" 2>&1 &&
 		"$work/bench/test_unit" >>"$logs/bench_unit.log" 2>&1
 	status=$?
-	# no cycle between bench's files, bench/README.md's list of who uses
+	# no cycle between bench's files, docs/harness_internals.md's list of who uses
 	# whom true, each header's file names true (bench/module_graph.sh)
 	make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" graph >>"$logs/bench_unit.log" 2>&1 ||
 		status=1
@@ -344,6 +344,13 @@ suites_once() {
 	status=$?
 	grep -aE '^not ok |^#   ' "$logs/links.log" | sed 's/^/  /'
 	count_tap "$logs/links.log" $status
+
+	echo "== the docs' package names, presets and run order match the tree (scripts/check_docs.py, and its --self-test)"
+	python3 "$work/scripts/check_docs.py" >"$logs/docs.log" 2>&1
+	status=$?
+	python3 "$work/scripts/check_docs.py" --self-test >>"$logs/docs.log" 2>&1 || status=1
+	grep -aE '^not ok |^#   ' "$logs/docs.log" | sed 's/^/  /'
+	count_tap "$logs/docs.log" $status
 
 	package_suite "$PGCONFIG" "$work" "$logs"
 }

@@ -74,7 +74,7 @@ ok "--judge A,1000000,1 / B,1000000,1: one complete round, too few" \
 # input (ten times the rows take far less than a hundred times the CPU,
 # as a quadratic reader would), with a loose ceiling on the million; the
 # times themselves are printed, not asserted: on a shared 2-core machine
-# even CPU time moves with the neighbours (bench/README.md has the figure)
+# even CPU time moves with the neighbours (docs/verdict.md has the figure)
 python3 - "$work/million.csv" "$work/tenth.csv" <<'PY'
 import random, sys
 random.seed(29)

@@ -48,7 +48,7 @@ ok "A/A: exit status 0 (got $rc)" [ "$rc" = 0 ]
 v=$(tps_verdict "$aa" wal_buffers=16384kB 2>/dev/null)
 echo "# A/A verdict: $v"
 # A bare "faster" or "slower" is a 95% interval that misses 1: an A/A
-# reads one by chance about one time in twenty-five (bench/README.md, the
+# reads one by chance about one time in twenty-five (docs/verdict.md, the
 # simulation), so what must never happen is a change beyond the margin.
 ok "A/A: 16384kB against 16MB reads no change beyond the margin ($v)" \
 	eval '[ -n "$v" ] && ! [[ "$v" =~ ^(faster|slower)\ by ]]'
