@@ -47,9 +47,11 @@ done
 
 # Inside a root of scripts/pg_root.sh (WS_TEST_IN_ROOT names its major)
 # the root's own packages are the PostgreSQL under test.
+setup_start=$SECONDS
 if [ -z "${WS_TEST_IN_ROOT:-}" ]; then
 	bash "$top/scripts/setup.sh" || exit 1
 fi
+setup_secs=$((SECONDS - setup_start))
 exec 3>&1	# the terminal, for messages from inside redirected suites
 
 # No suite may hang the run: each gets a wall-clock limit (seconds) far above
@@ -65,6 +67,32 @@ limit() {
 	[ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] && echo "  timed out after $secs s" >&3
 	echo "  ($((SECONDS - t0)) s)" >&3
 	return "$rc"
+}
+
+# "== NAME" before a suite: the part before it ends there, and its time
+# is recorded under its name (end_part ends the last one).
+part_name=""
+part_start=0
+part() {
+	end_part
+	part_name=$1
+	part_start=$SECONDS
+	echo "== $*"
+}
+end_part() {
+	[ -n "$part_name" ] && record_time "$((SECONDS - part_start))" "$part_name"
+	part_name=""
+}
+
+# Where the time goes: "SECONDS<tab>MAJOR<tab>WHAT" lines, printed at the
+# end, the slowest first.  A run inside a root prints its own as
+# "part-time" lines, which the run outside adds to its list.
+part_times=""
+[ "${setup_secs:-0}" -gt 0 ] && part_times="$setup_secs	-	setup: packages, the build (scripts/setup.sh)
+"
+record_time() {
+	part_times="$part_times$1	${current_major:--}	$2
+"
 }
 
 passed=0
@@ -118,6 +146,7 @@ pg_config_of() {
 run_suites() {
 	local PGCONFIG=$1 major work logs status ok notok
 	major=$("$PGCONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+	current_major=$major
 	v_passed=0
 	v_failed=0
 	echo "=== PostgreSQL $("$PGCONFIG" --version | sed 's/^PostgreSQL //') ($PGCONFIG)"
@@ -132,7 +161,7 @@ run_suites() {
 
 	# WS_TEST_FUNCTIONS=1: with the functions only the tests call
 	# (test/test_functions.c), which no package or default build has.
-	echo "== build and install (-Werror, with the test functions)"
+	part "build and install (-Werror, with the test functions)"
 	# The tree's own SQL files only: make install adds, it removes nothing,
 	# and a script of another build left there (a newer version's) would
 	# show in pg_extension_update_paths and be installable.
@@ -146,7 +175,7 @@ run_suites() {
 	fi
 	chown -R postgres:postgres "$work"
 
-	echo "== pg_regress"
+	part "pg_regress"
 	limit 900 runuser -u postgres -- make -C "$work" -s PG_CONFIG="$PGCONFIG" installcheck TAP_TESTS= >"$logs/regress.log" 2>&1
 	status=$?
 	grep -aE '^(ok|not ok|test) |\.\.\. (ok|FAILED)' "$logs/regress.log" | sed 's/^/  /'
@@ -159,7 +188,7 @@ run_suites() {
 	[ -f "$work/regression.diffs" ] && runuser -u postgres -- head -100 "$work/regression.diffs"
 	count "$ok" "$notok"
 
-	echo "== pgTAP"
+	part "pgTAP"
 	limit 900 runuser -u postgres -- env PG_CONFIG="$PGCONFIG" bash "$work/test/pgtap/run.sh" >"$logs/pgtap.log" 2>&1
 	status=$?
 	grep -aE '^(not ok|ok) |^#|^test/' "$logs/pgtap.log" | grep -avE '^ok ' | sed 's/^/  /' | head -40
@@ -171,8 +200,11 @@ run_suites() {
 		run_as_root_suites suites_in_root "$PGCONFIG"
 	fi
 
-	echo "== Perl TAP"
-	limit 1800 runuser -u postgres -- make -C "$work" -s PG_CONFIG="$PGCONFIG" installcheck REGRESS= PROVE_FLAGS=-v >"$logs/tap.log" 2>&1
+	part "Perl TAP"
+	# in the roots, the load-sensitive tests whose code no major changes
+	# skip (test/t/WalStallTest.pm, on_one_major_only): 15 runs them
+	limit 1800 runuser -u postgres -- env WS_TEST_OTHER_MAJOR="${WS_TEST_IN_ROOT:+1}" \
+		make -C "$work" -s PG_CONFIG="$PGCONFIG" installcheck REGRESS= PROVE_FLAGS=-v >"$logs/tap.log" 2>&1
 	status=$?
 	grep -aE '^(t/|not ok|Result)' "$logs/tap.log" | sed 's/^/  /'
 	count_tap "$logs/tap.log" $status
@@ -182,6 +214,7 @@ run_suites() {
 		done
 	fi
 
+	end_part
 	if [ "$v_failed" -eq 0 ]; then
 		rm -rf "$work" "$logs"
 	else
@@ -190,8 +223,7 @@ run_suites() {
 	fi
 	[ "$v_failed" -eq 0 ] || echo "the suites' output kept in $logs"
 	echo "PostgreSQL $major: $v_passed passed, $v_failed failed"
-	summary="$summary$(printf '%-4s %6d passed, %3d failed' "$major" "$v_passed" "$v_failed")
-"
+	summary="$summary$(printf '%-4s %6d passed, %3d failed' "$major" "$v_passed" "$v_failed")"
 }
 
 # A copy of the tree for the suites root runs, that no other account can
@@ -235,7 +267,7 @@ only_root_can_change() {
 run_as_root_suites() {
 	local suites=$1 PGCONFIG=$2 work failed_before=$v_failed
 
-	echo "== the suites run as root run from a copy only root can change"
+	part "the suites run as root run from a copy only root can change"
 	if ! work=$(root_only_copy); then
 		echo "  could not make one: the suites run as root are not run"
 		count 0 1
@@ -254,7 +286,7 @@ run_as_root_suites() {
 # of $2 seconds, after building the harness it runs; $3 says what it tests.
 bench_suite() {
 	local name=$1 secs=$2 what=$3 status
-	echo "== bench $what (bench/t/$name.sh, as root)"
+	part "bench $what (bench/t/$name.sh, as root)"
 	make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" wal_stall_bench >"$logs/$name.log" 2>&1 &&
 		PG_CONFIG=$PGCONFIG limit "$secs" bash "$work/bench/t/$name.sh" >>"$logs/$name.log" 2>&1
 	status=$?
@@ -266,7 +298,7 @@ bench_suite() {
 suites_once() {
 	local PGCONFIG=$1 work=$2 logs=$3 status
 
-	echo "== unit: the collector's cadence and the advice's rules (test/unit)"
+	part "unit: the collector's cadence and the advice's rules (test/unit)"
 	cc -O2 -Wall -Wextra -Werror -o "$work/test/unit/test_cadence" "$work/test/unit/test_cadence.c" -lm &&
 		"$work/test/unit/test_cadence" >"$logs/unit.log" 2>&1
 	status=$?
@@ -277,7 +309,7 @@ suites_once() {
 	grep -aE '^not ok' "$logs/unit.log" | sed 's/^/  /'
 	count_tap "$logs/unit.log" $status
 
-	echo "== unit: the bench harness (bench/t/unit, its module graph, its golden output)"
+	part "unit: the bench harness (bench/t/unit, its module graph, its golden output)"
 	make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" test_unit >"$logs/bench_unit.log" 2>&1 &&
 		"$work/bench/test_unit" >>"$logs/bench_unit.log" 2>&1
 	status=$?
@@ -301,51 +333,51 @@ suites_once() {
 	bench_suite verdicts 1800 "verdicts end to end"
 	bench_suite clog 900 "the CLOG experiment: an aged table, misses by buffer count"
 
-	echo "== Prometheus (test/exporter.sh, as root)"
+	part "Prometheus (test/exporter.sh, as root)"
 	PG_CONFIG=$PGCONFIG limit 900 bash "$work/test/exporter.sh" >"$logs/exporter.log" 2>&1
 	status=$?
 	grep -aE '^not ok ' "$logs/exporter.log" | sed 's/^/  /'
 	count_tap "$logs/exporter.log" $status
 
-	echo "== versions agree (test/check_versions.sh, and its --self-test)"
+	part "versions agree (test/check_versions.sh, and its --self-test)"
 	bash "$work/test/check_versions.sh" "$work/bench/wal_stall_bench" >"$logs/versions.log" 2>&1
 	status=$?
 	bash "$work/test/check_versions.sh" --self-test >>"$logs/versions.log" 2>&1 || status=1
 	grep -aE '^not ok |^#  ' "$logs/versions.log" | sed 's/^/  /'
 	count_tap "$logs/versions.log" $status
 
-	echo "== the extension's messages in PostgreSQL's style (test/message_style.sh, and its --self-test)"
+	part "the extension's messages in PostgreSQL's style (test/message_style.sh, and its --self-test)"
 	bash "$work/test/message_style.sh" >"$logs/message_style.log" 2>&1
 	status=$?
 	bash "$work/test/message_style.sh" --self-test >>"$logs/message_style.log" 2>&1 || status=1
 	grep -aE '^not ok |^#   ' "$logs/message_style.log" | sed 's/^/  /'
 	count_tap "$logs/message_style.log" $status
 
-	echo "== the top Makefile's header dependencies are the compiler's (test/header_deps.sh)"
+	part "the top Makefile's header dependencies are the compiler's (test/header_deps.sh)"
 	PG_CONFIG=$PGCONFIG bash "$work/test/header_deps.sh" >"$logs/header_deps.log" 2>&1
 	status=$?
 	grep -aE '^not ok ' "$logs/header_deps.log" | sed 's/^/  /'
 	count_tap "$logs/header_deps.log" $status
 
-	echo "== the extension builds without the harness; the harness under a plain prefix (test/build_alone.sh)"
+	part "the extension builds without the harness; the harness under a plain prefix (test/build_alone.sh)"
 	PG_CONFIG=$PGCONFIG limit 600 bash "$work/test/build_alone.sh" >"$logs/build_alone.log" 2>&1
 	status=$?
 	grep -aE '^not ok ' "$logs/build_alone.log" | sed 's/^/  /'
 	count_tap "$logs/build_alone.log" $status
 
-	echo "== make dist: the PGXN archive builds, installs and passes installcheck (test/dist.sh)"
+	part "make dist: the PGXN archive builds, installs and passes installcheck (test/dist.sh)"
 	WS_DIST_TREE=$top PG_CONFIG=$PGCONFIG limit 600 bash "$work/test/dist.sh" >"$logs/dist.log" 2>&1
 	status=$?
 	grep -aE '^not ok |^# |^Bail out' "$logs/dist.log" | sed 's/^/  /'
 	count_tap "$logs/dist.log" $status
 
-	echo "== markdown links resolve (scripts/check_links.py)"
+	part "markdown links resolve (scripts/check_links.py)"
 	python3 "$work/scripts/check_links.py" >"$logs/links.log" 2>&1
 	status=$?
 	grep -aE '^not ok |^#   ' "$logs/links.log" | sed 's/^/  /'
 	count_tap "$logs/links.log" $status
 
-	echo "== the docs' package names, presets and run order match the tree (scripts/check_docs.py, and its --self-test)"
+	part "the docs' package names, presets and run order match the tree (scripts/check_docs.py, and its --self-test)"
 	python3 "$work/scripts/check_docs.py" >"$logs/docs.log" 2>&1
 	status=$?
 	python3 "$work/scripts/check_docs.py" --self-test >>"$logs/docs.log" 2>&1 || status=1
@@ -366,7 +398,7 @@ suites_in_root() {
 		# 18's package is built in 19's run, in the same root (build_deb.sh
 		# builds every installed major); installing and purging it again
 		# would add minutes to the test command
-		echo "== Debian packages: skipped on 18 (built beside 19's in the same root and checked there; installed and tested on 15, 17 and 19)"
+		part "Debian packages: skipped on 18 (built beside 19's in the same root and checked there; installed and tested on 15, 17 and 19)"
 	fi
 }
 
@@ -374,7 +406,7 @@ suites_in_root() {
 # list (bench/t/list_quote.sh), for every major.
 list_quote_suite() {
 	local PGCONFIG=$1 work=$2 logs=$3 status
-	echo "== list-quoted settings: the server's against the harness's (bench/t/list_quote.sh, as root)"
+	part "list-quoted settings: the server's against the harness's (bench/t/list_quote.sh, as root)"
 	make -C "$work/bench" -s PG_CONFIG=$PGCONFIG CFLAGS="-O2 -g -Werror" list_quote_settings >"$logs/list_quote.log" 2>&1 &&
 		PG_CONFIG=$PGCONFIG limit 300 bash "$work/bench/t/list_quote.sh" >>"$logs/list_quote.log" 2>&1
 	status=$?
@@ -389,7 +421,7 @@ major_of() { "$1" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/'; }
 package_suite() {
 	local PGCONFIG=$1 work=$2 logs=$3 status
 
-	echo "== Debian packages: built, installed, used, purged (test/package.sh, as root)"
+	part "Debian packages: built, installed, used, purged (test/package.sh, as root)"
 	PG_CONFIG=$PGCONFIG limit 1200 bash "$work/test/package.sh" >"$logs/package.log" 2>&1
 	status=$?
 	grep -aE '^not ok |^#   |^Bail out' "$logs/package.log" | sed 's/^/  /'
@@ -405,11 +437,12 @@ run_in_root() {
 	v_passed=0
 	v_failed=0
 	log=$(mktemp /tmp/wal_stall_root.XXXXXX)
-	echo "== the root's mounts and processes, undone after every kind of end (test/root_mounts.sh)"
+	part "the root's mounts and processes, undone after every kind of end (test/root_mounts.sh)"
 	limit 600 bash "$top/test/root_mounts.sh" "$ver" >"$log" 2>&1
 	rc=$?
 	grep -aE '^not ok |^#   |^Bail out' "$log" | sed 's/^/  /'
 	count_tap "$log" $rc
+	end_part
 	local mounts_passed=$v_passed mounts_failed=$v_failed
 
 	limit 5400 bash "$top/scripts/pg_root.sh" --run "$ver" "$top" \
@@ -418,6 +451,8 @@ run_in_root() {
 		bash /wal_stall/scripts/test.sh 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
 	got=$(grep -aE "^PostgreSQL $ver: [0-9]+ passed, [0-9]+ failed\$" "$log" | tail -1)
+	part_times="$part_times$(grep -a '^part-time	' "$log" | cut -f2-)
+"
 	rm -f "$log"
 	if [ -z "$got" ]; then
 		echo "  the run in the root ended (status $rc) before its counts"
@@ -432,8 +467,33 @@ run_in_root() {
 		v_failed=$((mounts_failed + f))
 	fi
 	echo "PostgreSQL $ver (in its root): $v_passed passed, $v_failed failed"
-	summary="$summary$(printf '%-4s %6d passed, %3d failed' "$ver" "$v_passed" "$v_failed")
+	summary="$summary$(printf '%-4s %6d passed, %3d failed' "$ver" "$v_passed" "$v_failed")"
+}
+
+# A major's line in the summary gets the wall time of its suites.
+summary_time() {
+	summary="$summary$(printf '  (%d s)' "$1")
 "
+}
+
+# On a machine whose roots are not built yet, build them in the background
+# while the host's suites run (their build is mostly downloads and dpkg,
+# about 15 minutes for both): pg_root.sh MAJOR builds one under its lock,
+# and the call for that major below waits for it, or builds it again if
+# this one failed.  Its output goes to a log of root's own.
+roots_ahead() {
+	local v majors="" log
+	for v in $versions; do
+		case $v in 17 | 18 | 19) majors="$majors $v" ;; esac
+	done
+	[ -n "$majors" ] || return 0
+	roots_log=$(mktemp /tmp/wal_stall_roots.XXXXXX) || return 0
+	echo "=== the roots of$majors: made in the background while the host's suites run ($roots_log)"
+	(
+		for v in $majors; do
+			bash "$top/scripts/pg_root.sh" "$v" >>"$roots_log" 2>&1 || true
+		done
+	) &
 }
 
 saved_path=$PATH
@@ -442,7 +502,9 @@ case $mode in
 		run_suites "$PG_CONFIG"
 		;;
 	*)
+		[ -z "${WS_TEST_IN_ROOT:-}" ] && roots_ahead
 		for ver in $versions; do
+			current_major=$ver
 			case $ver in
 				17|18|19)
 					echo "=== PostgreSQL $ver: its root file system (scripts/pg_root.sh)"
@@ -453,10 +515,14 @@ case $mode in
 "
 						continue
 					fi
-					[ $(($(date +%s) - t0)) -gt 5 ] && echo "  (root made in $(($(date +%s) - t0)) s)"
+					if [ $(($(date +%s) - t0)) -gt 5 ]; then
+						echo "  (root made or waited for in $(($(date +%s) - t0)) s)"
+						record_time "$(($(date +%s) - t0))" "its root made (or waited for)"
+					fi
 					t0=$(date +%s)
 					run_in_root "$ver"
 					echo "  (suites in $(($(date +%s) - t0)) s)"
+					summary_time "$(($(date +%s) - t0))"
 					continue
 					;;
 			esac
@@ -476,17 +542,33 @@ case $mode in
 "
 				continue
 			fi
-			[ $(($(date +%s) - t0)) -gt 5 ] && echo "  (built in $(($(date +%s) - t0)) s)"
+			if [ $(($(date +%s) - t0)) -gt 5 ]; then
+				echo "  (built in $(($(date +%s) - t0)) s)"
+				record_time "$(($(date +%s) - t0))" "built from source"
+			fi
 			t0=$(date +%s)
 			run_suites "$pgc"
 			echo "  (suites in $(($(date +%s) - t0)) s)"
+			summary_time "$(($(date +%s) - t0))"
 		done
+		[ -n "${roots_log:-}" ] && { wait; rm -f "$roots_log"; }
 		;;
 esac
+if [ "$mode" = pg_config ]; then
+	summary_time "$(($(date +%s) - t_start))"
+fi
 
-# Inside a root the caller prints the summary, with this run's counts in it.
-[ -n "${WS_TEST_IN_ROOT:-}" ] && { [ "$failed" -eq 0 ]; exit; }
+# Inside a root the caller prints the summary, with this run's counts and
+# times in it.
+if [ -n "${WS_TEST_IN_ROOT:-}" ]; then
+	printf '%s' "$part_times" | sed '/^$/d; s/^/part-time	/'
+	[ "$failed" -eq 0 ]
+	exit
+fi
 echo "=== summary ($(($(date +%s) - t_start)) s)"
 printf '%s' "$summary"
+echo "where the time went (seconds, major, part), slowest first:"
+printf '%s' "$part_times" | sed '/^$/d' | sort -t '	' -k1,1nr | head -25 |
+	awk -F '\t' '{ printf "  %5d  %-3s %s\n", $1, $2, $3 }'
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

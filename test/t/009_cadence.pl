@@ -12,6 +12,8 @@ use FindBin;
 use lib $FindBin::RealBin;
 use WalStallTest;
 
+on_one_major_only();
+
 my $node = wal_stall_node('cadence', conf => qq{
 autovacuum = off
 synchronous_commit = off

@@ -12,6 +12,8 @@ use FindBin;
 use lib $FindBin::RealBin;
 use WalStallTest;
 
+on_one_major_only();
+
 my %nodes;
 foreach my $ring ('32kB', '16MB')
 {

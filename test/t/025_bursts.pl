@@ -26,6 +26,8 @@ use FindBin;
 use lib $FindBin::RealBin;
 use WalStallTest;
 
+on_one_major_only();
+
 # a tmpfs with room for the WAL, or the waits are not short by setup
 my ($fs, $blocks, $bsize) = split ' ', (`stat -f -c '%T %a %S' /dev/shm 2>/dev/null` // '');
 my $free_mb = ($blocks // 0) * ($bsize // 0) / (1024 * 1024);

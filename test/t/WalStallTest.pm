@@ -16,10 +16,24 @@ use IPC::Run;
 use PostgreSQL::Test::Cluster;
 
 our @EXPORT = qw($pg_major wal_stall_node pgbench_init pgbench_start pgbench_wait
-  pgbench_run pgbench_load wait_for_collector wait_for_connections next_history_row);
+  pgbench_run pgbench_load wait_for_collector wait_for_connections next_history_row
+  on_one_major_only);
 
 # The server's major version (the framework's pg_version is 15+ only).
 our ($pg_major) = `pg_config --version` =~ /(\d+)/;
+
+# A load-sensitive test of code that no major version changes (the
+# collector's cadence, the advice's rules, the burst estimates) runs on one
+# major, 15, the host's: scripts/test.sh sets WS_TEST_OTHER_MAJOR in the
+# roots of 17, 18 and 19, where it skips with this reason.  Each such test
+# calls it first.
+sub on_one_major_only
+{
+	Test::More::plan(skip_all =>
+		  'load-sensitive and the same on every major: scripts/test.sh runs it on 15')
+	  if $ENV{WS_TEST_OTHER_MAJOR};
+	return;
+}
 
 # A new node, initialised, with wal_stall preloaded, started, and the
 # extension created.  Options:
