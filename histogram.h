@@ -29,6 +29,15 @@ typedef struct WalStallClassStats
 	uint64		hist_ns[WS_HIST_BUCKETS];	/* summed durations per bucket */
 } WalStallClassStats;
 
+/*
+ * The largest count or sum of nanoseconds the figures hold: a quarter of
+ * int64's range (4.6e18: 146 years of summed waits), far beyond what a
+ * collector counts, and low enough that the views' sums over classes and
+ * buckets cannot overflow.  A save file holding more is refused
+ * (persist.c).
+ */
+#define WS_FIGURE_MAX			(INT64CONST(1) << 62)
+
 extern int	ws_hist_bucket(uint64 duration_ns, uint64 base_ns);
 extern void ws_hist_bounds(int bucket, uint64 base_ns, double *lower_ns, double *upper_ns);
 extern double ws_histogram_percentile(const WalStallClassStats *stats, uint64 base_ns,
