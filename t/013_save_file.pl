@@ -4,7 +4,8 @@
 # whose checksum is right but one of whose values the collector cannot have
 # written (an enum code, a count, a timestamp, a float, a class used as an
 # index; NaN, +-Inf, negative, INT64_MAX and UINT64_MAX among them) is
-# refused as a whole, with a detail naming the value.
+# refused as a whole, with a detail naming the value.  A count loaded at
+# the bound the loader accepts stays there as the collector adds to it.
 #
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 use strict;
@@ -234,6 +235,22 @@ foreach my $case (@cases)
 			        WHERE sample_time < pg_postmaster_start_time())}),
 		'0/0', "$what: nothing of the file is shown");
 }
+
+# --- a count loaded at the bound stops there: the collector's ticks do not
+# carry it past what the next start accepts
+$node->stop;
+$log = start_with(save_with_figures($good,
+		reset_ticks => $figure_max, reset_full_rate_ticks => $figure_max));
+like($log, qr/loaded wal_stall figures saved at clean shutdown/,
+	'a file with a tick count at the bound loads');
+ok($node->poll_query_until('postgres', 'SELECT ticks >= 3 FROM wal_stall_status()'),
+	'the collector ticks after the load');
+$node->stop;
+my %saturated = save_figures(read_bytes($stat_file));
+is($saturated{reset_ticks}, $figure_max, 'the tick count stays at the bound');
+$log = start_with(undef);
+like($log, qr/loaded wal_stall figures saved at clean shutdown/,
+	'and the file saved with it loads again');
 
 # --- odd things at the path: never waited on, reported as what they are
 # A FIFO at the file's path when the server starts.
