@@ -66,7 +66,7 @@ persist.o: compat.h $(WS_SHARED_STATE_H)
 queries.o: compat.h result_row.h $(WS_SHARED_STATE_H)
 views.o: advice.h classify.h compat.h result_row.h $(WS_SHARED_STATE_H)
 wal_stall.o: compat.h $(WS_SHARED_STATE_H)
-test/test_functions.o: histogram.h queries.h wal_stall.h
+test/test_functions.o: histogram.h queries.h $(WS_SHARED_STATE_H) wal_stall.h
 
 # The configuration-comparison harness (bench/), built and cleaned with the
 # extension, for the same PostgreSQL.
