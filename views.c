@@ -8,7 +8,8 @@
  * collector never waits on a reader for longer than a memcpy.  The history
  * ring (up to a day of rows, 16MB) is copied in batches of HISTORY_BATCH
  * rows, the lock released between them, so that no reader holds it for
- * much more than a tick (bench/history_copy_hold.sh measures the hold).
+ * more than about a tenth of a millisecond of copying
+ * (bench/history_copy_hold.sh measures the hold).
  *
  * The C entry points carry the version of the SQL API they serve
  * (wal_stall_summary_1_0), so that an old extension script keeps working
@@ -23,12 +24,12 @@
 #include <math.h>
 
 #include "access/htup_details.h"
-#include "portability/instr_time.h"
 #include "access/transam.h"
 #include "access/xlog.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "portability/instr_time.h"
 #include "storage/lwlock.h"
 #include "postmaster/bgwriter.h"
 #include "postmaster/walwriter.h"
