@@ -71,7 +71,7 @@ persist.o: compat.h $(WS_SHARED_STATE_H)
 queries.o: compat.h result_row.h $(WS_SHARED_STATE_H)
 views.o: advice.h classify.h compat.h result_row.h $(WS_SHARED_STATE_H)
 wal_stall.o: compat.h $(WS_SHARED_STATE_H)
-test/test_functions.o: classify.h compat.h histogram.h queries.h wal_stall.h
+test/test_functions.o: classify.h compat.h histogram.h queries.h $(WS_SHARED_STATE_H) wal_stall.h
 
 $(EXTENSION)--$(EXTVERSION).sql: sql/$(EXTENSION).sql $(EXTENSION).control
 	cp $< $@

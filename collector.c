@@ -542,17 +542,18 @@ count_episode(WalStallEpisode *episode)
 		ws_period_note_episode(&class_lengths[cls], duration_ns, ws_shared->interval_ns);
 
 	stats = &figures->classes[cls];
-	stats->episodes += weight;
-	stats->samples += episode->samples;
-	stats->total_ns += episode->time_ns;
+	/* a loaded count may stand near the bound: stop there, never wrap */
+	stats->episodes = ws_add_count(stats->episodes, weight);
+	stats->samples = ws_add_count(stats->samples, episode->samples);
+	stats->total_ns = ws_add_ns(stats->total_ns, episode->time_ns);
 	figures->period_weighted[cls] += episode->period_weighted;
 	stats->max_ns = Max(stats->max_ns, duration_ns);
 	if (weight > 0)
 	{
-		figures->episodes_counted[cls]++;
+		figures->episodes_counted[cls] = ws_add_count(figures->episodes_counted[cls], 1);
 		bucket = ws_hist_bucket(duration_ns, figures->hist_base_ns);
-		stats->hist[bucket] += weight;
-		stats->hist_ns[bucket] += weight * duration_ns;
+		stats->hist[bucket] = ws_add_count(stats->hist[bucket], weight);
+		stats->hist_ns[bucket] = ws_add_ns(stats->hist_ns[bucket], weight * duration_ns);
 	}
 	ws_queries_charge(&episode->statement, cls, weight, episode->samples,
 					  episode->time_ns, duration_ns, figures->hist_base_ns);
@@ -702,9 +703,11 @@ apply_samples(bool ring_full, uint64 elapsed_ns, uint64 sample_period_ns,
 
 		if (enter_group(&slot->stall, stall_group) && stall_group == WS_GROUP_WAL_PATH)
 		{
-			ws_shared->figures.wal_path_waits++;
+			ws_shared->figures.wal_path_waits =
+				ws_add_count(ws_shared->figures.wal_path_waits, 1);
 			if (event == WS_EVENT_WAL_WRITE_IO || event == WS_EVENT_WAL_SYNC_IO)
-				ws_shared->figures.wal_path_waits_io_first++;
+				ws_shared->figures.wal_path_waits_io_first =
+					ws_add_count(ws_shared->figures.wal_path_waits_io_first, 1);
 		}
 		if (stall_group != WS_GROUP_NONE)
 		{
@@ -718,10 +721,12 @@ apply_samples(bool ring_full, uint64 elapsed_ns, uint64 sample_period_ns,
 			second.stall_ns[cls] += elapsed_ns;
 			second.stall_period_weighted += (double) sample_period_ns * elapsed_ns;
 			if (by_ring)
-				ws_shared->figures.ring_rule_ns += elapsed_ns;
+				ws_shared->figures.ring_rule_ns =
+					ws_add_ns(ws_shared->figures.ring_rule_ns, elapsed_ns);
 			/* for wal_stall_advice(): did the WAL writer sleep through it? */
 			if (cls == WS_CLASS_WAL_BUFFER_FULL && writer_asleep)
-				ws_shared->figures.wrap_writer_asleep_ns += elapsed_ns;
+				ws_shared->figures.wrap_writer_asleep_ns =
+					ws_add_ns(ws_shared->figures.wrap_writer_asleep_ns, elapsed_ns);
 			waiting++;
 		}
 		enter_group(&slot->io, io_group);
@@ -859,15 +864,18 @@ collector_tick(uint64 now, uint64 elapsed_ns, uint64 unobserved_ns, bool late,
 	waiting = apply_samples(ring_full, elapsed_ns, sample_period_ns, count_rule);
 	for (int c = 0; c < WS_NUM_CLASSES; c++)
 	{
-		ws_shared->figures.episodes_var[c] += pending_var[c];
+		ws_shared->figures.episodes_var[c] =
+			ws_add_count(ws_shared->figures.episodes_var[c], pending_var[c]);
 		pending_var[c] = 0;
 	}
 	ws_shared->ticks++;
-	ws_shared->figures.reset_ticks++;
+	ws_shared->figures.reset_ticks = ws_add_count(ws_shared->figures.reset_ticks, 1);
 	if (!rested)
 	{
-		ws_shared->figures.reset_full_rate_ticks++;
-		ws_shared->figures.reset_full_rate_ns += elapsed_ns;
+		ws_shared->figures.reset_full_rate_ticks =
+			ws_add_count(ws_shared->figures.reset_full_rate_ticks, 1);
+		ws_shared->figures.reset_full_rate_ns =
+			ws_add_ns(ws_shared->figures.reset_full_rate_ns, elapsed_ns);
 	}
 	ws_shared->in_recovery = in_recovery;
 	if (late)

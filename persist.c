@@ -453,11 +453,12 @@ check_header(const WalStallFileHeader *header)
  * Range checks of the values loaded from a file whose checksum matched: a
  * file written by a build with a bug, or edited and checksummed again, can
  * still hold values the collector never writes, and some of them index
- * arrays (stall classes, checkpoint codes) or must pass output functions
- * (timestamps).  Each check notes the first value out of range; the file
- * is then refused as a whole.  Values any bit pattern of their type is
- * valid for (query ids, OIDs, LSNs, the XID counter, sums of nanoseconds,
- * the recency clock) are not checked.
+ * arrays (stall classes, checkpoint codes), must pass output functions
+ * (timestamps), or are added to (counts and sums, which must leave the
+ * collector room: WS_FIGURE_MAX).  Every floating-point value is finite.
+ * Each check notes the first value out of range; the file is then refused
+ * as a whole.  Values any bit pattern of their type is valid for (query
+ * ids, OIDs, LSNs, the XID counter) are not checked.
  */
 typedef struct RangeCheck
 {
@@ -479,13 +480,26 @@ range_problem(RangeCheck *rc, const char *field, const char *value, const char *
 							   rc->where, field, value, range);
 }
 
-/* A count: min (0, or -1 where -1 means "not known") or more. */
+/*
+ * A count: min (0, or -1 where -1 means "not known") up to WS_FIGURE_MAX,
+ * which the collector's additions stop at.
+ */
 static void
 check_count(RangeCheck *rc, const char *field, int64 value, int64 min)
 {
-	if (value < min)
+	if (value < min || value > WS_FIGURE_MAX)
 		range_problem(rc, field, psprintf(INT64_FORMAT, value),
-					  psprintf(INT64_FORMAT " or more", min));
+					  psprintf("between " INT64_FORMAT " and " INT64_FORMAT,
+							   min, WS_FIGURE_MAX));
+}
+
+/* A sum of nanoseconds, or a recency clock: up to WS_FIGURE_MAX. */
+static void
+check_ns(RangeCheck *rc, const char *field, uint64 value)
+{
+	if (value > (uint64) WS_FIGURE_MAX)
+		range_problem(rc, field, psprintf(UINT64_FORMAT, value),
+					  psprintf("at most " INT64_FORMAT, WS_FIGURE_MAX));
 }
 
 /* A code: one of min .. max (an enum, a set of bits, a bool). */
@@ -497,13 +511,23 @@ check_code(RangeCheck *rc, const char *field, int value, int min, int max)
 					  psprintf("between %d and %d", min, max));
 }
 
-/* A figure in floating point: finite, -1 ("not known") or more. */
+/*
+ * A figure in floating point: finite, from -1 ("not known") up to max.
+ * The comparisons are false for a NaN, hence the test of it first.
+ */
+static void
+check_double_max(RangeCheck *rc, const char *field, double value, double max)
+{
+	if (isnan(value) || isinf(value) || value < -1 || value > max)
+		range_problem(rc, field, psprintf("%g", value),
+					  psprintf("a finite number between -1 and %g", max));
+}
+
+/* The same up to WS_FIGURE_MAX, for figures with no tighter bound. */
 static void
 check_double(RangeCheck *rc, const char *field, double value)
 {
-	if (isnan(value) || isinf(value) || value < -1)
-		range_problem(rc, field, psprintf("%g", value),
-					  "a finite number, -1 or more");
+	check_double_max(rc, field, value, (double) WS_FIGURE_MAX);
 }
 
 /* A timestamp: finite, within what timestamptz can show. */
@@ -534,9 +558,12 @@ check_class_stats(RangeCheck *rc, const WalStallClassStats *stats)
 
 	check_count(rc, "episodes", stats->episodes, 0);
 	check_count(rc, "samples", stats->samples, 0);
+	check_ns(rc, "total_ns", stats->total_ns);
+	check_ns(rc, "max_ns", stats->max_ns);
 	for (int k = 0; k < WS_HIST_BUCKETS; k++)
 	{
 		check_count(rc, "a histogram count", stats->hist[k], 0);
+		check_ns(rc, "a histogram bucket's time", stats->hist_ns[k]);
 		/* bounded: an overflow of the sum would be undefined */
 		if (stats->hist[k] >= 0 && stats->hist[k] <= PG_INT64_MAX - in_histogram)
 			in_histogram += stats->hist[k];
@@ -544,6 +571,23 @@ check_class_stats(RangeCheck *rc, const WalStallClassStats *stats)
 	if (in_histogram != stats->episodes)
 		range_problem(rc, "the histogram's sum", psprintf(INT64_FORMAT, in_histogram),
 					  psprintf("the episode count, " INT64_FORMAT, stats->episodes));
+}
+
+/*
+ * A class's sum of period * weight (ns^2): over its total_ns it is the
+ * class's resolution, a mean of sampling periods, none of which is longer
+ * than the longest sample interval.  A rounding error's worth above that
+ * is let through.
+ */
+static void
+check_period_weighted(RangeCheck *rc, double value, uint64 total_ns)
+{
+	double		max = (double) total_ns * WS_MAX_SAMPLE_INTERVAL_MS * WS_NS_PER_MS;
+
+	if (isnan(value) || isinf(value) || value < 0 || value > max * (1 + 1e-9))
+		range_problem(rc, "period_weighted", psprintf("%g", value),
+					  psprintf("a finite number between 0 and total_ns times the longest sample interval, %g",
+							   max));
 }
 
 static void
@@ -583,6 +627,9 @@ check_figures(RangeCheck *rc, const WalStallFigures *f)
 							   (uint64) (WS_MAX_SAMPLE_INTERVAL_MS * WS_NS_PER_MS)));
 	check_count(rc, "reset_ticks", f->reset_ticks, 0);
 	check_count(rc, "reset_full_rate_ticks", f->reset_full_rate_ticks, 0);
+	check_ns(rc, "reset_full_rate_ns", f->reset_full_rate_ns);
+	check_ns(rc, "wrap_writer_asleep_ns", f->wrap_writer_asleep_ns);
+	check_ns(rc, "ring_rule_ns", f->ring_rule_ns);
 	if (f->reset_full_rate_ticks > f->reset_ticks)
 		range_problem(rc, "reset_full_rate_ticks", psprintf(INT64_FORMAT, f->reset_full_rate_ticks),
 					  psprintf("at most reset_ticks, " INT64_FORMAT, f->reset_ticks));
@@ -606,6 +653,7 @@ check_figures(RangeCheck *rc, const WalStallFigures *f)
 			range_problem(rc, "episodes_counted", psprintf(INT64_FORMAT, f->episodes_counted[c]),
 						  psprintf("at most episodes, " INT64_FORMAT, f->classes[c].episodes));
 		check_count(rc, "episodes_var", f->episodes_var[c], 0);
+		check_period_weighted(rc, f->period_weighted[c], f->classes[c].total_ns);
 	}
 }
 
@@ -636,6 +684,12 @@ check_second(RangeCheck *rc, const WalStallSecond *row, int index)
 	check_code(rc, "checkpoint", row->checkpoint, WS_CKPT_NONE, WS_CKPT_DONE);
 	check_code(rc, "checkpoint_kind", row->checkpoint_kind, -1,
 			   WS_CKPT_KIND_TIME | WS_CKPT_KIND_REQUESTED);
+	/*
+	 * A mean of sampling periods, or -1 when the row has no stall sample;
+	 * a rounding error's worth above the longest is let through.
+	 */
+	check_double_max(rc, "resolution_ms", row->resolution_ms,
+					 WS_MAX_SAMPLE_INTERVAL_MS * (1 + 1e-9));
 }
 
 static void
@@ -644,6 +698,8 @@ check_query(RangeCheck *rc, const WalStallQueryStats *entry, int index)
 	rc->where = "statement entry";
 	rc->index = index;
 	check_code(rc, "cls", entry->cls, 0, WS_NUM_CLASSES - 1);
+	/* the table's clock goes on from the largest: it must not wrap */
+	check_ns(rc, "last_charge", entry->last_charge);
 	check_class_stats(rc, &entry->stats);
 }
 

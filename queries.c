@@ -459,7 +459,8 @@ evict_one(void)
 	}
 	table->cursor = (table->cursor + QUERY_EVICT_WINDOW) % table->max;
 	unlink_entry(victim);
-	ws_shared->figures.query_evictions++;
+	ws_shared->figures.query_evictions =
+		ws_add_count(ws_shared->figures.query_evictions, 1);
 	return victim;
 }
 
@@ -503,13 +504,14 @@ ws_queries_charge(const WalStallStatement *st, WalStallClass cls,
 	WalStallQueryStats *q = entry_for(st, cls);
 	int			bucket = ws_hist_bucket(duration_ns, hist_base_ns);
 
+	/* restored entries may stand near the bound: stop there, never wrap */
 	q->last_charge = ++table->clock;
-	q->stats.episodes += count_weight;
-	q->stats.samples += samples;
-	q->stats.total_ns += time_ns;
+	q->stats.episodes = ws_add_count(q->stats.episodes, count_weight);
+	q->stats.samples = ws_add_count(q->stats.samples, samples);
+	q->stats.total_ns = ws_add_ns(q->stats.total_ns, time_ns);
 	q->stats.max_ns = Max(q->stats.max_ns, duration_ns);
-	q->stats.hist[bucket] += count_weight;
-	q->stats.hist_ns[bucket] += count_weight * duration_ns;
+	q->stats.hist[bucket] = ws_add_count(q->stats.hist[bucket], count_weight);
+	q->stats.hist_ns[bucket] = ws_add_ns(q->stats.hist_ns[bucket], count_weight * duration_ns);
 }
 
 /*

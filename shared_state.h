@@ -285,4 +285,21 @@ extern void ws_shmem_shutdown(int code, Datum arg);
 /* collector.c */
 extern void ws_reset_locked(const WalStallCounters *baseline);
 
+/*
+ * views.c: how the last copy of the history ring in this backend went
+ * (wal_stall_history(), wal_stall_advice()), for the tests and
+ * bench/history_copy_hold.sh: the lock held this many times, for at most
+ * this many rows and this long each, this long in all.
+ */
+typedef struct WalStallCopyStats
+{
+	int			holds;
+	int			rows;
+	int			max_rows_per_hold;
+	double		max_hold_ms;
+	double		total_hold_ms;	/* what one hold of the whole copy took */
+} WalStallCopyStats;
+
+extern WalStallCopyStats ws_last_history_copy;
+
 #endif							/* WAL_STALL_SHARED_STATE_H */

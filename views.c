@@ -5,7 +5,11 @@
  *
  * Every function copies what it needs from shared memory under our lock in
  * shared mode, releases it, and builds its rows from the copy: the
- * collector never waits on a reader for longer than a memcpy.
+ * collector never waits on a reader for longer than a memcpy.  The history
+ * ring (up to a day of rows, 16MB) is copied in batches of HISTORY_BATCH
+ * rows, the lock released between them, so that no reader holds it for
+ * more than about a tenth of a millisecond of copying
+ * (bench/history_copy_hold.sh measures the hold).
  *
  * One C entry point per SQL function.  A later version that changes a
  * function's row type adds an entry point for it (wal_stall_summary_1_1)
@@ -26,6 +30,7 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "portability/instr_time.h"
 #include "storage/lwlock.h"
 #include "postmaster/bgwriter.h"
 #include "postmaster/walwriter.h"
@@ -553,6 +558,90 @@ put_history_row(ReturnSetInfo *rsinfo, const WalStallSecond *second)
 }
 
 /*
+ * Rows of the history ring copied under one hold of our lock: 1024 rows are
+ * 184kB, copied in well under a millisecond (docs/results.md), where the
+ * whole ring of a day is 16MB.
+ */
+#define HISTORY_BATCH		1024
+
+/* How the last history copy of this backend went, for the tests. */
+WalStallCopyStats ws_last_history_copy;
+
+/*
+ * copy_history_batches
+ *		Copy the history ring into rows[], newest row first, stopping at the
+ *		first row at or before since if have_since; returns the number of
+ *		rows copied.  rows[] has room for the whole ring.
+ *
+ * Takes our lock shared for each batch of HISTORY_BATCH rows and releases
+ * it in between.  Row number s (counting from the reset) lives in slot
+ * s % history_size; between two batches the collector may write new rows,
+ * which are not copied (the copy is of the ring as the first batch found
+ * it), or overwrite the oldest ones, and a reset may clear the ring: the
+ * copy then stops before the first row no longer there, as if the reader
+ * had come that much later for the oldest rows.
+ */
+static int
+copy_history_batches(WalStallSecond *rows, bool have_since, TimestampTz since)
+{
+	int			size = ws_shared->history_size;
+	uint64		reset_count;
+	int64		next_row;		/* row number of the next row to copy, + 1 */
+	int64		oldest;			/* the oldest row number the ring held */
+	int			ncopied = 0;
+	instr_time	start;
+	instr_time	held;
+
+	memset(&ws_last_history_copy, 0, sizeof(ws_last_history_copy));
+	LWLockAcquire(ws_shared->lock, LW_SHARED);
+	reset_count = ws_shared->reset_count;
+	next_row = ws_shared->history_rows;
+	oldest = next_row - Min(next_row, (int64) size);
+	for (;;)
+	{
+		int			batch = 0;
+		bool		done = false;
+
+		INSTR_TIME_SET_CURRENT(start);
+		/* rows overwritten since the last batch, or all after a reset */
+		if (ws_shared->reset_count != reset_count)
+			done = true;
+		else
+			oldest = Max(oldest, ws_shared->history_rows - size);
+		while (!done && batch < HISTORY_BATCH && next_row > oldest)
+		{
+			const WalStallSecond *row = &ws_history[(next_row - 1) % size];
+
+			if (have_since && row->sample_time <= since)
+			{
+				done = true;
+				break;
+			}
+			rows[ncopied++] = *row;
+			next_row--;
+			batch++;
+		}
+		done |= next_row <= oldest;
+		INSTR_TIME_SET_CURRENT(held);
+		LWLockRelease(ws_shared->lock);
+
+		INSTR_TIME_SUBTRACT(held, start);
+		ws_last_history_copy.holds++;
+		ws_last_history_copy.max_rows_per_hold =
+			Max(ws_last_history_copy.max_rows_per_hold, batch);
+		ws_last_history_copy.max_hold_ms =
+			Max(ws_last_history_copy.max_hold_ms, INSTR_TIME_GET_MILLISEC(held));
+		ws_last_history_copy.total_hold_ms += INSTR_TIME_GET_MILLISEC(held);
+		if (done)
+			break;
+		CHECK_FOR_INTERRUPTS();
+		LWLockAcquire(ws_shared->lock, LW_SHARED);
+	}
+	ws_last_history_copy.rows = ncopied;
+	return ncopied;
+}
+
+/*
  * wal_stall_history(since)
  *		The history ring, oldest row first; with since, only rows after it,
  *		for incremental polling.
@@ -564,11 +653,9 @@ wal_stall_history(PG_FUNCTION_ARGS)
 	bool		have_since = !PG_ARGISNULL(0);
 	TimestampTz since = have_since ? PG_GETARG_TIMESTAMPTZ(0) : 0;
 	WalStallSecond *rows;
-	int			size;
-	int			count;
-	int			first;
 	int			ncopied;
 	int			collector_pid;
+	bool		any_rows;
 
 	ws_check_loaded();
 	ws_init_materialized_srf(fcinfo);
@@ -580,23 +667,13 @@ wal_stall_history(PG_FUNCTION_ARGS)
 	 * with "since" copies only the rows it returns; sample_time increases
 	 * from row to row.
 	 */
-	size = ws_shared->history_size;
-	rows = palloc0(sizeof(WalStallSecond) * Max(size, 1));
+	rows = palloc0(sizeof(WalStallSecond) * Max(ws_shared->history_size, 1));
 	LWLockAcquire(ws_shared->lock, LW_SHARED);
 	collector_pid = ws_shared->collector_pid;
-	count = (int) Min(ws_shared->history_rows, (int64) size);
-	first = (count < size) ? 0 : ws_shared->history_next;
-	ncopied = 0;
-	for (int i = count - 1; i >= 0; i--)
-	{
-		const WalStallSecond *row = &ws_history[(first + i) % size];
-
-		if (have_since && row->sample_time <= since)
-			break;
-		rows[ncopied++] = *row;
-	}
+	any_rows = ws_shared->history_rows > 0;
 	LWLockRelease(ws_shared->lock);
-	warn_if_no_collector(collector_pid, count > 0);
+	ncopied = copy_history_batches(rows, have_since, since);
+	warn_if_no_collector(collector_pid, any_rows);
 
 	for (int i = ncopied - 1; i >= 0; i--)
 		put_history_row(rsinfo, &rows[i]);
@@ -662,21 +739,23 @@ wal_stall_clog(PG_FUNCTION_ARGS)
 
 /*
  * history_since_reset
- *		Copy the history ring, oldest row first.  Takes our lock shared.
+ *		Copy the history ring, oldest row first.  Takes our lock shared, a
+ *		batch at a time (copy_history_batches()).
  */
 static WalStallSecond *
 history_since_reset(int *count)
 {
-	int			size = ws_shared->history_size;
-	WalStallSecond *rows = palloc0(sizeof(WalStallSecond) * Max(size, 1));
-	int			first;
+	WalStallSecond *rows = palloc0(sizeof(WalStallSecond) * Max(ws_shared->history_size, 1));
 
-	LWLockAcquire(ws_shared->lock, LW_SHARED);
-	*count = (int) Min(ws_shared->history_rows, (int64) size);
-	first = (*count < size) ? 0 : ws_shared->history_next;
-	for (int i = 0; i < *count; i++)
-		rows[i] = ws_history[(first + i) % size];
-	LWLockRelease(ws_shared->lock);
+	*count = copy_history_batches(rows, false, 0);
+	/* copied newest first */
+	for (int i = 0, j = *count - 1; i < j; i++, j--)
+	{
+		WalStallSecond swap = rows[i];
+
+		rows[i] = rows[j];
+		rows[j] = swap;
+	}
 	return rows;
 }
 

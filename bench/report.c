@@ -219,8 +219,21 @@ write_summary_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 			fputs("<td>", f);
 			wsb_html_escape(f, wsb_classes[k]);
 			fputs("</td>", f);
-			wsb_html_number_cell(f, "%.1f", wsb_config_median(runs, nruns, c, wsb_summary_value, wsb_classes[k], "total_ms"));
-			wsb_html_number_cell(f, "%.0f", wsb_config_median(runs, nruns, c, wsb_summary_value, wsb_classes[k], "episodes"));
+			{
+				double		total_ms = wsb_config_median(runs, nruns, c, wsb_summary_value, wsb_classes[k], "total_ms");
+				double		episodes = wsb_config_median(runs, nruns, c, wsb_summary_value, wsb_classes[k], "episodes");
+
+				wsb_html_number_cell(f, "%.1f", total_ms);
+				/*
+				 * Time whose episodes all began outside the bursts that
+				 * count them: episodes 0 (and episodes_stderr 0) would read
+				 * as a count of none known exactly.
+				 */
+				if (episodes == 0 && total_ms > 0)
+					fputs("<td class=\"n\">seen, none counted</td>", f);
+				else
+					wsb_html_number_cell(f, "%.0f", episodes);
+			}
 			wsb_html_number_cell(f, "%.2f", wsb_config_median(runs, nruns, c, wsb_summary_value, wsb_classes[k], "p99_ms"));
 			wsb_html_number_cell(f, "%.1f", wsb_config_median(runs, nruns, c, wsb_summary_value, wsb_classes[k], "max_ms"));
 			fputs("</tr>\n", f);

@@ -15,17 +15,21 @@
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "pgstat.h"
+#include "storage/lwlock.h"
 #include "storage/proc.h"
 #include "storage/procarray.h"
 #include "utils/builtins.h"
+#include "utils/timestamp.h"
 #include "utils/tuplestore.h"
 
 #include "classify.h"
 #include "compat.h"
 #include "queries.h"
+#include "shared_state.h"
 #include "wal_stall.h"
 
 /*
@@ -87,4 +91,78 @@ wal_stall_tracked_events_for_tests(PG_FUNCTION_ARGS)
 	}
 	put_tracked_event(rsinfo, PG_WAIT_ACTIVITY, WS_WALWRITER_SLEEP_NAME);
 	return (Datum) 0;
+}
+
+/*
+ * wal_stall_fill_history_for_tests(n)
+ *		Append n rows to the history ring, copies of its newest row (a row
+ *		of one second with nothing in it when there is none), each a
+ *		microsecond after the one before, so that sample_time still
+ *		increases up to the collector's next row.  t/026_history_copy.pl
+ *		and bench/history_copy_hold.sh fill a ring of hours this way instead
+ *		of waiting for it.  Takes our lock exclusively, as the collector
+ *		does to append a row.
+ */
+PG_FUNCTION_INFO_V1(wal_stall_fill_history_for_tests);
+
+Datum
+wal_stall_fill_history_for_tests(PG_FUNCTION_ARGS)
+{
+	int			n = PG_GETARG_INT32(0);
+	int			size;
+	WalStallSecond row;
+
+	ws_check_loaded();
+	if (n < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the number of rows must not be negative")));
+	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
+	size = ws_shared->history_size;
+	if (size > 0 && ws_shared->history_rows > 0)
+		row = ws_history[(ws_shared->history_next + size - 1) % size];
+	else
+	{
+		memset(&row, 0, sizeof(row));
+		row.sample_time = GetCurrentTimestamp();
+		row.seconds = 1;
+		row.checkpoint_kind = -1;
+		row.resolution_ms = -1;
+	}
+	for (int i = 0; i < n && size > 0; i++)
+	{
+		row.sample_time++;
+		ws_history[ws_shared->history_next] = row;
+		ws_shared->history_next = (ws_shared->history_next + 1) % size;
+		ws_shared->history_rows++;
+	}
+	LWLockRelease(ws_shared->lock);
+	PG_RETURN_VOID();
+}
+
+/*
+ * wal_stall_history_copy_for_tests()
+ *		How this backend's last copy of the history ring went
+ *		(wal_stall_history(), wal_stall_advice()): how many times it took
+ *		our lock, the rows it copied, the most rows and the longest time
+ *		(ms) of one hold, and the time of all the holds.
+ */
+PG_FUNCTION_INFO_V1(wal_stall_history_copy_for_tests);
+
+Datum
+wal_stall_history_copy_for_tests(PG_FUNCTION_ARGS)
+{
+	TupleDesc	tupdesc;
+	Datum		values[5];
+	bool		nulls[5] = {false, false, false, false, false};
+
+	ws_check_loaded();
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	values[0] = Int32GetDatum(ws_last_history_copy.holds);
+	values[1] = Int32GetDatum(ws_last_history_copy.rows);
+	values[2] = Int32GetDatum(ws_last_history_copy.max_rows_per_hold);
+	values[3] = Float8GetDatum(ws_last_history_copy.max_hold_ms);
+	values[4] = Float8GetDatum(ws_last_history_copy.total_hold_ms);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(tupdesc), values, nulls)));
 }

@@ -3,7 +3,9 @@
 # file never make the postmaster wait or stop saving for good, and a file
 # whose checksum is right but one of whose values the collector cannot have
 # written (an enum code, a count, a timestamp, a float, a class used as an
-# index) is refused as a whole, with a detail naming the value.
+# index; NaN, +-Inf, negative, INT64_MAX and UINT64_MAX among them) is
+# refused as a whole, with a detail naming the value.  A count loaded at
+# the bound the loader accepts stays there as the collector adds to it.
 #
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 use strict;
@@ -109,7 +111,13 @@ is(unpack('x4 L', read_bytes($stat_file)), 5, 'the next stop saves format versio
 $node->start;
 
 # --- one value out of range, the checksum right: refused as a whole
+# (counts and sums at most 2^62, WS_FIGURE_MAX; every float finite)
+my $figure_max = 4611686018427387904;
 my $clog_episodes = (save_class_episodes($good))[3];
+# class 3's time, and what its period sum may reach: the longest interval
+my $clog_total_ns = unpack('Q', substr($good, $classes + 3 * $save_size{class} + 16, 8));
+my $clog_period_max = sprintf('%g', $clog_total_ns * 1e9);
+my $clog_period_bad = sprintf('%g', $clog_total_ns * 2e9 + 1e12);
 my $clog_counted = $clog_episodes + 1;
 sub field
 {
@@ -132,24 +140,24 @@ my @cases = (
 		qr/the figures, baseline_valid is 2; it must be between 0 and 1/ ],
 	# counts
 	[ 'a negative episode count', field($classes + 2 * $save_size{class}, 'q', -5),
-		qr/class 2, episodes is -5; it must be 0 or more/ ],
+		qr/class 2, episodes is -5; it must be between 0 and $figure_max/ ],
 	[ 'a histogram that does not hold every episode', field($entry_at + 32, 'q', 3),
 		qr/statement entry 0, the histogram's sum is 1; it must be the episode count, 3/ ],
 	[ 'more full-rate ticks than ticks', field(figure_at('reset_full_rate_ticks'), 'q', 1 << 40),
 		qr/the figures, reset_full_rate_ticks is 1099511627776; it must be at most reset_ticks/ ],
 	[ 'a row count below unknown', field($rows + 16, 'q', -2),
-		qr/history row 0, xids is -2; it must be -1 or more/ ],
+		qr/history row 0, xids is -2; it must be between -1 and $figure_max/ ],
 	[ 'a negative eviction count', field(figure_at('query_evictions'), 'q', -1),
-		qr/the figures, query_evictions is -1; it must be 0 or more/ ],
+		qr/the figures, query_evictions is -1; it must be between 0 and $figure_max/ ],
 	[ 'more waits begun in WAL I/O than waits', field(figure_at('wal_path_waits_io_first'), 'q', 1 << 40),
 		qr/the figures, wal_path_waits_io_first is 1099511627776; it must be at most wal_path_waits/ ],
 	[ 'a negative count of episodes counted', field(figure_at('episodes_counted') + 2 * 8, 'q', -1),
-		qr/class 2, episodes_counted is -1; it must be 0 or more/ ],
+		qr/class 2, episodes_counted is -1; it must be between 0 and $figure_max/ ],
 	[ 'more episodes counted than episodes',
 		field(figure_at('episodes_counted') + 3 * 8, 'q', $clog_counted),
 		qr/class 3, episodes_counted is $clog_counted; it must be at most episodes, $clog_episodes/ ],
 	[ 'a negative variance of the episode count', field(figure_at('episodes_var') + 4 * 8, 'q', -3),
-		qr/class 4, episodes_var is -3; it must be 0 or more/ ],
+		qr/class 4, episodes_var is -3; it must be between 0 and $figure_max/ ],
 	# timestamps
 	[ 'an infinite reset time', field(figure_at('reset_at'), 'q', 9223372036854775807),
 		qr/the figures, reset_at is 9223372036854775807 microseconds after 2000-01-01/ ],
@@ -158,6 +166,53 @@ my @cases = (
 	# floating point
 	[ 'a NaN fill', field($rows + 40, 'd', 'NaN'),
 		qr/history row 0, buffer_fill_avg is NaN; it must be a finite number/ ],
+	[ 'an infinite stall time', field($rows + 48, 'd', 'Inf'),
+		qr/history row 0, stall_ms is Infinity; it must be a finite number between -1 and/ ],
+	[ 'a stall time of minus infinity', field($rows + 48, 'd', '-Inf'),
+		qr/history row 0, stall_ms is -Infinity; it must be a finite number between -1 and/ ],
+	[ 'a NaN resolution', field($rows + 176, 'd', 'NaN'),
+		qr/history row 0, resolution_ms is NaN; it must be a finite number between -1 and 1000/ ],
+	[ 'an infinite resolution', field($rows + 176, 'd', 'Inf'),
+		qr/history row 0, resolution_ms is Infinity; it must be a finite number between -1 and 1000/ ],
+	[ 'a resolution longer than the longest interval', field($rows + 176, 'd', 5000),
+		qr/history row 0, resolution_ms is 5000; it must be a finite number between -1 and 1000/ ],
+	[ 'a resolution of minus infinity', field($rows + 176, 'd', '-Inf'),
+		qr/history row 0, resolution_ms is -Infinity; it must be a finite number between -1 and 1000/ ],
+	[ 'a NaN period sum', field(figure_at('period_weighted'), 'd', 'NaN'),
+		qr/class 0, period_weighted is NaN; it must be a finite number between 0 and total_ns times/ ],
+	[ 'an infinite period sum', field(figure_at('period_weighted') + 8, 'd', 'Inf'),
+		qr/class 1, period_weighted is Infinity; it must be a finite number between 0 and total_ns times/ ],
+	[ 'a period sum of minus infinity', field(figure_at('period_weighted') + 8, 'd', '-Inf'),
+		qr/class 1, period_weighted is -Infinity; it must be a finite number between 0 and/ ],
+	[ 'a negative period sum', field(figure_at('period_weighted') + 16, 'd', -1),
+		qr/class 2, period_weighted is -1; it must be a finite number between 0 and/ ],
+	[ 'a period sum beyond its time at the longest interval',
+		field(figure_at('period_weighted') + 24, 'd', $clog_period_bad),
+		qr/class 3, period_weighted is \Q$clog_period_bad\E; it must be a finite number between 0 and total_ns times the longest sample interval, \Q$clog_period_max\E/ ],
+	[ 'an infinite baseline timing', field(figure_at('baseline') + 80, 'd', 'Inf'),
+		qr/the figures, baseline.wal_write_time_ms is Infinity; it must be a finite number between -1 and/ ],
+	# counts and sums at INT64_MAX, UINT64_MAX, one past the bound: the
+	# collector would wrap them
+	[ 'an episode count at INT64_MAX', field($classes, 'q', 9223372036854775807),
+		qr/class 0, episodes is 9223372036854775807; it must be between 0 and $figure_max/ ],
+	[ 'a tick count at INT64_MAX', field(figure_at('reset_ticks'), 'q', 9223372036854775807),
+		qr/the figures, reset_ticks is 9223372036854775807; it must be between 0 and $figure_max/ ],
+	[ 'a tick count one past the bound', field(figure_at('reset_ticks'), 'q', $figure_max + 1),
+		qr/the figures, reset_ticks is @{[$figure_max + 1]}; it must be between 0 and $figure_max/ ],
+	[ 'a baseline counter at INT64_MAX', field(figure_at('baseline') + 32, 'q', 9223372036854775807),
+		qr/the figures, baseline.wal_fpi is 9223372036854775807; it must be between -1 and $figure_max/ ],
+	[ 'an eviction count at INT64_MAX', field(figure_at('query_evictions'), 'q', 9223372036854775807),
+		qr/the figures, query_evictions is 9223372036854775807; it must be between 0 and $figure_max/ ],
+	[ 'a class time at UINT64_MAX', field($classes + $save_size{class} + 16, 'Q', 18446744073709551615),
+		qr/class 1, total_ns is 18446744073709551615; it must be at most $figure_max/ ],
+	[ 'a time of the writer asleep at INT64_MAX', field(figure_at('wrap_writer_asleep_ns'), 'Q', 9223372036854775807),
+		qr/the figures, wrap_writer_asleep_ns is 9223372036854775807; it must be at most $figure_max/ ],
+	[ 'a row count at INT64_MAX', field($rows + 24, 'q', 9223372036854775807),
+		qr/history row 0, wal_bytes is 9223372036854775807; it must be between -1 and $figure_max/ ],
+	[ 'a recency clock at UINT64_MAX', field($entry_at + 24, 'Q', 18446744073709551615),
+		qr/statement entry 0, last_charge is 18446744073709551615; it must be at most $figure_max/ ],
+	[ 'a statement bucket time at UINT64_MAX', field($entry_at + 32 + 32 + 8 * 32, 'Q', 18446744073709551615),
+		qr/statement entry 0, a histogram bucket's time is 18446744073709551615; it must be at most $figure_max/ ],
 	# the histogram's base
 	[ 'a histogram base above the longest interval', field(figure_at('hist_base_ns'), 'Q', 10**12),
 		qr/the figures, hist_base_ns is 1000000000000; it must be at most the longest sample interval/ ]);
@@ -180,6 +235,22 @@ foreach my $case (@cases)
 			        WHERE sample_time < pg_postmaster_start_time())}),
 		'0/0', "$what: nothing of the file is shown");
 }
+
+# --- a count loaded at the bound stops there: the collector's ticks do not
+# carry it past what the next start accepts
+$node->stop;
+$log = start_with(save_with_figures($good,
+		reset_ticks => $figure_max, reset_full_rate_ticks => $figure_max));
+like($log, qr/loaded wal_stall figures saved at clean shutdown/,
+	'a file with a tick count at the bound loads');
+ok($node->poll_query_until('postgres', 'SELECT ticks >= 3 FROM wal_stall_status()'),
+	'the collector ticks after the load');
+$node->stop;
+my %saturated = save_figures(read_bytes($stat_file));
+is($saturated{reset_ticks}, $figure_max, 'the tick count stays at the bound');
+$log = start_with(undef);
+like($log, qr/loaded wal_stall figures saved at clean shutdown/,
+	'and the file saved with it loads again');
 
 # --- odd things at the path: never waited on, reported as what they are
 # A FIFO at the file's path when the server starts.
