@@ -497,7 +497,7 @@ main(int argc, char **argv)
 	printf(" of %d s runs", opts.duration);
 	if (opts.warmup > 0)
 		printf(" (each after %d s of uncounted warm-up)", opts.warmup);
-	printf(", order in each round shuffled from seed %lld, margin +-%g%%\n", opts.seed, opts.margin_pct);
+	printf(", rounds in a balanced order from seed %lld, margin +-%g%%\n", opts.seed, opts.margin_pct);
 
 	/* the handler before anything that needs undoing exists */
 	memset(&sa, 0, sizeof(sa));

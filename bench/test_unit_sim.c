@@ -11,8 +11,8 @@
  * from a neighbour (a further lognormal factor of 30%).  The per-round log
  * ratios then spread by about 0.1, as in the README's Results run (0.05 to
  * 0.12 for its three configurations), and one configuration's runs drift
- * by +60% over 20 rounds.  The order inside every round is shuffled from
- * the experiment's seed, as the harness does.
+ * by +60% over 20 rounds.  The rounds run in the balanced order drawn
+ * from the experiment's seed, as the harness does (wsb_round_order).
  *
  *	A/A		three configurations that are all the baseline: over 2,000
  *			experiments, any faster or slower word is a false verdict; the

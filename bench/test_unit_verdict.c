@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -553,39 +554,244 @@ test_limit(void)
 	}
 }
 
-/* the order inside each round */
+/* the positions of two configurations' runs in a round */
+static void
+check_round_balance(int k, int cycles, uint64_t seed)
+{
+	int			cycle = k % 2 ? 2 * k : k;
+	int			rounds = cycle * cycles;
+	int		   *o = calloc(rounds * k, sizeof(int));
+	int		   *place = calloc(k * k, sizeof(int));	/* [config][place] */
+	int		   *after = calloc(k * k, sizeof(int));	/* [before][after] */
+	bool		perm = true,
+				mirrored = true,
+				places_even = true,
+				follows_even = true;
+
+	wsb_round_order(seed, k, rounds, o);
+	for (int r = 0; r < rounds; r++)
+	{
+		int			seen = 0;
+
+		for (int i = 0; i < k; i++)
+		{
+			seen |= 1 << o[r * k + i];
+			place[o[r * k + i] * k + i]++;
+			if (i > 0)
+				after[o[r * k + i - 1] * k + o[r * k + i]]++;
+			if (r % 2 == 1)
+				mirrored &= o[r * k + i] == o[(r - 1) * k + k - 1 - i];
+		}
+		perm &= seen == (1 << k) - 1;
+	}
+	/* over whole cycles: every configuration in every place as often, and
+	 * right after every other as often (Williams' balance) */
+	for (int a = 0; a < k; a++)
+		for (int b = 0; b < k; b++)
+		{
+			places_even &= place[a * k + b] == rounds / k;
+			if (a != b)
+				follows_even &= after[a * k + b] == after[1];
+			else
+				follows_even &= after[a * k + b] == 0;
+		}
+	check(perm && mirrored && places_even && follows_even && after[1] > 0,
+		  "round order, %d configurations, %d rounds: every round a permutation (%s), every second "
+		  "round the one before reversed (%s), every place as often (%s), every configuration after "
+		  "every other as often (%s)", k, rounds, perm ? "yes" : "no", mirrored ? "yes" : "no",
+		  places_even ? "yes" : "no", follows_even ? "yes" : "no");
+	free(o);
+	free(place);
+	free(after);
+}
+
+/* the order inside each round: a balanced design drawn from the seed */
 static void
 test_round_order(void)
 {
 	int			a[5 * 40],
 				b[5 * 40],
-				c[5 * 40];
-	bool		perm = true;
-	int			same_start = 0;
+				c[5 * 40],
+				two[2 * 7];
 	int			first[5] = {0};
+	bool		alternate = true;
 
+	for (int k = 2; k <= 6; k++)
+		check_round_balance(k, 3, 42 + k);
+	wsb_round_order(9, 2, 7, two);
+	for (int r = 1; r < 7; r++)
+		alternate &= two[2 * r] == two[2 * r - 1] && two[2 * r + 1] == two[2 * r - 2];
+	check(alternate, "round order, two configurations: each round the one before reversed "
+		  "(%d%d %d%d %d%d ...)", two[0], two[1], two[2], two[3], two[4], two[5]);
 	wsb_round_order(42, 5, 40, a);
 	wsb_round_order(42, 5, 40, b);
 	wsb_round_order(43, 5, 40, c);
-	for (int r = 0; r < 40; r++)
-	{
-		int			seen = 0;
-
-		for (int i = 0; i < 5; i++)
-			seen |= 1 << a[r * 5 + i];
-		perm &= seen == 31;
-		first[a[r * 5]]++;
-		if (r > 0)
-			same_start += a[r * 5] == a[(r - 1) * 5];
-	}
-	check(perm, "round order: every round runs every configuration once");
-	/* independent rounds: a round starts like the one before about 1 in 5 */
-	check(same_start > 0 && same_start < 20,
-		  "round order: rounds shuffled independently (%d of 39 start like the round before)", same_start);
 	check(memcmp(a, b, sizeof(a)) == 0 && memcmp(a, c, sizeof(a)) != 0,
 		  "round order: the same seed gives the same order, another seed another");
+	/* the seed picks among the balanced designs: which one opens differs */
+	for (uint64_t s = 0; s < 40; s++)
+	{
+		wsb_round_order(s, 5, 1, a);
+		first[a[0]]++;
+	}
 	check(first[0] > 0 && first[0] < 40 && first[1] > 0 && first[4] > 0,
-		  "round order: no configuration always first (baseline first in %d of 40)", first[0]);
+		  "round order: over 40 seeds no configuration always opens (baseline in %d)", first[0]);
+}
+
+/* The fit on the runs' places (wsb_paired_fit), worked by hand. */
+static void
+test_place_fit(void)
+{
+	/* 0.1 + 0.08 x, residuals +-0.01: slope sum(x d) / sum(x^2) = 0.48 / 6,
+	 * rss 4e-4 over 4 df, s 0.01, se 0.01 / sqrt 6 */
+	const double d6[6] = {0.18, 0.02, 0.19, 0.01, 0.17, 0.03};
+	const double x6[6] = {1, -1, 1, -1, 1, -1};
+	/* five rounds, mean x 0.2, Sxx 4.8: slope 0.0825, estimate 0.0975,
+	 * s 0.0091287 (3 df), se s sqrt(1/5 + 0.04 / 4.8) = 0.0041667 */
+	const double x5_unknown[5] = {1, -1, NAN, -1, 1};
+	const double same[6] = {1, 1, 1, 1, 1, 1};
+	WsbPairedFit f;
+	double		t,
+				p3;
+
+	wsb_paired_fit(d6, x6, 6, &f);
+	check(f.adjusted && near(f.estimate, 0.1, 1e-12) && near(f.slope, 0.08, 1e-12) &&
+		  near(f.sd, 0.01, 1e-12) && near(f.se, 0.01 / sqrt(6), 1e-12) && f.df == 4,
+		  "place fit, balanced: estimate 0.1, slope 0.08, s 0.01, se 0.00408, 4 df (got %g %g %g %g %g)",
+		  f.estimate, f.slope, f.sd, f.se, f.df);
+	wsb_paired_fit(d6, x6, 5, &f);
+	/* t with 3 df, closed form: F(t) = 1/2 + (atan(u) + u / (1 + u^2)) / pi, u = t / sqrt 3 */
+	t = 0.0975 * 240;			/* se = 1 / 240 */
+	p3 = 2 * (0.5 - (atan(t / sqrt(3)) + (t / sqrt(3)) / (1 + t * t / 3)) / M_PI);
+	check(f.adjusted && near(f.estimate, 0.0975, 1e-12) && near(f.slope, 0.0825, 1e-12) &&
+		  near(f.sd, 0.0091287093, 1e-9) && near(f.se, 0.0041666667, 1e-9) && f.df == 3 &&
+		  near(wsb_fit_p(&f), p3, 1e-6 * p3),
+		  "place fit, unbalanced: estimate 0.0975 at equal places, se 0.0041667, 3 df, p %.3g (got %g %g %g)",
+		  p3, f.estimate, f.se, wsb_fit_p(&f));
+	wsb_paired_fit(d6, x6, 3, &f);
+	check(!f.adjusted && f.df == 2 && near(f.estimate, 0.13, 1e-12),
+		  "place fit: under %d rounds the plain mean, n - 1 df", WSB_PLACE_MIN_ROUNDS);
+	wsb_paired_fit(d6, x5_unknown, 5, &f);
+	check(!f.adjusted && f.df == 4, "place fit: a place not known, the plain mean");
+	wsb_paired_fit(d6, same, 6, &f);
+	check(!f.adjusted && f.df == 5 && isnan(f.slope),
+		  "place fit: one place difference throughout (an order never varied), the plain mean");
+}
+
+/*
+ * Drift inside rounds, judged: the machine gets 8% faster every run, the
+ * configuration is truly 10% faster, +-1% noise, six rounds in the
+ * harness's order for two configurations.  Each round's ratio is 1.10
+ * times 1.08 or 1 / 1.08 by who ran second; fitted on the place, the
+ * interval is narrow around 1.10 and the verdict "faster by >= 5%".  The
+ * same runs with the places unknown: the plain mean of the bimodal ratios,
+ * whose interval reaches below 1.05.
+ */
+static void
+test_place_judged(void)
+{
+	const double noise[12] = {0.01, -0.01, 0.005, -0.005, 0, 0.008,
+		-0.008, 0.004, 0.01, -0.01, 0.006, -0.004};
+	int			order[12];
+	WsbRoundRun r[12];
+	WsbPaired	v[2 * WSB_N_METRICS];
+	WsbJudgeSpec s = spec5();
+	const WsbPaired *x = &v[WSB_N_METRICS];
+
+	wsb_round_order(5, 2, 6, order);
+	for (int i = 0; i < 12; i++)
+	{
+		memset(&r[i], 0, sizeof(r[i]));
+		r[i].config = order[i];
+		r[i].round = i / 2 + 1;
+		r[i].position = i % 2 + 1;
+		r[i].ok = true;
+		r[i].tps = 1000 * pow(1.08, i) * (order[i] ? 1.10 : 1) * (1 + noise[i]);
+		r[i].client_ms = NAN;
+		for (int k = 0; k < WSB_N_STALL; k++)
+			r[i].stall_ms[k] = r[i].episodes[k] = NAN;
+	}
+	wsb_judge_rounds(r, 12, 2, &s, v);
+	check(x->place_adjusted && x->low < 1.10 && x->high > 1.10 && x->high - x->low < 0.05 &&
+		  strcmp(x->words, "faster by >= 5%") == 0 && near(exp(x->place_slope), 1.08, 0.01),
+		  "drift of 8%% a run inside rounds, fitted on the place: [%.4f, %.4f] around 1.10, "
+		  "slope %.4f a place, \"%s\"", x->low, x->high, exp(x->place_slope), x->words);
+	for (int i = 0; i < 12; i++)
+		r[i].position = 0;
+	wsb_judge_rounds(r, 12, 2, &s, v);
+	check(!x->place_adjusted && x->low < 1.05 && strcmp(x->words, "faster by >= 5%") != 0,
+		  "the same runs, places unknown: the plain mean, [%.4f, %.4f], \"%s\"",
+		  x->low, x->high, x->words);
+}
+
+/*
+ * Carryover: three configurations in the harness's order, twelve rounds; a
+ * run right after configuration 1 is 5% faster (across rounds too), the
+ * machine drifts 3% a run, +-0.5% noise.  The fit reads configuration 1's
+ * carryover as about +5% and configuration 2's as none, with the ratios
+ * still the truth; with two configurations it cannot be told from the
+ * place, and the table says so.
+ */
+static void
+test_carryover(void)
+{
+	int			order[36];
+	WsbRoundRun r[36];
+	WsbPaired	v[3 * WSB_N_METRICS];
+	WsbJudgeSpec s = spec5();
+	const double truth[3] = {1, 1.10, 0.95};
+
+	wsb_round_order(11, 3, 12, order);
+	for (int i = 0; i < 36; i++)
+	{
+		memset(&r[i], 0, sizeof(r[i]));
+		r[i].config = order[i];
+		r[i].round = i / 3 + 1;
+		r[i].position = i % 3 + 1;
+		r[i].ok = true;
+		r[i].tps = 1000 * pow(1.03, i) * truth[order[i]] * (i > 0 && order[i - 1] == 1 ? 1.05 : 1) *
+			(1 + 0.005 * sin(i * 2.1));
+		r[i].client_ms = NAN;
+		for (int k = 0; k < WSB_N_STALL; k++)
+			r[i].stall_ms[k] = r[i].episodes[k] = NAN;
+	}
+	wsb_judge_rounds(r, 36, 3, &s, v);
+	check(near(v[WSB_N_METRICS].carryover, 1.05, 0.015) &&
+		  v[WSB_N_METRICS].carryover_low > 1 &&
+		  near(v[2 * WSB_N_METRICS].carryover, 1.0, 0.015) &&
+		  v[2 * WSB_N_METRICS].carryover_low < 1 && v[2 * WSB_N_METRICS].carryover_high > 1,
+		  "carryover: after configuration 1 %.4f [%.4f, %.4f] (truth 1.05), after 2 %.4f [%.4f, %.4f] (truth 1)",
+		  v[WSB_N_METRICS].carryover, v[WSB_N_METRICS].carryover_low, v[WSB_N_METRICS].carryover_high,
+		  v[2 * WSB_N_METRICS].carryover, v[2 * WSB_N_METRICS].carryover_low,
+		  v[2 * WSB_N_METRICS].carryover_high);
+	check(near(v[WSB_N_METRICS].ratio, 1.10, 0.03) && near(v[2 * WSB_N_METRICS].ratio, 0.95, 0.03),
+		  "carryover: the ratios stay near the truth, 1.10 and 0.95 (got %.4f, %.4f)",
+		  v[WSB_N_METRICS].ratio, v[2 * WSB_N_METRICS].ratio);
+	{
+		WsbRoundTable t;
+		FILE	   *f = tmpfile();
+		char		out[8192] = "";
+		size_t		got;
+
+		memset(&t, 0, sizeof(t));
+		t.nconfigs = 3;
+		strcpy(t.labels[0], "a");
+		strcpy(t.labels[1], "b");
+		strcpy(t.labels[2], "c");
+		t.runs = r;
+		t.nruns = 36;
+		wsb_print_paired(f, &t, &s, v, 11);
+		rewind(f);
+		got = fread(out, 1, sizeof(out) - 1, f);
+		out[got] = '\0';
+		fclose(f);
+		check(strstr(out, "\nb: carryover: a run right after it +") != NULL &&
+			  strstr(out, "against one right after the baseline\n") != NULL,
+			  "terminal table: the carryover line");
+	}
+	wsb_judge_rounds(r, 36, 2, &s, v);
+	check(isnan(v[WSB_N_METRICS].carryover),
+		  "carryover: with two configurations not estimable (NAN, got %g)", v[WSB_N_METRICS].carryover);
 }
 
 static char *
@@ -640,6 +846,78 @@ test_limit_printed(void)
 }
 
 /* --judge FILE.csv: any CSV with configuration, round, tps */
+/*
+ * --judge of a CSV takes the runs' places from its position column, or,
+ * without one, from the order of the runs' numbers in each round (an
+ * order column, or run beside round); a run column that is the round
+ * (results.csv's) tells no place.  Six rounds, each the one before
+ * reversed, 8% drift a run, the configuration truly 10% faster.
+ */
+static void
+test_csv_places(void)
+{
+	static const char *const heads[4] = {
+		"configuration,round,position,tps\n", "configuration,round,order,tps\n",
+		"configuration,round,run,tps\n", "configuration,run,round,tps\n"
+	};
+	static const char *const what[4] = {
+		"a position column", "an order column", "a run column numbering the runs",
+		"a run column that is the round"
+	};
+	char		err[512];
+
+	for (int h = 0; h < 4; h++)
+	{
+		PQExpBufferData csv;
+		WsbVerdicts vs;
+		char	   *path;
+		int			order[12];
+
+		initPQExpBuffer(&csv);
+		appendPQExpBufferStr(&csv, heads[h]);
+		wsb_round_order(5, 2, 6, order);
+		/* the rows of each round in reverse order: the places come from
+		 * the numbers, not from the lines */
+		for (int r = 0; r < 6; r++)
+			for (int q = 1; q >= 0; q--)
+			{
+				int			i = 2 * r + q;
+				int			num = h == 0 ? q + 1 : h == 3 ? r + 1 : i + 1;
+				double		tps = 1000 * pow(1.08, i) * (order[i] ? 1.10 : 1) * (1 + 0.01 * sin(i));
+
+				if (h == 3)
+					appendPQExpBuffer(&csv, "%s,%d,%d,%.3f\n", order[i] ? "b" : "a", num, r + 1, tps);
+				else
+					appendPQExpBuffer(&csv, "%s,%d,%d,%.3f\n", order[i] ? "b" : "a", r + 1, num, tps);
+			}
+		path = write_tmp(csv.data);
+		termPQExpBuffer(&csv);
+		if (wsb_verdicts_from_csv(path, "a", NAN, 0, 0, &vs, err, sizeof(err)) != 0)
+		{
+			check(false, "CSV with %s: %s", what[h], err);
+			unlink(path);
+			continue;
+		}
+		{
+			const WsbPaired *x = &vs.v[WSB_N_METRICS];
+			PQExpBufferData method;
+
+			initPQExpBuffer(&method);
+			wsb_method_text(&vs.spec, WSB_M_TPS, x, &method);
+			if (h < 3)
+				check(x->place_adjusted && x->df == 4 && near(x->ratio, 1.10, 0.02) &&
+					  strstr(method.data, "the run's place in its round a covariate, 4 df") != NULL,
+					  "CSV with %s: the places fitted, ratio %.4f, \"%s\"", what[h], x->ratio, method.data);
+			else
+				check(!x->place_adjusted && x->df == 5 && strstr(method.data, ", 5 df,") != NULL,
+					  "CSV with %s: no places, the plain mean (%s)", what[h], method.data);
+			termPQExpBuffer(&method);
+		}
+		wsb_verdicts_free(&vs);
+		unlink(path);
+	}
+}
+
 static void
 test_csv_input(void)
 {
@@ -898,7 +1176,11 @@ test_verdict(void)
 	test_negligible();
 	test_limit();
 	test_round_order();
+	test_place_fit();
+	test_place_judged();
+	test_carryover();
 	test_csv_input();
+	test_csv_places();
 	test_limit_printed();
 	test_duration();
 }

@@ -29,11 +29,12 @@
 void
 wsb_method_text(const WsbJudgeSpec *spec, WsbMetric m, const WsbPaired *p, PQExpBuffer buf)
 {
-	appendPQExpBuffer(buf, "paired t on per-round log ratios of %s, %d df, %.4g%% interval "
+	appendPQExpBuffer(buf, "paired t on per-round log ratios of %s, %s%g df, %.4g%% interval "
 					  "(Holm over configurations), TOST at %.4g%%",
 					  m == WSB_M_TPS ? "tps" : m == WSB_M_IMPLIED ? "(1 - stall share)" :
 					  (m >= WSB_M_EPISODES ? "episodes (floor 1)" : "stall share (floor 1 ms)"),
-					  p->rounds > 1 ? p->rounds - 1 : 0,
+					  p->place_adjusted ? "the run's place in its round a covariate, " : "",
+					  p->df > 0 ? p->df : 0,
 					  isnan(p->level) ? 95.0 : 100 * p->level,
 					  100 * (1 - 2 * p->alpha_used));
 	if (spec->nlooks > 0)
@@ -157,11 +158,38 @@ complete_rounds(const WsbRoundTable *t)
 static void
 noise_line(char *buf, size_t len, const char *label, const WsbPaired *p)
 {
-	double		half = wsb_t_quantile(0.975, p->rounds - 1) * p->sd / sqrt(p->rounds);
+	double		half = wsb_t_quantile(0.975, p->df) * p->se;
 
-	snprintf(buf, len, "%s: per-round noise +-%.1f%% (sd of the log ratio over %d rounds); "
+	snprintf(buf, len, "%s: per-round noise +-%.1f%% (sd of the log ratio over %d rounds%s); "
 			 "%d rounds tell changes beyond +-%.1f%% from none",
-			 label, 100 * (exp(p->sd) - 1), p->rounds, p->rounds, 100 * (exp(half) - 1));
+			 label, 100 * (exp(p->sd) - 1), p->rounds,
+			 p->place_adjusted ? ", each at its place in the round" : "",
+			 p->rounds, 100 * (exp(half) - 1));
+	if (p->place_adjusted)
+		snprintf(buf + strlen(buf), len - strlen(buf),
+				 "; running a place later than the baseline moved the ratio %+.1f%% (drift, carryover)",
+				 100 * (exp(p->place_slope) - 1));
+}
+
+/*
+ * The carryover of configuration label into the next run (fit_carryover
+ * in verdict.c), once the places are known: "" when they are not.
+ */
+static void
+carryover_line(char *buf, size_t len, const char *label, const WsbPaired *p, int nconfigs)
+{
+	buf[0] = '\0';
+	if (!p->place_adjusted)
+		return;
+	if (nconfigs == 2)
+		snprintf(buf, len, "carryover: with two configurations it cannot be told from the place "
+				 "(the place's slope holds both)");
+	else if (isnan(p->carryover))
+		snprintf(buf, len, "%s: carryover not estimable from these rounds", label);
+	else
+		snprintf(buf, len, "%s: carryover: a run right after it %+.1f%% [%+.1f%%, %+.1f%%] "
+				 "against one right after the baseline", label, 100 * (p->carryover - 1),
+				 100 * (p->carryover_low - 1), 100 * (p->carryover_high - 1));
 }
 
 /*
@@ -261,6 +289,17 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 			fprintf(f, "%s\n", line);
 		}
 	}
+	for (int c = 1; c < t->nconfigs; c++)
+	{
+		char		line[1400];
+
+		carryover_line(line, sizeof(line), t->labels[c], &v[c * WSB_N_METRICS + WSB_M_TPS],
+					   t->nconfigs);
+		if (line[0])
+			fprintf(f, "%s\n", line);
+		if (line[0] && t->nconfigs == 2)
+			break;
+	}
 }
 
 static void
@@ -325,11 +364,16 @@ wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 
 	for (int i = 0; i < t->nruns; i++)
 		traced += t->runs[i].traced;
-	fprintf(f, "<p>Rounds are the unit: a round runs every configuration once, in an order "
-			"shuffled from the seed (<strong>%s%lld</strong>), and each configuration is compared "
-			"with the baseline run of the same round. Per round the log of the ratio; the "
-			"<strong>ratio</strong> is their geometric mean, its interval a paired t interval with "
-			"rounds &minus; 1 degrees of freedom at 95%%, Holm-adjusted over the configurations "
+	fprintf(f, "<p>Rounds are the unit: a round runs every configuration once, in a balanced "
+			"order drawn from the seed (<strong>%s%lld</strong>: every second round the one before "
+			"reversed, a Williams design over more than two configurations), and each "
+			"configuration is compared with the baseline run of the same round. Per round the log "
+			"of the ratio; the <strong>ratio</strong> is their geometric mean, its interval a "
+			"paired t interval with rounds &minus; 1 degrees of freedom at 95%%, or, from %d rounds "
+			"with the runs' places known, the log ratios fitted on the difference of the two runs' "
+			"places in their round (rounds &minus; 2 degrees of freedom: a drift inside rounds "
+			"and the carryover of one run into the next then read as neither effect nor noise), "
+			"Holm-adjusted over the configurations "
 			"(the one with the i-th smallest p at 5%% / (k &minus; i)). The margin, declared before "
 			"the runs, is <strong>&plusmn;%g%%</strong>: <em>faster/slower by &ge; %g%%</em> when "
 			"the whole interval lies beyond it; <em>equivalent within &plusmn;%g%%</em> when the "
@@ -343,7 +387,7 @@ wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 			"stalls alone would give, (1 &minus; s<sub>config</sub>) / (1 &minus; "
 			"s<sub>baseline</sub>): a client waiting a share s of its time has 1 &minus; s left "
 			"to commit in.</p>\n",
-			seed >= 0 ? "" : "unknown", seed >= 0 ? seed : 0LL,
+			seed >= 0 ? "" : "unknown", seed >= 0 ? seed : 0LL, WSB_PLACE_MIN_ROUNDS,
 			spec->margin_pct, spec->margin_pct, spec->margin_pct, WSB_RANK_MIN_ROUNDS,
 			WSB_RANK_EXACT_MAX);
 	if (spec->nlooks > 0)
@@ -408,6 +452,18 @@ wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 		if (p->rounds < 2 || isnan(p->sd))
 			continue;
 		noise_line(line, sizeof(line), t->labels[c], p);
+		fputs("<li>", f);
+		wsb_html_escape(f, line);
+		fputs("</li>\n", f);
+	}
+	for (int c = 1; c < t->nconfigs; c++)
+	{
+		char		line[1400];
+
+		carryover_line(line, sizeof(line), t->labels[c], &v[c * WSB_N_METRICS + WSB_M_TPS],
+					   t->nconfigs);
+		if (!line[0])
+			continue;
 		fputs("<li>", f);
 		wsb_html_escape(f, line);
 		fputs("</li>\n", f);

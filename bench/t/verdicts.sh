@@ -53,7 +53,7 @@ echo "# A/A verdict: $v"
 ok "A/A: 16384kB against 16MB reads no change beyond the margin ($v)" \
 	eval '[ -n "$v" ] && ! [[ "$v" =~ ^(faster|slower)\ by ]]'
 ok "A/A: the plan line names the rounds, the seed and the margin" \
-	grep -qE '^plan: 2 configurations .* 3 rounds .* shuffled from seed [0-9]+, margin \+-20%' "$work/aa.out"
+	grep -qE '^plan: 2 configurations .* 3 rounds .* balanced order from seed [0-9]+, margin \+-20%' "$work/aa.out"
 ok "A/A: the terminal table has ratio [interval] and the margin" \
 	grep -qE '^wal_buffers=16384kB +[0-9.]+ \[[0-9.]+, [0-9.]+\] ' "$work/aa.out"
 ok "A/A: one verdict: no \"within noise\", no Welch table, on the terminal or in the report" \
@@ -88,7 +88,7 @@ html = open(sys.argv[1]).read()
 start = html.index("<h2>Verdict by rounds</h2>")
 sec = html[start:html.index("<h2>", start + 1)]
 assert "data:image/svg+xml;base64," in sec, "forest plot"
-assert "&plusmn;20%" in sec and "shuffled from the seed" in sec
+assert "&plusmn;20%" in sec and "balanced order drawn from the seed" in sec
 PY
 
 # ---------- 2. --judge DIR gives the same verdicts ----------
