@@ -117,6 +117,25 @@ wsb_fit_p(const WsbPairedFit *fit)
 }
 
 /*
+ * The p of the two one-sided tests (TOST) that the fit's ratio lies inside
+ * (1 - margin, 1 + margin): the larger of the two one-sided p.  No spread
+ * at all: 0 inside, 1 outside.  NAN without df.
+ */
+double
+wsb_fit_equiv_p(const WsbPairedFit *fit, double margin)
+{
+	double		lo = log(1 - margin),
+				hi = log(1 + margin);
+
+	if (!(fit->df > 0) || isnan(fit->se) || !(margin > 0 && margin < 1))
+		return NAN;
+	if (fit->se == 0)
+		return fit->estimate > lo && fit->estimate < hi ? 0 : 1;
+	return fmax(wsb_t_cdf(-(fit->estimate - lo) / fit->se, fit->df),
+				wsb_t_cdf((fit->estimate - hi) / fit->se, fit->df));
+}
+
+/*
  * Least squares of y (n values) on the p columns of x (row-major, n x p,
  * no intercept: the caller centres what needs it), losing lost further
  * degrees of freedom (to a centring), by Gauss-Jordan on the normal

@@ -24,6 +24,11 @@
  *			the inflation the spending prevents.  With looks, a false
  *			verdict counts if any look showed one, whether or not the
  *			experiment stopped there (a reader may watch every look).
+ *	edge	four configurations each truly 10% faster, against a margin
+ *			of 10%, 6 rounds: "equivalent within +-10%" for any of them
+ *			is a false verdict; family-wise at most 5% plus three
+ *			standard errors (Holm over the equivalence tests; each at 5%
+ *			it was about three times that)
  *	20%		one configuration truly 20% faster, --budget's looks: the
  *			design decides "faster by >= 5%" in at least 80% of 2,000
  *			experiments within 20 rounds, and never reads slower.
@@ -175,6 +180,33 @@ run_sims(int nconfigs, const double *truth, bool looks, bool spend, int fixed_ro
 	return o;
 }
 
+/*
+ * Experiments in which every configuration but the baseline is truly at
+ * the edge of the margin (truth[c] = 1 + margin): the share in which any
+ * of them reads equivalent within it, judged once after rounds.
+ */
+static double
+edge_equivalence_rate(int nconfigs, const double *truth, double margin_pct, int rounds)
+{
+	WsbRoundRun runs[MAX_ROUNDS * 8];
+	WsbPaired  *v = calloc(nconfigs * WSB_N_METRICS, sizeof(WsbPaired));
+	WsbJudgeSpec s = {margin_pct, 0.05, 0, 0};
+	int			any = 0;
+
+	for (int e = 0; e < N_EXPERIMENTS; e++)
+	{
+		bool		equivalent = false;
+
+		simulate(rounds, nconfigs, truth, runs);
+		wsb_judge_rounds(runs, rounds * nconfigs, nconfigs, &s, v);
+		for (int c = 1; c < nconfigs; c++)
+			equivalent |= v[c * WSB_N_METRICS].word == WSB_W_EQUIVALENT;
+		any += equivalent;
+	}
+	free(v);
+	return (double) any / N_EXPERIMENTS;
+}
+
 void
 test_simulation(void)
 {
@@ -197,6 +229,15 @@ test_simulation(void)
 		  "simulation A/A, the same looks without spending: faster/slower at some look in %.2f%%, above %.2f%% "
 		  "(the simulation sees the inflation the spending prevents)",
 		  100.0 * o.ever_direction / N_EXPERIMENTS, 100 * bound);
+	{
+		const double edge[5] = {1, 1.10, 1.10, 1.10, 1.10};
+		double		rate = edge_equivalence_rate(5, edge, 10, 6);
+
+		check(rate <= bound,
+			  "simulation, four configurations each truly +10%% against a 10%% margin, 6 rounds: "
+			  "\"equivalent\" for any of them in %.2f%% (family-wise, at most %.2f%%)",
+			  100 * rate, 100 * bound);
+	}
 	o = run_sims(2, effect, true, true, 0);
 	check(o.decided_faster_by >= 0.80 * N_EXPERIMENTS && o.slower == 0 && o.mean_rounds < MAX_ROUNDS,
 		  "simulation, a true +20%%: the budgeted design reads \"faster by >= 5%%\" in %.1f%% of %d experiments "

@@ -265,21 +265,67 @@ test_words(void)
 	{
 		/*
 		 * margin 10: +6% every round, spread 0.5%: its 90% interval lies
-		 * inside +-10%, so under that margin the change does not matter
+		 * inside +-10%, so under that margin the change does not matter;
+		 * but its 95% interval excludes 1, and the words say which way:
+		 * mean log 0.058259, sd 0.004716, t(0.975, 2) 4.302653: +4.8% to
+		 * +7.2%
 		 */
 		const double tps[] = {1000, 1060, 1000, 1065, 1000, 1055};
 		WsbRoundRun *r = rounds_of(3, 2, tps, &n);
 		WsbJudgeSpec s10 = {10, 0.05, 0, 0};
 
 		wsb_judge_rounds(r, n, 2, &s10, v);
-		check(strcmp(v[WSB_N_METRICS].words, "equivalent within +-10%") == 0,
-			  "margin 10: +6%% is \"equivalent within +-10%%\" (got \"%s\")", v[WSB_N_METRICS].words);
+		check(strcmp(v[WSB_N_METRICS].words, "equivalent within +-10%, 6.0% faster [+4.8%, +7.2%]") == 0 &&
+			  v[WSB_N_METRICS].word == WSB_W_EQUIVALENT && v[WSB_N_METRICS].decided,
+			  "margin 10: +6%% is \"equivalent within +-10%%, 6.0%% faster [+4.8%%, +7.2%%]\": both words "
+			  "(got \"%s\")", v[WSB_N_METRICS].words);
 		s10.margin_pct = 2;
 		wsb_judge_rounds(r, n, 2, &s10, v);
 		check(strcmp(v[WSB_N_METRICS].words, "faster by >= 2%") == 0,
 			  "margin 2: the same rounds are \"faster by >= 2%%\" (got \"%s\")", v[WSB_N_METRICS].words);
 		free(r);
 	}
+}
+
+/*
+ * Holm over the equivalence tests: three configurations, each with a
+ * mean log ratio of 0 and +-0.04546 alternating over six rounds (sd
+ * 0.049799, se 0.020331).  Alone, its 90% interval (t(0.95, 5) 2.015:
+ * +-0.04097) lies inside +-5% (log 1.05 = 0.04879): equivalent.  Three of
+ * them: the first is tested at 5% / 3, t(1 - 0.05 / 3, 5) 2.9 times se
+ * reaches 0.0589, past the margin, and Holm stops there: none is.
+ */
+static void
+test_equivalence_holm(void)
+{
+	double		tps[6 * 4];
+	WsbPaired	v[4 * WSB_N_METRICS];
+	WsbJudgeSpec s = spec5();
+	WsbRoundRun *r;
+	int			n;
+	int			equivalent = 0;
+
+	for (int i = 0; i < 6; i++)
+	{
+		tps[4 * i] = 1000;
+		for (int c = 1; c < 4; c++)
+			tps[4 * i + c] = 1000 * exp(i % 2 ? -0.04546 : 0.04546);
+	}
+	r = rounds_of(6, 4, tps, &n);
+	wsb_judge_rounds(r, n, 2, &s, v);
+	check(strcmp(v[WSB_N_METRICS].words, "equivalent within +-5%") == 0 &&
+		  near(v[WSB_N_METRICS].level90, 0.90, 1e-12),
+		  "equivalence, one configuration: its 90%% interval inside +-5%% (got \"%s\")",
+		  v[WSB_N_METRICS].words);
+	wsb_judge_rounds(r, n, 4, &s, v);
+	for (int c = 1; c < 4; c++)
+		equivalent += v[c * WSB_N_METRICS].word == WSB_W_EQUIVALENT;
+	check(equivalent == 0 && near(v[WSB_N_METRICS].level90, 1 - 0.1 / 3, 1e-12) &&
+		  v[WSB_N_METRICS].p_equiv_holm > 0.05 && v[WSB_N_METRICS].p_equiv < 0.05,
+		  "equivalence, three such configurations: Holm over them, none equivalent "
+		  "(%d; TOST p %.4f, Holm %.4f; interval at %.4f)", equivalent, v[WSB_N_METRICS].p_equiv,
+		  v[WSB_N_METRICS].p_equiv_holm, v[WSB_N_METRICS].level90);
+	free(r);
 }
 
 /* a failed run leaves its round out; a traced run leaves its pair out */
@@ -1175,6 +1221,7 @@ test_verdict(void)
 	test_stalls();
 	test_negligible();
 	test_limit();
+	test_equivalence_holm();
 	test_round_order();
 	test_place_fit();
 	test_place_judged();

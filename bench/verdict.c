@@ -29,7 +29,12 @@
  *				  whole interval above 1 + X        faster by >= X%
  *				  whole interval below 1 - X        slower by >= X%
  *				  90% interval inside (1-X, 1+X)    equivalent within +-X%
- *				     (two one-sided tests at a each: TOST)
+ *				     (two one-sided tests: TOST; Holm over the
+ *				     configurations as for the directions, the one with
+ *				     the i-th smallest TOST p at a / (k - i), its interval
+ *				     at 1 - 2a / (k - i)); when the interval at level
+ *				     also excludes 1, the words say both: "equivalent
+ *				     within +-5%, 2.9% faster [+1.4%, +4.5%]"
  *				  interval above / below 1          faster / slower
  *				  otherwise                         inconclusive [a%, b%]:
  *				     about N more rounds for +-X% (N from the spread seen)
@@ -431,11 +436,21 @@ tps_words(WsbPaired *v, double margin, double tail_dir, double tail_equiv,
 		snprintf(v->words, sizeof(v->words), "slower by >= %s%%", mtext);
 		v->decided = true;
 	}
-	else if (v->low90 > 1 - margin && v->high90 < 1 + margin)
+	else if (v->p_equiv_holm < v->alpha_used)
 	{
 		v->word = WSB_W_EQUIVALENT;
-		snprintf(v->words, sizeof(v->words), "equivalent within +-%s%%", mtext);
 		v->decided = true;
+		if ((v->low > 1 || v->high < 1) && v->p_holm < v->alpha_used)
+		{
+			char		iv[64];
+
+			/* inside the margin, and which way: both, or the words hide it */
+			pct_interval(iv, sizeof(iv), v->low, v->high);
+			snprintf(v->words, sizeof(v->words), "equivalent within +-%s%%, %.1f%% %s %s", mtext,
+					 100 * fabs(v->ratio - 1), v->low > 1 ? "faster" : "slower", iv);
+		}
+		else
+			snprintf(v->words, sizeof(v->words), "equivalent within +-%s%%", mtext);
 	}
 	else if (v->low > 1 && v->p_holm < v->alpha_used)
 	{
@@ -474,7 +489,7 @@ tps_words(WsbPaired *v, double margin, double tail_dir, double tail_equiv,
 
 /* The words for a stall share or count: fewer / more / unchanged / inconclusive. */
 static void
-stall_words(WsbPaired *v, double margin, const char *mtext)
+stall_words(WsbPaired *v, const char *mtext)
 {
 	char		iv[64];
 
@@ -489,7 +504,7 @@ stall_words(WsbPaired *v, double margin, const char *mtext)
 		v->word = WSB_W_MORE;
 		snprintf(v->words, sizeof(v->words), "more");
 	}
-	else if (v->low90 > 1 - margin && v->high90 < 1 + margin)
+	else if (v->p_equiv_holm < v->alpha_used)
 	{
 		v->word = WSB_W_UNCHANGED;
 		snprintf(v->words, sizeof(v->words), "unchanged within +-%s%%", mtext);
@@ -833,9 +848,12 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 	double	   *d,
 			   *place,
 			   *p,
-			   *adj;
+			   *adj,
+			   *peq,
+			   *adjeq;
 	WsbPairedFit *fit;
 	int		   *rank,
+			   *rankeq,
 			   *tps_rounds;
 	bool		present[WSB_N_METRICS];	/* some run has the figure */
 	RoundIndex	ix;
@@ -850,17 +868,21 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 	place = calloc(ix.nrounds + 1, sizeof(double));
 	p = calloc(nconfigs + 1, sizeof(double));
 	adj = calloc(nconfigs + 1, sizeof(double));
+	peq = calloc(nconfigs + 1, sizeof(double));
+	adjeq = calloc(nconfigs + 1, sizeof(double));
 	fit = calloc(nconfigs + 1, sizeof(WsbPairedFit));
 	rank = calloc(nconfigs + 1, sizeof(int));
+	rankeq = calloc(nconfigs + 1, sizeof(int));
 	tps_rounds = calloc(nconfigs + 1, sizeof(int));
-	if (!d || !place || !p || !adj || !fit || !rank || !tps_rounds)
+	if (!d || !place || !p || !adj || !peq || !adjeq || !fit || !rank || !rankeq || !tps_rounds)
 		goto done;
 	figures_present(runs, nruns, present);
 
 	/* WSB_M_TPS first: the other metrics ask whether tps was paired */
 	for (int m = WSB_M_TPS; m < WSB_N_METRICS; m++)
 	{
-		int			k = 0;
+		int			k = 0,
+					keq = 0;
 
 		/* one pass over the rounds per configuration: the summary kept for
 		 * the intervals, which wait for Holm's order */
@@ -874,7 +896,8 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 			v->se = v->df = v->place_slope = NAN;
 			v->carryover = v->carryover_low = v->carryover_high = NAN;
 			v->p = v->p_holm = v->rank_p = v->level = NAN;
-			p[c] = NAN;
+			v->p_equiv = v->p_equiv_holm = v->level90 = NAN;
+			p[c] = peq[c] = NAN;
 			if (c == 0)
 			{
 				v->word = WSB_W_BASELINE;
@@ -893,6 +916,8 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 			{
 				p[c] = wsb_fit_p(&fit[c]);
 				k++;
+				peq[c] = wsb_fit_equiv_p(&fit[c], margin);
+				keq += !isnan(peq[c]);
 			}
 			/* the rank test on the rounds as the fit sees them: each
 			 * round's log ratio moved to the same place */
@@ -902,6 +927,10 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 			v->rank_p = wsb_signed_rank_p(d, n);
 		}
 		wsb_holm(p, nconfigs, adj, rank);
+		/* the equivalence claims are a family too: four configurations
+		 * each truly on the margin read equivalent for one of them in
+		 * 13.8% of experiments when each was tested at a */
+		wsb_holm(peq, nconfigs, adjeq, rankeq);
 		for (int c = 1; c < nconfigs; c++)
 		{
 			WsbPaired  *v = &out[c * WSB_N_METRICS + m];
@@ -924,19 +953,22 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 			v->place_adjusted = fit[c].adjusted;
 			v->place_slope = fit[c].slope;
 			v->p_holm = adj[c];
+			v->p_equiv = peq[c];
+			v->p_equiv_holm = isnan(adjeq[c]) ? 1 : adjeq[c];
 			v->level = 1 - a / (k - rank[c]);
+			v->level90 = rankeq[c] >= 0 ? 1 - 2 * a / (keq - rankeq[c]) : 1 - 2 * a;
 			fit_interval(&fit[c], v->level, &v->low, &v->high);
-			fit_interval(&fit[c], 1 - 2 * a, &v->low90, &v->high90);
+			fit_interval(&fit[c], v->level90, &v->low90, &v->high90);
 			if (m == WSB_M_TPS)
-				tps_words(v, margin, 1 - a / (2.0 * (k - rank[c])), 1 - a, fit[c].estimate,
-						  fit[c].sd, mtext);
+				tps_words(v, margin, 1 - a / (2.0 * (k - rank[c])), (1 + v->level90) / 2,
+						  fit[c].estimate, fit[c].sd, mtext);
 			else if (m == WSB_M_IMPLIED)
 			{
 				v->word = WSB_W_NONE;
 				v->words[0] = '\0';
 			}
 			else
-				stall_words(v, margin, mtext);
+				stall_words(v, mtext);
 			if (share_class(m) >= 0)
 			{
 				double		mb,
@@ -971,7 +1003,10 @@ done:
 	free(place);
 	free(p);
 	free(adj);
+	free(peq);
+	free(adjeq);
 	free(fit);
 	free(rank);
+	free(rankeq);
 	free(tps_rounds);
 }

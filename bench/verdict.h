@@ -97,6 +97,9 @@ typedef struct WsbPaired
 				carryover_high;	/* interval; NAN when the design cannot tell */
 	double		p;				/* paired t, two-sided, ratio = 1 */
 	double		p_holm;			/* Holm-adjusted over configurations */
+	double		p_equiv;		/* TOST: the larger one-sided p, against the margin */
+	double		p_equiv_holm;	/* Holm-adjusted over configurations */
+	double		level90;		/* of low90, high90: 1 - 2 a / (k - i), Holm */
 	double		rank_p;			/* signed-rank p, NAN under 6 rounds */
 	int			more_rounds;	/* inconclusive: about this many more */
 	WsbWord		word;
@@ -156,6 +159,7 @@ extern void wsb_paired_summary(const double *d, int n, double *mean, double *sd)
 extern double wsb_paired_t_p(const double *d, int n);
 extern void wsb_paired_fit(const double *d, const double *place, int n, WsbPairedFit *fit);
 extern double wsb_fit_p(const WsbPairedFit *fit);
+extern double wsb_fit_equiv_p(const WsbPairedFit *fit, double margin);
 extern bool wsb_least_squares(const double *x, const double *y, int n, int p, int lost,
 							  double *beta, double *se, double *df);
 extern void wsb_holm(const double *p, int k, double *adjusted, int *rank);

@@ -30,13 +30,13 @@ void
 wsb_method_text(const WsbJudgeSpec *spec, WsbMetric m, const WsbPaired *p, PQExpBuffer buf)
 {
 	appendPQExpBuffer(buf, "paired t on per-round log ratios of %s, %s%g df, %.4g%% interval "
-					  "(Holm over configurations), TOST at %.4g%%",
+					  "(Holm over configurations), TOST at %.4g%% (Holm over configurations)",
 					  m == WSB_M_TPS ? "tps" : m == WSB_M_IMPLIED ? "(1 - stall share)" :
 					  (m >= WSB_M_EPISODES ? "episodes (floor 1)" : "stall share (floor 1 ms)"),
 					  p->place_adjusted ? "the run's place in its round a covariate, " : "",
 					  p->df > 0 ? p->df : 0,
 					  isnan(p->level) ? 95.0 : 100 * p->level,
-					  100 * (1 - 2 * p->alpha_used));
+					  100 * (isnan(p->level90) ? 1 - 2 * p->alpha_used : p->level90));
 	if (spec->nlooks > 0)
 		appendPQExpBuffer(buf, "; look %d of at most %d, alpha %.4g each (Bonferroni spending)",
 						  spec->look, spec->nlooks, p->alpha_used);
@@ -377,7 +377,11 @@ wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 			"(the one with the i-th smallest p at 5%% / (k &minus; i)). The margin, declared before "
 			"the runs, is <strong>&plusmn;%g%%</strong>: <em>faster/slower by &ge; %g%%</em> when "
 			"the whole interval lies beyond it; <em>equivalent within &plusmn;%g%%</em> when the "
-			"90%% interval (two one-sided tests) lies inside it; <em>faster/slower</em> when the "
+			"90%% interval (two one-sided tests, Holm-adjusted over the configurations like the "
+			"directions: at 1 &minus; 10%% / (k &minus; i)) lies inside it, followed by the "
+			"direction and the interval when that also excludes no change "
+			"(<em>equivalent within &plusmn;%g%%, 2.9%% faster [+1.4%%, +4.5%%]</em>); "
+			"<em>faster/slower</em> when the "
 			"interval excludes no change but reaches into the margin; otherwise "
 			"<em>inconclusive</em>, with the rounds still needed at the spread seen. From %d "
 			"rounds, Wilcoxon's signed-rank p over every round stands beside it (verdicts.csv; "
@@ -388,7 +392,7 @@ wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 			"s<sub>baseline</sub>): a client waiting a share s of its time has 1 &minus; s left "
 			"to commit in.</p>\n",
 			seed >= 0 ? "" : "unknown", seed >= 0 ? seed : 0LL, WSB_PLACE_MIN_ROUNDS,
-			spec->margin_pct, spec->margin_pct, spec->margin_pct, WSB_RANK_MIN_ROUNDS,
+			spec->margin_pct, spec->margin_pct, spec->margin_pct, spec->margin_pct, WSB_RANK_MIN_ROUNDS,
 			WSB_RANK_EXACT_MAX);
 	if (spec->nlooks > 0)
 		fprintf(f, "<p>--budget: the verdict was taken after every round from the third, at "
