@@ -390,10 +390,90 @@ test_pieces(void)
 	check(wsb_rounds_needed(0.05, 0, 0.975) == -1, "rounds needed on the margin itself: none");
 	check(near(t2(0.975), 4.3026527, 1e-6) && near(wsb_t_quantile(0.975, 2), t2(0.975), 1e-7),
 		  "t(0.975, 2) closed form 4.302653 matches the harness");
-	check(near(wsb_look_alpha(0.05, 10), 0.005, 1e-15) && wsb_look_alpha(0.05, 0) == 0.05,
-		  "budget: 10 looks spend 0.005 each; none the whole 0.05");
+	check(wsb_look_alpha(0.05, 0, 0) == 0.05 && near(wsb_look_alpha(0.05, 1, 1), 0.05, 1e-12),
+		  "budget: no looks, or one, test at the whole 0.05");
 	check(near(wsb_t_cdf(-2.6852022, 2), (1 - 2.6852022 / sqrt(2 + 2.6852022 * 2.6852022)) / 2, 1e-9),
 		  "t CDF for 2 df matches its closed form");
+}
+
+/*
+ * The spending: a(t) = 2 - 2 Phi(1.959964 / sqrt t) worked by hand (0.5:
+ * 0.0055746, 0.35: 0.00092320), and each look's boundary checked by
+ * simulating the z statistics of nested samples directly (a Gaussian
+ * random walk on the rounds, 100,000 paths): the share first crossing by
+ * each look must be what the spending allows there, within 4 standard
+ * errors, and over all 18 looks 5%.
+ */
+static void
+test_spending(void)
+{
+	enum
+	{
+		K = 18, PATHS = 100000
+	};
+	double		z[K],
+				cross[K] = {0};
+	uint64_t	st = 0x5eed;
+	bool		ok = true;
+	double		worst = 0;
+
+	check(near(wsb_spent_by(0.05, 0.5), 0.0055746, 1e-7) && near(wsb_spent_by(0.05, 0.35), 0.00092320, 1e-8) &&
+		  wsb_spent_by(0.05, 1) == 0.05 && wsb_spent_by(0.05, 0) == 0,
+		  "spending a(t): 0.0055746 at t 0.5, 0.00092320 at 0.35, 0.05 at 1, 0 at 0");
+	for (int k = 1; k <= K; k++)
+	{
+		double		a = wsb_look_alpha(0.05, k, K);
+
+		/* the t test's boundary at the nominal level, on the z scale */
+		z[k - 1] = a > 0 ? -wsb_t_quantile(a / 2, 1e9) : INFINITY;
+		ok &= k == 1 || a >= wsb_look_alpha(0.05, k - 1, K);
+	}
+	check(ok && wsb_look_alpha(0.05, K, K) > 0.05 / K * 5,
+		  "spending: the nominal level rises look by look, the last (%.4f) above 5 x 0.05 / 18 (Bonferroni's %.4f)",
+		  wsb_look_alpha(0.05, K, K), 0.05 / K);
+	for (int p = 0; p < PATHS; p++)
+	{
+		double		s = 0,
+					prev = 0;
+
+		for (int k = 1; k <= K; k++)
+		{
+			double		t = (k + 2) / 20.0;
+			uint64_t	x = (st += 0x9e3779b97f4a7c15ULL);
+			double		u1,
+						u2;
+
+			x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+			x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+			x ^= x >> 31;
+			u1 = ((x >> 11) + 0.5) / 9007199254740992.0;
+			x = (st += 0x9e3779b97f4a7c15ULL);
+			x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+			x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+			x ^= x >> 31;
+			u2 = ((x >> 11) + 0.5) / 9007199254740992.0;
+			s += sqrt(t - prev) * sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+			prev = t;
+			if (fabs(s / sqrt(t)) > z[k - 1])
+			{
+				for (int j = k; j <= K; j++)
+					cross[j - 1]++;
+				break;
+			}
+		}
+	}
+	ok = true;
+	for (int k = 1; k <= K; k++)
+	{
+		double		want = wsb_spent_by(0.05, (k + 2) / 20.0),
+					got = cross[k - 1] / PATHS,
+					se = sqrt(fmax(want, 1.0 / PATHS) * (1 - want) / PATHS);
+
+		ok &= fabs(got - want) <= 4 * se;
+		worst = fmax(worst, fabs(got - want) / se);
+	}
+	check(ok, "spending: first crossings by each look as spent, over 18 looks %.4f (0.05), worst %.1f se off",
+		  cross[K - 1] / PATHS, worst);
 }
 
 /* stall shares, episode counts, the implied tps change */
@@ -994,14 +1074,15 @@ test_csv_input(void)
 
 		vs.spec.look = 2;
 		vs.spec.nlooks = 10;
-		vs.spec.alpha = wsb_look_alpha(0.05, 10);
+		vs.spec.alpha = 0.005;
 		wsb_print_paired(f, &vs.table, &vs.spec, vs.v, 42);
 		rewind(f);
 		got = fread(out, 1, sizeof(out) - 1, f);
 		out[got] = '\0';
 		fclose(f);
 		vs.spec = keep;
-		check(strstr(out, "margin +-5%, 3 complete rounds, seed 42, look 2 of at most 10 (alpha 0.005 each)") != NULL,
+		check(strstr(out, "margin +-5%, 3 complete rounds, seed 42, look 2 of at most 10 (alpha 0.005 at this look, "
+					 "O'Brien-Fleming spending)") != NULL,
 			  "terminal table: margin, rounds, seed, the look and its alpha");
 		/* sd 0.053678: exp(sd) - 1 = 5.5%; 4.3026527 * 0.053678 / sqrt 3 = 0.133347: +14.3% */
 		check(strstr(out, "\nwal_buffers=32MB: per-round noise +-5.5% (sd of the log ratio over 3 rounds); "
@@ -1092,10 +1173,21 @@ test_csv_input(void)
 	/* a budgeted experiment's results.csv: judged at its last look */
 	path = write_tmp("configuration,round,tps,budget_looks\na,1,100,10\nb,1,130,10\na,2,100,10\nb,2,131,10\n"
 					 "a,3,100,10\nb,3,129,10\na,4,100,10\nb,4,130,10\n");
-	check(wsb_verdicts_from_csv(path, NULL, NAN, 0, 0, &vs, err, sizeof(err)) == 0 &&
-		  vs.spec.nlooks == 10 && vs.spec.look == 2 && near(vs.spec.alpha, 0.005, 1e-15) &&
-		  near(vs.v[WSB_N_METRICS].level, 0.995, 1e-12),
-		  "CSV with budget_looks 10 and 4 rounds: look 2 of 10 at alpha 0.005, a 99.5%% interval (%s)", err);
+	rc = wsb_verdicts_from_csv(path, NULL, NAN, 0, 0, &vs, err, sizeof(err));
+	check(rc == 0 && vs.spec.nlooks == 10 && vs.spec.look == 2 && vs.spec.alpha == wsb_look_alpha(0.05, 2, 10) &&
+		  vs.spec.alpha > 0 && vs.spec.alpha < wsb_spent_by(0.05, 4.0 / 12) &&
+		  near(vs.v[WSB_N_METRICS].level, 1 - vs.spec.alpha, 1e-12),
+		  "CSV with budget_looks 10 and 4 rounds: look 2 of 10 at its nominal alpha %.3g, under the "
+		  "%.3g spent by 4 of 12 rounds (%s)", vs.spec.alpha, wsb_spent_by(0.05, 4.0 / 12), err);
+	{
+		/* judging it again spends nothing new: the same look, the same alpha */
+		double		first = vs.spec.alpha;
+
+		wsb_verdicts_free(&vs);
+		rc = wsb_verdicts_from_csv(path, NULL, NAN, 0, 0, &vs, err, sizeof(err));
+		check(rc == 0 && vs.spec.look == 2 && vs.spec.alpha == first,
+			  "CSV with budget_looks: judged again, the same look 2 and alpha (%s)", err);
+	}
 	wsb_verdicts_free(&vs);
 	unlink(path);
 	/* results.csv: shuffled, the baseline's runs need not come first */
@@ -1203,6 +1295,46 @@ test_experiment(void)
 		check(rc == 0 && o.seed == 7 && strcmp(o.out, dir) == 0,
 			  "--resume takes the stored seed when none is given (got %lld)", o.seed);
 	}
+	{
+		/*
+		 * A budget of 18 looks that made 5 (rounds 3 to 7): plan.txt records
+		 * the spending after the plan; the continuation passes the check
+		 * and reads back what it goes on from.  By round 7 of 20 the looks
+		 * spent a(0.35) = 0.00092320; what remains is the rest of 0.05.
+		 */
+		PQExpBufferData spent;
+		char	   *stored;
+		int			rc;
+
+		initPQExpBuffer(&spent);
+		appendPQExpBufferStr(&spent, text);
+		wsb_spending_text(18, 5, &spent);
+		wsb_write_file(path, spent.data);
+		termPQExpBuffer(&spent);
+		stored = wsb_read_file(path, NULL);
+		o.spending_looks = o.looks_done = 0;
+		rc = wsb_resume_prepare(&o, false, err, sizeof(err));
+		check(rc == 0 && wsb_resume_check(&o, &plan, err, sizeof(err)) == 0 &&
+			  o.spending_looks == 18 && o.looks_done == 5 && stored &&
+			  strstr(stored, "\nspending_looks = 18\nlooks = 5\nalpha_spent = 0.000923195\n") &&
+			  strstr(stored, "spending = O'Brien-Fleming (Lan-DeMets), rounds as information, 0.05 over 20 rounds\n"),
+			  "plan.txt records the spending (18 looks, 5 made, 0.000923195 spent); --resume reads it back "
+			  "and the check of the plan passes (%s)", err);
+		/* look 6 (round 8) may spend a(0.40) - a(0.35); its nominal level
+		 * is at least that (the looks before it overlap it) and under what
+		 * remains */
+		check(near(0.05 - wsb_spent_at_look(0.05, o.looks_done, o.spending_looks), 0.05 - 0.00092320, 1e-8) &&
+			  wsb_look_alpha(0.05, 6, 18) >= wsb_spent_by(0.05, 8.0 / 20) - wsb_spent_by(0.05, 7.0 / 20) &&
+			  wsb_look_alpha(0.05, 6, 18) < 0.05 - 0.00092320,
+			  "--resume spends only what remains: %.6f after 5 looks; look 6 tests at %.5f (it may spend %.5f)",
+			  0.05 - wsb_spent_at_look(0.05, o.looks_done, o.spending_looks), wsb_look_alpha(0.05, 6, 18),
+			  wsb_spent_by(0.05, 8.0 / 20) - wsb_spent_by(0.05, 7.0 / 20));
+		free(stored);
+		wsb_write_file(path, "target = temporary\nlooks = x\n");
+		rc = wsb_resume_prepare(&o, false, err, sizeof(err));
+		check(rc != 0 && strstr(err, "plan.txt: looks: \"x\" is not an integer") != NULL,
+			  "--resume: a bad looks line in plan.txt is refused (%s)", err);
+	}
 	wsb_plan_free(&plan);
 	unlink(path);
 	rmdir(dir);
@@ -1222,6 +1354,7 @@ test_verdict(void)
 	test_negligible();
 	test_limit();
 	test_equivalence_holm();
+	test_spending();
 	test_round_order();
 	test_place_fit();
 	test_place_judged();

@@ -65,10 +65,11 @@
  *				the rest, no word of its own
  *	budget		with --budget the verdict is taken after every round from
  *				the third on, at most K times (K fixed from the budget before
- *				the first run).  Each look spends a / K: by the union bound
- *				the chance of any false faster/slower over all looks stays
- *				under a whatever the looks' correlation (a Bonferroni
- *				error-spending plan, conservative)
+ *				the first run, kept by --resume).  Look k tests at the
+ *				nominal level of O'Brien-Fleming's Lan-DeMets spending with
+ *				rounds as the information (spending.c): almost nothing
+ *				early, nearly a at the last looks, and the chance of any
+ *				false faster/slower over all looks stays under a
  *
  * A round with a failed run is left out of every paired figure; a traced
  * run (--validate) is left out of its pairs, since the tracer moves tps.
@@ -110,14 +111,6 @@ wsb_metric_name(WsbMetric m)
 			snprintf(names[m], sizeof(names[m]), "%s_episodes", wsb_stall_classes[m - WSB_M_EPISODES]);
 	}
 	return names[m];
-}
-
-/* The level each look may spend: alpha split evenly over the looks the
- * budget allows (see the header); the whole alpha without a budget. */
-double
-wsb_look_alpha(double alpha, int nlooks)
-{
-	return nlooks > 1 ? alpha / nlooks : alpha;
 }
 
 /* The t interval at level (two-sided) of the fit's estimate, as ratios

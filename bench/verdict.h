@@ -192,7 +192,14 @@ extern bool wsb_tps_settled(const WsbPaired *v);
 extern void wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 						   const WsbPaired *v, char *buf, size_t len);	/* v: config's metrics */
 extern const char *wsb_metric_name(WsbMetric m);	/* "tps", "wal_flush_share" ... */
-extern double wsb_look_alpha(double alpha, int nlooks);
+
+/* ---------- spending.c: the error spent over --budget's looks ---------- */
+
+extern double wsb_spent_by(double alpha, double t);
+extern void wsb_spending_levels(double alpha, const double *fractions, int nlooks,
+								double *nominal);
+extern double wsb_look_alpha(double alpha, int look, int nlooks);
+extern double wsb_spent_at_look(double alpha, int look, int nlooks);
 
 /* ---------- round_table.c: the rounds read back; verdict_report.c: judged and written out ---------- */
 

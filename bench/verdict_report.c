@@ -38,8 +38,9 @@ wsb_method_text(const WsbJudgeSpec *spec, WsbMetric m, const WsbPaired *p, PQExp
 					  isnan(p->level) ? 95.0 : 100 * p->level,
 					  100 * (isnan(p->level90) ? 1 - 2 * p->alpha_used : p->level90));
 	if (spec->nlooks > 0)
-		appendPQExpBuffer(buf, "; look %d of at most %d, alpha %.4g each (Bonferroni spending)",
-						  spec->look, spec->nlooks, p->alpha_used);
+		appendPQExpBuffer(buf, "; look %d of at most %d, alpha %.4g at this look (O'Brien-Fleming "
+						  "spending, Lan-DeMets, %.4g spent by it)", spec->look, spec->nlooks,
+						  p->alpha_used, wsb_spent_at_look(0.05, spec->look, spec->nlooks));
 	if (!isnan(p->rank_p))
 		appendPQExpBuffer(buf, p->rounds > WSB_RANK_EXACT_MAX ?
 						  "; signed-rank p %.3g (normal approximation: more than %d rounds)" :
@@ -213,8 +214,8 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 	if (seed >= 0)
 		fprintf(f, ", seed %lld", seed);
 	if (spec->nlooks > 0)
-		fprintf(f, ", look %d of at most %d (alpha %.4g each)", spec->look, spec->nlooks,
-				spec->alpha);
+		fprintf(f, ", look %d of at most %d (alpha %.4g at this look, O'Brien-Fleming spending)",
+				spec->look, spec->nlooks, spec->alpha);
 	if (t->tps_column[0])
 		fprintf(f, ", tps over each run's steady seconds (%s)", t->tps_column);
 	fputc('\n', f);
@@ -396,11 +397,16 @@ wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 			WSB_RANK_EXACT_MAX);
 	if (spec->nlooks > 0)
 		fprintf(f, "<p>--budget: the verdict was taken after every round from the third, at "
-				"most %d times (fixed from the budget before the first run); this is look %d. "
-				"Error control over the looks: <strong>Bonferroni error spending</strong>, each "
-				"look at &alpha; = 5%% / %d = %.4g, so the chance of any false faster/slower "
-				"over all looks stays under 5%%.</p>\n",
-				spec->nlooks, spec->look, spec->nlooks, spec->alpha);
+				"most %d times (fixed from the budget before the first run, and kept by --resume); "
+				"this is look %d, after round %d of %d. Error control over the looks: "
+				"<strong>O'Brien-Fleming spending</strong> (Lan-DeMets, rounds as the information): "
+				"by round r of R the looks may have spent 2 &minus; 2&Phi;(1.96 / &radic;(r / R)) "
+				"of the 5%%, almost nothing early and most of it at the end; each look tests at the "
+				"nominal level of the boundary that spending implies, this one at &alpha; = %.4g "
+				"(%.4g spent by it), so the chance of any false faster/slower over all looks stays "
+				"under 5%%.</p>\n",
+				spec->nlooks, spec->look, spec->look + 2, spec->nlooks + 2, spec->alpha,
+				wsb_spent_at_look(0.05, spec->look, spec->nlooks));
 	initPQExpBuffer(&left);
 	wsb_left_out_rounds(t, &left);
 	fprintf(f, "<p>%d complete rounds.", complete_rounds(t));
@@ -544,7 +550,7 @@ wsb_verdicts_from_csv_ordered(const char *path, const char *baseline, const char
 	out->spec.margin_pct = margin_pct;
 	out->spec.look = look;
 	out->spec.nlooks = nlooks;
-	out->spec.alpha = wsb_look_alpha(0.05, nlooks);
+	out->spec.alpha = wsb_look_alpha(0.05, look, nlooks);
 	out->v = calloc(out->table.nconfigs * WSB_N_METRICS, sizeof(WsbPaired));
 	if (out->v == NULL)
 	{

@@ -29,7 +29,8 @@
  *	 figures.c	 reading a run's figures back: by class and column, in run order,
  *				 pgbench's seconds joined with the history rows
  *	 stats.c	 median, mean, spread, Student's t (libRmath)
- *	 paired.c	 paired statistics over rounds: t p, Holm, signed-rank p, rounds needed
+ *	 paired.c	 paired statistics over rounds: the fit on the places, t p, Holm, signed-rank p, rounds needed
+ *	 spending.c	 --budget's error spending over the looks (O'Brien-Fleming, Lan-DeMets)
  *	 verdict.c	 the verdict: paired by round, margin, Holm, TOST, budget
  *	 verdict_report.c an experiment's verdicts: read, judged, written to verdicts.csv,
  *				 the terminal table, the report's section
@@ -156,6 +157,8 @@ typedef struct WsbOptions
 	char		judge[1024];		/* --judge DIR|FILE.csv: no server */
 	char		baseline[1024];		/* --baseline NAME for --judge */
 	char		resume[1024];		/* --resume DIR */
+	int			spending_looks;	/* --resume: the stored budget's looks, 0 none */
+	int			looks_done;		/* --resume: the looks it made */
 	int			aged_pages;		/* --aged-pages: CLOG pages the aged table spans, 0 none */
 	int			aged_rows_per_page; /* --aged-rows-per-page */
 	int			nsets_from_17;	/* preset's set_from_17 lines: on 17+ */
