@@ -127,7 +127,7 @@ wsb_spending_levels(double alpha, const double *fractions, int nlooks, double *n
 			hi = Z_MAX * sqrt(t);
 			if (crossing(s, f, GRID, h, sd, hi) >= spend)
 				lo = hi;
-			for (int it = 0; it < 60 && hi - lo > 1e-10; it++)
+			for (int it = 0; it < 50 && hi - lo > 1e-9; it++)
 			{
 				double		mid = (lo + hi) / 2;
 
@@ -150,15 +150,20 @@ wsb_spending_levels(double alpha, const double *fractions, int nlooks, double *n
 				f2[i] = dnorm(s2[i], 0, sqrt(t), 0);
 			else
 			{
-				double		v = 0;
+				/* the normal density written out: dnorm's checks, once
+				 * per grid pair, were most of the time */
+				double		v = 0,
+							scale = 1 / (sd * sqrt(2 * M_PI)),
+							inv = -0.5 / (sd * sd);
 
 				for (int j = 0; j < GRID; j++)
 				{
-					double		w = (j == 0 || j == GRID - 1) ? h / 2 : h;
+					double		w = (j == 0 || j == GRID - 1) ? h / 2 : h,
+								x = s2[i] - s[j];
 
-					v += w * f[j] * dnorm(s2[i] - s[j], 0, sd, 0);
+					v += w * f[j] * exp(inv * x * x);
 				}
-				f2[i] = v;
+				f2[i] = v * scale;
 			}
 		}
 		memcpy(s, s2, sizeof(double) * GRID);
