@@ -136,38 +136,31 @@ wsb_fit_equiv_p(const WsbPairedFit *fit, double margin)
 }
 
 /*
- * Least squares of y (n values) on the p columns of x (row-major, n x p,
- * no intercept: the caller centres what needs it), losing lost further
- * degrees of freedom (to a centring), by Gauss-Jordan on the normal
- * equations with partial pivoting.  beta[p] and se[p]; *df the residual
- * degrees of freedom.  false when a column is a combination of the others
- * (a pivot under 1e-9 of the largest diagonal: the design cannot tell
- * them apart) or no degree of freedom is left.
+ * Least squares from the normal equations of n observations: xtx (p x p,
+ * row-major, X'X), xty (X'y) and yty (y'y), no intercept (the caller
+ * centres what needs it), losing lost further degrees of freedom (to a
+ * centring); accumulated by the caller, so that the rows need not be
+ * kept.  Gauss-Jordan with partial pivoting gives beta[p] and, from the
+ * inverse's diagonal and the residual sum y'y - beta'X'y, se[p]; *df the
+ * residual degrees of freedom.  false when a column is a combination of
+ * the others (a pivot under 1e-9 of the largest diagonal: the design
+ * cannot tell them apart) or no degree of freedom is left.
  */
 bool
-wsb_least_squares(const double *x, const double *y, int n, int p, int lost,
+wsb_least_squares(const double *xtx, const double *xty, double yty, int n, int p, int lost,
 				  double *beta, double *se, double *df)
 {
 	int			w = 2 * p;
 	double	   *a = wsb_xmalloc(sizeof(double) * p * w + 1);
 	double		scale = 0,
-				rss = 0;
+				rss = yty;
 	bool		ok = n - lost - p > 0;
 
 	*df = n - lost - p;
 	/* [X'X | I], made [I | (X'X)^-1] */
 	for (int i = 0; i < p; i++)
 		for (int j = 0; j < w; j++)
-		{
-			double		s = 0;
-
-			if (j < p)
-				for (int r = 0; r < n; r++)
-					s += x[r * p + i] * x[r * p + j];
-			else
-				s = j - p == i;
-			a[i * w + j] = s;
-		}
+			a[i * w + j] = j < p ? xtx[i * p + j] : j - p == i;
 	for (int i = 0; i < p; i++)
 		scale = fmax(scale, a[i * w + i]);
 	for (int col = 0; ok && col < p; col++)
@@ -200,17 +193,10 @@ wsb_least_squares(const double *x, const double *y, int n, int p, int lost,
 	{
 		beta[i] = 0;
 		for (int j = 0; j < p; j++)
-			for (int r = 0; r < n; r++)
-				beta[i] += a[i * w + p + j] * x[r * p + j] * y[r];
+			beta[i] += a[i * w + p + j] * xty[j];
+		rss -= beta[i] * xty[i];
 	}
-	for (int r = 0; ok && r < n; r++)
-	{
-		double		e = y[r];
-
-		for (int j = 0; j < p; j++)
-			e -= x[r * p + j] * beta[j];
-		rss += e * e;
-	}
+	rss = fmax(rss, 0);
 	for (int i = 0; ok && i < p; i++)
 		se[i] = sqrt(rss / *df * a[i * w + p + i]);
 	free(a);

@@ -761,9 +761,12 @@ fit_carryover(const WsbRoundRun *runs, const RoundIndex *ix, int nconfigs, WsbPa
 				rounds = 0;
 	double	   *x,
 			   *y,
+			   *xtx,
+			   *xty,
 			   *beta,
 			   *se,
-			   df;
+				yty = 0,
+				df;
 
 	for (int c = 1; c < nconfigs; c++)
 	{
@@ -773,26 +776,28 @@ fit_carryover(const WsbRoundRun *runs, const RoundIndex *ix, int nconfigs, WsbPa
 	}
 	if (nconfigs < 3)
 		return;
-	x = wsb_xmalloc(sizeof(double) * ((size_t) ix->nrounds * nconfigs * p + 1));
-	y = wsb_xmalloc(sizeof(double) * ((size_t) ix->nrounds * nconfigs + 1));
+	/* one round's rows at a time, summed into the normal equations */
+	x = wsb_xmalloc(sizeof(double) * nconfigs * p);
+	y = wsb_xmalloc(sizeof(double) * nconfigs);
+	xtx = wsb_xcalloc((size_t) p * p, sizeof(double));
+	xty = wsb_xcalloc(p, sizeof(double));
 	beta = wsb_xmalloc(sizeof(double) * p);
 	se = wsb_xmalloc(sizeof(double) * p);
 	for (int k = 0; k < ix->nrounds; k++)
 	{
 		int			at[64];		/* the run in each place */
-		int			first = n;
 
 		if (!round_places_known(runs, ix, nconfigs, k))
 			continue;
 		for (int c = 0; c < nconfigs; c++)
 			at[runs[ix->idx[k * nconfigs + c]].position - 1] = ix->idx[k * nconfigs + c];
-		for (int q = 0; q < nconfigs; q++, n++)
+		for (int q = 0; q < nconfigs; q++)
 		{
 			const WsbRoundRun *r = &runs[at[q]];
-			double	   *row = x + (size_t) n * p;
+			double	   *row = x + q * p;
 
 			memset(row, 0, sizeof(double) * p);
-			y[n] = log(r->tps);
+			y[q] = log(r->tps);
 			if (r->config > 0)
 				row[r->config - 1] = 1;
 			row[nconfigs - 1] = q + 1;
@@ -805,14 +810,25 @@ fit_carryover(const WsbRoundRun *runs, const RoundIndex *ix, int nconfigs, WsbPa
 		{
 			double		s = 0;
 
-			for (int i = first; i < n; i++)
-				s += j < p ? x[(size_t) i * p + j] : y[i];
-			for (int i = first; i < n; i++)
-				*(j < p ? &x[(size_t) i * p + j] : &y[i]) -= s / nconfigs;
+			for (int q = 0; q < nconfigs; q++)
+				s += j < p ? x[q * p + j] : y[q];
+			for (int q = 0; q < nconfigs; q++)
+				*(j < p ? &x[q * p + j] : &y[q]) -= s / nconfigs;
 		}
+		for (int q = 0; q < nconfigs; q++)
+		{
+			for (int i = 0; i < p; i++)
+			{
+				for (int j = 0; j < p; j++)
+					xtx[i * p + j] += x[q * p + i] * x[q * p + j];
+				xty[i] += x[q * p + i] * y[q];
+			}
+			yty += y[q] * y[q];
+		}
+		n += nconfigs;
 		rounds++;
 	}
-	if (wsb_least_squares(x, y, n, p, rounds, beta, se, &df))
+	if (wsb_least_squares(xtx, xty, yty, n, p, rounds, beta, se, &df))
 		for (int c = 1; c < nconfigs; c++)
 		{
 			WsbPaired  *v = &out[c * WSB_N_METRICS + WSB_M_TPS];
@@ -825,6 +841,8 @@ fit_carryover(const WsbRoundRun *runs, const RoundIndex *ix, int nconfigs, WsbPa
 		}
 	free(x);
 	free(y);
+	free(xtx);
+	free(xty);
 	free(beta);
 	free(se);
 }

@@ -160,8 +160,8 @@ extern double wsb_paired_t_p(const double *d, int n);
 extern void wsb_paired_fit(const double *d, const double *place, int n, WsbPairedFit *fit);
 extern double wsb_fit_p(const WsbPairedFit *fit);
 extern double wsb_fit_equiv_p(const WsbPairedFit *fit, double margin);
-extern bool wsb_least_squares(const double *x, const double *y, int n, int p, int lost,
-							  double *beta, double *se, double *df);
+extern bool wsb_least_squares(const double *xtx, const double *xty, double yty, int n, int p,
+							  int lost, double *beta, double *se, double *df);
 extern void wsb_holm(const double *p, int k, double *adjusted, int *rank);
 extern double wsb_signed_rank_p(const double *d, int n);
 extern int	wsb_rounds_needed(double sd, double half_width, double tail);
