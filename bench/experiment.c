@@ -110,6 +110,39 @@ wsb_plan_text(const WsbOptions *o, const WsbPlan *plan, PQExpBuffer buf)
 #undef ADD
 }
 
+/*
+ * --budget's error spending as plan.txt records it, after the plan: the
+ * looks the budget allows (what fixes the spending), the looks made and
+ * the error they spent.  --resume reads them back and goes on spending
+ * from there; the check of a continuation leaves these lines out, since
+ * a continuation changes them.
+ */
+#define SPENDING_HEADER "# --budget's error spending (--resume continues it)\n"
+
+void
+wsb_spending_text(int nlooks, int looks_done, PQExpBuffer buf)
+{
+	appendPQExpBufferStr(buf, SPENDING_HEADER);
+	appendPQExpBuffer(buf, "spending = O'Brien-Fleming (Lan-DeMets), rounds as information, "
+					  "0.05 over %d rounds\n", nlooks + 2);
+	appendPQExpBuffer(buf, "spending_looks = %d\nlooks = %d\nalpha_spent = %.6g\n", nlooks,
+					  looks_done, wsb_spent_at_look(0.05, looks_done, nlooks));
+}
+
+/* a line of plan.txt that records the spending (see wsb_spending_text) */
+static bool
+spending_line(const char *line, int len)
+{
+	static const char *const keys[] = {"spending = ", "spending_looks = ", "looks = ", "alpha_spent = "};
+
+	if (len == (int) strlen(SPENDING_HEADER) - 1 && strncmp(line, SPENDING_HEADER, len) == 0)
+		return true;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strncmp(line, keys[i], strlen(keys[i])) == 0)
+			return true;
+	return false;
+}
+
 /* the value of "key = " in plan text, or NULL */
 static const char *
 plan_value(const char *text, const char *key, char *out, size_t len)
@@ -166,6 +199,21 @@ wsb_resume_prepare(WsbOptions *o, bool margin_given, char *err, size_t errlen)
 		free(text);
 		return -1;
 	}
+	/* the spending a budget began: the continuation goes on with it */
+	snprintf(what_seed, sizeof(what_seed), "--resume \"%s\": plan.txt: spending_looks", o->resume);
+	if (plan_value(text, "spending_looks", v, sizeof(v)) &&
+		wsb_check_looks(what_seed, v, &o->spending_looks, err, errlen) != 0)
+	{
+		free(text);
+		return -1;
+	}
+	snprintf(what_seed, sizeof(what_seed), "--resume \"%s\": plan.txt: looks", o->resume);
+	if (plan_value(text, "looks", v, sizeof(v)) && strcmp(v, "0") != 0 &&
+		wsb_check_looks(what_seed, v, &o->looks_done, err, errlen) != 0)
+	{
+		free(text);
+		return -1;
+	}
 	free(text);
 	wsb_strlcpy(o->out, o->resume, sizeof(o->out));
 	return 0;
@@ -210,6 +258,11 @@ wsb_resume_check(const WsbOptions *o, const WsbPlan *plan, char *err, size_t err
 		int			la = ea ? (int) (ea - a) : (int) strlen(a),
 					lb = eb ? (int) (eb - b) : (int) strlen(b);
 
+		if (*a && spending_line(a, la))
+		{
+			a += la + (ea ? 1 : 0);
+			continue;
+		}
 		if (la != lb || strncmp(a, b, la) != 0)
 		{
 			snprintf(err, errlen, "--resume \"%s\": the plan differs: stored \"%.*s\", now \"%.*s\"",

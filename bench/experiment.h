@@ -49,6 +49,7 @@ extern int	wsb_resume_load(const WsbOptions *o, const WsbPlan *plan, WsbResume *
 extern int	wsb_write_results_continued(const char *path, const char *old_text,
 										const WsbPlan *plan, const WsbRun *runs, int nruns);
 extern int	wsb_budget_looks(const WsbOptions *o, int nconfigs);
+extern void wsb_spending_text(int nlooks, int looks_done, struct PQExpBufferData *buf);
 extern int	wsb_short_runs(const WsbPlan *plan, const WsbRun *runs, int nruns, int duration,
 						   struct PQExpBufferData *buf, double *needed_s);
 extern int	wsb_judge_only(const WsbOptions *o, bool margin_given);

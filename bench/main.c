@@ -388,6 +388,57 @@ presets_dir(const char *argv0)
 }
 
 /*
+ * The budget's spending plan, printed once: the looks, the function, and
+ * the nominal level of the first, a middle and the last look; for a
+ * continuation, what its looks already spent.
+ */
+static void
+print_spending_plan(const WsbOptions *o, int nlooks, int rounds_done)
+{
+	int			mid = (nlooks + 1) / 2;
+
+	printf("budget %.0f s: judged after every round from the third, at most %d look%s; "
+		   "O'Brien-Fleming spending (Lan-DeMets) of 0.05 over %d rounds: alpha %.2g at round 3",
+		   o->budget_seconds, nlooks, nlooks == 1 ? "" : "s", nlooks + 2,
+		   wsb_look_alpha(0.05, 1, nlooks));
+	if (mid > 1 && mid < nlooks)
+		printf(", %.2g at round %d", wsb_look_alpha(0.05, mid, nlooks), mid + 2);
+	if (nlooks > 1)
+		printf(", %.2g at round %d", wsb_look_alpha(0.05, nlooks, nlooks), nlooks + 2);
+	if (rounds_done > 2)
+		printf("; %.3g spent by the %d round%s there", wsb_spent_at_look(0.05, rounds_done - 2, nlooks),
+			   rounds_done, rounds_done == 1 ? "" : "s");
+	printf("\n");
+}
+
+/*
+ * plan.txt with the budget's spending after the plan (the looks made and
+ * the error spent), replaced whole at every look (a kill leaves the old
+ * plan.txt or the new one), so that --resume continues the same
+ * spending.  0, -1 (said).
+ */
+static int
+record_spending(const WsbOptions *o, const WsbPlan *plan, int nlooks, int looks_done)
+{
+	PQExpBufferData text;
+	char	   *path = wsb_psprintf("%s/plan.txt", o->out);
+	WsbReplace	w;
+	FILE	   *f = wsb_replace_open(&w, path);
+	int			rc = -1;
+
+	initPQExpBuffer(&text);
+	wsb_plan_text(o, plan, &text);
+	wsb_spending_text(nlooks, looks_done, &text);
+	if (f != NULL)
+		rc = wsb_replace_close(&w, fputs(wsb_buffer_text(&text), f) < 0 ? -1 : 0);
+	termPQExpBuffer(&text);
+	if (rc != 0)
+		wsb_error("could not write \"%s\"", path);
+	free(path);
+	return rc;
+}
+
+/*
  * --budget, after a first round whose runs were too short for a stall
  * cycle: the later rounds run longer (wsb_lengthened_duration), as the
  * warning asks, rather than adding rounds of runs whose tps hangs on where
@@ -497,7 +548,7 @@ main(int argc, char **argv)
 	printf(" of %d s runs", opts.duration);
 	if (opts.warmup > 0)
 		printf(" (each after %d s of uncounted warm-up)", opts.warmup);
-	printf(", order in each round shuffled from seed %lld, margin +-%g%%\n", opts.seed, opts.margin_pct);
+	printf(", rounds in a balanced order from seed %lld, margin +-%g%%\n", opts.seed, opts.margin_pct);
 
 	/* the handler before anything that needs undoing exists */
 	memset(&sa, 0, sizeof(sa));
@@ -598,11 +649,15 @@ main(int argc, char **argv)
 	runs = wsb_xcalloc(plan.nruns, sizeof(WsbRun));
 	if (opts.budget_seconds > 0)
 	{
-		nlooks = wsb_budget_looks(&opts, plan.nconfigs);
+		/* a continuation goes on with the spending its budget began */
+		nlooks = opts.spending_looks > 0 ? opts.spending_looks :
+			wsb_budget_looks(&opts, plan.nconfigs) + resumed.rounds_done;
+		if (nlooks > WSB_MAX_ROUNDS - 2)
+			nlooks = WSB_MAX_ROUNDS - 2;
 		plan.budget_looks = nlooks;
-		printf("budget %.0f s: judged after every round from the third, at most %d look%s, "
-			   "alpha 0.05/%d each (Bonferroni error spending)\n", opts.budget_seconds, nlooks,
-			   nlooks == 1 ? "" : "s", nlooks);
+		print_spending_plan(&opts, nlooks, resumed.rounds_done);
+		if (record_spending(&opts, &plan, nlooks, opts.looks_done) != 0)
+			return finish(WSB_EXIT_FAILURE);
 	}
 	started = round_started = wsb_now();
 	for (int i = first; i < plan.nruns; i++)
@@ -684,7 +739,10 @@ main(int argc, char **argv)
 			{
 				WsbVerdicts vs;
 
-				look++;
+				/* look k comes after round k + 2, in a continuation too */
+				look = round - 2;
+				if (record_spending(&opts, &plan, nlooks, look) != 0)
+					return finish(WSB_EXIT_FAILURE);
 				if (wsb_verdicts_from_csv(path, plan.configs[0].label, opts.margin_pct, look, nlooks,
 										  &vs, err, sizeof(err)) == 0)
 				{

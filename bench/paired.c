@@ -2,7 +2,8 @@
  *
  * paired.c
  *		wal_stall_bench: paired statistics over rounds: the mean and
- *		spread of per-round differences, the paired t test's p, Holm's
+ *		spread of per-round differences, their fit on the runs' places,
+ *		the paired t test's p, Holm's
  *		adjustment, Wilcoxon's signed-rank p, and the rounds a t interval
  *		needs to reach a width.
  *
@@ -18,6 +19,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "wsb.h"
 #include "verdict.h"
@@ -49,6 +51,156 @@ wsb_paired_t_p(const double *d, int n)
 		return m == 0 ? 1 : 0;
 	t = m / (s / sqrt(n));
 	return 2 * wsb_t_cdf(-fabs(t), n - 1);
+}
+
+/*
+ * The fit of d on the place differences (see WsbPairedFit): least squares
+ * with an intercept, the estimate at x = 0 and its standard error
+ * s sqrt(1/n + mean(x)^2 / Sxx), n - 2 df.  The place soaks up a drift
+ * inside rounds (and the carryover every place shares), which the balanced
+ * order (plan.c) spreads evenly on both sides; unadjusted, that drift
+ * would read as noise, or in an unbalanced order as an effect.  place may
+ * be NULL; a NAN in it means the places are not known.
+ */
+void
+wsb_paired_fit(const double *d, const double *place, int n, WsbPairedFit *fit)
+{
+	double		mx = 0,
+				sxx = 0,
+				sxy = 0,
+				ss = 0,
+				md;
+	bool		known = place != NULL && n >= WSB_PLACE_MIN_ROUNDS;
+
+	memset(fit, 0, sizeof(*fit));
+	fit->slope = NAN;
+	wsb_paired_summary(d, n, &md, &fit->sd);
+	fit->estimate = md;
+	fit->df = n - 1;
+	fit->se = n >= 2 ? fit->sd / sqrt(n) : NAN;
+	for (int i = 0; known && i < n; i++)
+		known = !isnan(place[i]);
+	if (!known)
+		return;
+	mx = wsb_mean(place, n);
+	for (int i = 0; i < n; i++)
+	{
+		sxx += (place[i] - mx) * (place[i] - mx);
+		sxy += (place[i] - mx) * (d[i] - md);
+	}
+	if (!(sxx > 0))
+		return;
+	fit->adjusted = true;
+	fit->slope = sxy / sxx;
+	fit->estimate = md - fit->slope * mx;
+	for (int i = 0; i < n; i++)
+	{
+		double		e = d[i] - fit->estimate - fit->slope * place[i];
+
+		ss += e * e;
+	}
+	fit->df = n - 2;
+	fit->sd = sqrt(ss / fit->df);
+	fit->se = fit->sd * sqrt(1.0 / n + mx * mx / sxx);
+}
+
+/* Two-sided p of estimate = 0 under the fit's t; no spread at all: 0 when
+ * the estimate is not zero, else 1.  NAN without df. */
+double
+wsb_fit_p(const WsbPairedFit *fit)
+{
+	if (!(fit->df > 0) || isnan(fit->se))
+		return NAN;
+	if (fit->se == 0)
+		return fit->estimate == 0 ? 1 : 0;
+	return 2 * wsb_t_cdf(-fabs(fit->estimate / fit->se), fit->df);
+}
+
+/*
+ * The p of the two one-sided tests (TOST) that the fit's ratio lies inside
+ * (1 - margin, 1 + margin): the larger of the two one-sided p.  No spread
+ * at all: 0 inside, 1 outside.  NAN without df.
+ */
+double
+wsb_fit_equiv_p(const WsbPairedFit *fit, double margin)
+{
+	double		lo = log(1 - margin),
+				hi = log(1 + margin);
+
+	if (!(fit->df > 0) || isnan(fit->se) || !(margin > 0 && margin < 1))
+		return NAN;
+	if (fit->se == 0)
+		return fit->estimate > lo && fit->estimate < hi ? 0 : 1;
+	return fmax(wsb_t_cdf(-(fit->estimate - lo) / fit->se, fit->df),
+				wsb_t_cdf((fit->estimate - hi) / fit->se, fit->df));
+}
+
+/*
+ * Least squares from the normal equations of n observations: xtx (p x p,
+ * row-major, X'X), xty (X'y) and yty (y'y), no intercept (the caller
+ * centres what needs it), losing lost further degrees of freedom (to a
+ * centring); accumulated by the caller, so that the rows need not be
+ * kept.  Gauss-Jordan with partial pivoting gives beta[p] and, from the
+ * inverse's diagonal and the residual sum y'y - beta'X'y, se[p]; *df the
+ * residual degrees of freedom.  false when a column is a combination of
+ * the others (a pivot under 1e-9 of the largest diagonal: the design
+ * cannot tell them apart) or no degree of freedom is left.
+ */
+bool
+wsb_least_squares(const double *xtx, const double *xty, double yty, int n, int p, int lost,
+				  double *beta, double *se, double *df)
+{
+	int			w = 2 * p;
+	double	   *a = wsb_xmalloc(sizeof(double) * p * w + 1);
+	double		scale = 0,
+				rss = yty;
+	bool		ok = n - lost - p > 0;
+
+	*df = n - lost - p;
+	/* [X'X | I], made [I | (X'X)^-1] */
+	for (int i = 0; i < p; i++)
+		for (int j = 0; j < w; j++)
+			a[i * w + j] = j < p ? xtx[i * p + j] : j - p == i;
+	for (int i = 0; i < p; i++)
+		scale = fmax(scale, a[i * w + i]);
+	for (int col = 0; ok && col < p; col++)
+	{
+		int			piv = col;
+
+		for (int r = col + 1; r < p; r++)
+			if (fabs(a[r * w + col]) > fabs(a[piv * w + col]))
+				piv = r;
+		if (!(fabs(a[piv * w + col]) > 1e-9 * scale))
+		{
+			ok = false;
+			break;
+		}
+		for (int j = 0; j < w; j++)
+		{
+			double		t = a[col * w + j];
+
+			a[col * w + j] = a[piv * w + j];
+			a[piv * w + j] = t;
+		}
+		for (int j = w - 1; j >= col; j--)
+			a[col * w + j] /= a[col * w + col];
+		for (int r = 0; r < p; r++)
+			if (r != col && a[r * w + col] != 0)
+				for (int j = w - 1; j >= col; j--)
+					a[r * w + j] -= a[r * w + col] * a[col * w + j];
+	}
+	for (int i = 0; ok && i < p; i++)
+	{
+		beta[i] = 0;
+		for (int j = 0; j < p; j++)
+			beta[i] += a[i * w + p + j] * xty[j];
+		rss -= beta[i] * xty[i];
+	}
+	rss = fmax(rss, 0);
+	for (int i = 0; ok && i < p; i++)
+		se[i] = sqrt(rss / *df * a[i * w + p + i]);
+	free(a);
+	return ok;
 }
 
 /*

@@ -556,9 +556,10 @@ write_order_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 {
 	const WsbRun **ord = wsb_runs_in_order(runs, nruns);
 
-	fputs("<p>Runs go in rounds, each running every configuration once in an order shuffled "
-		  "from the seed, so that drift of the machine hits every configuration alike on average; "
-		  "a configuration can run twice in a row where one round ends and the next begins.</p>\n"
+	fputs("<p>Runs go in rounds, each running every configuration once, in balanced orders "
+		  "drawn from the seed: every second round is the one before reversed (a Williams design "
+		  "for more than two configurations), so that drift of the machine and what a run leaves "
+		  "to the next weigh on every configuration alike.</p>\n"
 		  "<table><tr><th>order</th><th>configuration</th><th>run</th>"
 		  "<th>started (UTC)</th><th>seconds</th><th>tps</th><th>result</th></tr>\n", f);
 	for (int i = 0; ord && i < nruns; i++)

@@ -8,7 +8,8 @@
  * that of an earlier experiment, or any CSV with at least the columns
  * configuration, round and tps (an old results.csv without round: its run
  * column, which was the repeat, is the round).  Optional columns: ok,
- * position, traced, clients and seconds (together: the clients' time),
+ * position (the run's place in its round; without it, the order of the
+ * runs' numbers in an order column, or a run column beside round), traced, clients and seconds (together: the clients' time),
  * client_ms, and per stall class CLASS_total_ms and CLASS_episodes.  The
  * baseline: --baseline NAME, else the configuration of the rows whose
  * baseline column is true (results.csv has one), else the first
@@ -92,11 +93,13 @@ typedef struct CsvColumns
 				margin_pct,
 				budget_looks,
 				baseline,
-				tps_window;
+				tps_window,
+				run_order;		/* order, or run beside round: the run's number */
 	int			stall_ms[WSB_N_STALL];
 	int			episodes[WSB_N_STALL];
 	char		stall_ms_name[WSB_N_STALL][64];	/* "wal_flush_total_ms" */
 	char		episodes_name[WSB_N_STALL][64];	/* "wal_flush_episodes" */
+	const char *run_order_name;
 } CsvColumns;
 
 static int
@@ -129,6 +132,11 @@ find_columns(const WsbCsvReader *r, CsvColumns *c)
 		*(int *) ((char *) c + named[i].field) = header_col(r, named[i].name);
 	/* results.csv before rounds: run was the repeat */
 	c->round = header_col(r, "round") >= 0 ? header_col(r, "round") : header_col(r, "run");
+	/* the run's number in the experiment, whose order in a round is its
+	 * place: results.csv's order, or a run column beside a round column */
+	c->run_order_name = header_col(r, "order") >= 0 ? "order" : "run";
+	c->run_order = header_col(r, "order") >= 0 ? header_col(r, "order") :
+		header_col(r, "round") >= 0 ? header_col(r, "run") : -1;
 	for (int k = 0; k < WSB_N_STALL; k++)
 	{
 		snprintf(c->stall_ms_name[k], sizeof(c->stall_ms_name[k]), "%s_total_ms", wsb_stall_classes[k]);
@@ -251,7 +259,7 @@ experiment_cell(const WsbCsvReader *r, const char *path, int col, const char *na
  */
 static bool
 read_run(const WsbCsvReader *r, const char *path, const CsvColumns *c, WsbRoundTable *t,
-		 WsbRoundRun *x, char *err, size_t errlen)
+		 WsbRoundRun *x, double *run_order, char *err, size_t errlen)
 {
 	const char *label = wsb_csv_cell(r, c->configuration);
 	double		round,
@@ -285,7 +293,9 @@ read_run(const WsbCsvReader *r, const char *path, const CsvColumns *c, WsbRoundT
 		!cell_number(r, path, c->tps_window, "tps_window", 0, 1e12, false, &x->tps_window, err, errlen) ||
 		!cell_number(r, path, c->clients, "clients", 1, WSB_MAX_CLIENTS, true, &clients, err, errlen) ||
 		!cell_number(r, path, c->seconds, "seconds", 0, 1e9, false, &seconds, err, errlen) ||
-		!cell_number(r, path, c->client_ms, "client_ms", 0, 1e18, false, &x->client_ms, err, errlen))
+		!cell_number(r, path, c->client_ms, "client_ms", 0, 1e18, false, &x->client_ms, err, errlen) ||
+		!cell_number(r, path, c->run_order, c->run_order_name, 1, CSV_MAX_ROUND, true,
+					 run_order, err, errlen))
 		return false;
 	x->position = isnan(pos) ? 0 : (int) pos;
 	x->ok = parse_bool(wsb_csv_cell(r, c->ok), true) && x->tps > 0;
@@ -303,6 +313,45 @@ read_run(const WsbCsvReader *r, const char *path, const CsvColumns *c, WsbRoundT
 	return experiment_cell(r, path, c->seed, "seed", t, err, errlen) &&
 		experiment_cell(r, path, c->margin_pct, "margin_pct", t, err, errlen) &&
 		experiment_cell(r, path, c->budget_looks, "budget_looks", t, err, errlen);
+}
+
+/*
+ * The runs' places in their rounds from their numbers in the experiment,
+ * for a file without a position column: in each round the runs in the
+ * order of their numbers.  A round where a number is missing or two runs
+ * share one (results.csv's run column, which is the round) keeps its
+ * places unknown.  Sorted: n log n.
+ */
+static void
+places_from_run_order(WsbRoundTable *t, const double *run_order)
+{
+	WsbRoundKey *keys = malloc(sizeof(WsbRoundKey) * (t->nruns > 0 ? t->nruns : 1));
+
+	if (keys == NULL)
+		return;
+	for (int i = 0; i < t->nruns; i++)
+		if (t->runs[i].position > 0)
+		{
+			free(keys);
+			return;
+		}
+	for (int i = 0; i < t->nruns; i++)
+	{
+		keys[i].round = t->runs[i].round;
+		keys[i].config = isnan(run_order[i]) ? -1 : (int) run_order[i];
+		keys[i].at = i;
+	}
+	qsort(keys, t->nruns, sizeof(WsbRoundKey), wsb_cmp_round_key);
+	for (int i = 0, j; i < t->nruns; i = j)
+	{
+		bool		known = true;
+
+		for (j = i; j < t->nruns && keys[j].round == keys[i].round; j++)
+			known &= keys[j].config >= 1 && (j == i || keys[j].config != keys[j - 1].config);
+		for (int q = i; known && q < j; q++)
+			t->runs[keys[q].at].position = q - i + 1;
+	}
+	free(keys);
 }
 
 /* Refuse a configuration with two rows in one round (sorted: n log n). */
@@ -397,10 +446,11 @@ order_labels(const char *path, WsbRoundTable *t, const char *first,
 
 /* Room for ncap runs and their line numbers; false when out of memory. */
 static bool
-grow_runs(WsbRoundTable *t, int **lines, int *cap, int ncap)
+grow_runs(WsbRoundTable *t, int **lines, double **run_order, int *cap, int ncap)
 {
 	WsbRoundRun *runs = realloc(t->runs, sizeof(WsbRoundRun) * ncap);
 	int		   *nlines;
+	double	   *norder;
 
 	if (runs == NULL)
 		return false;
@@ -409,6 +459,10 @@ grow_runs(WsbRoundTable *t, int **lines, int *cap, int ncap)
 	if (nlines == NULL)
 		return false;
 	*lines = nlines;
+	norder = realloc(*run_order, sizeof(double) * ncap);
+	if (norder == NULL)
+		return false;
+	*run_order = norder;
 	*cap = ncap;
 	return true;
 }
@@ -430,6 +484,7 @@ wsb_round_table_read_csv(const char *path, const char *baseline, const char *con
 	char		msg[512];
 	char		first[1024] = "";
 	int		   *lines = NULL;
+	double	   *run_order = NULL;
 	int			cap = 0,
 				rc;
 
@@ -454,7 +509,7 @@ wsb_round_table_read_csv(const char *path, const char *baseline, const char *con
 	/* a row per line at most: room for them all at once, not by doubling */
 	for (const char *q = text; (q = memchr(q, '\n', text + len - q)) != NULL; q++)
 		cap++;
-	if (!grow_runs(t, &lines, &cap, cap + 1))
+	if (!grow_runs(t, &lines, &run_order, &cap, cap + 1))
 	{
 		snprintf(err, errlen, "\"%s\": out of memory", path);
 		goto fail;
@@ -466,16 +521,16 @@ wsb_round_table_read_csv(const char *path, const char *baseline, const char *con
 	}
 	while ((rc = wsb_csv_next_row(&r, msg, sizeof(msg))) > 0)
 	{
-		if (t->nruns == cap && !grow_runs(t, &lines, &cap, cap * 2))
+		if (t->nruns == cap && !grow_runs(t, &lines, &run_order, &cap, cap * 2))
 		{
 			snprintf(err, errlen, "\"%s\" line %d: out of memory", path, r.line);
 			goto fail;
 		}
 		memset(&t->runs[t->nruns], 0, sizeof(WsbRoundRun));
-		if (!read_run(&r, path, &cols, t, &t->runs[t->nruns], err, errlen))
+		if (!read_run(&r, path, &cols, t, &t->runs[t->nruns], &run_order[t->nruns], err, errlen))
 			goto fail;
 		/* results.csv says which configuration was the baseline: its runs
-		 * run in shuffled order, so the first row need not be one of them */
+		 * run in a balanced order, so the first row need not be one of them */
 		if (first[0] == '\0' && parse_bool(wsb_csv_cell(&r, cols.baseline), false))
 			wsb_strlcpy(first, t->labels[t->runs[t->nruns].config], sizeof(first));
 		lines[t->nruns++] = r.line;
@@ -483,6 +538,7 @@ wsb_round_table_read_csv(const char *path, const char *baseline, const char *con
 	if (rc < 0)
 		goto parse_error;
 	use_window_tps(t);
+	places_from_run_order(t, run_order);
 	if (!check_one_row_per_round(path, t, lines, err, errlen) ||
 		!order_labels(path, t, baseline && *baseline ? baseline : first, labels, nlabels,
 					  err, errlen))
@@ -508,6 +564,7 @@ wsb_round_table_read_csv(const char *path, const char *baseline, const char *con
 	wsb_csv_reader_free(&r);
 	free(text);
 	free(lines);
+	free(run_order);
 	return 0;
 parse_error:
 	snprintf(err, errlen, "\"%s\" %s", path, msg);
@@ -515,6 +572,7 @@ fail:
 	wsb_csv_reader_free(&r);
 	free(text);
 	free(lines);
+	free(run_order);
 	wsb_round_table_free(t);
 	return -1;
 }

@@ -86,9 +86,20 @@ typedef struct WsbPaired
 	double		alpha_used;		/* this look's alpha, before Holm */
 	double		low90,
 				high90;			/* two one-sided tests' interval */
-	double		sd;				/* of the per-round log ratios: the noise */
+	double		sd;				/* of the per-round log ratios (residual, when
+								 * adjusted for the place): the noise */
+	double		se;				/* standard error of the log ratio */
+	double		df;				/* of the t interval */
+	bool		place_adjusted;	/* the run's place in its round a covariate */
+	double		place_slope;	/* log ratio per place later, NAN unadjusted */
+	double		carryover,		/* tps: a run after this configuration against */
+				carryover_low,	/* one after the baseline, ratio and 95% */
+				carryover_high;	/* interval; NAN when the design cannot tell */
 	double		p;				/* paired t, two-sided, ratio = 1 */
 	double		p_holm;			/* Holm-adjusted over configurations */
+	double		p_equiv;		/* TOST: the larger one-sided p, against the margin */
+	double		p_equiv_holm;	/* Holm-adjusted over configurations */
+	double		level90;		/* of low90, high90: 1 - 2 a / (k - i), Holm */
 	double		rank_p;			/* signed-rank p, NAN under 6 rounds */
 	int			more_rounds;	/* inconclusive: about this many more */
 	WsbWord		word;
@@ -121,11 +132,36 @@ typedef struct WsbRoundState
 
 /* ---------- paired.c: paired statistics over rounds ---------- */
 
+/*
+ * The per-round log ratios d_r fitted on the difference of the two runs'
+ * places in their round, x_r (configuration's minus baseline's):
+ * d_r = estimate + slope x_r + e_r, the estimate the log ratio of two runs
+ * in the same place.  Without places (or too few rounds, or one place
+ * difference throughout) the plain mean, n - 1 df.
+ */
+typedef struct WsbPairedFit
+{
+	double		estimate;
+	double		se;
+	double		df;
+	double		sd;				/* of the residuals: the per-round noise */
+	double		slope;			/* NAN unadjusted */
+	bool		adjusted;
+} WsbPairedFit;
+
+/* the place is a covariate from this many rounds (2 df left) */
+#define WSB_PLACE_MIN_ROUNDS 4
+
 /* wsb_rounds_needed looks no further than this many rounds */
 #define WSB_ROUNDS_NEEDED_MAX 1000
 
 extern void wsb_paired_summary(const double *d, int n, double *mean, double *sd);
 extern double wsb_paired_t_p(const double *d, int n);
+extern void wsb_paired_fit(const double *d, const double *place, int n, WsbPairedFit *fit);
+extern double wsb_fit_p(const WsbPairedFit *fit);
+extern double wsb_fit_equiv_p(const WsbPairedFit *fit, double margin);
+extern bool wsb_least_squares(const double *xtx, const double *xty, double yty, int n, int p,
+							  int lost, double *beta, double *se, double *df);
 extern void wsb_holm(const double *p, int k, double *adjusted, int *rank);
 extern double wsb_signed_rank_p(const double *d, int n);
 extern int	wsb_rounds_needed(double sd, double half_width, double tail);
@@ -145,6 +181,8 @@ extern int	wsb_cmp_round_key(const void *a, const void *b);
 
 extern int	wsb_paired_logs(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 							WsbMetric metric, double *d, int *rounds_of);
+extern int	wsb_paired_places(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
+							  WsbMetric metric, double *d, double *place);
 extern bool wsb_round_complete(const WsbRoundRun *runs, int nruns, int nconfigs, int round);
 extern int	wsb_round_states(const WsbRoundRun *runs, int nruns, int nconfigs,
 							 WsbRoundState **out);
@@ -154,7 +192,14 @@ extern bool wsb_tps_settled(const WsbPaired *v);
 extern void wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 						   const WsbPaired *v, char *buf, size_t len);	/* v: config's metrics */
 extern const char *wsb_metric_name(WsbMetric m);	/* "tps", "wal_flush_share" ... */
-extern double wsb_look_alpha(double alpha, int nlooks);
+
+/* ---------- spending.c: the error spent over --budget's looks ---------- */
+
+extern double wsb_spent_by(double alpha, double t);
+extern void wsb_spending_levels(double alpha, const double *fractions, int nlooks,
+								double *nominal);
+extern double wsb_look_alpha(double alpha, int look, int nlooks);
+extern double wsb_spent_at_look(double alpha, int look, int nlooks);
 
 /* ---------- round_table.c: the rounds read back; verdict_report.c: judged and written out ---------- */
 

@@ -29,16 +29,18 @@
 void
 wsb_method_text(const WsbJudgeSpec *spec, WsbMetric m, const WsbPaired *p, PQExpBuffer buf)
 {
-	appendPQExpBuffer(buf, "paired t on per-round log ratios of %s, %d df, %.4g%% interval "
-					  "(Holm over configurations), TOST at %.4g%%",
+	appendPQExpBuffer(buf, "paired t on per-round log ratios of %s, %s%g df, %.4g%% interval "
+					  "(Holm over configurations), TOST at %.4g%% (Holm over configurations)",
 					  m == WSB_M_TPS ? "tps" : m == WSB_M_IMPLIED ? "(1 - stall share)" :
 					  (m >= WSB_M_EPISODES ? "episodes (floor 1)" : "stall share (floor 1 ms)"),
-					  p->rounds > 1 ? p->rounds - 1 : 0,
+					  p->place_adjusted ? "the run's place in its round a covariate, " : "",
+					  p->df > 0 ? p->df : 0,
 					  isnan(p->level) ? 95.0 : 100 * p->level,
-					  100 * (1 - 2 * p->alpha_used));
+					  100 * (isnan(p->level90) ? 1 - 2 * p->alpha_used : p->level90));
 	if (spec->nlooks > 0)
-		appendPQExpBuffer(buf, "; look %d of at most %d, alpha %.4g each (Bonferroni spending)",
-						  spec->look, spec->nlooks, p->alpha_used);
+		appendPQExpBuffer(buf, "; look %d of at most %d, alpha %.4g at this look (O'Brien-Fleming "
+						  "spending, Lan-DeMets, %.4g spent by it)", spec->look, spec->nlooks,
+						  p->alpha_used, wsb_spent_at_look(0.05, spec->look, spec->nlooks));
 	if (!isnan(p->rank_p))
 		appendPQExpBuffer(buf, p->rounds > WSB_RANK_EXACT_MAX ?
 						  "; signed-rank p %.3g (normal approximation: more than %d rounds)" :
@@ -157,11 +159,38 @@ complete_rounds(const WsbRoundTable *t)
 static void
 noise_line(char *buf, size_t len, const char *label, const WsbPaired *p)
 {
-	double		half = wsb_t_quantile(0.975, p->rounds - 1) * p->sd / sqrt(p->rounds);
+	double		half = wsb_t_quantile(0.975, p->df) * p->se;
 
-	snprintf(buf, len, "%s: per-round noise +-%.1f%% (sd of the log ratio over %d rounds); "
+	snprintf(buf, len, "%s: per-round noise +-%.1f%% (sd of the log ratio over %d rounds%s); "
 			 "%d rounds tell changes beyond +-%.1f%% from none",
-			 label, 100 * (exp(p->sd) - 1), p->rounds, p->rounds, 100 * (exp(half) - 1));
+			 label, 100 * (exp(p->sd) - 1), p->rounds,
+			 p->place_adjusted ? ", each at its place in the round" : "",
+			 p->rounds, 100 * (exp(half) - 1));
+	if (p->place_adjusted)
+		snprintf(buf + strlen(buf), len - strlen(buf),
+				 "; running a place later than the baseline moved the ratio %+.1f%% (drift, carryover)",
+				 100 * (exp(p->place_slope) - 1));
+}
+
+/*
+ * The carryover of configuration label into the next run (fit_carryover
+ * in verdict.c), once the places are known: "" when they are not.
+ */
+static void
+carryover_line(char *buf, size_t len, const char *label, const WsbPaired *p, int nconfigs)
+{
+	buf[0] = '\0';
+	if (!p->place_adjusted)
+		return;
+	if (nconfigs == 2)
+		snprintf(buf, len, "carryover: with two configurations it cannot be told from the place "
+				 "(the place's slope holds both)");
+	else if (isnan(p->carryover))
+		snprintf(buf, len, "%s: carryover not estimable from these rounds", label);
+	else
+		snprintf(buf, len, "%s: carryover: a run right after it %+.1f%% [%+.1f%%, %+.1f%%] "
+				 "against one right after the baseline", label, 100 * (p->carryover - 1),
+				 100 * (p->carryover_low - 1), 100 * (p->carryover_high - 1));
 }
 
 /*
@@ -185,8 +214,8 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 	if (seed >= 0)
 		fprintf(f, ", seed %lld", seed);
 	if (spec->nlooks > 0)
-		fprintf(f, ", look %d of at most %d (alpha %.4g each)", spec->look, spec->nlooks,
-				spec->alpha);
+		fprintf(f, ", look %d of at most %d (alpha %.4g at this look, O'Brien-Fleming spending)",
+				spec->look, spec->nlooks, spec->alpha);
 	if (t->tps_column[0])
 		fprintf(f, ", tps over each run's steady seconds (%s)", t->tps_column);
 	fputc('\n', f);
@@ -261,6 +290,17 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 			fprintf(f, "%s\n", line);
 		}
 	}
+	for (int c = 1; c < t->nconfigs; c++)
+	{
+		char		line[1400];
+
+		carryover_line(line, sizeof(line), t->labels[c], &v[c * WSB_N_METRICS + WSB_M_TPS],
+					   t->nconfigs);
+		if (line[0])
+			fprintf(f, "%s\n", line);
+		if (line[0] && t->nconfigs == 2)
+			break;
+	}
 }
 
 static void
@@ -325,15 +365,24 @@ wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 
 	for (int i = 0; i < t->nruns; i++)
 		traced += t->runs[i].traced;
-	fprintf(f, "<p>Rounds are the unit: a round runs every configuration once, in an order "
-			"shuffled from the seed (<strong>%s%lld</strong>), and each configuration is compared "
-			"with the baseline run of the same round. Per round the log of the ratio; the "
-			"<strong>ratio</strong> is their geometric mean, its interval a paired t interval with "
-			"rounds &minus; 1 degrees of freedom at 95%%, Holm-adjusted over the configurations "
+	fprintf(f, "<p>Rounds are the unit: a round runs every configuration once, in a balanced "
+			"order drawn from the seed (<strong>%s%lld</strong>: every second round the one before "
+			"reversed, a Williams design over more than two configurations), and each "
+			"configuration is compared with the baseline run of the same round. Per round the log "
+			"of the ratio; the <strong>ratio</strong> is their geometric mean, its interval a "
+			"paired t interval with rounds &minus; 1 degrees of freedom at 95%%, or, from %d rounds "
+			"with the runs' places known, the log ratios fitted on the difference of the two runs' "
+			"places in their round (rounds &minus; 2 degrees of freedom: a drift inside rounds "
+			"and the carryover of one run into the next then read as neither effect nor noise), "
+			"Holm-adjusted over the configurations "
 			"(the one with the i-th smallest p at 5%% / (k &minus; i)). The margin, declared before "
 			"the runs, is <strong>&plusmn;%g%%</strong>: <em>faster/slower by &ge; %g%%</em> when "
 			"the whole interval lies beyond it; <em>equivalent within &plusmn;%g%%</em> when the "
-			"90%% interval (two one-sided tests) lies inside it; <em>faster/slower</em> when the "
+			"90%% interval (two one-sided tests, Holm-adjusted over the configurations like the "
+			"directions: at 1 &minus; 10%% / (k &minus; i)) lies inside it, followed by the "
+			"direction and the interval when that also excludes no change "
+			"(<em>equivalent within &plusmn;%g%%, 2.9%% faster [+1.4%%, +4.5%%]</em>); "
+			"<em>faster/slower</em> when the "
 			"interval excludes no change but reaches into the margin; otherwise "
 			"<em>inconclusive</em>, with the rounds still needed at the spread seen. From %d "
 			"rounds, Wilcoxon's signed-rank p over every round stands beside it (verdicts.csv; "
@@ -343,16 +392,21 @@ wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 			"stalls alone would give, (1 &minus; s<sub>config</sub>) / (1 &minus; "
 			"s<sub>baseline</sub>): a client waiting a share s of its time has 1 &minus; s left "
 			"to commit in.</p>\n",
-			seed >= 0 ? "" : "unknown", seed >= 0 ? seed : 0LL,
-			spec->margin_pct, spec->margin_pct, spec->margin_pct, WSB_RANK_MIN_ROUNDS,
+			seed >= 0 ? "" : "unknown", seed >= 0 ? seed : 0LL, WSB_PLACE_MIN_ROUNDS,
+			spec->margin_pct, spec->margin_pct, spec->margin_pct, spec->margin_pct, WSB_RANK_MIN_ROUNDS,
 			WSB_RANK_EXACT_MAX);
 	if (spec->nlooks > 0)
 		fprintf(f, "<p>--budget: the verdict was taken after every round from the third, at "
-				"most %d times (fixed from the budget before the first run); this is look %d. "
-				"Error control over the looks: <strong>Bonferroni error spending</strong>, each "
-				"look at &alpha; = 5%% / %d = %.4g, so the chance of any false faster/slower "
-				"over all looks stays under 5%%.</p>\n",
-				spec->nlooks, spec->look, spec->nlooks, spec->alpha);
+				"most %d times (fixed from the budget before the first run, and kept by --resume); "
+				"this is look %d, after round %d of %d. Error control over the looks: "
+				"<strong>O'Brien-Fleming spending</strong> (Lan-DeMets, rounds as the information): "
+				"by round r of R the looks may have spent 2 &minus; 2&Phi;(1.96 / &radic;(r / R)) "
+				"of the 5%%, almost nothing early and most of it at the end; each look tests at the "
+				"nominal level of the boundary that spending implies, this one at &alpha; = %.4g "
+				"(%.4g spent by it), so the chance of any false faster/slower over all looks stays "
+				"under 5%%.</p>\n",
+				spec->nlooks, spec->look, spec->look + 2, spec->nlooks + 2, spec->alpha,
+				wsb_spent_at_look(0.05, spec->look, spec->nlooks));
 	initPQExpBuffer(&left);
 	wsb_left_out_rounds(t, &left);
 	fprintf(f, "<p>%d complete rounds.", complete_rounds(t));
@@ -408,6 +462,18 @@ wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 		if (p->rounds < 2 || isnan(p->sd))
 			continue;
 		noise_line(line, sizeof(line), t->labels[c], p);
+		fputs("<li>", f);
+		wsb_html_escape(f, line);
+		fputs("</li>\n", f);
+	}
+	for (int c = 1; c < t->nconfigs; c++)
+	{
+		char		line[1400];
+
+		carryover_line(line, sizeof(line), t->labels[c], &v[c * WSB_N_METRICS + WSB_M_TPS],
+					   t->nconfigs);
+		if (!line[0])
+			continue;
 		fputs("<li>", f);
 		wsb_html_escape(f, line);
 		fputs("</li>\n", f);
@@ -484,7 +550,7 @@ wsb_verdicts_from_csv_ordered(const char *path, const char *baseline, const char
 	out->spec.margin_pct = margin_pct;
 	out->spec.look = look;
 	out->spec.nlooks = nlooks;
-	out->spec.alpha = wsb_look_alpha(0.05, nlooks);
+	out->spec.alpha = wsb_look_alpha(0.05, look, nlooks);
 	out->v = calloc(out->table.nconfigs * WSB_N_METRICS, sizeof(WsbPaired));
 	if (out->v == NULL)
 	{

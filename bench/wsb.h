@@ -5,14 +5,14 @@
  *		parts.
  *
  * The harness runs a plan (configurations x rounds, each round every
- * configuration once in an order shuffled from a seed), measures each run
+ * configuration once in a balanced order drawn from a seed), measures each run
  * through pgbench and wal_stall's SQL views, judges every configuration
  * against the baseline run of the same round, and reports:
  *
  *	 options.c	 the command line's flags -> WsbOptions, --help
  *	 preset.c	 the preset file format and what its keys (and the flags
  *				 taking their values) mean; --set's grammar
- *	 plan.c		 the configurations (cartesian product) and the shuffled rounds
+ *	 plan.c		 the configurations (cartesian product) and the balanced rounds
  *	 experiment.c plan.txt, --resume, the budget's looks, --judge
  *	 target.c	 the cluster: temporary or --pgdata, opened and left as found
  *	 control.c	 starting, stopping, restarting it (pg_ctl, pg_ctlcluster, systemctl)
@@ -29,7 +29,8 @@
  *	 figures.c	 reading a run's figures back: by class and column, in run order,
  *				 pgbench's seconds joined with the history rows
  *	 stats.c	 median, mean, spread, Student's t (libRmath)
- *	 paired.c	 paired statistics over rounds: t p, Holm, signed-rank p, rounds needed
+ *	 paired.c	 paired statistics over rounds: the fit on the places, t p, Holm, signed-rank p, rounds needed
+ *	 spending.c	 --budget's error spending over the looks (O'Brien-Fleming, Lan-DeMets)
  *	 verdict.c	 the verdict: paired by round, margin, Holm, TOST, budget
  *	 verdict_report.c an experiment's verdicts: read, judged, written to verdicts.csv,
  *				 the terminal table, the report's section
@@ -156,6 +157,8 @@ typedef struct WsbOptions
 	char		judge[1024];		/* --judge DIR|FILE.csv: no server */
 	char		baseline[1024];		/* --baseline NAME for --judge */
 	char		resume[1024];		/* --resume DIR */
+	int			spending_looks;	/* --resume: the stored budget's looks, 0 none */
+	int			looks_done;		/* --resume: the looks it made */
 	int			aged_pages;		/* --aged-pages: CLOG pages the aged table spans, 0 none */
 	int			aged_rows_per_page; /* --aged-rows-per-page */
 	int			nsets_from_17;	/* preset's set_from_17 lines: on 17+ */
@@ -172,7 +175,7 @@ typedef struct WsbPlan
 	int			budget_looks;			/* --budget: K looks, alpha/K each; 0 none */
 	int			nruns;					/* nconfigs * rounds planned */
 	int		   *order;					/* run i -> configuration index; round
-										 * i / nconfigs shuffled from the seed */
+										 * i / nconfigs in a balanced order */
 } WsbPlan;
 
 /* ---------- allocation (util.c) ---------- */

@@ -53,7 +53,7 @@ echo "# A/A verdict: $v"
 ok "A/A: 16384kB against 16MB reads no change beyond the margin ($v)" \
 	eval '[ -n "$v" ] && ! [[ "$v" =~ ^(faster|slower)\ by ]]'
 ok "A/A: the plan line names the rounds, the seed and the margin" \
-	grep -qE '^plan: 2 configurations .* 3 rounds .* shuffled from seed [0-9]+, margin \+-20%' "$work/aa.out"
+	grep -qE '^plan: 2 configurations .* 3 rounds .* balanced order from seed [0-9]+, margin \+-20%' "$work/aa.out"
 ok "A/A: the terminal table has ratio [interval] and the margin" \
 	grep -qE '^wal_buffers=16384kB +[0-9.]+ \[[0-9.]+, [0-9.]+\] ' "$work/aa.out"
 ok "A/A: one verdict: no \"within noise\", no Welch table, on the terminal or in the report" \
@@ -88,7 +88,7 @@ html = open(sys.argv[1]).read()
 start = html.index("<h2>Verdict by rounds</h2>")
 sec = html[start:html.index("<h2>", start + 1)]
 assert "data:image/svg+xml;base64," in sec, "forest plot"
-assert "&plusmn;20%" in sec and "shuffled from the seed" in sec
+assert "&plusmn;20%" in sec and "balanced order drawn from the seed" in sec
 PY
 
 # ---------- 2. --judge DIR gives the same verdicts ----------
@@ -178,7 +178,7 @@ else
 	echo "# skipped synchronous_commit on a slow WAL disk: no blkio throttling or loop devices here"
 fi
 
-# ---------- 6. --budget: looks from round 3, error spent, --judge agrees ----------
+# ---------- 6. --budget: looks from round 3, error spent and recorded, --judge agrees ----------
 bd=$work/budget
 # (margin 20%, as in 1)
 "$BENCH" --pg-config "$PG_CONFIG" --set wal_buffers=16MB,16384kB --budget 75s --duration 3 \
@@ -186,8 +186,8 @@ bd=$work/budget
 rc=$?
 ok "--budget: exit status 0 (got $rc)" [ "$rc" = 0 ]
 [ "$rc" = 0 ] || sed 's/^/# /' "$work/bd.err"
-ok "--budget: the looks are announced with their alpha (Bonferroni)" \
-	grep -qE '^budget 75 s: judged after every round from the third, at most 2 looks, alpha 0.05/2 each' "$work/bd.out"
+ok "--budget: the looks are announced with their spending plan (O'Brien-Fleming)" \
+	grep -qE "^budget 75 s: judged after every round from the third, at most 2 looks; O'Brien-Fleming spending \(Lan-DeMets\) of 0.05 over 4 rounds: alpha 0.024 at round 3, 0.04[0-9] at round 4$" "$work/bd.out"
 ok "--budget: it stopped and said why" grep -qE '^budget: (every configuration decided|looks spent|another round)' "$work/bd.out"
 # (a bare faster or slower, as in 1: by chance now and then; never beyond
 # the margin)
@@ -198,7 +198,12 @@ assert max(int(r["round"]) for r in rows) >= 3, len(rows)
 assert {r["budget_looks"] for r in rows} == {"2"}
 v = [r for r in csv.DictReader(open(sys.argv[1] + "/verdicts.csv")) if r["metric"] == "tps"][0]
 assert not v["verdict"].startswith(("faster by", "slower by")), v
-assert "Bonferroni spending" in v["method"] and "alpha 0.025 each" in v["method"], v["method"]
+assert "O'Brien-Fleming spending" in v["method"], v["method"]
+# plan.txt records the looks made and the error they spent
+plan = dict(l.split(" = ", 1) for l in open(sys.argv[1] + "/plan.txt").read().splitlines() if " = " in l)
+looks = max(int(r["round"]) for r in rows) - 2
+assert plan["spending_looks"] == "2" and plan["looks"] == str(looks), plan
+assert plan["alpha_spent"] == ("0.0236251" if looks == 1 else "0.05"), plan
 PY
 "$BENCH" --judge "$bd" --out "$work/bdj" >/dev/null 2>&1
 ok "--budget: --judge on it gives the same verdicts.csv" cmp -s "$bd/verdicts.csv" "$work/bdj/verdicts.csv"

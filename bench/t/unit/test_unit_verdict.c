@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,21 +265,67 @@ test_words(void)
 	{
 		/*
 		 * margin 10: +6% every round, spread 0.5%: its 90% interval lies
-		 * inside +-10%, so under that margin the change does not matter
+		 * inside +-10%, so under that margin the change does not matter;
+		 * but its 95% interval excludes 1, and the words say which way:
+		 * mean log 0.058259, sd 0.004716, t(0.975, 2) 4.302653: +4.8% to
+		 * +7.2%
 		 */
 		const double tps[] = {1000, 1060, 1000, 1065, 1000, 1055};
 		WsbRoundRun *r = rounds_of(3, 2, tps, &n);
 		WsbJudgeSpec s10 = {10, 0.05, 0, 0};
 
 		wsb_judge_rounds(r, n, 2, &s10, v);
-		check(strcmp(v[WSB_N_METRICS].words, "equivalent within +-10%") == 0,
-			  "margin 10: +6%% is \"equivalent within +-10%%\" (got \"%s\")", v[WSB_N_METRICS].words);
+		check(strcmp(v[WSB_N_METRICS].words, "equivalent within +-10%, 6.0% faster [+4.8%, +7.2%]") == 0 &&
+			  v[WSB_N_METRICS].word == WSB_W_EQUIVALENT && v[WSB_N_METRICS].decided,
+			  "margin 10: +6%% is \"equivalent within +-10%%, 6.0%% faster [+4.8%%, +7.2%%]\": both words "
+			  "(got \"%s\")", v[WSB_N_METRICS].words);
 		s10.margin_pct = 2;
 		wsb_judge_rounds(r, n, 2, &s10, v);
 		check(strcmp(v[WSB_N_METRICS].words, "faster by >= 2%") == 0,
 			  "margin 2: the same rounds are \"faster by >= 2%%\" (got \"%s\")", v[WSB_N_METRICS].words);
 		free(r);
 	}
+}
+
+/*
+ * Holm over the equivalence tests: three configurations, each with a
+ * mean log ratio of 0 and +-0.04546 alternating over six rounds (sd
+ * 0.049799, se 0.020331).  Alone, its 90% interval (t(0.95, 5) 2.015:
+ * +-0.04097) lies inside +-5% (log 1.05 = 0.04879): equivalent.  Three of
+ * them: the first is tested at 5% / 3, t(1 - 0.05 / 3, 5) 2.9 times se
+ * reaches 0.0589, past the margin, and Holm stops there: none is.
+ */
+static void
+test_equivalence_holm(void)
+{
+	double		tps[6 * 4];
+	WsbPaired	v[4 * WSB_N_METRICS];
+	WsbJudgeSpec s = spec5();
+	WsbRoundRun *r;
+	int			n;
+	int			equivalent = 0;
+
+	for (int i = 0; i < 6; i++)
+	{
+		tps[4 * i] = 1000;
+		for (int c = 1; c < 4; c++)
+			tps[4 * i + c] = 1000 * exp(i % 2 ? -0.04546 : 0.04546);
+	}
+	r = rounds_of(6, 4, tps, &n);
+	wsb_judge_rounds(r, n, 2, &s, v);
+	check(strcmp(v[WSB_N_METRICS].words, "equivalent within +-5%") == 0 &&
+		  near(v[WSB_N_METRICS].level90, 0.90, 1e-12),
+		  "equivalence, one configuration: its 90%% interval inside +-5%% (got \"%s\")",
+		  v[WSB_N_METRICS].words);
+	wsb_judge_rounds(r, n, 4, &s, v);
+	for (int c = 1; c < 4; c++)
+		equivalent += v[c * WSB_N_METRICS].word == WSB_W_EQUIVALENT;
+	check(equivalent == 0 && near(v[WSB_N_METRICS].level90, 1 - 0.1 / 3, 1e-12) &&
+		  v[WSB_N_METRICS].p_equiv_holm > 0.05 && v[WSB_N_METRICS].p_equiv < 0.05,
+		  "equivalence, three such configurations: Holm over them, none equivalent "
+		  "(%d; TOST p %.4f, Holm %.4f; interval at %.4f)", equivalent, v[WSB_N_METRICS].p_equiv,
+		  v[WSB_N_METRICS].p_equiv_holm, v[WSB_N_METRICS].level90);
+	free(r);
 }
 
 /* a failed run leaves its round out; a traced run leaves its pair out */
@@ -343,10 +390,90 @@ test_pieces(void)
 	check(wsb_rounds_needed(0.05, 0, 0.975) == -1, "rounds needed on the margin itself: none");
 	check(near(t2(0.975), 4.3026527, 1e-6) && near(wsb_t_quantile(0.975, 2), t2(0.975), 1e-7),
 		  "t(0.975, 2) closed form 4.302653 matches the harness");
-	check(near(wsb_look_alpha(0.05, 10), 0.005, 1e-15) && wsb_look_alpha(0.05, 0) == 0.05,
-		  "budget: 10 looks spend 0.005 each; none the whole 0.05");
+	check(wsb_look_alpha(0.05, 0, 0) == 0.05 && near(wsb_look_alpha(0.05, 1, 1), 0.05, 1e-12),
+		  "budget: no looks, or one, test at the whole 0.05");
 	check(near(wsb_t_cdf(-2.6852022, 2), (1 - 2.6852022 / sqrt(2 + 2.6852022 * 2.6852022)) / 2, 1e-9),
 		  "t CDF for 2 df matches its closed form");
+}
+
+/*
+ * The spending: a(t) = 2 - 2 Phi(1.959964 / sqrt t) worked by hand (0.5:
+ * 0.0055746, 0.35: 0.00092320), and each look's boundary checked by
+ * simulating the z statistics of nested samples directly (a Gaussian
+ * random walk on the rounds, 100,000 paths): the share first crossing by
+ * each look must be what the spending allows there, within 4 standard
+ * errors, and over all 18 looks 5%.
+ */
+static void
+test_spending(void)
+{
+	enum
+	{
+		K = 18, PATHS = 100000
+	};
+	double		z[K],
+				cross[K] = {0};
+	uint64_t	st = 0x5eed;
+	bool		ok = true;
+	double		worst = 0;
+
+	check(near(wsb_spent_by(0.05, 0.5), 0.0055746, 1e-7) && near(wsb_spent_by(0.05, 0.35), 0.00092320, 1e-8) &&
+		  wsb_spent_by(0.05, 1) == 0.05 && wsb_spent_by(0.05, 0) == 0,
+		  "spending a(t): 0.0055746 at t 0.5, 0.00092320 at 0.35, 0.05 at 1, 0 at 0");
+	for (int k = 1; k <= K; k++)
+	{
+		double		a = wsb_look_alpha(0.05, k, K);
+
+		/* the t test's boundary at the nominal level, on the z scale */
+		z[k - 1] = a > 0 ? -wsb_t_quantile(a / 2, 1e9) : INFINITY;
+		ok &= k == 1 || a >= wsb_look_alpha(0.05, k - 1, K);
+	}
+	check(ok && wsb_look_alpha(0.05, K, K) > 0.05 / K * 5,
+		  "spending: the nominal level rises look by look, the last (%.4f) above 5 x 0.05 / 18 (Bonferroni's %.4f)",
+		  wsb_look_alpha(0.05, K, K), 0.05 / K);
+	for (int p = 0; p < PATHS; p++)
+	{
+		double		s = 0,
+					prev = 0;
+
+		for (int k = 1; k <= K; k++)
+		{
+			double		t = (k + 2) / 20.0;
+			uint64_t	x = (st += 0x9e3779b97f4a7c15ULL);
+			double		u1,
+						u2;
+
+			x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+			x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+			x ^= x >> 31;
+			u1 = ((x >> 11) + 0.5) / 9007199254740992.0;
+			x = (st += 0x9e3779b97f4a7c15ULL);
+			x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+			x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+			x ^= x >> 31;
+			u2 = ((x >> 11) + 0.5) / 9007199254740992.0;
+			s += sqrt(t - prev) * sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+			prev = t;
+			if (fabs(s / sqrt(t)) > z[k - 1])
+			{
+				for (int j = k; j <= K; j++)
+					cross[j - 1]++;
+				break;
+			}
+		}
+	}
+	ok = true;
+	for (int k = 1; k <= K; k++)
+	{
+		double		want = wsb_spent_by(0.05, (k + 2) / 20.0),
+					got = cross[k - 1] / PATHS,
+					se = sqrt(fmax(want, 1.0 / PATHS) * (1 - want) / PATHS);
+
+		ok &= fabs(got - want) <= 4 * se;
+		worst = fmax(worst, fabs(got - want) / se);
+	}
+	check(ok, "spending: first crossings by each look as spent, over 18 looks %.4f (0.05), worst %.1f se off",
+		  cross[K - 1] / PATHS, worst);
 }
 
 /* stall shares, episode counts, the implied tps change */
@@ -553,39 +680,244 @@ test_limit(void)
 	}
 }
 
-/* the order inside each round */
+/* the positions of two configurations' runs in a round */
+static void
+check_round_balance(int k, int cycles, uint64_t seed)
+{
+	int			cycle = k % 2 ? 2 * k : k;
+	int			rounds = cycle * cycles;
+	int		   *o = calloc(rounds * k, sizeof(int));
+	int		   *place = calloc(k * k, sizeof(int));	/* [config][place] */
+	int		   *after = calloc(k * k, sizeof(int));	/* [before][after] */
+	bool		perm = true,
+				mirrored = true,
+				places_even = true,
+				follows_even = true;
+
+	wsb_round_order(seed, k, rounds, o);
+	for (int r = 0; r < rounds; r++)
+	{
+		int			seen = 0;
+
+		for (int i = 0; i < k; i++)
+		{
+			seen |= 1 << o[r * k + i];
+			place[o[r * k + i] * k + i]++;
+			if (i > 0)
+				after[o[r * k + i - 1] * k + o[r * k + i]]++;
+			if (r % 2 == 1)
+				mirrored &= o[r * k + i] == o[(r - 1) * k + k - 1 - i];
+		}
+		perm &= seen == (1 << k) - 1;
+	}
+	/* over whole cycles: every configuration in every place as often, and
+	 * right after every other as often (Williams' balance) */
+	for (int a = 0; a < k; a++)
+		for (int b = 0; b < k; b++)
+		{
+			places_even &= place[a * k + b] == rounds / k;
+			if (a != b)
+				follows_even &= after[a * k + b] == after[1];
+			else
+				follows_even &= after[a * k + b] == 0;
+		}
+	check(perm && mirrored && places_even && follows_even && after[1] > 0,
+		  "round order, %d configurations, %d rounds: every round a permutation (%s), every second "
+		  "round the one before reversed (%s), every place as often (%s), every configuration after "
+		  "every other as often (%s)", k, rounds, perm ? "yes" : "no", mirrored ? "yes" : "no",
+		  places_even ? "yes" : "no", follows_even ? "yes" : "no");
+	free(o);
+	free(place);
+	free(after);
+}
+
+/* the order inside each round: a balanced design drawn from the seed */
 static void
 test_round_order(void)
 {
 	int			a[5 * 40],
 				b[5 * 40],
-				c[5 * 40];
-	bool		perm = true;
-	int			same_start = 0;
+				c[5 * 40],
+				two[2 * 7];
 	int			first[5] = {0};
+	bool		alternate = true;
 
+	for (int k = 2; k <= 6; k++)
+		check_round_balance(k, 3, 42 + k);
+	wsb_round_order(9, 2, 7, two);
+	for (int r = 1; r < 7; r++)
+		alternate &= two[2 * r] == two[2 * r - 1] && two[2 * r + 1] == two[2 * r - 2];
+	check(alternate, "round order, two configurations: each round the one before reversed "
+		  "(%d%d %d%d %d%d ...)", two[0], two[1], two[2], two[3], two[4], two[5]);
 	wsb_round_order(42, 5, 40, a);
 	wsb_round_order(42, 5, 40, b);
 	wsb_round_order(43, 5, 40, c);
-	for (int r = 0; r < 40; r++)
-	{
-		int			seen = 0;
-
-		for (int i = 0; i < 5; i++)
-			seen |= 1 << a[r * 5 + i];
-		perm &= seen == 31;
-		first[a[r * 5]]++;
-		if (r > 0)
-			same_start += a[r * 5] == a[(r - 1) * 5];
-	}
-	check(perm, "round order: every round runs every configuration once");
-	/* independent rounds: a round starts like the one before about 1 in 5 */
-	check(same_start > 0 && same_start < 20,
-		  "round order: rounds shuffled independently (%d of 39 start like the round before)", same_start);
 	check(memcmp(a, b, sizeof(a)) == 0 && memcmp(a, c, sizeof(a)) != 0,
 		  "round order: the same seed gives the same order, another seed another");
+	/* the seed picks among the balanced designs: which one opens differs */
+	for (uint64_t s = 0; s < 40; s++)
+	{
+		wsb_round_order(s, 5, 1, a);
+		first[a[0]]++;
+	}
 	check(first[0] > 0 && first[0] < 40 && first[1] > 0 && first[4] > 0,
-		  "round order: no configuration always first (baseline first in %d of 40)", first[0]);
+		  "round order: over 40 seeds no configuration always opens (baseline in %d)", first[0]);
+}
+
+/* The fit on the runs' places (wsb_paired_fit), worked by hand. */
+static void
+test_place_fit(void)
+{
+	/* 0.1 + 0.08 x, residuals +-0.01: slope sum(x d) / sum(x^2) = 0.48 / 6,
+	 * rss 4e-4 over 4 df, s 0.01, se 0.01 / sqrt 6 */
+	const double d6[6] = {0.18, 0.02, 0.19, 0.01, 0.17, 0.03};
+	const double x6[6] = {1, -1, 1, -1, 1, -1};
+	/* five rounds, mean x 0.2, Sxx 4.8: slope 0.0825, estimate 0.0975,
+	 * s 0.0091287 (3 df), se s sqrt(1/5 + 0.04 / 4.8) = 0.0041667 */
+	const double x5_unknown[5] = {1, -1, NAN, -1, 1};
+	const double same[6] = {1, 1, 1, 1, 1, 1};
+	WsbPairedFit f;
+	double		t,
+				p3;
+
+	wsb_paired_fit(d6, x6, 6, &f);
+	check(f.adjusted && near(f.estimate, 0.1, 1e-12) && near(f.slope, 0.08, 1e-12) &&
+		  near(f.sd, 0.01, 1e-12) && near(f.se, 0.01 / sqrt(6), 1e-12) && f.df == 4,
+		  "place fit, balanced: estimate 0.1, slope 0.08, s 0.01, se 0.00408, 4 df (got %g %g %g %g %g)",
+		  f.estimate, f.slope, f.sd, f.se, f.df);
+	wsb_paired_fit(d6, x6, 5, &f);
+	/* t with 3 df, closed form: F(t) = 1/2 + (atan(u) + u / (1 + u^2)) / pi, u = t / sqrt 3 */
+	t = 0.0975 * 240;			/* se = 1 / 240 */
+	p3 = 2 * (0.5 - (atan(t / sqrt(3)) + (t / sqrt(3)) / (1 + t * t / 3)) / M_PI);
+	check(f.adjusted && near(f.estimate, 0.0975, 1e-12) && near(f.slope, 0.0825, 1e-12) &&
+		  near(f.sd, 0.0091287093, 1e-9) && near(f.se, 0.0041666667, 1e-9) && f.df == 3 &&
+		  near(wsb_fit_p(&f), p3, 1e-6 * p3),
+		  "place fit, unbalanced: estimate 0.0975 at equal places, se 0.0041667, 3 df, p %.3g (got %g %g %g)",
+		  p3, f.estimate, f.se, wsb_fit_p(&f));
+	wsb_paired_fit(d6, x6, 3, &f);
+	check(!f.adjusted && f.df == 2 && near(f.estimate, 0.13, 1e-12),
+		  "place fit: under %d rounds the plain mean, n - 1 df", WSB_PLACE_MIN_ROUNDS);
+	wsb_paired_fit(d6, x5_unknown, 5, &f);
+	check(!f.adjusted && f.df == 4, "place fit: a place not known, the plain mean");
+	wsb_paired_fit(d6, same, 6, &f);
+	check(!f.adjusted && f.df == 5 && isnan(f.slope),
+		  "place fit: one place difference throughout (an order never varied), the plain mean");
+}
+
+/*
+ * Drift inside rounds, judged: the machine gets 8% faster every run, the
+ * configuration is truly 10% faster, +-1% noise, six rounds in the
+ * harness's order for two configurations.  Each round's ratio is 1.10
+ * times 1.08 or 1 / 1.08 by who ran second; fitted on the place, the
+ * interval is narrow around 1.10 and the verdict "faster by >= 5%".  The
+ * same runs with the places unknown: the plain mean of the bimodal ratios,
+ * whose interval reaches below 1.05.
+ */
+static void
+test_place_judged(void)
+{
+	const double noise[12] = {0.01, -0.01, 0.005, -0.005, 0, 0.008,
+		-0.008, 0.004, 0.01, -0.01, 0.006, -0.004};
+	int			order[12];
+	WsbRoundRun r[12];
+	WsbPaired	v[2 * WSB_N_METRICS];
+	WsbJudgeSpec s = spec5();
+	const WsbPaired *x = &v[WSB_N_METRICS];
+
+	wsb_round_order(5, 2, 6, order);
+	for (int i = 0; i < 12; i++)
+	{
+		memset(&r[i], 0, sizeof(r[i]));
+		r[i].config = order[i];
+		r[i].round = i / 2 + 1;
+		r[i].position = i % 2 + 1;
+		r[i].ok = true;
+		r[i].tps = 1000 * pow(1.08, i) * (order[i] ? 1.10 : 1) * (1 + noise[i]);
+		r[i].client_ms = NAN;
+		for (int k = 0; k < WSB_N_STALL; k++)
+			r[i].stall_ms[k] = r[i].episodes[k] = NAN;
+	}
+	wsb_judge_rounds(r, 12, 2, &s, v);
+	check(x->place_adjusted && x->low < 1.10 && x->high > 1.10 && x->high - x->low < 0.05 &&
+		  strcmp(x->words, "faster by >= 5%") == 0 && near(exp(x->place_slope), 1.08, 0.01),
+		  "drift of 8%% a run inside rounds, fitted on the place: [%.4f, %.4f] around 1.10, "
+		  "slope %.4f a place, \"%s\"", x->low, x->high, exp(x->place_slope), x->words);
+	for (int i = 0; i < 12; i++)
+		r[i].position = 0;
+	wsb_judge_rounds(r, 12, 2, &s, v);
+	check(!x->place_adjusted && x->low < 1.05 && strcmp(x->words, "faster by >= 5%") != 0,
+		  "the same runs, places unknown: the plain mean, [%.4f, %.4f], \"%s\"",
+		  x->low, x->high, x->words);
+}
+
+/*
+ * Carryover: three configurations in the harness's order, twelve rounds; a
+ * run right after configuration 1 is 5% faster (across rounds too), the
+ * machine drifts 3% a run, +-0.5% noise.  The fit reads configuration 1's
+ * carryover as about +5% and configuration 2's as none, with the ratios
+ * still the truth; with two configurations it cannot be told from the
+ * place, and the table says so.
+ */
+static void
+test_carryover(void)
+{
+	int			order[36];
+	WsbRoundRun r[36];
+	WsbPaired	v[3 * WSB_N_METRICS];
+	WsbJudgeSpec s = spec5();
+	const double truth[3] = {1, 1.10, 0.95};
+
+	wsb_round_order(11, 3, 12, order);
+	for (int i = 0; i < 36; i++)
+	{
+		memset(&r[i], 0, sizeof(r[i]));
+		r[i].config = order[i];
+		r[i].round = i / 3 + 1;
+		r[i].position = i % 3 + 1;
+		r[i].ok = true;
+		r[i].tps = 1000 * pow(1.03, i) * truth[order[i]] * (i > 0 && order[i - 1] == 1 ? 1.05 : 1) *
+			(1 + 0.005 * sin(i * 2.1));
+		r[i].client_ms = NAN;
+		for (int k = 0; k < WSB_N_STALL; k++)
+			r[i].stall_ms[k] = r[i].episodes[k] = NAN;
+	}
+	wsb_judge_rounds(r, 36, 3, &s, v);
+	check(near(v[WSB_N_METRICS].carryover, 1.05, 0.015) &&
+		  v[WSB_N_METRICS].carryover_low > 1 &&
+		  near(v[2 * WSB_N_METRICS].carryover, 1.0, 0.015) &&
+		  v[2 * WSB_N_METRICS].carryover_low < 1 && v[2 * WSB_N_METRICS].carryover_high > 1,
+		  "carryover: after configuration 1 %.4f [%.4f, %.4f] (truth 1.05), after 2 %.4f [%.4f, %.4f] (truth 1)",
+		  v[WSB_N_METRICS].carryover, v[WSB_N_METRICS].carryover_low, v[WSB_N_METRICS].carryover_high,
+		  v[2 * WSB_N_METRICS].carryover, v[2 * WSB_N_METRICS].carryover_low,
+		  v[2 * WSB_N_METRICS].carryover_high);
+	check(near(v[WSB_N_METRICS].ratio, 1.10, 0.03) && near(v[2 * WSB_N_METRICS].ratio, 0.95, 0.03),
+		  "carryover: the ratios stay near the truth, 1.10 and 0.95 (got %.4f, %.4f)",
+		  v[WSB_N_METRICS].ratio, v[2 * WSB_N_METRICS].ratio);
+	{
+		WsbRoundTable t;
+		FILE	   *f = tmpfile();
+		char		out[8192] = "";
+		size_t		got;
+
+		memset(&t, 0, sizeof(t));
+		t.nconfigs = 3;
+		strcpy(t.labels[0], "a");
+		strcpy(t.labels[1], "b");
+		strcpy(t.labels[2], "c");
+		t.runs = r;
+		t.nruns = 36;
+		wsb_print_paired(f, &t, &s, v, 11);
+		rewind(f);
+		got = fread(out, 1, sizeof(out) - 1, f);
+		out[got] = '\0';
+		fclose(f);
+		check(strstr(out, "\nb: carryover: a run right after it +") != NULL &&
+			  strstr(out, "against one right after the baseline\n") != NULL,
+			  "terminal table: the carryover line");
+	}
+	wsb_judge_rounds(r, 36, 2, &s, v);
+	check(isnan(v[WSB_N_METRICS].carryover),
+		  "carryover: with two configurations not estimable (NAN, got %g)", v[WSB_N_METRICS].carryover);
 }
 
 static char *
@@ -640,6 +972,78 @@ test_limit_printed(void)
 }
 
 /* --judge FILE.csv: any CSV with configuration, round, tps */
+/*
+ * --judge of a CSV takes the runs' places from its position column, or,
+ * without one, from the order of the runs' numbers in each round (an
+ * order column, or run beside round); a run column that is the round
+ * (results.csv's) tells no place.  Six rounds, each the one before
+ * reversed, 8% drift a run, the configuration truly 10% faster.
+ */
+static void
+test_csv_places(void)
+{
+	static const char *const heads[4] = {
+		"configuration,round,position,tps\n", "configuration,round,order,tps\n",
+		"configuration,round,run,tps\n", "configuration,run,round,tps\n"
+	};
+	static const char *const what[4] = {
+		"a position column", "an order column", "a run column numbering the runs",
+		"a run column that is the round"
+	};
+	char		err[512];
+
+	for (int h = 0; h < 4; h++)
+	{
+		PQExpBufferData csv;
+		WsbVerdicts vs;
+		char	   *path;
+		int			order[12];
+
+		initPQExpBuffer(&csv);
+		appendPQExpBufferStr(&csv, heads[h]);
+		wsb_round_order(5, 2, 6, order);
+		/* the rows of each round in reverse order: the places come from
+		 * the numbers, not from the lines */
+		for (int r = 0; r < 6; r++)
+			for (int q = 1; q >= 0; q--)
+			{
+				int			i = 2 * r + q;
+				int			num = h == 0 ? q + 1 : h == 3 ? r + 1 : i + 1;
+				double		tps = 1000 * pow(1.08, i) * (order[i] ? 1.10 : 1) * (1 + 0.01 * sin(i));
+
+				if (h == 3)
+					appendPQExpBuffer(&csv, "%s,%d,%d,%.3f\n", order[i] ? "b" : "a", num, r + 1, tps);
+				else
+					appendPQExpBuffer(&csv, "%s,%d,%d,%.3f\n", order[i] ? "b" : "a", r + 1, num, tps);
+			}
+		path = write_tmp(csv.data);
+		termPQExpBuffer(&csv);
+		if (wsb_verdicts_from_csv(path, "a", NAN, 0, 0, &vs, err, sizeof(err)) != 0)
+		{
+			check(false, "CSV with %s: %s", what[h], err);
+			unlink(path);
+			continue;
+		}
+		{
+			const WsbPaired *x = &vs.v[WSB_N_METRICS];
+			PQExpBufferData method;
+
+			initPQExpBuffer(&method);
+			wsb_method_text(&vs.spec, WSB_M_TPS, x, &method);
+			if (h < 3)
+				check(x->place_adjusted && x->df == 4 && near(x->ratio, 1.10, 0.02) &&
+					  strstr(method.data, "the run's place in its round a covariate, 4 df") != NULL,
+					  "CSV with %s: the places fitted, ratio %.4f, \"%s\"", what[h], x->ratio, method.data);
+			else
+				check(!x->place_adjusted && x->df == 5 && strstr(method.data, ", 5 df,") != NULL,
+					  "CSV with %s: no places, the plain mean (%s)", what[h], method.data);
+			termPQExpBuffer(&method);
+		}
+		wsb_verdicts_free(&vs);
+		unlink(path);
+	}
+}
+
 static void
 test_csv_input(void)
 {
@@ -670,14 +1074,15 @@ test_csv_input(void)
 
 		vs.spec.look = 2;
 		vs.spec.nlooks = 10;
-		vs.spec.alpha = wsb_look_alpha(0.05, 10);
+		vs.spec.alpha = 0.005;
 		wsb_print_paired(f, &vs.table, &vs.spec, vs.v, 42);
 		rewind(f);
 		got = fread(out, 1, sizeof(out) - 1, f);
 		out[got] = '\0';
 		fclose(f);
 		vs.spec = keep;
-		check(strstr(out, "margin +-5%, 3 complete rounds, seed 42, look 2 of at most 10 (alpha 0.005 each)") != NULL,
+		check(strstr(out, "margin +-5%, 3 complete rounds, seed 42, look 2 of at most 10 (alpha 0.005 at this look, "
+					 "O'Brien-Fleming spending)") != NULL,
 			  "terminal table: margin, rounds, seed, the look and its alpha");
 		/* sd 0.053678: exp(sd) - 1 = 5.5%; 4.3026527 * 0.053678 / sqrt 3 = 0.133347: +14.3% */
 		check(strstr(out, "\nwal_buffers=32MB: per-round noise +-5.5% (sd of the log ratio over 3 rounds); "
@@ -768,10 +1173,21 @@ test_csv_input(void)
 	/* a budgeted experiment's results.csv: judged at its last look */
 	path = write_tmp("configuration,round,tps,budget_looks\na,1,100,10\nb,1,130,10\na,2,100,10\nb,2,131,10\n"
 					 "a,3,100,10\nb,3,129,10\na,4,100,10\nb,4,130,10\n");
-	check(wsb_verdicts_from_csv(path, NULL, NAN, 0, 0, &vs, err, sizeof(err)) == 0 &&
-		  vs.spec.nlooks == 10 && vs.spec.look == 2 && near(vs.spec.alpha, 0.005, 1e-15) &&
-		  near(vs.v[WSB_N_METRICS].level, 0.995, 1e-12),
-		  "CSV with budget_looks 10 and 4 rounds: look 2 of 10 at alpha 0.005, a 99.5%% interval (%s)", err);
+	rc = wsb_verdicts_from_csv(path, NULL, NAN, 0, 0, &vs, err, sizeof(err));
+	check(rc == 0 && vs.spec.nlooks == 10 && vs.spec.look == 2 && vs.spec.alpha == wsb_look_alpha(0.05, 2, 10) &&
+		  vs.spec.alpha > 0 && vs.spec.alpha < wsb_spent_by(0.05, 4.0 / 12) &&
+		  near(vs.v[WSB_N_METRICS].level, 1 - vs.spec.alpha, 1e-12),
+		  "CSV with budget_looks 10 and 4 rounds: look 2 of 10 at its nominal alpha %.3g, under the "
+		  "%.3g spent by 4 of 12 rounds (%s)", vs.spec.alpha, wsb_spent_by(0.05, 4.0 / 12), err);
+	{
+		/* judging it again spends nothing new: the same look, the same alpha */
+		double		first = vs.spec.alpha;
+
+		wsb_verdicts_free(&vs);
+		rc = wsb_verdicts_from_csv(path, NULL, NAN, 0, 0, &vs, err, sizeof(err));
+		check(rc == 0 && vs.spec.look == 2 && vs.spec.alpha == first,
+			  "CSV with budget_looks: judged again, the same look 2 and alpha (%s)", err);
+	}
 	wsb_verdicts_free(&vs);
 	unlink(path);
 	/* results.csv: shuffled, the baseline's runs need not come first */
@@ -879,6 +1295,46 @@ test_experiment(void)
 		check(rc == 0 && o.seed == 7 && strcmp(o.out, dir) == 0,
 			  "--resume takes the stored seed when none is given (got %lld)", o.seed);
 	}
+	{
+		/*
+		 * A budget of 18 looks that made 5 (rounds 3 to 7): plan.txt records
+		 * the spending after the plan; the continuation passes the check
+		 * and reads back what it goes on from.  By round 7 of 20 the looks
+		 * spent a(0.35) = 0.00092320; what remains is the rest of 0.05.
+		 */
+		PQExpBufferData spent;
+		char	   *stored;
+		int			rc;
+
+		initPQExpBuffer(&spent);
+		appendPQExpBufferStr(&spent, text);
+		wsb_spending_text(18, 5, &spent);
+		wsb_write_file(path, spent.data);
+		termPQExpBuffer(&spent);
+		stored = wsb_read_file(path, NULL);
+		o.spending_looks = o.looks_done = 0;
+		rc = wsb_resume_prepare(&o, false, err, sizeof(err));
+		check(rc == 0 && wsb_resume_check(&o, &plan, err, sizeof(err)) == 0 &&
+			  o.spending_looks == 18 && o.looks_done == 5 && stored &&
+			  strstr(stored, "\nspending_looks = 18\nlooks = 5\nalpha_spent = 0.000923195\n") &&
+			  strstr(stored, "spending = O'Brien-Fleming (Lan-DeMets), rounds as information, 0.05 over 20 rounds\n"),
+			  "plan.txt records the spending (18 looks, 5 made, 0.000923195 spent); --resume reads it back "
+			  "and the check of the plan passes (%s)", err);
+		/* look 6 (round 8) may spend a(0.40) - a(0.35); its nominal level
+		 * is at least that (the looks before it overlap it) and under what
+		 * remains */
+		check(near(0.05 - wsb_spent_at_look(0.05, o.looks_done, o.spending_looks), 0.05 - 0.00092320, 1e-8) &&
+			  wsb_look_alpha(0.05, 6, 18) >= wsb_spent_by(0.05, 8.0 / 20) - wsb_spent_by(0.05, 7.0 / 20) &&
+			  wsb_look_alpha(0.05, 6, 18) < 0.05 - 0.00092320,
+			  "--resume spends only what remains: %.6f after 5 looks; look 6 tests at %.5f (it may spend %.5f)",
+			  0.05 - wsb_spent_at_look(0.05, o.looks_done, o.spending_looks), wsb_look_alpha(0.05, 6, 18),
+			  wsb_spent_by(0.05, 8.0 / 20) - wsb_spent_by(0.05, 7.0 / 20));
+		free(stored);
+		wsb_write_file(path, "target = temporary\nlooks = x\n");
+		rc = wsb_resume_prepare(&o, false, err, sizeof(err));
+		check(rc != 0 && strstr(err, "plan.txt: looks: \"x\" is not an integer") != NULL,
+			  "--resume: a bad looks line in plan.txt is refused (%s)", err);
+	}
 	wsb_plan_free(&plan);
 	unlink(path);
 	rmdir(dir);
@@ -897,8 +1353,14 @@ test_verdict(void)
 	test_stalls();
 	test_negligible();
 	test_limit();
+	test_equivalence_holm();
+	test_spending();
 	test_round_order();
+	test_place_fit();
+	test_place_judged();
+	test_carryover();
 	test_csv_input();
+	test_csv_places();
 	test_limit_printed();
 	test_duration();
 }
