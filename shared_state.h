@@ -118,7 +118,10 @@ typedef struct WalStallSecond
  * added here is reset, saved and loaded with the others; a save file of a
  * build without it is refused by its size.  The history ring and the
  * wal_stall_queries table are counted since the reset too, but live in
- * memory of their own, and are saved after the figures.
+ * memory of their own, and are saved after the figures.  The tests that
+ * forge save files take each field's offset from test/test_functions.c's
+ * list of them: a field added here goes there too (test/t/015 fails until
+ * it does).
  *
  * The first fields, up to and including classes, are laid out as format
  * version 3 of the save file had them, and those up to and including

@@ -33,7 +33,10 @@ my $dbid = $node->safe_psql('postgres',
 	"SELECT oid FROM pg_database WHERE datname = 'postgres'");
 
 # Offsets in the save file (WalStallSaveFile has the sizes and the fields
-# of the figures).
+# of the figures, from the server's build).
+is(join("\n", save_layout_load($node)), '',
+	'WalStallSaveFile.pm knows every figure the server saves')
+  or BAIL_OUT('WalStallFigures changed: update WalStallSaveFile.pm');
 my $figures = $save_size{header};
 my $classes = $figures + $save_figure{classes}[0];
 my $rows = $figures + $save_size{figures};

@@ -7,7 +7,9 @@
 # then, with a value of its own planted in each figure, field by field.
 # The summary shows the planted episodes counted one by one and the square
 # root of their variance; a file of format version 4 or 3, which has
-# neither, loads with every episode counted one by one.
+# neither, loads with every episode counted one by one.  The fields are
+# those the server's build lists (test/test_functions.c), checked to cover
+# the whole struct.
 #
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 use strict;
@@ -38,10 +40,26 @@ $node->safe_psql('postgres', 'CREATE EXTENSION wal_stall');
 
 my $stat_file = $node->data_dir . '/pg_stat/wal_stall.stat';
 
-is_deeply([ header_figure_names("$FindBin::RealBin/../../shared_state.h") ],
-	\@save_figure_names,
-	'WalStallSaveFile.pm lists every field of WalStallFigures, in order')
+is(join("\n", save_layout_load($node)), '',
+	'WalStallSaveFile.pm knows every figure the server saves')
   or BAIL_OUT('WalStallFigures changed: update WalStallSaveFile.pm');
+
+# The fields listed cover WalStallFigures: each starts where the one before
+# ends, or at most 7 bytes after (alignment), and the last ends at most 7
+# bytes before the struct does.  A field added to the struct and not to the
+# server's list leaves a larger gap.
+my @gaps;
+my $end = 0;
+foreach my $name (@save_figure_names)
+{
+	my ($offset, undef, $size) = @{ $save_figure{$name} };
+	push @gaps, "$offset - $end before $name" if $offset < $end || $offset - $end > 7;
+	$end = $offset + $size;
+}
+push @gaps, "$save_size{figures} - $end after $save_figure_names[-1]"
+  if $end > $save_size{figures} || $save_size{figures} - $end > 7;
+is(join(', ', @gaps), '', 'the fields listed cover WalStallFigures, in order, with no gap')
+  or BAIL_OUT('WalStallFigures has a field test/test_functions.c does not list');
 
 # --- figures to save, evictions among them: distinct statements stalling in
 # WAL until the 100-entry table has evicted some (as in test/t/010_queries.pl)
