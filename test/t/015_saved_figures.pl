@@ -6,10 +6,8 @@
 # the second stop must save what the first one did, byte for byte, and
 # then, with a value of its own planted in each figure, field by field.
 # The summary shows the planted episodes counted one by one and the square
-# root of their variance; a file of format version 4 or 3, which has
-# neither, loads with every episode counted one by one.  The fields are
-# those the server's build lists (test/test_functions.c), checked to cover
-# the whole struct.
+# root of their variance.  The fields are those the server's build lists
+# (test/test_functions.c), checked to cover the whole struct.
 #
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 use strict;
@@ -189,29 +187,7 @@ $node->stop;
 is(join(' ', unpack('q7', $third{episodes_counted}), '/', unpack('q7', $third{episodes_var})),
 	'1 2 3 4 5 6 7 / 4 16 36 64 100 144 196', 'and saves them again');
 
-# --- a file of format version 4, written before episodes could be counted
-# in bursts, has no episodes_counted or episodes_var: loaded, every
-# episode counts as counted one by one, with no variance, whatever the
-# bytes after its figures were before they were cut off
-$offset = -s $node->logfile;
-write_bytes($stat_file, save_as_version($planted_estimates, 4));
 $node->start;
-ok($node->log_contains(qr/loaded wal_stall figures saved at clean shutdown/, $offset),
-	'a version 4 file is loaded');
-$expected = join("\n", map { "$class_names[$_ - 1]|@{[10 * $_]}|@{[10 * $_]}|0" } 1 .. 7);
-is(summary_episodes(), $expected,
-	'its episodes are all counted one by one: episodes_counted is episodes, episodes_stderr 0');
-$node->stop;
-my $fourth = read_bytes($stat_file);
-ok(save_layout_matches($fourth), 'the next stop saves format version 5');
-my %fourth = save_figures($fourth);
-is(join(' ', unpack('q7', $fourth{episodes_counted}), '/', unpack('q7', $fourth{episodes_var})),
-	'10 20 30 40 50 60 70 / 0 0 0 0 0 0 0', 'with the episodes counted and no variance');
-
-# --- and version 3 the same
-write_bytes($stat_file, save_as_version($planted_estimates, 3));
-$node->start;
-is(summary_episodes(), $expected, 'a version 3 file too: episodes_counted is episodes, episodes_stderr 0');
 
 # --- reset with no collector: nothing sampled since, so the two are NULL
 # with episodes

@@ -13,11 +13,11 @@ use Exporter 'import';
 
 our @EXPORT = qw(%save_size %save_figure @save_figure_names save_layout_load
   save_layout_matches save_crc32c save_with_checksum save_statement_entry
-  save_with_entries save_figures save_with_figures save_as_version
+  save_with_entries save_figures save_with_figures save_as_format_version
   save_class_episodes save_class_stats read_bytes write_bytes);
 
 # The format version this build writes (WS_STAT_FORMAT_VERSION).
-my $format_version = 5;
+my $format_version = 1;
 
 # Filled by save_layout_load() from the server's own build: the sizes of the
 # structures, as the header of a file states them (header, figures, class,
@@ -156,21 +156,12 @@ sub save_class_stats
 	  . pack('Q32', $episodes * 1000000, (0) x 31);
 }
 
-# A save file of this format as format version 4 or 3 wrote it: that
-# version in the header, the figures it lacks cut off (version 4 stops
-# before episodes_counted, version 3 before wal_path_waits), checksummed
-# again.
-sub save_as_version
+# A save file with another format version in its header, checksummed again.
+sub save_as_format_version
 {
 	my ($bytes, $version) = @_;
-	my $end = { 4 => 'episodes_counted', 3 => 'wal_path_waits' }->{$version}
-	  or die "no format version $version in WalStallSaveFile.pm";
-	my $size = $save_figure{$end}[0];
-	my $old = substr($bytes, 0, $save_size{header} + $size)
-	  . substr($bytes, $save_size{header} + $save_size{figures});
-	substr($old, 4, 4) = pack('L', $version);
-	substr($old, 12, 4) = pack('L', $size);
-	return save_with_checksum($old);
+	substr($bytes, 4, 4) = pack('L', $version);
+	return save_with_checksum($bytes);
 }
 
 # True if a file's header states this format version and the sizes the
