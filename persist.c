@@ -16,10 +16,13 @@
  *
  * The file is a header, the figures (WalStallFigures, as it is in shared
  * memory), the history rows oldest first, the wal_stall_queries entries,
- * and a CRC-32C of all that.  Anything unexpected in it (another format,
- * another server version or build, a short file, a bad checksum, a value
- * the collector cannot have written) gives one WARNING and the file is
- * removed; the server always starts.
+ * and a CRC-32C of all that.  A file of another format version is set
+ * aside with a LOG line, as pg_stat_statements does: a build that saves
+ * another layout is an upgrade, not damage.  Anything else unexpected in
+ * it (another server version or build, a short file, a bad checksum, a
+ * value the collector cannot have written) gives one WARNING.  Either way
+ * the file is removed and the figures start from zero; the server always
+ * starts.
  *
  * The postmaster must never wait on the file: a FIFO put at one of our
  * paths would block an ordinary open() until someone writes to it.  So
@@ -42,7 +45,6 @@
 
 #include "access/xlog_internal.h"
 #include "catalog/pg_control.h"
-#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "port/pg_crc32c.h"
@@ -399,47 +401,18 @@ error:
 }
 
 /*
- * figures_size_of
- *		The size of the figures in a file of a format version this build
- *		reads, 0 for another version.
- */
-static size_t
-figures_size_of(uint32 format_version)
-{
-	switch (format_version)
-	{
-		case WS_STAT_FORMAT_VERSION:
-			return sizeof(WalStallFigures);
-		case WS_STAT_V4:
-			return WS_STAT_V4_FIGURES_SIZE;
-		case WS_STAT_V3:
-			return WS_STAT_V3_FIGURES_SIZE;
-	}
-	return 0;
-}
-
-/*
  * check_header
  *		NULL if the header describes a file this build can read, else what
- *		is wrong with it, for the WARNING's detail.  A file of this format or
- *		of version 4 or 3 can be read; those saved less of the figures.
+ *		is wrong with it, for the WARNING's detail.  The format version is
+ *		checked before, by read_figures().
  */
 static char *
 check_header(const WalStallFileHeader *header)
 {
-	size_t		figures_size;
-
-	if (header->magic != WS_STAT_MAGIC)
-		return psprintf("The file does not start with the wal_stall magic number (%08X instead of %08X).",
-						header->magic, WS_STAT_MAGIC);
-	figures_size = figures_size_of(header->format_version);
-	if (figures_size == 0)
-		return psprintf("The file has format version %u; this wal_stall reads versions %u to %u.",
-						header->format_version, WS_STAT_V3, WS_STAT_FORMAT_VERSION);
 	if (header->pg_version_num != PG_VERSION_NUM)
 		return psprintf("The file was written by PostgreSQL version number %u; this server is %u.",
 						header->pg_version_num, PG_VERSION_NUM);
-	if (header->figures_size != figures_size ||
+	if (header->figures_size != sizeof(WalStallFigures) ||
 		header->class_stats_size != sizeof(WalStallClassStats) ||
 		header->nclasses != WS_NUM_CLASSES ||
 		header->hist_buckets != WS_HIST_BUCKETS ||
@@ -706,8 +679,6 @@ check_query(RangeCheck *rc, const WalStallQueryStats *entry, int index)
 /*
  * read_figures
  *		Read and check the whole file into figures and the history ring.
- *		The figures a version 3 or 4 file lacks are zero, but for
- *		episodes_counted (see below); *format_version says which it was.
  *		Returns NULL on success, else what was wrong: the checksum is
  *		checked before the range of any value, so that damage is reported
  *		as damage.  Rows go straight to ws_history[0 .. *nrows - 1], the
@@ -715,6 +686,9 @@ check_query(RangeCheck *rc, const WalStallQueryStats *entry, int index)
  *		again.  wal_stall_queries entries go straight into its table, as
  *		many as wal_stall.max_queries takes now (an entry out of range is
  *		kept out of it); *nqueries is how many were in the file.
+ *		*format_version is the file's, once its magic number is ours: a
+ *		file of another version is not read further, and NULL is returned,
+ *		for the caller to set it aside.
  */
 static char *
 read_figures(SaveFile *file, WalStallFigures *figures, uint32 *format_version,
@@ -735,26 +709,16 @@ read_figures(SaveFile *file, WalStallFigures *figures, uint32 *format_version,
 	memset(figures, 0, sizeof(*figures));
 	if (!save_read(file, &header, sizeof(header), true))
 		return psprintf("The file is shorter than its header.");
+	if (header.magic != WS_STAT_MAGIC)
+		return psprintf("The file does not start with the wal_stall magic number (%08X instead of %08X).",
+						header.magic, WS_STAT_MAGIC);
+	*format_version = header.format_version;
+	if (header.format_version != WS_STAT_FORMAT_VERSION)
+		return NULL;
 	if ((problem = check_header(&header)) != NULL)
 		return problem;
-	*format_version = header.format_version;
-	/* check_header() made sure figures_size is one of ours */
-	if (!save_read(file, figures, header.figures_size, true))
+	if (!save_read(file, figures, sizeof(WalStallFigures), true))
 		return psprintf("The file ends before its figures do.");
-
-	/*
-	 * Before version 5 every episode that began was counted one by one:
-	 * counted, the episodes are all there are, and the estimate has no
-	 * variance.  Set before the checks, which hold the two to each other.
-	 */
-	if (header.format_version == WS_STAT_V4 || header.format_version == WS_STAT_V3)
-	{
-		for (int c = 0; c < WS_NUM_CLASSES; c++)
-		{
-			figures->episodes_counted[c] = figures->classes[c].episodes;
-			figures->episodes_var[c] = 0;
-		}
-	}
 	check_figures(&rc, figures);
 
 	/* a shorter history ring now keeps the newest rows */
@@ -863,25 +827,12 @@ remove_after_load(void)
  *		the file was not, if anything.  Returns errdetail()'s value, or 0.
  */
 static int
-load_detail(uint32 format_version, uint32 nqueries)
+load_detail(uint32 nqueries)
 {
-	StringInfoData detail;
-
-	initStringInfo(&detail);
-
-	/*
-	 * A version 4 file lacks nothing shown: what it did not save, how many
-	 * episodes were counted one by one, was all of them (read_figures()).
-	 */
-	if (format_version == WS_STAT_V3)
-		appendStringInfo(&detail, "The file has format version %u, which did not save "
-						 "query_evictions: it counts from zero.", WS_STAT_V3);
 	if (ws_queries_count() < (int) nqueries)
-		appendStringInfo(&detail, "%s%d of the %u saved statement entries fit in \"wal_stall.max_queries\".",
-						 detail.len > 0 ? " " : "", ws_queries_count(), nqueries);
-	if (detail.len == 0)
-		return 0;
-	return errdetail("%s", detail.data);
+		return errdetail("%d of the %u saved statement entries fit in \"wal_stall.max_queries\".",
+						 ws_queries_count(), nqueries);
+	return 0;
 }
 
 /*
@@ -967,9 +918,17 @@ ws_load_figures(void)
 	/*
 	 * Removed right away, loaded or refused: if this server crashes later,
 	 * the next start must not find figures from before the crash.  What it
-	 * returns is the hint of the WARNING if the file is refused.
+	 * returns is the hint of the message if the file is not loaded.
 	 */
 	hint = remove_after_load();
+	if (problem == NULL && format_version != WS_STAT_FORMAT_VERSION)
+	{
+		ereport(LOG,
+				(errmsg("ignoring wal_stall figures in \"%s\" of format version %u, not this build's %u",
+						WS_STAT_FILE, format_version, WS_STAT_FORMAT_VERSION),
+				 errhint("%s", hint)));
+		return;
+	}
 	if (problem != NULL || file.err != 0)
 	{
 		memset(ws_history, 0, mul_size(nrows, sizeof(WalStallSecond)));
@@ -1002,7 +961,7 @@ ws_load_figures(void)
 	ereport(LOG,
 			(errmsg("loaded wal_stall figures saved at clean shutdown (since %s)",
 					timestamptz_to_str(figures.reset_at)),
-			 load_detail(format_version, nqueries)));
+			 load_detail(nqueries)));
 }
 
 /*

@@ -118,12 +118,10 @@ typedef struct WalStallSecond
  * added here is reset, saved and loaded with the others; a save file of a
  * build without it is refused by its size.  The history ring and the
  * wal_stall_queries table are counted since the reset too, but live in
- * memory of their own, and are saved after the figures.
- *
- * The first fields, up to and including classes, are laid out as format
- * version 3 of the save file had them, and those up to and including
- * period_weighted as version 4 had them (persist.c reads such files): add
- * new fields at the end.
+ * memory of their own, and are saved after the figures.  The tests that
+ * forge save files take each field's offset from test/test_functions.c's
+ * list of them: a field added here goes there too (test/t/015 fails until
+ * it does).
  */
 typedef struct WalStallFigures
 {
@@ -159,9 +157,7 @@ typedef struct WalStallFigures
 	 * Per class, how many were counted one by one, and the variance of
 	 * classes[].episodes as an estimate of all episodes, estimated from
 	 * the bursts' counts (ws_burst_variance(); 0 while every episode is
-	 * counted).  Files of
-	 * format version 4 and 3 lack them: loaded, every episode counts as
-	 * counted one by one.
+	 * counted).
 	 */
 	int64		episodes_counted[WS_NUM_CLASSES];
 	int64		episodes_var[WS_NUM_CLASSES];
@@ -220,39 +216,12 @@ typedef struct WalStallShared
  * WalStallCounters, WalStallClassStats, WalStallSecond or WalStallQueryStats,
  * or a field added whose zero an older file cannot stand for.  A field
  * added to WalStallFigures needs no bump otherwise: it changes
- * figures_size, so that a file of a build without it is refused.
- *
- * Version 5 holds the whole of WalStallFigures.  Versions 4 and 3, still
- * read, hold a first part of it in the same layout.  Version 4 stops before
- * episodes_counted: every episode was counted one by one then, so that
- * episodes_counted is loaded as the class's episodes and episodes_var as 0,
- * not as the zeros a smaller figures_size would leave.  Version 3 stops
- * before wal_path_waits: the figures it lacks (wal_path_waits,
- * wal_path_waits_io_first, ring_rule_ns, query_evictions, period_weighted)
- * start from zero, and episodes_counted is loaded as in version 4.  Other
- * versions are refused.
+ * figures_size, so that a file of a build without it is refused.  A file
+ * of another version is not read: its figures start from zero, as
+ * pg_stat_statements does with a file of another format.
  */
 #define WS_STAT_MAGIC			0x57534631	/* "WSF1" */
-#define WS_STAT_FORMAT_VERSION	5
-#define WS_STAT_V4				4
-#define WS_STAT_V3				3
-
-/*
- * The figures of a version 4 file: WalStallFigures up to and with
- * period_weighted.
- */
-#define WS_STAT_V4_FIGURES_SIZE	offsetof(WalStallFigures, episodes_counted)
-StaticAssertDecl(offsetof(WalStallFigures, episodes_counted) ==
-				 offsetof(WalStallFigures, period_weighted) +
-				 sizeof(((WalStallFigures *) 0)->period_weighted),
-				 "version 4's figures end with period_weighted");
-
-/* The figures of a version 3 file: WalStallFigures up to and with classes. */
-#define WS_STAT_V3_FIGURES_SIZE	offsetof(WalStallFigures, wal_path_waits)
-StaticAssertDecl(offsetof(WalStallFigures, wal_path_waits) ==
-				 offsetof(WalStallFigures, classes) +
-				 sizeof(((WalStallFigures *) 0)->classes),
-				 "version 3's figures end with classes");
+#define WS_STAT_FORMAT_VERSION	1
 
 /*
  * The file's header.  Every size that shapes the payload is in it, so that

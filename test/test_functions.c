@@ -166,3 +166,73 @@ wal_stall_history_copy_for_tests(PG_FUNCTION_ARGS)
 	values[4] = Float8GetDatum(ws_last_history_copy.total_hold_ms);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(tupdesc), values, nulls)));
 }
+
+/*
+ * wal_stall_save_layout_for_tests()
+ *		The layout of the save file as this build writes it, as rows of
+ *		(part, name, offset, size): part "struct" for the header and the
+ *		structures whose sizes it states (offset 0), part "figure" for each
+ *		field of WalStallFigures in the order shared_state.h declares them,
+ *		with its offset in the struct.  test/t/WalStallSaveFile.pm reads
+ *		and forges save files with it; test/t/015_saved_figures.pl checks
+ *		that the fields listed leave no gap larger than alignment, so that
+ *		a field added to WalStallFigures and not here fails that test.
+ */
+PG_FUNCTION_INFO_V1(wal_stall_save_layout_for_tests);
+
+#define SAVE_FIGURE(field) \
+	{"figure", #field, offsetof(WalStallFigures, field), \
+	 sizeof(((WalStallFigures *) 0)->field)}
+
+typedef struct SaveLayoutPart
+{
+	const char *part;
+	const char *name;
+	size_t		offset;
+	size_t		size;
+} SaveLayoutPart;
+
+static const SaveLayoutPart save_layout[] = {
+	{"struct", "header", 0, sizeof(WalStallFileHeader)},
+	{"struct", "figures", 0, sizeof(WalStallFigures)},
+	{"struct", "class", 0, sizeof(WalStallClassStats)},
+	{"struct", "row", 0, sizeof(WalStallSecond)},
+	{"struct", "entry", 0, sizeof(WalStallQueryStats)},
+	SAVE_FIGURE(reset_at),
+	SAVE_FIGURE(hist_base_ns),
+	SAVE_FIGURE(reset_ticks),
+	SAVE_FIGURE(reset_full_rate_ticks),
+	SAVE_FIGURE(reset_full_rate_ns),
+	SAVE_FIGURE(baseline_valid),
+	SAVE_FIGURE(timing_off_seen),
+	SAVE_FIGURE(wrap_writer_asleep_ns),
+	SAVE_FIGURE(baseline),
+	SAVE_FIGURE(classes),
+	SAVE_FIGURE(wal_path_waits),
+	SAVE_FIGURE(wal_path_waits_io_first),
+	SAVE_FIGURE(ring_rule_ns),
+	SAVE_FIGURE(query_evictions),
+	SAVE_FIGURE(period_weighted),
+	SAVE_FIGURE(episodes_counted),
+	SAVE_FIGURE(episodes_var),
+};
+
+Datum
+wal_stall_save_layout_for_tests(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+
+	ws_init_materialized_srf(fcinfo);
+	for (size_t i = 0; i < lengthof(save_layout); i++)
+	{
+		Datum		values[4];
+		bool		nulls[4] = {false, false, false, false};
+
+		values[0] = CStringGetTextDatum(save_layout[i].part);
+		values[1] = CStringGetTextDatum(save_layout[i].name);
+		values[2] = Int32GetDatum((int32) save_layout[i].offset);
+		values[3] = Int32GetDatum((int32) save_layout[i].size);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}

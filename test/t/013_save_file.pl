@@ -5,7 +5,9 @@
 # written (an enum code, a count, a timestamp, a float, a class used as an
 # index; NaN, +-Inf, negative, INT64_MAX and UINT64_MAX among them) is
 # refused as a whole, with a detail naming the value.  A count loaded at
-# the bound the loader accepts stays there as the collector adds to it.
+# the bound the loader accepts stays there as the collector adds to it.  A
+# file of another format version is set aside with a LOG line, not a
+# WARNING.
 #
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 use strict;
@@ -33,7 +35,10 @@ my $dbid = $node->safe_psql('postgres',
 	"SELECT oid FROM pg_database WHERE datname = 'postgres'");
 
 # Offsets in the save file (WalStallSaveFile has the sizes and the fields
-# of the figures).
+# of the figures, from the server's build).
+is(join("\n", save_layout_load($node)), '',
+	'WalStallSaveFile.pm knows every figure the server saves')
+  or BAIL_OUT('WalStallFigures changed: update WalStallSaveFile.pm');
 my $figures = $save_size{header};
 my $classes = $figures + $save_figure{classes}[0];
 my $rows = $figures + $save_size{figures};
@@ -76,38 +81,29 @@ is($node->safe_psql('postgres',
 		'SELECT class, episodes FROM wal_stall_queries WHERE queryid = 4242'),
 	'wal_buffer_full|1', 'and the added entry is in wal_stall_queries');
 
-# --- the previous format, version 3, is still read: all it saved comes
-# back, and the figures it did not save start from zero
-my %good_figures = save_figures($good);
+# --- a file of another format version (a later one, 4, an earlier one, 2,
+# and 0) is set aside as pg_stat_statements does: one LOG line naming its
+# version and ours, no WARNING, the file removed, nothing of it shown
 $node->stop;
-$log = start_with(save_as_version(save_with_figures($good, query_evictions => 7), 3));
-like($log,
-	qr/loaded wal_stall figures saved at clean shutdown.*\n.*DETAIL:  The file has format version 3, which did not save query_evictions: it counts from zero./,
-	'a version 3 file loads, and the log says what it lacks');
-is($node->safe_psql('postgres',
-		'SELECT class, episodes FROM wal_stall_queries WHERE queryid = 4242'),
-	'wal_buffer_full|1', 'its statement entry is in wal_stall_queries');
-is($node->safe_psql('postgres', 'SELECT query_evictions FROM wal_stall_status()'),
-	'0', 'query_evictions starts from zero');
-$node->stop;
-my %v3_figures = save_figures(read_bytes($stat_file));
-is(join(' ', map { $v3_figures{$_} eq $good_figures{$_} ? () : $_ }
-		qw(reset_at hist_base_ns baseline_valid baseline)),
-	'', 'its reset time, histogram base and baseline are saved again as they were');
-cmp_ok($v3_figures{reset_ticks}, '>=', $good_figures{reset_ticks},
-	"its ticks count on ($v3_figures{reset_ticks} >= $good_figures{reset_ticks})");
-
-# --- version 4 too: it lacks only the episodes counted one by one, which
-# were all of them then, so the log has nothing to say about it
-# (test/t/015_saved_figures.pl checks the figures, with no collector to change
-# them)
-$log = start_with(save_as_version(save_with_figures($good, query_evictions => 7), 4));
-like($log, qr/loaded wal_stall figures saved at clean shutdown/, 'a version 4 file loads');
-unlike($log, qr/DETAIL:  The file has format version/, 'and the log says it lacks nothing');
-is($node->safe_psql('postgres', 'SELECT query_evictions FROM wal_stall_status()'),
-	'7', 'its query_evictions comes back');
-$node->stop;
-is(unpack('x4 L', read_bytes($stat_file)), 5, 'the next stop saves format version 5');
+foreach my $version (4, 2, 0)
+{
+	$log = start_with(save_as_format_version(save_with_figures($good, query_evictions => 7), $version));
+	like($log,
+		qr/LOG:  ignoring wal_stall figures in "pg_stat\/wal_stall.stat" of format version $version, not this build's 1\n.*HINT:  wal_stall starts from zero; the file was removed./,
+		"format version $version: a LOG line names its version and ours");
+	unlike($log, qr/WARNING:/, "format version $version: no WARNING");
+	unlike($log, qr/loaded wal_stall figures/, "format version $version: not loaded");
+	ok(!-e $stat_file, "format version $version: the file is removed");
+	is( $node->safe_psql('postgres', q{
+			SELECT (SELECT query_evictions FROM wal_stall_status()) || '/' ||
+			       (SELECT count(*) FROM wal_stall_queries WHERE queryid = 4242) || '/' ||
+			       (SELECT count(*) FROM wal_stall_history
+			        WHERE sample_time < pg_postmaster_start_time())}),
+		'0/0/0', "format version $version: the figures start from zero");
+	$node->stop;
+	is(unpack('x4 L', read_bytes($stat_file)), 1,
+		"format version $version: the next stop saves format version 1");
+}
 $node->start;
 
 # --- one value out of range, the checksum right: refused as a whole

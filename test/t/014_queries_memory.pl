@@ -29,6 +29,9 @@ wal_stall.max_queries = 1000000
 });
 my $dbid = $node->safe_psql('postgres',
 	"SELECT oid FROM pg_database WHERE datname = 'postgres'");
+is(join("\n", save_layout_load($node)), '',
+	'WalStallSaveFile.pm knows every figure the server saves')
+  or BAIL_OUT('WalStallFigures changed: update WalStallSaveFile.pm');
 
 sub peak_kb
 {

@@ -6,8 +6,8 @@
 # the second stop must save what the first one did, byte for byte, and
 # then, with a value of its own planted in each figure, field by field.
 # The summary shows the planted episodes counted one by one and the square
-# root of their variance; a file of format version 4 or 3, which has
-# neither, loads with every episode counted one by one.
+# root of their variance.  The fields are those the server's build lists
+# (test/test_functions.c), checked to cover the whole struct.
 #
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 use strict;
@@ -38,10 +38,26 @@ $node->safe_psql('postgres', 'CREATE EXTENSION wal_stall');
 
 my $stat_file = $node->data_dir . '/pg_stat/wal_stall.stat';
 
-is_deeply([ header_figure_names("$FindBin::RealBin/../../shared_state.h") ],
-	\@save_figure_names,
-	'WalStallSaveFile.pm lists every field of WalStallFigures, in order')
+is(join("\n", save_layout_load($node)), '',
+	'WalStallSaveFile.pm knows every figure the server saves')
   or BAIL_OUT('WalStallFigures changed: update WalStallSaveFile.pm');
+
+# The fields listed cover WalStallFigures: each starts where the one before
+# ends, or at most 7 bytes after (alignment), and the last ends at most 7
+# bytes before the struct does.  A field added to the struct and not to the
+# server's list leaves a larger gap.
+my @gaps;
+my $end = 0;
+foreach my $name (@save_figure_names)
+{
+	my ($offset, undef, $size) = @{ $save_figure{$name} };
+	push @gaps, "$offset - $end before $name" if $offset < $end || $offset - $end > 7;
+	$end = $offset + $size;
+}
+push @gaps, "$save_size{figures} - $end after $save_figure_names[-1]"
+  if $end > $save_size{figures} || $save_size{figures} - $end > 7;
+is(join(', ', @gaps), '', 'the fields listed cover WalStallFigures, in order, with no gap')
+  or BAIL_OUT('WalStallFigures has a field test/test_functions.c does not list');
 
 # --- figures to save, evictions among them: distinct statements stalling in
 # WAL until the 100-entry table has evicted some (as in test/t/010_queries.pl)
@@ -171,29 +187,7 @@ $node->stop;
 is(join(' ', unpack('q7', $third{episodes_counted}), '/', unpack('q7', $third{episodes_var})),
 	'1 2 3 4 5 6 7 / 4 16 36 64 100 144 196', 'and saves them again');
 
-# --- a file of format version 4, written before episodes could be counted
-# in bursts, has no episodes_counted or episodes_var: loaded, every
-# episode counts as counted one by one, with no variance, whatever the
-# bytes after its figures were before they were cut off
-$offset = -s $node->logfile;
-write_bytes($stat_file, save_as_version($planted_estimates, 4));
 $node->start;
-ok($node->log_contains(qr/loaded wal_stall figures saved at clean shutdown/, $offset),
-	'a version 4 file is loaded');
-$expected = join("\n", map { "$class_names[$_ - 1]|@{[10 * $_]}|@{[10 * $_]}|0" } 1 .. 7);
-is(summary_episodes(), $expected,
-	'its episodes are all counted one by one: episodes_counted is episodes, episodes_stderr 0');
-$node->stop;
-my $fourth = read_bytes($stat_file);
-ok(save_layout_matches($fourth), 'the next stop saves format version 5');
-my %fourth = save_figures($fourth);
-is(join(' ', unpack('q7', $fourth{episodes_counted}), '/', unpack('q7', $fourth{episodes_var})),
-	'10 20 30 40 50 60 70 / 0 0 0 0 0 0 0', 'with the episodes counted and no variance');
-
-# --- and version 3 the same
-write_bytes($stat_file, save_as_version($planted_estimates, 3));
-$node->start;
-is(summary_episodes(), $expected, 'a version 3 file too: episodes_counted is episodes, episodes_stderr 0');
 
 # --- reset with no collector: nothing sampled since, so the two are NULL
 # with episodes

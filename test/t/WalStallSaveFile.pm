@@ -1,7 +1,8 @@
 # The layout of wal_stall's save file, pg_stat/wal_stall.stat (persist.c,
-# shared_state.h), for the TAP tests that read or write one by hand: offsets,
-# the figures (WalStallFigures) field by field, a packer for statement
-# entries, and the CRC-32C the server checks.
+# shared_state.h), for the TAP tests that read or write one by hand: the
+# sizes and the figures (WalStallFigures) field by field, asked of the
+# server's build (save_layout_load), a packer for statement entries, and
+# the CRC-32C the server checks.
 #
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 package WalStallSaveFile;
@@ -10,64 +11,98 @@ use strict;
 use warnings;
 use Exporter 'import';
 
-our @EXPORT = qw(%save_size %save_figure @save_figure_names save_layout_matches
-  save_crc32c save_with_checksum save_statement_entry save_with_entries
-  save_figures save_with_figures save_as_version save_class_episodes
-  save_class_stats header_figure_names read_bytes write_bytes);
+our @EXPORT = qw(%save_size %save_figure @save_figure_names save_layout_load
+  save_layout_matches save_crc32c save_with_checksum save_statement_entry
+  save_with_entries save_figures save_with_figures save_as_format_version
+  save_class_episodes save_class_stats read_bytes write_bytes);
 
-# Sizes of the structures, as the header of a file states them: a header of
-# eleven uint32, WalStallFigures, WalStallClassStats, WalStallSecond,
-# WalStallQueryStats.  Offsets inside the rows and entries are in the tests
-# that use them.  figures_v4 and figures_v3 are the figures of a format
-# version 4 and 3 file: the fields of WalStallFigures up to and with
-# period_weighted, and up to and with classes.
-our %save_size = (
-	header => 44,
-	figures => 4232,
-	figures_v4 => 4120,
-	figures_v3 => 4032,
-	class => 544,
-	row => 184,
-	entry => 576);
+# The format version this build writes (WS_STAT_FORMAT_VERSION).
+my $format_version = 1;
 
-# The fields of WalStallFigures in the order shared_state.h declares them: the
-# offset in the figures and the pack template (the structs inside, baseline
-# and classes, and the per-class arrays, as their bytes: unpack 'q7' or
-# 'd7' for the values).
-our @save_figure_names = qw(reset_at hist_base_ns reset_ticks
-  reset_full_rate_ticks reset_full_rate_ns baseline_valid timing_off_seen
-  wrap_writer_asleep_ns baseline classes wal_path_waits
-  wal_path_waits_io_first ring_rule_ns query_evictions period_weighted
-  episodes_counted episodes_var);
-our %save_figure = (
-	reset_at => [ 0, 'q' ],
-	hist_base_ns => [ 8, 'Q' ],
-	reset_ticks => [ 16, 'q' ],
-	reset_full_rate_ticks => [ 24, 'q' ],
-	reset_full_rate_ns => [ 32, 'Q' ],
-	baseline_valid => [ 40, 'C' ],
-	timing_off_seen => [ 41, 'C' ],
-	wrap_writer_asleep_ns => [ 48, 'Q' ],
-	baseline => [ 56, 'a168' ],
-	classes => [ 224, 'a' . 7 * $save_size{class} ],
-	wal_path_waits => [ 4032, 'q' ],
-	wal_path_waits_io_first => [ 4040, 'q' ],
-	ring_rule_ns => [ 4048, 'Q' ],
-	query_evictions => [ 4056, 'q' ],
-	period_weighted => [ 4064, 'a56' ],
-	episodes_counted => [ 4120, 'a56' ],
-	episodes_var => [ 4176, 'a56' ]);
+# Filled by save_layout_load() from the server's own build: the sizes of the
+# structures, as the header of a file states them (header, figures, class,
+# row, entry: the header, WalStallFigures, WalStallClassStats,
+# WalStallSecond, WalStallQueryStats); the fields of WalStallFigures in the
+# order shared_state.h declares them; and per field, its offset in the
+# figures, its size and its pack template.  Offsets inside the rows and
+# entries are in the tests that use them.
+our %save_size;
+our @save_figure_names;
+our %save_figure;
 
-# The field names of WalStallFigures as the header file declares them, in
-# order: what the table above must list.
-sub header_figure_names
+# The pack template of each field of WalStallFigures.  The structs inside
+# (baseline, classes) and the per-class arrays are taken as their bytes
+# ('a', with the size from the server): unpack 'q7' or 'd7' for the values.
+my %figure_template = (
+	reset_at => 'q',
+	hist_base_ns => 'Q',
+	reset_ticks => 'q',
+	reset_full_rate_ticks => 'q',
+	reset_full_rate_ns => 'Q',
+	baseline_valid => 'C',
+	timing_off_seen => 'C',
+	wrap_writer_asleep_ns => 'Q',
+	baseline => 'a',
+	classes => 'a',
+	wal_path_waits => 'q',
+	wal_path_waits_io_first => 'q',
+	ring_rule_ns => 'Q',
+	query_evictions => 'q',
+	period_weighted => 'a',
+	episodes_counted => 'a',
+	episodes_var => 'a');
+
+# Ask the server (a node with wal_stall preloaded and the library built with
+# WS_TEST_FUNCTIONS=1, test/test_functions.c) for the layout of its save
+# file, and fill %save_size, @save_figure_names and %save_figure.  Returns
+# what does not match this module, one line each (nothing when all is
+# well): a field the server lists and this module has no template for, or
+# one this module names and the server lacks.
+sub save_layout_load
 {
-	my ($header) = @_;
-	my ($body) = read_bytes($header) =~
-	  /typedef struct WalStallFigures\s*\{(.*?)\}\s*WalStallFigures;/s
-	  or die "no WalStallFigures in \"$header\"";
-	$body =~ s{/\*.*?\*/}{}gs;
-	return map { /(\w+)\s*(?:\[[^\]]*\])?\s*$/ ? $1 : () } split /;/, $body;
+	my ($node) = @_;
+	$node->safe_psql('postgres', q{
+		CREATE FUNCTION regress_save_layout(OUT part text, OUT name text,
+			OUT "offset" int, OUT size int) RETURNS SETOF record
+		AS '$libdir/wal_stall', 'wal_stall_save_layout_for_tests' LANGUAGE C});
+	my $rows = $node->safe_psql('postgres',
+		q{SELECT part, name, "offset", size FROM regress_save_layout()});
+	%save_size = ();
+	@save_figure_names = ();
+	%save_figure = ();
+	my @problems;
+	foreach my $row (split /\n/, $rows)
+	{
+		my ($part, $name, $offset, $size) = split /\|/, $row;
+		if ($part eq 'struct')
+		{
+			$save_size{$name} = $size;
+			next;
+		}
+		push @save_figure_names, $name;
+		my $template = $figure_template{$name};
+		if (!defined $template)
+		{
+			push @problems, "the server lists figure $name, which WalStallSaveFile.pm has no template for";
+			next;
+		}
+		$template .= $size if $template eq 'a';
+		push @problems, "figure $name has $size bytes, its template $template packs "
+		  . length(pack($template, 0))
+		  if length(pack($template, 0)) != $size;
+		$save_figure{$name} = [ $offset, $template, $size ];
+	}
+	foreach my $name (sort keys %figure_template)
+	{
+		push @problems, "WalStallSaveFile.pm has a template for figure $name, which the server does not list"
+		  unless grep { $_ eq $name } @save_figure_names;
+	}
+	foreach my $name (qw(header figures class row entry))
+	{
+		push @problems, "the server states no size of the $name"
+		  unless $save_size{$name};
+	}
+	return @problems;
 }
 
 # The figures of a save file, field name => value.
@@ -104,8 +139,9 @@ sub save_class_episodes
 {
 	my ($bytes) = @_;
 	my %figures = save_figures($bytes);
+	my $nclasses = $save_figure{classes}[2] / $save_size{class};
 	return map { unpack('q', substr($figures{classes}, $_ * $save_size{class}, 8)) }
-	  0 .. 6;
+	  0 .. $nclasses - 1;
 }
 
 # The bytes of a class's figures (WalStallClassStats) holding $episodes
@@ -120,28 +156,24 @@ sub save_class_stats
 	  . pack('Q32', $episodes * 1000000, (0) x 31);
 }
 
-# A save file of this format as format version 4 or 3 wrote it: that
-# version in the header, the figures it lacks cut off, checksummed again.
-sub save_as_version
+# A save file with another format version in its header, checksummed again.
+sub save_as_format_version
 {
 	my ($bytes, $version) = @_;
-	my $size = $save_size{"figures_v$version"}
-	  or die "no format version $version in WalStallSaveFile.pm";
-	my $old = substr($bytes, 0, $save_size{header} + $size)
-	  . substr($bytes, $save_size{header} + $save_size{figures});
-	substr($old, 4, 4) = pack('L', $version);
-	substr($old, 12, 4) = pack('L', $size);
-	return save_with_checksum($old);
+	substr($bytes, 4, 4) = pack('L', $version);
+	return save_with_checksum($bytes);
 }
 
-# True if a file's header states this format version, 5, and the sizes
-# above (else the offsets of the tests are wrong, not the server).
+# True if a file's header states this format version and the sizes the
+# server gave save_layout_load(), and the header is the eleven uint32 this
+# module reads (else the offsets of the tests are wrong, not the server).
 sub save_layout_matches
 {
 	my ($bytes) = @_;
-	my (undef, $version, undef, $figures, $class, undef, undef, $row, undef, $entry) =
+	my ($header, $version, undef, $figures, $class, undef, undef, $row, undef, $entry) =
 	  unpack('L11', $bytes);
-	return $version == 5
+	return $version == $format_version
+	  && $save_size{header} == length(pack('L11', (0) x 11))
 	  && $figures == $save_size{figures}
 	  && $class == $save_size{class}
 	  && $row == $save_size{row}
