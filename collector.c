@@ -84,6 +84,7 @@ typedef struct ProcSample
 	bool		in_commit;		/* inside its commit, for a WAL I/O event */
 	bool		serves_queries;
 	WalStallStatement statement;	/* read only while in a tracked wait */
+	bool		statement_from_slot;	/* copied from its episode slot */
 } ProcSample;
 
 /*
@@ -336,6 +337,10 @@ proc_serves_queries(PGPROC *proc, uint8 pool)
  *		it keeps the statement its episode began with: the statement slot is
  *		read (a cache line the backend writes at every statement) only when
  *		an episode may begin.
+ *
+ *		The episode slot is read without our lock, which only a reset takes
+ *		to write it besides us: a reset during the scan can leave this copy
+ *		torn, and reread_torn_statements() replaces it then.
  */
 static void
 sample_statement(PGPROC *proc, ProcSample *s, const WalStallProcSlot *slot)
@@ -344,12 +349,38 @@ sample_statement(PGPROC *proc, ProcSample *s, const WalStallProcSlot *slot)
 		ws_stall_group(s->event) : WS_GROUP_NONE;
 	WalStallGroup io_group = ws_io_group(s->event);
 
-	if (slot->pid == s->pid && stall_group == slot->stall.group &&
-		io_group == slot->io.group)
+	s->statement_from_slot = slot->pid == s->pid &&
+		stall_group == slot->stall.group && io_group == slot->io.group;
+	if (s->statement_from_slot)
 		s->statement = stall_group != WS_GROUP_NONE ?
 			slot->stall.statement : slot->io.statement;
 	else
 		ws_queries_read_statement(proc, &s->statement);
+}
+
+/*
+ * reread_torn_statements
+ *		After a reset seen at this tick (reset_count moved since the last
+ *		one), the statements sample_statement() copied from episode slots
+ *		may mix the slot before the reset's memset with the slot after it;
+ *		the reset dropped those episodes anyway, so each such sample begins
+ *		a new one and takes its statement from the process's statement slot
+ *		instead, which has a change count of its own (queries.c).
+ */
+static void
+reread_torn_statements(void)
+{
+	PGPROC	   *procs = ProcGlobal->allProcs;
+
+	for (int k = 0; k < nsamples; k++)
+	{
+		ProcSample *s = &samples[k];
+
+		if (s->skip || !s->statement_from_slot)
+			continue;
+		ws_queries_read_statement(&procs[s->slot], &s->statement);
+		s->statement_from_slot = false;
+	}
 }
 
 /*
@@ -416,6 +447,7 @@ sort_slots(PGPROC *procs, int n, bool recheck_unused)
 
 		s->slot = i;
 		s->skip = untracked;
+		s->statement_from_slot = false;
 		s->event = event;
 		s->wait_event_info = untracked ? 0 : info;
 		nsamples += (!untracked & !quiet_unused) | (untracked & state->published);
@@ -860,6 +892,7 @@ collector_tick(uint64 now, uint64 elapsed_ns, uint64 unobserved_ns, bool late,
 		 */
 		memset(pending_var, 0, sizeof(pending_var));
 		count_rule = &count_every_episode;
+		reread_torn_statements();
 	}
 	waiting = apply_samples(ring_full, elapsed_ns, sample_period_ns, count_rule);
 	for (int c = 0; c < WS_NUM_CLASSES; c++)
