@@ -171,9 +171,12 @@ typedef struct WalStallFigures
  * closes one second, and by wal_stall_reset(); readers hold it shared while
  * they copy.  Nothing here is read or written without it, except nslots and
  * history_size, which never change after shared memory is created, and the
- * episode groups, which the collector (their only writer) reads unlocked.
- * The figures are no exception: they are read and written under the lock
- * like the rest.
+ * episode slots, which the collector reads unlocked while it scans: besides
+ * it only wal_stall_reset() writes them (zeroes them, under the lock), and
+ * the collector, which sees the reset's reset_count under the lock before it
+ * uses what it read, drops what a reset may have torn (collector.c,
+ * reread_torn_statements).  The figures are no exception: they are read and
+ * written under the lock like the rest.
  */
 typedef struct WalStallShared
 {
