@@ -239,6 +239,9 @@ typedef struct WsbTarget
 	char	  **auto_names;
 	char	  **auto_values;
 	char	   *journal;		/* OUT/restore.sql, NULL for a temporary cluster */
+	/* databases aged.c may have made and not yet dropped, NULL-ended:
+	 * restore.sql drops them too */
+	const char *aged_databases[4];
 	int			cleanup_handle;
 	const WsbOptions *opts;
 } WsbTarget;

@@ -276,8 +276,11 @@ wsb_settings_journal(WsbTarget *t)
 	free_statements(stmts, n);
 	fprintf(f, "-- (the entries of postgresql.auto.conf from the first one the harness changed\n"
 			"-- on get the values they had when it started, in their old order)\n");
+	/* what a killed --aged-pages run left: copies first, the template last */
+	for (int i = 0; t->aged_databases[i] != NULL; i++)
+		fprintf(f, "DROP DATABASE IF EXISTS %s WITH (FORCE);\n", t->aged_databases[i]);
 	if (t->created_db)
-		fprintf(f, "DROP DATABASE IF EXISTS " WSB_DATABASE ";\n");
+		fprintf(f, "DROP DATABASE IF EXISTS " WSB_DATABASE " WITH (FORCE);\n");
 	fprintf(f, "SELECT pg_catalog.pg_reload_conf();\n");
 	/* read by root's shell (the "<" above): OUT need not be the owner's */
 	return fchmod(fileno(f), 0600) == 0 ? wsb_close_written(f, 0) : wsb_close_written(f, -1);

@@ -206,6 +206,9 @@ wsb_target_close(void *arg)
 				undone = false;
 			}
 		}
+		/* aged databases the cleanup could not drop: the journal names them */
+		if (t->aged_databases[0] != NULL)
+			undone = false;
 		t->restore_ok = undone;
 		/* the journal stays where its message pointed until it is done */
 		if (undone && t->journal)
