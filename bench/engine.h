@@ -293,6 +293,8 @@ extern int	wsb_target_check_settings(WsbTarget *t, const WsbPlan *plan, char *er
 extern int	wsb_target_apply(WsbTarget *t, const WsbConfig *c, char *err, size_t errlen);
 extern int	wsb_settings_read_auto_conf(WsbTarget *t, char *err, size_t errlen);
 extern int	wsb_settings_journal(WsbTarget *t);
+/* whether a name can be printed in restore.sql (no control character) */
+extern bool wsb_journal_printable(const char *s);
 extern int	wsb_settings_restore(WsbTarget *t, char *err, size_t errlen);
 extern int	wsb_settings_check_restorable(const WsbTarget *t, int n, char names[][WSB_NAME_LEN],
 										  char *err, size_t errlen);
