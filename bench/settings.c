@@ -243,13 +243,20 @@ free_statements(char **stmts, int n)
 }
 
 /*
- * s as one word of a POSIX shell: in single quotes, each ' written '\''.
- * The socket directory is the cluster owner's to name, and root's shell
- * runs the command restore.sql prints.
+ * s as one word of a POSIX shell: as it is when it holds only letters,
+ * digits and _ . / - (the usual paths and names), else in single quotes,
+ * each ' written '\''.  The socket directory is the cluster owner's to
+ * name, and root's shell runs the command restore.sql prints.
  */
 static void
 append_shell_word(PQExpBuffer buf, const char *s)
 {
+	if (s[0] != '\0' && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+								"0123456789_./-") == strlen(s))
+	{
+		appendPQExpBufferStr(buf, s);
+		return;
+	}
 	appendPQExpBufferChar(buf, '\'');
 	for (; *s; s++)
 	{
