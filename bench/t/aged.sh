@@ -9,7 +9,8 @@
 #   1. A build that would bring age(datfrozenxid) past half of
 #      autovacuum_freeze_max_age (4,096 CLOG pages: 134M xids against
 #      200M) is refused with the figures and --yes named; nothing built,
-#      postgresql.auto.conf as before.
+#      postgresql.auto.conf as before.  With --yes it goes ahead with a
+#      note of the figures (stopped with Ctrl-C, nothing left).
 #   2. During a run, regress_nobody can connect neither to the run's copy
 #      nor to the template; in the copy it has no CONNECT, TEMP or CREATE
 #      on public; the template is closed to connections, the copy open.
@@ -120,6 +121,18 @@ ok "xid age: the refusal gives the figures and names --yes" \
 [ "$rc" = 1 ] || show_err age
 is "$(aged_dbs)" "" "xid age: nothing built, no database of the harness's left"
 ok "xid age: postgresql.auto.conf as before" cmp -s "$work/auto.before" "$pgdata/postgresql.auto.conf"
+# with --yes it goes ahead, saying so; stopped with Ctrl-C once the build began
+"$BENCH" --pg-config "$PG_CONFIG" --pgdata "$pgdata" --set synchronous_commit=off,on --yes \
+	--runs 1 --duration 2 --clients 1 --scale 1 --aged-pages 4096 --aged-rows-per-page 128 \
+	--out "$work/ageyes" >"$work/ageyes.out" 2>"$work/ageyes.err" &
+bench=$!
+ok "xid age, --yes: the build goes ahead with a note of the figures" \
+	poll grep -qE "the aged table takes 134217728 transaction IDs: the oldest age\(datfrozenxid\) goes from [0-9]+ to about [0-9]+, past 50% of autovacuum_freeze_max_age \(200000000\); going on \(--yes\)" "$work/ageyes.err"
+poll db_exists wal_stall_aged
+kill -INT "$bench"
+wait "$bench"
+is "$?" 130 "xid age, --yes: Ctrl-C during the build, exit status 130"
+is "$(aged_dbs)" "" "xid age, --yes: no database of the harness's left"
 
 # ---------- 2. no way in for a role without privileges ----------
 # the run's pgbench on the run's copy: the copy exists, the template is built
