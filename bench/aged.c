@@ -30,7 +30,21 @@
  * wal_stall_aged_run (CREATE DATABASE ... TEMPLATE, STRATEGY FILE_COPY on
  * 15+, a file copy by default before), dropped after it, so that every run
  * starts from the same unhinted state.  The three databases are dropped
- * on success, failure and Ctrl-C (a cleanup action).
+ * on success, failure and Ctrl-C (a cleanup action), and restore.sql
+ * drops them after a kill.
+ *
+ * On a --pgdata cluster they are the harness's, like its own database
+ * (target.c, create_own_database): each is created closed to connections,
+ * CONNECT and TEMP are revoked from PUBLIC before it opens, and the
+ * template's public schema is closed to PUBLIC's CREATE (13 and 14 grant
+ * it), which every copy inherits: no other role can connect to one or put
+ * a function where pgbench, a superuser, would call it.  Once built, the
+ * template is closed to connections for good; a superuser who connected
+ * while it was open is named in a refusal, since CREATE DATABASE ...
+ * TEMPLATE cannot copy a database in use.  The build takes aged_pages x
+ * 32,768 transaction IDs of the cluster: refused without --yes when that
+ * would bring the oldest database's age(datfrozenxid) past half of
+ * autovacuum_freeze_max_age.
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
@@ -49,8 +63,16 @@
 #include "sql.h"
 
 #define BUILDERS 2
+#define MAX_TEMPLATE_SESSIONS 8
+
+/* the share of autovacuum_freeze_max_age the build may bring the age to */
+#define AGE_SHARE_PERCENT 50
 
 static WsbTarget *cleanup_target;	/* whose databases the cleanup drops */
+
+/* the harness's own sessions in the template: backends maybe still leaving */
+static int	template_sessions[MAX_TEMPLATE_SESSIONS];
+static int	ntemplate_sessions;
 
 long long
 wsb_aged_rows(const WsbOptions *o)
@@ -65,45 +87,197 @@ xids_per_row(const WsbOptions *o)
 	return WSB_AGED_XIDS_PER_PAGE / o->aged_rows_per_page;
 }
 
-/* "CREATE DATABASE name TEMPLATE wal_stall_aged", a file copy on every
- * version: 0, or -1 with err */
+/* Run one statement built from fmt and a database name: 0, or -1 with err. */
+static int
+exec_on(WsbTarget *t, const char *fmt, const char *name, char *err, size_t errlen)
+{
+	PQExpBufferData sql;
+	int			rc;
+
+	initPQExpBuffer(&sql);
+	appendPQExpBuffer(&sql, fmt, name);
+	rc = wsb_sql_exec(t->conn, wsb_buffer_text(&sql), err, errlen);
+	termPQExpBuffer(&sql);
+	return rc;
+}
+
+/*
+ * Open a database the harness has just created closed (ALLOW_CONNECTIONS
+ * false) to the harness alone: PUBLIC's CONNECT and TEMP revoked first,
+ * so that no other role was ever able to get in.  0, or -1 with err.
+ */
+static int
+open_to_harness(WsbTarget *t, const char *name, char *err, size_t errlen)
+{
+	if (exec_on(t, "REVOKE ALL ON DATABASE %s FROM PUBLIC", name, err, errlen) != 0 ||
+		exec_on(t, "ALTER DATABASE %s ALLOW_CONNECTIONS true", name, err, errlen) != 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * Other sessions in the template: CREATE DATABASE ... TEMPLATE waits 5 s
+ * for them to leave, then fails without naming them.  The harness's own
+ * builders, which may still be leaving, are not counted (CREATE DATABASE
+ * waits for them).  Once built the template is closed to connections, so
+ * none can come in after this look.  0, or -1 with err naming each.
+ */
+static int
+refuse_template_users(WsbTarget *t, char *err, size_t errlen)
+{
+	PQExpBufferData own;
+	const char *params[1];
+	WsbRows		r;
+	const char *who;
+	int			rc = 0;
+
+	initPQExpBuffer(&own);
+	appendPQExpBufferStr(&own, "{");
+	for (int i = 0; i < ntemplate_sessions; i++)
+		appendPQExpBuffer(&own, "%s%d", i ? "," : "", template_sessions[i]);
+	appendPQExpBufferStr(&own, "}");
+	params[0] = wsb_buffer_text(&own);
+	if (wsb_sql_rows(t->conn,
+					 "SELECT pg_catalog.string_agg(pg_catalog.format('role \"%s\" (pid %s)', "
+					 "COALESCE(usename::pg_catalog.text, '?'), pid), ', ' ORDER BY pid) AS who "
+					 "FROM pg_catalog.pg_stat_activity "
+					 "WHERE datname = '" WSB_AGED_TEMPLATE "'::pg_catalog.name "
+					 "AND backend_type = 'client backend' AND pid <> pg_catalog.pg_backend_pid() "
+					 "AND pid <> ALL ($1::pg_catalog.int4[])",
+					 1, params, &r, err, errlen) != 0)
+	{
+		termPQExpBuffer(&own);
+		return -1;
+	}
+	termPQExpBuffer(&own);
+	if ((who = wsb_rows_get(&r, 0, "who")) != NULL && who[0])
+	{
+		snprintf(err, errlen, "database \"" WSB_AGED_TEMPLATE "\" is in use by %s: a run's copy "
+				 "of it needs it to itself; end that session (pg_terminate_backend) and start "
+				 "the harness again", who);
+		rc = -1;
+	}
+	wsb_rows_free(&r);
+	return rc;
+}
+
+/*
+ * A copy of the template, a file copy on every version, created closed
+ * and opened to the harness alone (open_to_harness); its public schema is
+ * the template's, closed to PUBLIC's CREATE.  0, or -1 with err.
+ */
 static int
 create_copy(WsbTarget *t, const char *name, char *err, size_t errlen)
 {
 	PQExpBufferData sql;
 	int			rc;
 
+	if (refuse_template_users(t, err, errlen) != 0)
+		return -1;
 	initPQExpBuffer(&sql);
-	appendPQExpBuffer(&sql, "CREATE DATABASE %s TEMPLATE " WSB_AGED_TEMPLATE "%s", name,
-					  t->server_version >= 150000 ? " STRATEGY FILE_COPY" : "");
+	appendPQExpBuffer(&sql, "CREATE DATABASE %s TEMPLATE " WSB_AGED_TEMPLATE "%s ALLOW_CONNECTIONS false",
+					  name, t->server_version >= 150000 ? " STRATEGY FILE_COPY" : "");
 	rc = wsb_sql_exec(t->conn, wsb_buffer_text(&sql), err, errlen);
 	termPQExpBuffer(&sql);
-	return rc;
+	if (rc != 0)
+		return -1;
+	return open_to_harness(t, name, err, errlen);
 }
 
-static void
+/* DROP DATABASE IF EXISTS, its error said: 0 dropped or absent, -1 not. */
+static int
 drop_database(WsbTarget *t, const char *name)
 {
-	PQExpBufferData sql;
 	char		msg[512];
 
-	initPQExpBuffer(&sql);
-	appendPQExpBuffer(&sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", name);
-	if (t->conn && PQstatus(t->conn) == CONNECTION_OK &&
-		wsb_sql_exec(t->conn, wsb_buffer_text(&sql), msg, sizeof(msg)) != 0)
+	if (t->conn == NULL || PQstatus(t->conn) != CONNECTION_OK)
+		return -1;
+	if (exec_on(t, "DROP DATABASE IF EXISTS %s WITH (FORCE)", name, msg, sizeof(msg)) != 0)
+	{
 		wsb_error("could not drop database %s: %s", name, msg);
-	termPQExpBuffer(&sql);
+		return -1;
+	}
+	return 0;
 }
 
-/* The cleanup action: the run's copy, the check's copy, the template. */
+/*
+ * The cleanup action: the run's copy, the check's copy, the template.
+ * Only once all three are gone does restore.sql stop naming them.
+ */
 static void
 drop_aged_databases(void *arg)
 {
 	WsbTarget  *t = arg;
+	int			failed = 0;
 
-	drop_database(t, WSB_AGED_RUN_DB);
-	drop_database(t, WSB_AGED_CHECK_DB);
-	drop_database(t, WSB_AGED_TEMPLATE);
+	failed |= drop_database(t, WSB_AGED_RUN_DB);
+	failed |= drop_database(t, WSB_AGED_CHECK_DB);
+	failed |= drop_database(t, WSB_AGED_TEMPLATE);
+	if (failed == 0)
+		t->aged_databases[0] = NULL;
+}
+
+/*
+ * Name the three databases in restore.sql before the first exists, so
+ * that a killed build leaves what drops them.  0, or -1 with err.
+ */
+static int
+journal_aged_databases(WsbTarget *t, char *err, size_t errlen)
+{
+	t->aged_databases[0] = WSB_AGED_RUN_DB;
+	t->aged_databases[1] = WSB_AGED_CHECK_DB;
+	t->aged_databases[2] = WSB_AGED_TEMPLATE;
+	t->aged_databases[3] = NULL;
+	if (wsb_settings_journal(t) != 0)
+	{
+		snprintf(err, errlen, "could not write the restore journal \"%s\": %s", t->journal,
+				 strerror(errno));
+		t->aged_databases[0] = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The transaction IDs the build takes, against the cluster's room before
+ * anti-wraparound autovacuum: refused unless --yes when the oldest
+ * database's age(datfrozenxid) would pass AGE_SHARE_PERCENT of
+ * autovacuum_freeze_max_age.  0, or -1 with err.
+ */
+static int
+check_xid_age(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
+{
+	WsbRows		r;
+	long long	age,
+				freeze_max,
+				need = wsb_aged_rows(o) * xids_per_row(o),
+				limit;
+
+	if (wsb_sql_rows(t->conn,
+					 "SELECT pg_catalog.max(pg_catalog.age(datfrozenxid))::pg_catalog.int8 AS age, "
+					 "pg_catalog.current_setting('autovacuum_freeze_max_age'::pg_catalog.text)"
+					 "::pg_catalog.int8 AS freeze_max FROM pg_catalog.pg_database",
+					 0, NULL, &r, err, errlen) != 0)
+		return -1;
+	age = (long long) wsb_rows_double(&r, 0, "age", 0);
+	freeze_max = (long long) wsb_rows_double(&r, 0, "freeze_max", 0);
+	wsb_rows_free(&r);
+	limit = freeze_max * AGE_SHARE_PERCENT / 100;
+	if (age + need <= limit)
+		return 0;
+	if (o->yes)
+	{
+		wsb_note("the aged table takes %lld transaction IDs: the oldest age(datfrozenxid) goes from "
+				 "%lld to about %lld, past %d%% of autovacuum_freeze_max_age (%lld); going on (--yes)",
+				 need, age, age + need, AGE_SHARE_PERCENT, freeze_max);
+		return 0;
+	}
+	snprintf(err, errlen, "the aged table would take %lld transaction IDs and bring the oldest "
+			 "age(datfrozenxid) of the cluster at \"%s\" from %lld to about %lld, past %d%% of "
+			 "autovacuum_freeze_max_age (%lld), nearer anti-wraparound vacuums of every database; "
+			 "vacuum first, ask for fewer --aged-pages, or pass --yes to go ahead anyway",
+			 need, t->pgdata, age, age + need, AGE_SHARE_PERCENT, freeze_max);
+	return -1;
 }
 
 /* A second connection to the target's server, to database db: the target
@@ -125,6 +299,8 @@ connect_helper(const WsbTarget *t, const char *db, char *err, size_t errlen)
 		free(h);
 		return NULL;
 	}
+	if (strcmp(db, WSB_AGED_TEMPLATE) == 0 && ntemplate_sessions < MAX_TEMPLATE_SESSIONS)
+		template_sessions[ntemplate_sessions++] = PQbackendPID(h->conn);
 	return h;
 }
 
@@ -351,19 +527,23 @@ wsb_aged_build(WsbTarget *t, const WsbOptions *o, WsbAgedSpan *span, char *err, 
 	int			rc;
 
 	memset(span, 0, sizeof(*span));
-	if (refuse_existing(t, err, errlen) != 0)
-		return -1;
-	if (wsb_sql_exec(t->conn, "CREATE DATABASE " WSB_AGED_TEMPLATE " TEMPLATE template0",
-					 err, errlen) != 0)
+	if (check_xid_age(t, o, err, errlen) != 0 || refuse_existing(t, err, errlen) != 0 ||
+		journal_aged_databases(t, err, errlen) != 0)
 		return -1;
 	if (cleanup_target == NULL)
 		wsb_cleanup_push("aged databases", drop_aged_databases, t);
 	cleanup_target = t;
+	if (wsb_sql_exec(t->conn, "CREATE DATABASE " WSB_AGED_TEMPLATE " TEMPLATE template0 "
+					 "ALLOW_CONNECTIONS false", err, errlen) != 0 ||
+		open_to_harness(t, WSB_AGED_TEMPLATE, err, errlen) != 0)
+		return -1;
 	wsb_note("aged table: %lld rows, a row every %d transactions, over %d CLOG pages",
 			 wsb_aged_rows(o), xids_per_row(o), o->aged_pages);
 	if ((h = connect_helper(t, WSB_AGED_TEMPLATE, err, errlen)) == NULL)
 		return -1;
-	rc = wsb_sql_exec(h->conn, table_sql, err, errlen);
+	rc = wsb_sql_exec(h->conn, "REVOKE CREATE ON SCHEMA public FROM PUBLIC", err, errlen);
+	if (rc == 0)
+		rc = wsb_sql_exec(h->conn, table_sql, err, errlen);
 	if (rc == 0)
 		rc = wsb_sql_exec(h->conn, plain_sql, err, errlen);
 	if (rc == 0)
@@ -376,7 +556,10 @@ wsb_aged_build(WsbTarget *t, const WsbOptions *o, WsbAgedSpan *span, char *err, 
 		return -1;
 	rc = wsb_sql_exec(h->conn, "DROP PROCEDURE public.aged_fill(int, int, int)", err, errlen);
 	close_helper(h);
-	if (rc != 0)
+	/* built: nobody connects to the template again, the harness included */
+	if (rc != 0 ||
+		wsb_sql_exec(t->conn, "ALTER DATABASE " WSB_AGED_TEMPLATE " ALLOW_CONNECTIONS false",
+					 err, errlen) != 0)
 		return -1;
 	span->build_seconds = wsb_now() - start;
 	if (check_span(t, o, span, err, errlen) != 0)

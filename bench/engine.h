@@ -239,6 +239,9 @@ typedef struct WsbTarget
 	char	  **auto_names;
 	char	  **auto_values;
 	char	   *journal;		/* OUT/restore.sql, NULL for a temporary cluster */
+	/* databases aged.c may have made and not yet dropped, NULL-ended:
+	 * restore.sql drops them too */
+	const char *aged_databases[4];
 	int			cleanup_handle;
 	const WsbOptions *opts;
 } WsbTarget;
@@ -290,6 +293,8 @@ extern int	wsb_target_check_settings(WsbTarget *t, const WsbPlan *plan, char *er
 extern int	wsb_target_apply(WsbTarget *t, const WsbConfig *c, char *err, size_t errlen);
 extern int	wsb_settings_read_auto_conf(WsbTarget *t, char *err, size_t errlen);
 extern int	wsb_settings_journal(WsbTarget *t);
+/* whether a name can be printed in restore.sql (no control character) */
+extern bool wsb_journal_printable(const char *s);
 extern int	wsb_settings_restore(WsbTarget *t, char *err, size_t errlen);
 extern int	wsb_settings_check_restorable(const WsbTarget *t, int n, char names[][WSB_NAME_LEN],
 										  char *err, size_t errlen);

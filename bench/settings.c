@@ -243,9 +243,85 @@ free_statements(char **stmts, int n)
 }
 
 /*
+ * s as one word of a POSIX shell: as it is when it holds only letters,
+ * digits and _ . / - (the usual paths and names), else in single quotes,
+ * each ' written '\''.  The socket directory is the cluster owner's to
+ * name, and root's shell runs the command restore.sql prints.
+ */
+static void
+append_shell_word(PQExpBuffer buf, const char *s)
+{
+	if (s[0] != '\0' && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+								"0123456789_./-") == strlen(s))
+	{
+		appendPQExpBufferStr(buf, s);
+		return;
+	}
+	appendPQExpBufferChar(buf, '\'');
+	for (; *s; s++)
+	{
+		if (*s == '\'')
+			appendPQExpBufferStr(buf, "'\\''");
+		else
+			appendPQExpBufferChar(buf, *s);
+	}
+	appendPQExpBufferChar(buf, '\'');
+}
+
+/*
+ * Whether s can stand in restore.sql's comment lines: a control
+ * character (a carriage return ends a comment for psql as a newline does)
+ * would put the rest of it among the statements.
+ */
+bool
+wsb_journal_printable(const char *s)
+{
+	for (; s && *s; s++)
+		if ((unsigned char) *s < 0x20 || *s == 0x7f)
+			return false;
+	return true;
+}
+
+/*
+ * OUT/restore.sql's first lines: the exact command that runs it (as the
+ * cluster's owner, over the server's socket, every word shell-quoted) and
+ * what to do about a setting that needs a restart.
+ */
+static void
+journal_header(FILE *f, const WsbTarget *t)
+{
+	PQExpBufferData cmd,
+				pgdata;
+
+	initPQExpBuffer(&cmd);
+	if (geteuid() != t->uid)
+	{
+		appendPQExpBufferStr(&cmd, "runuser -u ");
+		append_shell_word(&cmd, t->owner);
+		appendPQExpBufferStr(&cmd, " -- ");
+	}
+	appendPQExpBufferStr(&cmd, "psql -X -h ");
+	append_shell_word(&cmd, t->sockdir);
+	appendPQExpBuffer(&cmd, " -p %d -U ", t->port);
+	append_shell_word(&cmd, PQuser(t->conn));
+	appendPQExpBufferStr(&cmd, " -d postgres < ");
+	append_shell_word(&cmd, t->journal);
+	initPQExpBuffer(&pgdata);
+	append_shell_word(&pgdata, t->pgdata);
+	fprintf(f, "-- wal_stall_bench changed these settings of the cluster at %s\n"
+			"-- with ALTER SYSTEM.  Should the harness die before restoring them, run\n"
+			"--   %s\n"
+			"-- and then, if SELECT name FROM pg_settings WHERE pending_restart lists any\n"
+			"-- setting, restart the server the way it is managed (pg_ctl restart -D %s).\n",
+			t->pgdata, wsb_buffer_text(&cmd), wsb_buffer_text(&pgdata));
+	termPQExpBuffer(&cmd);
+	termPQExpBuffer(&pgdata);
+}
+
+/*
  * OUT/restore.sql: what undoes every change, written before each change,
- * with the exact command that runs it (as the cluster's owner, over the
- * server's socket) and what to do about a setting that needs a restart.
+ * headed by the command that runs it (journal_header).  Refused (EINVAL)
+ * when a name it prints holds a control character.
  */
 int
 wsb_settings_journal(WsbTarget *t)
@@ -253,22 +329,21 @@ wsb_settings_journal(WsbTarget *t)
 	FILE	   *f;
 	char	  **stmts;
 	int			n;
-	char		runas[128] = "";
 
 	if (t->temporary || t->journal == NULL || t->conn == NULL)
 		return 0;
+	if (!wsb_journal_printable(t->pgdata) || !wsb_journal_printable(t->sockdir) ||
+		!wsb_journal_printable(t->owner) || !wsb_journal_printable(PQuser(t->conn)) ||
+		!wsb_journal_printable(t->journal))
+	{
+		errno = EINVAL;
+		return -1;
+	}
 	/* 0600 even with --group: it may hold old values of secret settings */
 	f = wsb_create_file(t->journal, 0600);
 	if (f == NULL)
 		return -1;
-	if (geteuid() != t->uid)
-		snprintf(runas, sizeof(runas), "runuser -u %s -- ", t->owner);
-	fprintf(f, "-- wal_stall_bench changed these settings of the cluster at %s\n"
-			"-- with ALTER SYSTEM.  Should the harness die before restoring them, run\n"
-			"--   %spsql -X -h %s -p %d -U %s -d postgres < %s\n"
-			"-- and then, if SELECT name FROM pg_settings WHERE pending_restart lists any\n"
-			"-- setting, restart the server the way it is managed (pg_ctl restart -D %s).\n",
-			t->pgdata, runas, t->sockdir, t->port, PQuser(t->conn), t->journal, t->pgdata);
+	journal_header(f, t);
 	n = restore_statements(t, &stmts);
 	for (int i = 0; i < n; i++)
 		if (stmts[i])
@@ -276,8 +351,11 @@ wsb_settings_journal(WsbTarget *t)
 	free_statements(stmts, n);
 	fprintf(f, "-- (the entries of postgresql.auto.conf from the first one the harness changed\n"
 			"-- on get the values they had when it started, in their old order)\n");
+	/* what a killed --aged-pages run left: copies first, the template last */
+	for (int i = 0; t->aged_databases[i] != NULL; i++)
+		fprintf(f, "DROP DATABASE IF EXISTS %s WITH (FORCE);\n", t->aged_databases[i]);
 	if (t->created_db)
-		fprintf(f, "DROP DATABASE IF EXISTS " WSB_DATABASE ";\n");
+		fprintf(f, "DROP DATABASE IF EXISTS " WSB_DATABASE " WITH (FORCE);\n");
 	fprintf(f, "SELECT pg_catalog.pg_reload_conf();\n");
 	/* read by root's shell (the "<" above): OUT need not be the owner's */
 	return fchmod(fileno(f), 0600) == 0 ? wsb_close_written(f, 0) : wsb_close_written(f, -1);

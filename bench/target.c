@@ -206,6 +206,9 @@ wsb_target_close(void *arg)
 				undone = false;
 			}
 		}
+		/* aged databases the cleanup could not drop: the journal names them */
+		if (t->aged_databases[0] != NULL)
+			undone = false;
 		t->restore_ok = undone;
 		/* the journal stays where its message pointed until it is done */
 		if (undone && t->journal)
@@ -619,6 +622,27 @@ other_clients(WsbTarget *t, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * The names restore.sql prints in its comment lines and in the command
+ * that root pastes into a shell: one with a control character (the
+ * owner names the socket directory) is refused before any change.
+ */
+static int
+refuse_unprintable(const WsbTarget *t, char *err, size_t errlen)
+{
+	const char *what[] = {"data directory", "socket directory", "owner", "user", "OUT directory"};
+	const char *name[] = {t->pgdata, t->sockdir, t->owner, PQuser(t->conn), t->journal};
+
+	for (int i = 0; i < 5; i++)
+		if (!wsb_journal_printable(name[i]))
+		{
+			snprintf(err, errlen, "cannot use the cluster at \"%s\": the name of its %s holds a "
+					 "control character, which restore.sql could not print safely", t->pgdata, what[i]);
+			return -1;
+		}
+	return 0;
+}
+
 /* Before the first change: what the harness will do to this server. */
 static void
 say_plan(const WsbTarget *t, const WsbOptions *o)
@@ -708,6 +732,8 @@ open_existing(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 		return -1;
 	}
 	t->journal = wsb_psprintf("%s/restore.sql", o->out);
+	if (refuse_unprintable(t, err, errlen) != 0)
+		return -1;
 	if (wsb_settings_read_auto_conf(t, err, errlen) != 0)
 		return -1;
 	n = base_settings(t, o, names, values, err, errlen);

@@ -332,6 +332,7 @@ suites_once() {
 	bench_suite restore 900 "restores and restarts on Debian clusters"
 	bench_suite verdicts 1800 "verdicts end to end"
 	bench_suite clog 900 "the CLOG experiment: an aged table, misses by buffer count"
+	bench_suite aged 600 "the aged databases on a --pgdata cluster: privileges, xid age, restore.sql"
 
 	part "Prometheus (test/exporter.sh, as root)"
 	PG_CONFIG=$PGCONFIG limit 900 bash "$work/test/exporter.sh" >"$logs/exporter.log" 2>&1
