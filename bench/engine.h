@@ -43,6 +43,11 @@ extern int	wsb_write_file(const char *path, const char *text);	/* made anew */
 extern FILE *wsb_create_file(const char *path, mode_t mode);	/* O_EXCL|O_NOFOLLOW */
 /* a file another account may have made: no link, regular, owner's or ours */
 extern char *wsb_read_file_of(const char *path, uid_t owner, size_t *len);
+/* a file read back (plan.txt, results.csv): no link, regular, at most max
+ * bytes; NULL with why */
+extern char *wsb_read_back(const char *path, size_t max, size_t *len, char *why, size_t whylen);
+#define WSB_PLAN_TXT_MAX (1024 * 1024)	/* plan.txt: a few kB */
+#define WSB_RESULTS_CSV_MAX ((size_t) 256 * 1024 * 1024)	/* results.csv: a million rounds are 30 MB */
 /* an existing directory owned by us, no group/other write: 0 or -1 with err */
 extern int	wsb_dir_is_private(const char *dir, const char *what, char *err, size_t errlen);
 /* every directory above dir root's or ours, none writable by others unless sticky */

@@ -131,7 +131,10 @@ plan_value(const char *text, const char *key, char *out, size_t len)
 /*
  * --resume DIR: take the seed and the margin stored in DIR/plan.txt unless
  * given (then they must be the same, which wsb_resume_check says), so that
- * the plan made next continues the stored one.  0, -1 with err.
+ * the plan made next continues the stored one.  DIR becomes OUT, and is
+ * checked as OUT is before anything in it is read: a directory another
+ * account can change could hold a link or a FIFO at plan.txt.  0, -1 with
+ * err.
  */
 int
 wsb_resume_prepare(WsbOptions *o, bool margin_given, char *err, size_t errlen)
@@ -140,16 +143,28 @@ wsb_resume_prepare(WsbOptions *o, bool margin_given, char *err, size_t errlen)
 	char		v[256],
 				what_seed[1300],
 				what_margin[1300];
+	char		why[256];
 	char	   *text;
 
+	if (wsb_dir_is_private(o->resume, "--resume", err, errlen) != 0 ||
+		wsb_path_is_private(o->resume, "--resume", err, errlen) != 0)
+	{
+		free(path);
+		return -1;
+	}
 	snprintf(what_seed, sizeof(what_seed), "--resume \"%s\": plan.txt: seed", o->resume);
 	snprintf(what_margin, sizeof(what_margin), "--resume \"%s\": plan.txt: margin", o->resume);
-	text = wsb_read_file(path, NULL);
+	text = wsb_read_back(path, WSB_PLAN_TXT_MAX, NULL, why, sizeof(why));
 	free(path);
-	if (text == NULL)
+	if (text == NULL && errno == ENOENT)
 	{
 		snprintf(err, errlen, "--resume \"%s\": no plan.txt there (%s): not an experiment of this harness",
-				 o->resume, strerror(errno));
+				 o->resume, why);
+		return -1;
+	}
+	if (text == NULL)
+	{
+		snprintf(err, errlen, "--resume \"%s\": cannot read plan.txt: %s", o->resume, why);
 		return -1;
 	}
 	/* read back with the options' own checks: a file cannot declare what
@@ -180,15 +195,16 @@ wsb_resume_check(const WsbOptions *o, const WsbPlan *plan, char *err, size_t err
 {
 	char	   *path = wsb_psprintf("%s/plan.txt", o->resume);
 	char		target[1200];
+	char		why[256];
 	char	   *stored;
 	char	   *now = NULL;		/* the plan as it is now, malloc'd */
 	PQExpBufferData text;
 	const char *a,
 			   *b;
 
-	stored = wsb_read_file(path, NULL);
+	stored = wsb_read_back(path, WSB_PLAN_TXT_MAX, NULL, why, sizeof(why));
 	if (stored == NULL)
-		snprintf(err, errlen, "could not read \"%s\"", path);
+		snprintf(err, errlen, "could not read \"%s\": %s", path, why);
 	free(path);
 	if (stored == NULL)
 		return -1;
@@ -233,14 +249,15 @@ wsb_resume_load(const WsbOptions *o, const WsbPlan *plan, WsbResume *r, char *er
 {
 	char	   *path = wsb_psprintf("%s/results.csv", o->resume);
 	WsbRoundTable t;
+	char		why[256];
 	int			rc;
 
 	memset(r, 0, sizeof(*r));
-	r->results_text = wsb_read_file(path, NULL);
+	r->results_text = wsb_read_back(path, WSB_RESULTS_CSV_MAX, NULL, why, sizeof(why));
 	if (r->results_text == NULL)
 	{
-		snprintf(err, errlen, "--resume \"%s\": no results.csv (%s): no round finished",
-				 o->resume, strerror(errno));
+		snprintf(err, errlen, errno == ENOENT ? "--resume \"%s\": no results.csv (%s): no round finished"
+				 : "--resume \"%s\": cannot read results.csv: %s", o->resume, why);
 		free(path);
 		return -1;
 	}
@@ -409,13 +426,16 @@ write_judge_report(const char *dir, const WsbVerdicts *vs, const char *source)
 
 /*
  * --judge DIR|FILE.csv: read, judge, print; with --out also verdicts.csv,
- * the forest plots and report.html there.  The exit status.
+ * the forest plots and report.html there.  The files are read as
+ * untrusted input (wsb_read_back): a link, a FIFO or a device at their
+ * names fails at once.  The exit status.
  */
 int
 wsb_judge_only(const WsbOptions *o, bool margin_given)
 {
 	char	   *path;
 	char		err[1024];
+	char		why[256];
 	struct stat st;
 	WsbVerdicts vs;
 
@@ -427,7 +447,14 @@ wsb_judge_only(const WsbOptions *o, bool margin_given)
 	if (stat(o->judge, &st) == 0 && S_ISDIR(st.st_mode))
 	{
 		path = wsb_psprintf("%s/plan.txt", o->judge);
-		plan = wsb_read_file(path, NULL);
+		/* none: the order of results.csv */
+		plan = wsb_read_back(path, WSB_PLAN_TXT_MAX, NULL, why, sizeof(why));
+		if (plan == NULL && errno != ENOENT)
+		{
+			wsb_error("could not read \"%s\": %s", path, why);
+			free(path);
+			return WSB_EXIT_FAILURE;
+		}
 		free(path);
 		path = wsb_psprintf("%s/results.csv", o->judge);
 	}

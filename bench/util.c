@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -437,6 +438,73 @@ wsb_read_file_of(const char *path, uid_t owner, size_t *len)
 			n += got;
 	} while (got > 0 || (got < 0 && errno == EINTR));
 	close(fd);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+/*
+ * Read back a file that may have been changed since the harness wrote it
+ * (plan.txt, results.csv), as untrusted input: refused when its name is a
+ * symbolic link (a link to another's file would be read as root), when it
+ * is no regular file (a FIFO blocks the reader, a device such as /dev/zero
+ * never ends), or when it holds more than max bytes.  malloc'd and
+ * NUL-ended, or NULL with why saying which (errno kept: ENOENT for a file
+ * that is not there).
+ */
+char *
+wsb_read_back(const char *path, size_t max, size_t *len, char *why, size_t whylen)
+{
+	int			fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	char	   *buf;
+	size_t		n = 0;
+	ssize_t		got;
+
+	if (fd < 0)
+	{
+		int			saved = errno;
+
+		if (saved == ELOOP && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+			snprintf(why, whylen, "it is a symbolic link, which is not followed");
+		else
+			snprintf(why, whylen, "%s", strerror(saved));
+		errno = saved;
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+	{
+		snprintf(why, whylen, "it is %s, not a regular file",
+				 S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISCHR(st.st_mode) ? "a character device" :
+				 S_ISBLK(st.st_mode) ? "a block device" : S_ISDIR(st.st_mode) ? "a directory" :
+				 S_ISSOCK(st.st_mode) ? "a socket" : "something else");
+		close(fd);
+		errno = EINVAL;
+		return NULL;
+	}
+	if ((uintmax_t) st.st_size > max)
+	{
+		snprintf(why, whylen, "it has %lld bytes, more than the %zu bytes such a file may have",
+				 (long long) st.st_size, max);
+		close(fd);
+		errno = EFBIG;
+		return NULL;
+	}
+	/* one byte more than the size: a file still growing is seen to */
+	buf = wsb_xmalloc((size_t) st.st_size + 2);
+	while (n < (size_t) st.st_size + 1 &&
+		   ((got = read(fd, buf + n, (size_t) st.st_size + 1 - n)) > 0 || (got < 0 && errno == EINTR)))
+		if (got > 0)
+			n += got;
+	close(fd);
+	if (n > (size_t) st.st_size)
+	{
+		snprintf(why, whylen, "it grew while it was read");
+		free(buf);
+		errno = EAGAIN;
+		return NULL;
+	}
 	buf[n] = '\0';
 	if (len)
 		*len = n;
