@@ -47,6 +47,11 @@ extern char *wsb_read_file_of(const char *path, uid_t owner, size_t *len);
  * bytes; NULL with why */
 extern char *wsb_read_back(const char *path, size_t max, size_t *len, char *why, size_t whylen);
 #define WSB_PLAN_TXT_MAX (1024 * 1024)	/* plan.txt: a few kB */
+/* a preset or a script: no other account can change it; NULL with err */
+extern char *wsb_read_trusted(const char *path, size_t max, const char *what, size_t *len,
+							  char *err, size_t errlen);
+#define WSB_PRESET_MAX (1024 * 1024)	/* a preset: a few kB */
+#define WSB_SCRIPT_MAX (16 * 1024 * 1024)	/* a pgbench script */
 #define WSB_RESULTS_CSV_MAX ((size_t) 256 * 1024 * 1024)	/* results.csv: a million rounds are 30 MB */
 /* an existing directory owned by us, no group/other write: 0 or -1 with err */
 extern int	wsb_dir_is_private(const char *dir, const char *what, char *err, size_t errlen);

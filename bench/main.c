@@ -173,33 +173,39 @@ absolute(char *field, size_t size, const char *flag)
 
 /*
  * --script into the work directory as script.sql, for pgbench, which runs
- * as the cluster's owner: made by root in root's directory (never through
- * a name another account could change), root's, readable by the owner's
- * group alone (0640).  0, or -1.
+ * as the cluster's owner: read only when no other account can change it
+ * (wsb_read_trusted), made by root in root's directory (never through a
+ * name another account could change), root's, readable by the owner's
+ * group alone (0640).  0, or -1 said.
  */
 static int
 copy_script(const WsbOptions *o, const WsbTarget *t)
 {
 	char	   *path;
-	char	   *text = wsb_read_file(o->script, NULL);
+	char		err[1024];
+	char	   *text = wsb_read_trusted(o->script, WSB_SCRIPT_MAX, "--script", NULL, err, sizeof(err));
 	FILE	   *f;
 	int			rc = 0;
 
 	if (text == NULL)
+	{
+		wsb_error("%s", err);
 		return -1;
+	}
 	path = wsb_psprintf("%s/script.sql", t->workdir);
 	f = wsb_create_file(path, 0640);
 	free(path);
-	if (f == NULL)
+	if (f != NULL)
 	{
-		free(text);
-		return -1;
+		if (fchown(fileno(f), (uid_t) -1, t->gid) != 0 || fchmod(fileno(f), 0640) != 0)
+			rc = -1;
+		fputs(text, f);
+		rc = wsb_close_written(f, rc);
 	}
-	if (fchown(fileno(f), (uid_t) -1, t->gid) != 0 || fchmod(fileno(f), 0640) != 0)
-		rc = -1;
-	fputs(text, f);
 	free(text);
-	return wsb_close_written(f, rc);
+	if (f == NULL || rc != 0)
+		wsb_error("could not copy the script \"%s\"", o->script);
+	return f == NULL ? -1 : rc;
 }
 
 /*
@@ -548,10 +554,7 @@ main(int argc, char **argv)
 		return finish(WSB_EXIT_FAILURE);
 	}
 	if (opts.script[0] && copy_script(&opts, &target) != 0)
-	{
-		wsb_error("could not copy the script \"%s\"", opts.script);
 		return finish(WSB_EXIT_FAILURE);
-	}
 	if (wsb_interrupted)
 		return finish(WSB_EXIT_INTERRUPTED);
 	if (wsb_target_check_settings(&target, &plan, err, sizeof(err)) != 0)

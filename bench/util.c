@@ -512,6 +512,80 @@ wsb_read_back(const char *path, size_t max, size_t *len, char *why, size_t whyle
 }
 
 /*
+ * Read a file whose text the harness acts on as the user running it (a
+ * preset, a pgbench script): only when no other account can change it.
+ * The file (after its links) must be a regular file of root's or ours
+ * that neither group nor others may write, and every directory above it
+ * must pass wsb_path_is_private; at most max bytes.  what names it in the
+ * messages ("--preset", "script").  malloc'd and NUL-ended, or NULL with
+ * err and errno (ENOENT: no such file; err then says "cannot read ...").
+ */
+char *
+wsb_read_trusted(const char *path, size_t max, const char *what, size_t *len,
+				 char *err, size_t errlen)
+{
+	char	   *real = realpath(path, NULL);
+	char		why[256];
+	char	   *text;
+	struct stat st;
+	struct passwd *pw;
+
+	if (real == NULL)
+	{
+		int			saved = errno;
+
+		snprintf(err, errlen, "cannot read \"%s\": %s", path, strerror(saved));
+		errno = saved;
+		return NULL;
+	}
+	if (stat(real, &st) == 0 && S_ISDIR(st.st_mode))
+	{
+		snprintf(err, errlen, "cannot read \"%s\": %s", path, strerror(EISDIR));
+		free(real);
+		errno = EISDIR;
+		return NULL;
+	}
+	if (wsb_path_is_private(real, what, err, errlen) != 0)
+	{
+		free(real);
+		errno = EPERM;
+		return NULL;
+	}
+	text = wsb_read_back(real, max, len, why, sizeof(why));
+	if (text == NULL)
+	{
+		int			saved = errno;
+
+		snprintf(err, errlen, "cannot read \"%s\": %s", path, why);
+		free(real);
+		errno = saved;
+		return NULL;
+	}
+	/* the checks on the file read: no other account can swap it since */
+	if (stat(real, &st) != 0 || (st.st_uid != 0 && st.st_uid != geteuid()) ||
+		(st.st_mode & (S_IWGRP | S_IWOTH)))
+	{
+		pw = getpwuid(st.st_uid);
+		if (st.st_uid != 0 && st.st_uid != geteuid())
+			snprintf(err, errlen, "cannot use %s \"%s\": it is owned by %s%s%s (uid %d), not by root or "
+					 "the user running the harness, and its owner could change it",
+					 what, path, pw ? "\"" : "", pw ? pw->pw_name : "another user", pw ? "\"" : "",
+					 (int) st.st_uid);
+		else
+			snprintf(err, errlen, "cannot use %s \"%s\": its %s may write in it (mode %04o), and could "
+					 "change it; chmod go-w it", what, path,
+					 (st.st_mode & S_IWGRP) && (st.st_mode & S_IWOTH) ? "group and others" :
+					 (st.st_mode & S_IWGRP) ? "group" : "others", (unsigned) (st.st_mode & 07777));
+		free(text);
+		free(real);
+		errno = EPERM;
+		return NULL;
+	}
+	free(real);
+	return text;
+}
+
+/*
  * May the harness write in dir, an existing directory, without another
  * account changing what is there under it?  Only when dir (after its
  * links) is owned by the user running the harness, and neither its group
