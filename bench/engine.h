@@ -100,6 +100,8 @@ extern const char *wsb_setting_refused(const char *name);
 extern bool wsb_parse_duration(const char *s, double *seconds);
 extern int	wsb_add_optional_libraries(WsbOptions *o, const char *pkglibdir, char *err, size_t errlen);
 extern int	wsb_sets_for_version(WsbOptions *o, int major, char *err, size_t errlen);
+extern int	wsb_conf_names_known(const char *extra_conf, const char *described, const char *server,
+								 char *err, size_t errlen);
 #define WSB_BUDGET_MAX_ROUNDS 200	/* --budget without --runs: the cap */
 #define WSB_MAX_ROUNDS 1000			/* --runs */
 #define WSB_MAX_CLIENTS 10000		/* --clients */

@@ -340,6 +340,41 @@ sets_for_version(WsbOptions *o, WsbPlan *plan, char *err, size_t errlen)
 }
 
 /*
+ * A temporary cluster gets a preset's conf lines in its configuration file
+ * before it starts: each name is checked first against the settings the
+ * server's binary describes (wsb_conf_names_known), so that no line the
+ * server does not know as a setting ("include_dir", a misspelling) is
+ * ever written.  The other targets take them by ALTER SYSTEM, after the
+ * running server's pg_settings was asked (wsb_target_check_settings).
+ */
+static int
+check_conf_names(const WsbOptions *o, char *err, size_t errlen)
+{
+	WsbCommand	c;
+	char	   *server;
+	char	   *described;
+	int			rc;
+
+	if (o->extra_conf[0] == '\0' || o->pgdata[0] || o->cluster[0])
+		return 0;
+	server = wsb_psprintf("%s/postgres", o->bindir);
+	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+	c.stderr_path = "/dev/null";
+	wsb_cmd_add(&c, "%s", server);
+	wsb_cmd_add(&c, "--describe-config");
+	rc = wsb_cmd_output(&c, &described);
+	wsb_cmd_free(&c);
+	if (rc != 0)
+		snprintf(err, errlen, "\"%s --describe-config\" failed: the preset's conf lines cannot be checked",
+				 server);
+	else
+		rc = wsb_conf_names_known(o->extra_conf, described, server, err, errlen);
+	free(described);
+	free(server);
+	return rc;
+}
+
+/*
  * A preset's optional libraries join the plan when pg_config's pkglibdir
  * has them (the overhead preset's pg_wait_sampling): the plan is made again.
  */
@@ -470,6 +505,7 @@ main(int argc, char **argv)
 	if (find_postgres(&opts, err, sizeof(err)) != 0 ||
 		sets_for_version(&opts, &plan, err, sizeof(err)) != 0 ||
 		add_optional_libraries(&opts, &plan, err, sizeof(err)) != 0 ||
+		check_conf_names(&opts, err, sizeof(err)) != 0 ||
 		wsb_slowdisk_check(&opts, err, sizeof(err)) != 0 ||
 		(opts.validate && wsb_validate_check(&opts, err, sizeof(err)) != 0))
 	{

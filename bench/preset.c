@@ -746,3 +746,53 @@ wsb_add_optional_libraries(WsbOptions *o, const char *pkglibdir, char *err, size
 	}
 	return 0;
 }
+
+/*
+ * wsb_conf_names_known
+ *		Is every name of a preset's conf lines (extra_conf, "name = value"
+ *		lines) a setting of the server, before any line is written into a
+ *		configuration file?  described is the output of "postgres
+ *		--describe-config", a line per setting a configuration file may hold,
+ *		its name first and a tab after it; names match without regard to
+ *		case, as the server matches them.  A custom "prefix.name" passes: the
+ *		server takes any, and its library checks it once loaded.  server
+ *		names the binary in the message.  0, or -1 with err naming the first
+ *		unknown name.
+ */
+int
+wsb_conf_names_known(const char *extra_conf, const char *described, const char *server,
+					 char *err, size_t errlen)
+{
+	for (const char *line = extra_conf; *line;)
+	{
+		const char *end = strchr(line, '\n');
+		size_t		len = end ? (size_t) (end - line) : strlen(line);
+		char		name[WSB_NAME_LEN];
+		const char *eq = memchr(line, '=', len);
+		bool		known = false;
+		char	   *n;
+
+		if (eq != NULL)
+		{
+			snprintf(name, sizeof(name), "%.*s", (int) (eq - line), line);
+			n = wsb_trim(name);
+			known = strchr(n, '.') != NULL;
+			for (const char *d = described; !known && d && *d;)
+			{
+				size_t		nl = strlen(n);
+
+				known = strncasecmp(d, n, nl) == 0 && d[nl] == '\t';
+				d = strchr(d, '\n');
+				d = d ? d + 1 : NULL;
+			}
+			if (!known)
+			{
+				snprintf(err, errlen, "preset conf: unknown setting \"%s\" (\"%s --describe-config\" does "
+						 "not list it), refused before any configuration file is written", n, server);
+				return -1;
+			}
+		}
+		line += len + (end ? 1 : 0);
+	}
+	return 0;
+}

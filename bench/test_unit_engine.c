@@ -367,6 +367,25 @@ test_presets_trusted(void)
 	else
 		printf("# not root: the files of another account are not tried\n");
 
+	/* conf names against the server's settings, before any is written */
+	{
+		const char *described = "archive_command\tsighup\tWAL\tSTRING\t\t\t\tx\t\n"
+			"DateStyle\tuser\tClient\tSTRING\t\t\t\tx\t\n"
+			"checkpoint_timeout\tsighup\tWAL\tINTEGER\t300\t30\t86400\tx\t\n";
+
+		check(wsb_conf_names_known("datestyle = 'SQL, DMY'\ncheckpoint_timeout = 30min\n"
+								   "pg_stat_statements.max = 100\n", described, "/pg/postgres",
+								   err, sizeof(err)) == 0,
+			  "conf names: DateStyle in any case, a listed setting, a custom prefix.name");
+		check_err(wsb_conf_names_known("checkpoint_timeout = 30min\ninclude_dir = '/tmp'\n", described,
+									   "/pg/postgres", err, sizeof(err)), err,
+				  "preset conf: unknown setting \"include_dir\" (\"/pg/postgres --describe-config\" does not "
+				  "list it), refused before any configuration file is written", "conf include_dir");
+		check(wsb_conf_names_known("checkpoint = 1\n", described, "/pg/postgres", err, sizeof(err)) == -1 &&
+			  wsb_conf_names_known("archive = 1\n", described, "/pg/postgres", err, sizeof(err)) == -1,
+			  "conf names: a prefix of a listed name is not that name");
+	}
+
 	/* optional_library: a bare name, never a path */
 	write_preset("lib_path", "optional_library = ../../tmp/evil\n");
 	snprintf(want, sizeof(want), "%s/lib_path.conf:1: optional_library: \"../../tmp/evil\" is not a "

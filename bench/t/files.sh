@@ -141,6 +141,15 @@ at_once "--resume DIR whose plan.txt is a link" \
 	"--resume \"$work/linked\": cannot read plan.txt: it is a symbolic link, which is not followed" \
 	--resume "$work/linked"
 
+# a temporary cluster's preset conf lines: each name checked against the
+# server's settings before any is written (the old harness wrote
+# "include_dir = '/tmp'" into the cluster's configuration and started it)
+printf "set = wal_buffers=1MB,4MB\nconf = include_dir = '/tmp'\nruns = 1\nduration = 2\n" >"$work/incl.conf"
+at_once "preset conf include_dir, a temporary cluster" \
+	"preset conf: unknown setting \"include_dir\" (\"$PGBIN/postgres --describe-config\" does not list it), refused before any configuration file is written" \
+	--pg-config "$PG_CONFIG" --preset "$work/incl.conf" --quiet --out "$work/incl"
+ok "preset conf include_dir: no output directory left" test ! -e "$work/incl"
+
 # ---------- 2. DateStyle 'SQL, DMY': the same timeline as ISO ----------
 # two temporary clusters, one with the server's DateStyle SQL, DMY (as in
 # much of Europe): the per-second join must read every history row's time
