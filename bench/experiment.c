@@ -32,13 +32,16 @@
  * The major version of the server the runs are made on, as text: a
  * --cluster's own (VERSION/NAME), a --pgdata cluster's PG_VERSION, else
  * the temporary cluster's, which pg_config's binaries make.  "unknown"
- * when it cannot be read.
+ * when it cannot be read.  PG_VERSION is the cluster owner's file, read
+ * back as untrusted input (wsb_read_back): a link there to a file of
+ * root's would put its first line into plan.txt, a FIFO would block.
  */
 static void
 target_server_version(const WsbOptions *o, char *out, size_t len)
 {
 	char	   *path;
 	char	   *text;
+	char		why[256];
 	int			major;
 
 	snprintf(out, len, "unknown");
@@ -47,7 +50,7 @@ target_server_version(const WsbOptions *o, char *out, size_t len)
 	else if (o->pgdata[0])
 	{
 		path = wsb_psprintf("%s/PG_VERSION", o->pgdata);
-		text = wsb_read_file(path, NULL);
+		text = wsb_read_back(path, 64, NULL, why, sizeof(why));
 		free(path);
 		if (text)
 			snprintf(out, len, "%s", wsb_trim(text));

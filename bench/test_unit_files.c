@@ -311,6 +311,28 @@ test_plan_target(void)
 	wsb_write_file(path, strstr(text, "seed = "));
 	check(wsb_resume_check(&o, &plan, err, sizeof(err)) != 0 && strstr(err, "plan.txt names no target") != NULL,
 		  "a plan.txt without the target line: refused, saying so (%s)", err);
+
+	/* a --pgdata cluster's PG_VERSION is its owner's: a link there is not
+	 * read through into plan.txt, a FIFO does not block */
+	wsb_strlcpy(o.pgdata, dir, sizeof(o.pgdata));
+	snprintf(path, sizeof(path), "%s/PG_VERSION", dir);
+	wsb_write_file(path, "16\n");
+	plan_text(&o, &plan, text, sizeof(text));
+	check(strstr(text, "\nserver_version = 16\n") != NULL, "plan.txt: a --pgdata cluster's PG_VERSION read");
+	unlink(path);
+	snprintf(err, sizeof(err), "%s/secret", dir);
+	wsb_write_file(err, "root's secret\n");
+	check(symlink(err, path) == 0, "PG_VERSION made a link to a file of root's");
+	plan_text(&o, &plan, text, sizeof(text));
+	check(strstr(text, "\nserver_version = unknown\n") != NULL && strstr(text, "secret") == NULL,
+		  "plan.txt: a PG_VERSION that links to a file of root's is not read through");
+	unlink(path);
+	unlink(err);
+	check(mkfifo(path, 0600) == 0, "PG_VERSION made a FIFO");
+	plan_text(&o, &plan, text, sizeof(text));
+	check(strstr(text, "\nserver_version = unknown\n") != NULL, "plan.txt: a PG_VERSION that is a FIFO: unknown, at once");
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/plan.txt", dir);
 	wsb_plan_free(&plan);
 	unlink(path);
 	rmdir(dir);
