@@ -444,6 +444,9 @@ wsb_read_file_of(const char *path, uid_t owner, size_t *len)
 	return buf;
 }
 
+static char *read_regular(const char *path, size_t max, size_t *len, struct stat *stp,
+						  char *why, size_t whylen);
+
 /*
  * Read back a file that may have been changed since the harness wrote it
  * (plan.txt, results.csv), as untrusted input: refused when its name is a
@@ -455,6 +458,15 @@ wsb_read_file_of(const char *path, uid_t owner, size_t *len)
  */
 char *
 wsb_read_back(const char *path, size_t max, size_t *len, char *why, size_t whylen)
+{
+	struct stat st;
+
+	return read_regular(path, max, len, &st, why, whylen);
+}
+
+/* wsb_read_back, and the fstat of the file read into *stp */
+static char *
+read_regular(const char *path, size_t max, size_t *len, struct stat *stp, char *why, size_t whylen)
 {
 	int			fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
@@ -508,6 +520,7 @@ wsb_read_back(const char *path, size_t max, size_t *len, char *why, size_t whyle
 	buf[n] = '\0';
 	if (len)
 		*len = n;
+	*stp = st;
 	return buf;
 }
 
@@ -551,7 +564,7 @@ wsb_read_trusted(const char *path, size_t max, const char *what, size_t *len,
 		errno = EPERM;
 		return NULL;
 	}
-	text = wsb_read_back(real, max, len, why, sizeof(why));
+	text = read_regular(real, max, len, &st, why, sizeof(why));
 	if (text == NULL)
 	{
 		int			saved = errno;
@@ -561,9 +574,8 @@ wsb_read_trusted(const char *path, size_t max, const char *what, size_t *len,
 		errno = saved;
 		return NULL;
 	}
-	/* the checks on the file read: no other account can swap it since */
-	if (stat(real, &st) != 0 || (st.st_uid != 0 && st.st_uid != geteuid()) ||
-		(st.st_mode & (S_IWGRP | S_IWOTH)))
+	/* the file read (its fstat), whose name no other account can change */
+	if ((st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & (S_IWGRP | S_IWOTH)))
 	{
 		pw = getpwuid(st.st_uid);
 		if (st.st_uid != 0 && st.st_uid != geteuid())
