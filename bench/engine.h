@@ -43,6 +43,16 @@ extern int	wsb_write_file(const char *path, const char *text);	/* made anew */
 extern FILE *wsb_create_file(const char *path, mode_t mode);	/* O_EXCL|O_NOFOLLOW */
 /* a file another account may have made: no link, regular, owner's or ours */
 extern char *wsb_read_file_of(const char *path, uid_t owner, size_t *len);
+/* a file read back (plan.txt, results.csv): no link, regular, at most max
+ * bytes; NULL with why */
+extern char *wsb_read_back(const char *path, size_t max, size_t *len, char *why, size_t whylen);
+#define WSB_PLAN_TXT_MAX (1024 * 1024)	/* plan.txt: a few kB */
+/* a preset or a script: no other account can change it; NULL with err */
+extern char *wsb_read_trusted(const char *path, size_t max, const char *what, size_t *len,
+							  char *err, size_t errlen);
+#define WSB_PRESET_MAX (1024 * 1024)	/* a preset: a few kB */
+#define WSB_SCRIPT_MAX (16 * 1024 * 1024)	/* a pgbench script */
+#define WSB_RESULTS_CSV_MAX ((size_t) 256 * 1024 * 1024)	/* results.csv: a million rounds are 30 MB */
 /* an existing directory owned by us, no group/other write: 0 or -1 with err */
 extern int	wsb_dir_is_private(const char *dir, const char *what, char *err, size_t errlen);
 /* every directory above dir root's or ours, none writable by others unless sticky */
@@ -90,6 +100,8 @@ extern const char *wsb_setting_refused(const char *name);
 extern bool wsb_parse_duration(const char *s, double *seconds);
 extern int	wsb_add_optional_libraries(WsbOptions *o, const char *pkglibdir, char *err, size_t errlen);
 extern int	wsb_sets_for_version(WsbOptions *o, int major, char *err, size_t errlen);
+extern int	wsb_conf_names_known(const char *extra_conf, const char *described, const char *server,
+								 char *err, size_t errlen);
 #define WSB_BUDGET_MAX_ROUNDS 200	/* --budget without --runs: the cap */
 #define WSB_MAX_ROUNDS 1000			/* --runs */
 #define WSB_MAX_CLIENTS 10000		/* --clients */

@@ -32,13 +32,16 @@
  * The major version of the server the runs are made on, as text: a
  * --cluster's own (VERSION/NAME), a --pgdata cluster's PG_VERSION, else
  * the temporary cluster's, which pg_config's binaries make.  "unknown"
- * when it cannot be read.
+ * when it cannot be read.  PG_VERSION is the cluster owner's file, read
+ * back as untrusted input (wsb_read_back): a link there to a file of
+ * root's would put its first line into plan.txt, a FIFO would block.
  */
 static void
 target_server_version(const WsbOptions *o, char *out, size_t len)
 {
 	char	   *path;
 	char	   *text;
+	char		why[256];
 	int			major;
 
 	snprintf(out, len, "unknown");
@@ -47,7 +50,7 @@ target_server_version(const WsbOptions *o, char *out, size_t len)
 	else if (o->pgdata[0])
 	{
 		path = wsb_psprintf("%s/PG_VERSION", o->pgdata);
-		text = wsb_read_file(path, NULL);
+		text = wsb_read_back(path, 64, NULL, why, sizeof(why));
 		free(path);
 		if (text)
 			snprintf(out, len, "%s", wsb_trim(text));
@@ -164,7 +167,10 @@ plan_value(const char *text, const char *key, char *out, size_t len)
 /*
  * --resume DIR: take the seed and the margin stored in DIR/plan.txt unless
  * given (then they must be the same, which wsb_resume_check says), so that
- * the plan made next continues the stored one.  0, -1 with err.
+ * the plan made next continues the stored one.  DIR becomes OUT, and is
+ * checked as OUT is before anything in it is read: a directory another
+ * account can change could hold a link or a FIFO at plan.txt.  0, -1 with
+ * err.
  */
 int
 wsb_resume_prepare(WsbOptions *o, bool margin_given, char *err, size_t errlen)
@@ -173,16 +179,28 @@ wsb_resume_prepare(WsbOptions *o, bool margin_given, char *err, size_t errlen)
 	char		v[256],
 				what_seed[1300],
 				what_margin[1300];
+	char		why[256];
 	char	   *text;
 
+	if (wsb_dir_is_private(o->resume, "--resume", err, errlen) != 0 ||
+		wsb_path_is_private(o->resume, "--resume", err, errlen) != 0)
+	{
+		free(path);
+		return -1;
+	}
 	snprintf(what_seed, sizeof(what_seed), "--resume \"%s\": plan.txt: seed", o->resume);
 	snprintf(what_margin, sizeof(what_margin), "--resume \"%s\": plan.txt: margin", o->resume);
-	text = wsb_read_file(path, NULL);
+	text = wsb_read_back(path, WSB_PLAN_TXT_MAX, NULL, why, sizeof(why));
 	free(path);
-	if (text == NULL)
+	if (text == NULL && errno == ENOENT)
 	{
 		snprintf(err, errlen, "--resume \"%s\": no plan.txt there (%s): not an experiment of this harness",
-				 o->resume, strerror(errno));
+				 o->resume, why);
+		return -1;
+	}
+	if (text == NULL)
+	{
+		snprintf(err, errlen, "--resume \"%s\": cannot read plan.txt: %s", o->resume, why);
 		return -1;
 	}
 	/* read back with the options' own checks: a file cannot declare what
@@ -228,15 +246,16 @@ wsb_resume_check(const WsbOptions *o, const WsbPlan *plan, char *err, size_t err
 {
 	char	   *path = wsb_psprintf("%s/plan.txt", o->resume);
 	char		target[1200];
+	char		why[256];
 	char	   *stored;
 	char	   *now = NULL;		/* the plan as it is now, malloc'd */
 	PQExpBufferData text;
 	const char *a,
 			   *b;
 
-	stored = wsb_read_file(path, NULL);
+	stored = wsb_read_back(path, WSB_PLAN_TXT_MAX, NULL, why, sizeof(why));
 	if (stored == NULL)
-		snprintf(err, errlen, "could not read \"%s\"", path);
+		snprintf(err, errlen, "could not read \"%s\": %s", path, why);
 	free(path);
 	if (stored == NULL)
 		return -1;
@@ -286,14 +305,15 @@ wsb_resume_load(const WsbOptions *o, const WsbPlan *plan, WsbResume *r, char *er
 {
 	char	   *path = wsb_psprintf("%s/results.csv", o->resume);
 	WsbRoundTable t;
+	char		why[256];
 	int			rc;
 
 	memset(r, 0, sizeof(*r));
-	r->results_text = wsb_read_file(path, NULL);
+	r->results_text = wsb_read_back(path, WSB_RESULTS_CSV_MAX, NULL, why, sizeof(why));
 	if (r->results_text == NULL)
 	{
-		snprintf(err, errlen, "--resume \"%s\": no results.csv (%s): no round finished",
-				 o->resume, strerror(errno));
+		snprintf(err, errlen, errno == ENOENT ? "--resume \"%s\": no results.csv (%s): no round finished"
+				 : "--resume \"%s\": cannot read results.csv: %s", o->resume, why);
 		free(path);
 		return -1;
 	}
@@ -462,13 +482,16 @@ write_judge_report(const char *dir, const WsbVerdicts *vs, const char *source)
 
 /*
  * --judge DIR|FILE.csv: read, judge, print; with --out also verdicts.csv,
- * the forest plots and report.html there.  The exit status.
+ * the forest plots and report.html there.  The files are read as
+ * untrusted input (wsb_read_back): a link, a FIFO or a device at their
+ * names fails at once.  The exit status.
  */
 int
 wsb_judge_only(const WsbOptions *o, bool margin_given)
 {
 	char	   *path;
 	char		err[1024];
+	char		why[256];
 	struct stat st;
 	WsbVerdicts vs;
 
@@ -480,7 +503,14 @@ wsb_judge_only(const WsbOptions *o, bool margin_given)
 	if (stat(o->judge, &st) == 0 && S_ISDIR(st.st_mode))
 	{
 		path = wsb_psprintf("%s/plan.txt", o->judge);
-		plan = wsb_read_file(path, NULL);
+		/* none: the order of results.csv */
+		plan = wsb_read_back(path, WSB_PLAN_TXT_MAX, NULL, why, sizeof(why));
+		if (plan == NULL && errno != ENOENT)
+		{
+			wsb_error("could not read \"%s\": %s", path, why);
+			free(path);
+			return WSB_EXIT_FAILURE;
+		}
 		free(path);
 		path = wsb_psprintf("%s/results.csv", o->judge);
 	}

@@ -173,33 +173,39 @@ absolute(char *field, size_t size, const char *flag)
 
 /*
  * --script into the work directory as script.sql, for pgbench, which runs
- * as the cluster's owner: made by root in root's directory (never through
- * a name another account could change), root's, readable by the owner's
- * group alone (0640).  0, or -1.
+ * as the cluster's owner: read only when no other account can change it
+ * (wsb_read_trusted), made by root in root's directory (never through a
+ * name another account could change), root's, readable by the owner's
+ * group alone (0640).  0, or -1 said.
  */
 static int
 copy_script(const WsbOptions *o, const WsbTarget *t)
 {
 	char	   *path;
-	char	   *text = wsb_read_file(o->script, NULL);
+	char		err[1024];
+	char	   *text = wsb_read_trusted(o->script, WSB_SCRIPT_MAX, "--script", NULL, err, sizeof(err));
 	FILE	   *f;
 	int			rc = 0;
 
 	if (text == NULL)
+	{
+		wsb_error("%s", err);
 		return -1;
+	}
 	path = wsb_psprintf("%s/script.sql", t->workdir);
 	f = wsb_create_file(path, 0640);
 	free(path);
-	if (f == NULL)
+	if (f != NULL)
 	{
-		free(text);
-		return -1;
+		if (fchown(fileno(f), (uid_t) -1, t->gid) != 0 || fchmod(fileno(f), 0640) != 0)
+			rc = -1;
+		fputs(text, f);
+		rc = wsb_close_written(f, rc);
 	}
-	if (fchown(fileno(f), (uid_t) -1, t->gid) != 0 || fchmod(fileno(f), 0640) != 0)
-		rc = -1;
-	fputs(text, f);
 	free(text);
-	return wsb_close_written(f, rc);
+	if (f == NULL || rc != 0)
+		wsb_error("could not copy the script \"%s\"", o->script);
+	return f == NULL ? -1 : rc;
 }
 
 /*
@@ -331,6 +337,41 @@ sets_for_version(WsbOptions *o, WsbPlan *plan, char *err, size_t errlen)
 	wsb_note("PostgreSQL %d: the preset's set_from_17 settings replace its set lines", major);
 	wsb_plan_free(plan);
 	return wsb_make_plan(o, plan, err, errlen);
+}
+
+/*
+ * A temporary cluster gets a preset's conf lines in its configuration file
+ * before it starts: each name is checked first against the settings the
+ * server's binary describes (wsb_conf_names_known), so that no line the
+ * server does not know as a setting ("include_dir", a misspelling) is
+ * ever written.  The other targets take them by ALTER SYSTEM, after the
+ * running server's pg_settings was asked (wsb_target_check_settings).
+ */
+static int
+check_conf_names(const WsbOptions *o, char *err, size_t errlen)
+{
+	WsbCommand	c;
+	char	   *server;
+	char	   *described;
+	int			rc;
+
+	if (o->extra_conf[0] == '\0' || o->pgdata[0] || o->cluster[0])
+		return 0;
+	server = wsb_psprintf("%s/postgres", o->bindir);
+	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
+	c.stderr_path = "/dev/null";
+	wsb_cmd_add(&c, "%s", server);
+	wsb_cmd_add(&c, "--describe-config");
+	rc = wsb_cmd_output(&c, &described);
+	wsb_cmd_free(&c);
+	if (rc != 0)
+		snprintf(err, errlen, "\"%s --describe-config\" failed: the preset's conf lines cannot be checked",
+				 server);
+	else
+		rc = wsb_conf_names_known(o->extra_conf, described, server, err, errlen);
+	free(described);
+	free(server);
+	return rc;
 }
 
 /*
@@ -515,6 +556,7 @@ main(int argc, char **argv)
 	if (find_postgres(&opts, err, sizeof(err)) != 0 ||
 		sets_for_version(&opts, &plan, err, sizeof(err)) != 0 ||
 		add_optional_libraries(&opts, &plan, err, sizeof(err)) != 0 ||
+		check_conf_names(&opts, err, sizeof(err)) != 0 ||
 		wsb_slowdisk_check(&opts, err, sizeof(err)) != 0 ||
 		(opts.validate && wsb_validate_check(&opts, err, sizeof(err)) != 0))
 	{
@@ -599,10 +641,7 @@ main(int argc, char **argv)
 		return finish(WSB_EXIT_FAILURE);
 	}
 	if (opts.script[0] && copy_script(&opts, &target) != 0)
-	{
-		wsb_error("could not copy the script \"%s\"", opts.script);
 		return finish(WSB_EXIT_FAILURE);
-	}
 	if (wsb_interrupted)
 		return finish(WSB_EXIT_INTERRUPTED);
 	if (wsb_target_check_settings(&target, &plan, err, sizeof(err)) != 0)

@@ -405,11 +405,16 @@ wsb_preset_set_field(WsbOptions *o, const char *key, const char *value, bool *gi
 	}
 	if (strcmp(key, "script") == 0)
 	{
-		if (access(value, R_OK) != 0)
+		/* run as the cluster's owner, copied by root: never another's file */
+		char		msg[1024];
+		char	   *text = wsb_read_trusted(value, WSB_SCRIPT_MAX, "the file", NULL, msg, sizeof(msg));
+
+		if (text == NULL)
 		{
-			snprintf(err, errlen, "script: cannot read \"%s\"", value);
+			snprintf(err, errlen, "script: %s", msg);
 			return -1;
 		}
+		free(text);
 		if (wsb_copy_value(o->script, sizeof(o->script), "script", "path", value, err, errlen) != 0)
 			return -1;
 		o->builtin[0] = '\0';
@@ -476,14 +481,31 @@ conf_name_ok(const char *line, const char *eq, char *err, size_t errlen)
 	return true;
 }
 
-/* The file a preset name stands for: a path as given, else DIR/NAME.conf
- * (malloc'd) */
+/*
+ * The file a preset name stands for: a path as given when it has a '/'
+ * ("./quick" for a file here), else DIR/NAME.conf, never a file of that
+ * name in the current directory, which another account may have put
+ * there (/tmp).  malloc'd.
+ */
 static char *
 preset_path(const char *name, const char *dir)
 {
-	if (strchr(name, '/') || access(name, R_OK) == 0)
+	if (strchr(name, '/'))
 		return wsb_xstrdup(name);
 	return wsb_psprintf("%s/%s.conf", dir ? dir : ".", name);
+}
+
+/* An optional_library value: one library's bare name, as pkglibdir holds
+ * it (NAME.so), with no path in it */
+static bool
+library_name_ok(const char *name)
+{
+	if (*name == '\0')
+		return false;
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char) *p) && *p != '_' && *p != '-')
+			return false;
+	return true;
 }
 
 int
@@ -497,10 +519,15 @@ wsb_load_preset(const char *name, const char *presets_dir, WsbOptions *o,
 	int			lineno = 0;
 	char		msg[512];
 
-	text = wsb_read_file(path, NULL);
+	text = wsb_read_trusted(path, WSB_PRESET_MAX, "--preset", NULL, msg, sizeof(msg));
+	if (text == NULL && errno != ENOENT)
+	{
+		snprintf(err, errlen, "%s", msg);
+		free(path);
+		return -1;
+	}
 	if (text == NULL)
 	{
-		int			why = errno;
 		char		list[512] = "";
 		DIR		   *d = presets_dir ? opendir(presets_dir) : NULL;
 		struct dirent *e;
@@ -519,8 +546,8 @@ wsb_load_preset(const char *name, const char *presets_dir, WsbOptions *o,
 		}
 		if (d)
 			closedir(d);
-		snprintf(err, errlen, "unknown preset \"%s\": cannot read \"%s\": %s%s%s%s", name, path,
-				 strerror(why), *list ? " (presets: " : "", list, *list ? ")" : "");
+		snprintf(err, errlen, "unknown preset \"%s\": %s%s%s%s", name, msg,
+				 *list ? " (presets: " : "", list, *list ? ")" : "");
 		free(path);
 		return -1;
 	}
@@ -620,7 +647,17 @@ wsb_load_preset(const char *name, const char *presets_dir, WsbOptions *o,
 		else if (strcmp(key, "description") == 0)
 			append_text(o->description, sizeof(o->description), value, " ");
 		else if (strcmp(key, "optional_library") == 0)
+		{
+			if (!library_name_ok(value))
+			{
+				snprintf(err, errlen, "%s:%d: optional_library: \"%s\" is not a library's bare name "
+						 "(letters, digits, '_' and '-')", path, lineno, value);
+				free(text);
+				free(path);
+				return -1;
+			}
 			append_text(o->optional_libraries, sizeof(o->optional_libraries), value, " ");
+		}
 		else if (wsb_preset_set_field(o, key, value, given, msg, sizeof(msg)) != 0)
 		{
 			snprintf(err, errlen, "%s:%d: %s", path, lineno, msg);
@@ -706,6 +743,56 @@ wsb_add_optional_libraries(WsbOptions *o, const char *pkglibdir, char *err, size
 			return -1;
 		}
 		wsb_strlcpy(set->values[set->nvalues++], name, WSB_VALUE_LEN);
+	}
+	return 0;
+}
+
+/*
+ * wsb_conf_names_known
+ *		Is every name of a preset's conf lines (extra_conf, "name = value"
+ *		lines) a setting of the server, before any line is written into a
+ *		configuration file?  described is the output of "postgres
+ *		--describe-config", a line per setting a configuration file may hold,
+ *		its name first and a tab after it; names match without regard to
+ *		case, as the server matches them.  A custom "prefix.name" passes: the
+ *		server takes any, and its library checks it once loaded.  server
+ *		names the binary in the message.  0, or -1 with err naming the first
+ *		unknown name.
+ */
+int
+wsb_conf_names_known(const char *extra_conf, const char *described, const char *server,
+					 char *err, size_t errlen)
+{
+	for (const char *line = extra_conf; *line;)
+	{
+		const char *end = strchr(line, '\n');
+		size_t		len = end ? (size_t) (end - line) : strlen(line);
+		char		name[WSB_NAME_LEN];
+		const char *eq = memchr(line, '=', len);
+		bool		known = false;
+		char	   *n;
+
+		if (eq != NULL)
+		{
+			snprintf(name, sizeof(name), "%.*s", (int) (eq - line), line);
+			n = wsb_trim(name);
+			known = strchr(n, '.') != NULL;
+			for (const char *d = described; !known && d && *d;)
+			{
+				size_t		nl = strlen(n);
+
+				known = strncasecmp(d, n, nl) == 0 && d[nl] == '\t';
+				d = strchr(d, '\n');
+				d = d ? d + 1 : NULL;
+			}
+			if (!known)
+			{
+				snprintf(err, errlen, "preset conf: unknown setting \"%s\" (\"%s --describe-config\" does "
+						 "not list it), refused before any configuration file is written", n, server);
+				return -1;
+			}
+		}
+		line += len + (end ? 1 : 0);
 	}
 	return 0;
 }

@@ -478,7 +478,8 @@ wsb_round_table_read_csv(const char *path, const char *baseline, const char *con
 						 int nlabels, WsbRoundTable *t, char *err, size_t errlen)
 {
 	size_t		len;
-	char	   *text = wsb_read_file(path, &len);
+	char		why[256];
+	char	   *text = wsb_read_back(path, WSB_RESULTS_CSV_MAX, &len, why, sizeof(why));
 	WsbCsvReader	r;
 	CsvColumns	cols;
 	char		msg[512];
@@ -493,7 +494,7 @@ wsb_round_table_read_csv(const char *path, const char *baseline, const char *con
 	t->margin_pct = NAN;
 	if (text == NULL)
 	{
-		snprintf(err, errlen, "could not read \"%s\": %s", path, strerror(errno));
+		snprintf(err, errlen, "could not read \"%s\": %s", path, why);
 		return -1;
 	}
 	if (!wsb_csv_reader_init(&r, text, len))

@@ -108,6 +108,12 @@ wsb_validate_check(const WsbOptions *o, char *err, size_t errlen)
 		return -1;
 	}
 	snprintf(pg, sizeof(pg), "%s/postgres", o->bindir);
+	if (!wsb_plain_path(pg))
+	{
+		snprintf(err, errlen, "--validate: the server binary \"%s\" is not a plain path (letters, digits "
+				 "and \"/._+-\" only): bpftrace's probes cannot name it", pg);
+		return -1;
+	}
 	if (access(pg, R_OK) != 0)
 	{
 		snprintf(err, errlen, "--validate: no server binary \"%s\" to trace", pg);
@@ -264,6 +270,12 @@ wsb_tracer_start(const WsbOptions *o, const char *workdir, int order, int backen
 	free(maps);
 	pg = wsb_psprintf("%s/postgres", o->bindir);
 	program = wsb_validate_program(pg, libc);
+	if (program == NULL)
+	{
+		snprintf(err, errlen, "--validate: the server binary \"%s\" is not a plain path", pg);
+		free(pg);
+		return NULL;
+	}
 	free(pg);
 	tr = wsb_xcalloc(1, sizeof(WsbTracer));
 	tr->io = libc[0] != '\0';

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -441,6 +442,159 @@ wsb_read_file_of(const char *path, uid_t owner, size_t *len)
 	if (len)
 		*len = n;
 	return buf;
+}
+
+static char *read_regular(const char *path, size_t max, size_t *len, struct stat *stp,
+						  char *why, size_t whylen);
+
+/*
+ * Read back a file that may have been changed since the harness wrote it
+ * (plan.txt, results.csv), as untrusted input: refused when its name is a
+ * symbolic link (a link to another's file would be read as root), when it
+ * is no regular file (a FIFO blocks the reader, a device such as /dev/zero
+ * never ends), or when it holds more than max bytes.  malloc'd and
+ * NUL-ended, or NULL with why saying which (errno kept: ENOENT for a file
+ * that is not there).
+ */
+char *
+wsb_read_back(const char *path, size_t max, size_t *len, char *why, size_t whylen)
+{
+	struct stat st;
+
+	return read_regular(path, max, len, &st, why, whylen);
+}
+
+/* wsb_read_back, and the fstat of the file read into *stp */
+static char *
+read_regular(const char *path, size_t max, size_t *len, struct stat *stp, char *why, size_t whylen)
+{
+	int			fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	char	   *buf;
+	size_t		n = 0;
+	ssize_t		got;
+
+	if (fd < 0)
+	{
+		int			saved = errno;
+
+		if (saved == ELOOP && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+			snprintf(why, whylen, "it is a symbolic link, which is not followed");
+		else
+			snprintf(why, whylen, "%s", strerror(saved));
+		errno = saved;
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+	{
+		snprintf(why, whylen, "it is %s, not a regular file",
+				 S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISCHR(st.st_mode) ? "a character device" :
+				 S_ISBLK(st.st_mode) ? "a block device" : S_ISDIR(st.st_mode) ? "a directory" :
+				 S_ISSOCK(st.st_mode) ? "a socket" : "something else");
+		close(fd);
+		errno = EINVAL;
+		return NULL;
+	}
+	if ((uintmax_t) st.st_size > max)
+	{
+		snprintf(why, whylen, "it has %lld bytes, more than the %zu bytes such a file may have",
+				 (long long) st.st_size, max);
+		close(fd);
+		errno = EFBIG;
+		return NULL;
+	}
+	/* one byte more than the size: a file still growing is seen to */
+	buf = wsb_xmalloc((size_t) st.st_size + 2);
+	while (n < (size_t) st.st_size + 1 &&
+		   ((got = read(fd, buf + n, (size_t) st.st_size + 1 - n)) > 0 || (got < 0 && errno == EINTR)))
+		if (got > 0)
+			n += got;
+	close(fd);
+	if (n > (size_t) st.st_size)
+	{
+		snprintf(why, whylen, "it grew while it was read");
+		free(buf);
+		errno = EAGAIN;
+		return NULL;
+	}
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	*stp = st;
+	return buf;
+}
+
+/*
+ * Read a file whose text the harness acts on as the user running it (a
+ * preset, a pgbench script): only when no other account can change it.
+ * The file (after its links) must be a regular file of root's or ours
+ * that neither group nor others may write, and every directory above it
+ * must pass wsb_path_is_private; at most max bytes.  what names it in the
+ * messages ("--preset", "script").  malloc'd and NUL-ended, or NULL with
+ * err and errno (ENOENT: no such file; err then says "cannot read ...").
+ */
+char *
+wsb_read_trusted(const char *path, size_t max, const char *what, size_t *len,
+				 char *err, size_t errlen)
+{
+	char	   *real = realpath(path, NULL);
+	char		why[256];
+	char	   *text;
+	struct stat st;
+	struct passwd *pw;
+
+	if (real == NULL)
+	{
+		int			saved = errno;
+
+		snprintf(err, errlen, "cannot read \"%s\": %s", path, strerror(saved));
+		errno = saved;
+		return NULL;
+	}
+	if (stat(real, &st) == 0 && S_ISDIR(st.st_mode))
+	{
+		snprintf(err, errlen, "cannot read \"%s\": %s", path, strerror(EISDIR));
+		free(real);
+		errno = EISDIR;
+		return NULL;
+	}
+	if (wsb_path_is_private(real, what, err, errlen) != 0)
+	{
+		free(real);
+		errno = EPERM;
+		return NULL;
+	}
+	text = read_regular(real, max, len, &st, why, sizeof(why));
+	if (text == NULL)
+	{
+		int			saved = errno;
+
+		snprintf(err, errlen, "cannot read \"%s\": %s", path, why);
+		free(real);
+		errno = saved;
+		return NULL;
+	}
+	/* the file read (its fstat), whose name no other account can change */
+	if ((st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & (S_IWGRP | S_IWOTH)))
+	{
+		pw = getpwuid(st.st_uid);
+		if (st.st_uid != 0 && st.st_uid != geteuid())
+			snprintf(err, errlen, "cannot use %s \"%s\": it is owned by %s%s%s (uid %d), not by root or "
+					 "the user running the harness, and its owner could change it",
+					 what, path, pw ? "\"" : "", pw ? pw->pw_name : "another user", pw ? "\"" : "",
+					 (int) st.st_uid);
+		else
+			snprintf(err, errlen, "cannot use %s \"%s\": its %s may write in it (mode %04o), and could "
+					 "change it; chmod go-w it", what, path,
+					 (st.st_mode & S_IWGRP) && (st.st_mode & S_IWOTH) ? "group and others" :
+					 (st.st_mode & S_IWGRP) ? "group" : "others", (unsigned) (st.st_mode & 07777));
+		free(text);
+		free(real);
+		errno = EPERM;
+		return NULL;
+	}
+	free(real);
+	return text;
 }
 
 /*

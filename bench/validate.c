@@ -58,6 +58,7 @@
  *
  *-------------------------------------------------------------------------
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -82,14 +83,42 @@ wsb_validate_traced(const WsbOptions *o, int config, int repeat)
 }
 
 /*
+ * Whether path may stand in a bpftrace probe as it is: absolute, of
+ * letters, digits and "/._+-" only, with no ".." component.  A probe's
+ * path is not a string bpftrace unquotes: a ':', a blank, a '{' or a
+ * newline in it would end the probe and begin program text, run as root.
+ * The libc path comes from /proc/PID/maps, which the cluster's owner
+ * shapes (a shared_preload_libraries path), so every path is checked.
+ */
+bool
+wsb_plain_path(const char *path)
+{
+	if (path == NULL || path[0] != '/')
+		return false;
+	for (const char *p = path; *p; p++)
+		if (!isalnum((unsigned char) *p) && strchr("/._+-", *p) == NULL)
+			return false;
+	for (const char *p = path; (p = strstr(p, "..")) != NULL; p++)
+		if (p[-1] == '/' && (p[2] == '/' || p[2] == '\0'))
+			return false;
+	return true;
+}
+
+/*
  * The bpftrace program for a postgres binary and the libc it maps ("" to
- * leave write/fsync out); $1 is the postmaster's pid.  malloc'd.
+ * leave write/fsync out); $1 is the postmaster's pid.  malloc'd; NULL when
+ * the binary's path is not plain (wsb_plain_path).  A libc that is not is
+ * left out, as an unknown one.
  */
 char *
 wsb_validate_program(const char *pg, const char *libc)
 {
 	PQExpBufferData buf;
 
+	if (!wsb_plain_path(pg))
+		return NULL;
+	if (libc && *libc && !wsb_plain_path(libc))
+		libc = "";
 	initPQExpBuffer(&buf);
 	appendPQExpBuffer(&buf,
 					  "/* wal_stall_bench --validate: WAL-path time per process of one cluster\n"
@@ -205,9 +234,10 @@ wsb_maps_libc(const char *maps, char *path, size_t len)
 
 		snprintf(buf, sizeof(buf), "%.*s", (int) (l < sizeof(buf) ? l : sizeof(buf) - 1), line);
 		slash = strchr(buf, '/');
-		/* a line or path too long for its buffer is passed over, not cut */
+		/* a line or path too long for its buffer is passed over, not cut,
+		 * and so is one that is no plain path (" (deleted)", a newline) */
 		if (l < sizeof(buf) && slash && strlen(slash) < len &&
-			(strstr(slash, "/libc.so") || strstr(slash, "/libc-")))
+			(strstr(slash, "/libc.so") || strstr(slash, "/libc-")) && wsb_plain_path(slash))
 		{
 			wsb_strlcpy(path, slash, len);
 			return true;

@@ -77,7 +77,8 @@ typedef struct WsbBackendTypes
 /* ---------- validate.c: pure ---------- */
 
 extern bool wsb_validate_traced(const WsbOptions *o, int config, int repeat);
-extern char *wsb_validate_program(const char *postgres, const char *libc);	/* malloc'd */
+extern bool wsb_plain_path(const char *path);
+extern char *wsb_validate_program(const char *postgres, const char *libc);	/* malloc'd, or NULL */
 extern bool wsb_maps_libc(const char *maps, char *path, size_t len);
 extern int	wsb_trace_parse(const char *text, WsbTrace *trace);
 extern void wsb_trace_free(WsbTrace *trace);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end tests of the files wal_stall_bench reads back and the text it
-# reads from the server: --judge on crafted and very large CSV files, the
+# reads from the server: --judge on crafted and very large CSV files, on a
+# FIFO, a link and /dev/zero, --resume of a directory others may write in, the
 # timeline of a server whose DateStyle is 'SQL, DMY', --resume of a
 # temporary cluster's experiment against a Debian cluster (refused before
 # anything changes), and --cluster names longer than pg_lsclusters' old
@@ -102,6 +103,52 @@ ok "--judge is linear: 10x the rounds, under 30x the CPU (${user} + ${sys} s aga
 	python3 -c "import sys; sys.exit(0 if $user + $sys < 30 * ($tuser + $tsys) + 0.5 else 1)"
 ok "--judge of 1,000,000 rounds: under 10 s of CPU (${user} + ${sys} s)" \
 	python3 -c "import sys; sys.exit(0 if $user + $sys < 10 else 1)"
+
+# ---------- 1b. the files read back are read as untrusted input ----------
+# a FIFO would block the reader, /dev/zero never ends, a link would be read
+# through as root: each fails at once (within 20 s; the old reader waited on
+# the FIFO and read /dev/zero until memory ran out)
+at_once() {	# at_once NAME PATTERN ARGS...: refused with exit status 1 within 20 s
+	local name=$1 pattern=$2 rc lines
+	shift 2
+	timeout -k 5 20 "$BENCH" "$@" >"$work/r.out" 2>"$work/r.err"
+	rc=$?
+	lines=$(wc -l <"$work/r.err")
+	ok "$name: exit status 1 at once (got $rc)" [ "$rc" = 1 ]
+	ok "$name: one message on stderr" [ "$lines" = 1 ]
+	ok "$name: the message says \"$pattern\"" grep -qF -- "$pattern" "$work/r.err"
+	[ "$lines" = 1 ] && grep -qF -- "$pattern" "$work/r.err" || sed 's/^/# /' "$work/r.err"
+}
+mkfifo "$work/fifo.csv"
+at_once "--judge on a FIFO" "could not read \"$work/fifo.csv\": it is a FIFO, not a regular file" \
+	--judge "$work/fifo.csv"
+ln -s "$work/crafted.csv" "$work/link.csv"
+at_once "--judge on a symbolic link" "could not read \"$work/link.csv\": it is a symbolic link, which is not followed" \
+	--judge "$work/link.csv"
+at_once "--judge on /dev/zero" 'could not read "/dev/zero": it is a character device, not a regular file' \
+	--judge /dev/zero
+mkdir -m 700 "$work/linked"
+cp "$work/crafted.csv" "$work/linked/results.csv"
+ln -s /etc/shadow "$work/linked/plan.txt"
+at_once "--judge DIR whose plan.txt is a link to /etc/shadow" \
+	"could not read \"$work/linked/plan.txt\": it is a symbolic link, which is not followed" --judge "$work/linked"
+# --resume DIR is checked as --out is before anything in it is read
+mkdir -m 777 "$work/open"
+mkfifo "$work/open/plan.txt"
+at_once "--resume of a directory others may write in, plan.txt a FIFO" \
+	"cannot use --resume \"$work/open\": its group and others may write in it" --resume "$work/open"
+at_once "--resume DIR whose plan.txt is a link" \
+	"--resume \"$work/linked\": cannot read plan.txt: it is a symbolic link, which is not followed" \
+	--resume "$work/linked"
+
+# a temporary cluster's preset conf lines: each name checked against the
+# server's settings before any is written (the old harness wrote
+# "include_dir = '/tmp'" into the cluster's configuration and started it)
+printf "set = wal_buffers=1MB,4MB\nconf = include_dir = '/tmp'\nruns = 1\nduration = 2\n" >"$work/incl.conf"
+at_once "preset conf include_dir, a temporary cluster" \
+	"preset conf: unknown setting \"include_dir\" (\"$PGBIN/postgres --describe-config\" does not list it), refused before any configuration file is written" \
+	--pg-config "$PG_CONFIG" --preset "$work/incl.conf" --quiet --out "$work/incl"
+ok "preset conf include_dir: no output directory left" test ! -e "$work/incl"
 
 # ---------- 2. DateStyle 'SQL, DMY': the same timeline as ISO ----------
 # two temporary clusters, one with the server's DateStyle SQL, DMY (as in

@@ -15,7 +15,10 @@
 # refused with one message; report.html and restore.sql are not readable
 # by nobody (restore.sql looked at while it exists); the password is in no
 # file of OUT, and the report shows primary_conninfo as (hidden); with
-# --group, OUT is 2750 and its files 0640 in that group.
+# --group, OUT is 2750 and its files 0640 in that group.  A preset "quick"
+# that nobody plants in root's working directory is not what --preset
+# quick reads; a preset or a script nobody owns, one in nobody's directory
+# and one others may write are refused with one message.
 #
 # The test runs in a mount namespace of its own with a fresh /tmp, so that
 # the loop sees only this test's harness (never another's work directory).
@@ -47,6 +50,8 @@ work=$(mktemp -d /var/tmp/wsb_hostile.XXXXXX) || bail "no work directory"
 chmod 755 "$work"
 # the harness may be under /tmp (scripts/test.sh's copy), which goes now
 cp "$BENCH" "$work/wal_stall_bench" || bail "could not copy $BENCH"
+# and the presets beside it, where it looks for them
+cp -r "$here/presets" "$work/presets" || bail "could not copy $here/presets"
 BENCH=$work/wal_stall_bench
 # The namespace began with a copy of every mount there was, another
 # harness's slow disk under /tmp among them: a copy that would keep that
@@ -281,6 +286,44 @@ mkdir "$work/pgparent" && chown postgres "$work/pgparent"
 refused "inside a directory of postgres's" "above it is owned by \"postgres\"" "$work/pgparent/sub"
 ok "--out inside a directory of postgres's: the directory the harness made is removed" \
 	test ! -e "$work/pgparent/sub"
+
+# ---------- 5. presets and scripts another account can change ----------
+# nobody plants a preset "quick" in /tmp, root's working directory here, and
+# makes a preset and a script of its own: --preset quick reads the presets
+# directory's quick.conf (the run then stops at the missing pg_config), and
+# every file nobody could change is refused with one message
+refused_file() {	# refused_file NAME STATUS PATTERN ARGS...
+	local name=$1 want=$2 pattern=$3 lines rc
+	shift 3
+	(cd /tmp && env -u WSB_PRESETS_DIR "$BENCH" --pg-config /nonexistent/pg_config "$@") \
+		>"$work/r.out" 2>"$work/r.err"
+	rc=$?
+	lines=$(wc -l <"$work/r.err")
+	is "$rc" "$want" "$name: exit status $want"
+	ok "$name: one message, saying \"$pattern\"" \
+		eval '[ "$lines" = 1 ] && grep -qF -- "$pattern" "$work/r.err"'
+	[ "$lines" = 1 ] && grep -qF -- "$pattern" "$work/r.err" || sed 's/^/# /' "$work/r.err"
+}
+runuser -u nobody -- sh -c 'printf "planted = yes\nconf = archive_command = true\n" >/tmp/quick &&
+	printf "runs = 2\n" >/tmp/nobody.conf && printf "SELECT 1;\n" >/tmp/nobody.sql &&
+	mkdir /tmp/nobodydir && chmod 755 /tmp/nobodydir'
+printf 'runs = 2\n' >/tmp/nobodydir/root.conf
+printf 'script = /tmp/nobody.sql\n' >/tmp/root.conf
+refused_file "--preset quick beside a planted /tmp/quick" 1 \
+	'--pg-config "/nonexistent/pg_config": not an executable file' --preset quick
+refused_file "--preset of nobody's" 2 \
+	'cannot use --preset "/tmp/nobody.conf": it is owned by "nobody"' --preset /tmp/nobody.conf
+refused_file "--preset of root's in a directory of nobody's" 2 \
+	'the directory "/tmp/nobodydir" above it is owned by "nobody"' --preset /tmp/nobodydir/root.conf
+refused_file "a preset's script = a file of nobody's" 2 \
+	'/tmp/root.conf:1: script: cannot use the file "/tmp/nobody.sql": it is owned by "nobody"' \
+	--preset /tmp/root.conf
+refused_file "--script of nobody's" 2 \
+	'--script: cannot use the file "/tmp/nobody.sql": it is owned by "nobody"' --script /tmp/nobody.sql
+chown root /tmp/nobody.conf && chmod 666 /tmp/nobody.conf
+refused_file "--preset others may write" 2 \
+	'cannot use --preset "/tmp/nobody.conf": its group and others may write in it (mode 0666)' \
+	--preset /tmp/nobody.conf
 
 tap_summary
 tap_plan

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <pwd.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -117,6 +118,7 @@ test_flags(void)
 {
 	WsbOptions	o;
 	char		err[512] = "";
+	char		want[300];
 
 	check(parse(&o, err, tmpdir, NULL) == 0 && o.runs == 3 && o.duration == 30 &&
 		  o.clients == 4 && o.jobs == 2 && o.scale == 10 && strcmp(o.builtin, "tpcb-like") == 0 &&
@@ -163,10 +165,15 @@ test_flags(void)
 			  "--slow-wal: \"-5\" is not an integer from 1 to 10000000", "--slow-wal -5");
 	check_err(parse(&o, err, tmpdir, "--jobs", "4", "--clients", "2", NULL), err,
 			  "--jobs (4) cannot exceed --clients (2)", "--jobs above --clients");
-	check_err(parse(&o, err, tmpdir, "--builtin", "select-only", "--script", "/dev/null", NULL), err,
+	snprintf(want, sizeof(want), "%s/select.sql", tmpdir);
+	wsb_write_file(want, "SELECT 1;\n");
+	check_err(parse(&o, err, tmpdir, "--builtin", "select-only", "--script", want, NULL), err,
 			  "--builtin and --script exclude each other", "--builtin with --script");
 	check_err(parse(&o, err, tmpdir, "--script", "/nonexistent/s.sql", NULL), err,
-			  "--script: cannot read \"/nonexistent/s.sql\"", "--script unreadable");
+			  "--script: cannot read \"/nonexistent/s.sql\": No such file or directory", "--script unreadable");
+	check_err(parse(&o, err, tmpdir, "--script", "/dev/null", NULL), err,
+			  "--script: cannot read \"/dev/null\": it is a character device, not a regular file",
+			  "--script /dev/null");
 	check_err(parse(&o, err, tmpdir, "--slow-wal-mbps", "4", NULL), err,
 			  "--slow-wal-mbps needs --slow-wal", "--slow-wal-mbps alone");
 	check_err(parse(&o, err, tmpdir, "--slow-wal", "100", "--slow-disk", "100", NULL), err,
@@ -289,6 +296,105 @@ test_presets(void)
 		  o.sets[0].nvalues == 4 && strcmp(o.sets[0].values[0], "-1") == 0 &&
 		  o.slow_wal_iops > 0 && strstr(o.extra_conf, "synchronous_commit = off"),
 		  "wal_buffers_small: -1 is the baseline, slow WAL, synchronous_commit = off");
+}
+
+/*
+ * A preset or a script is read only when no other account can change it,
+ * and a bare preset name only from the presets directory.  chown needs
+ * root: as another user those cases are skipped.
+ */
+static void
+test_presets_trusted(void)
+{
+	WsbOptions	o;
+	char		err[512] = "";
+	char		path[300],
+				want[700],
+				cwd[PATH_MAX];
+
+	/* a "p1" planted in the working directory is not the preset p1 */
+	snprintf(path, sizeof(path), "%s/cwd", tmpdir);
+	if (mkdir(path, 0700) != 0 || getcwd(cwd, sizeof(cwd)) == NULL || chdir(path) != 0)
+	{
+		check(false, "a working directory for the planted preset");
+		return;
+	}
+	wsb_write_file("p1", "runs = 7\n");
+	wsb_write_file("p1.conf", "runs = 8\n");
+	check(parse(&o, err, tmpdir, "--preset", "p1", NULL) == 0 && o.runs == 4,
+		  "--preset p1 with a file p1 (and p1.conf) in the working directory: the presets directory's p1");
+	check(parse(&o, err, tmpdir, "--preset", "./p1", NULL) == 0 && o.runs == 7,
+		  "--preset ./p1: the file here, given as a path");
+	if (chdir(cwd) != 0)
+		check(false, "back to %s", cwd);
+
+	/* group or others may write the preset, or the directory above it */
+	write_preset("open", "runs = 5\n");
+	snprintf(path, sizeof(path), "%s/open.conf", tmpdir);
+	chmod(path, 0666);
+	snprintf(want, sizeof(want), "cannot use --preset \"%s\": its group and others may write in it "
+			 "(mode 0666), and could change it; chmod go-w it", path);
+	check_err(parse(&o, err, tmpdir, "--preset", "open", NULL), err, want, "a preset others may write");
+	chmod(path, 0620);
+	check(parse(&o, err, tmpdir, "--preset", "open", NULL) == -1 && strstr(err, "its group may write in it"),
+		  "a preset its group may write: refused (%s)", err);
+	snprintf(path, sizeof(path), "%s/opendir", tmpdir);
+	mkdir(path, 0777);
+	chmod(path, 0777);
+	snprintf(want, sizeof(want), "%s/opendir/p.conf", tmpdir);
+	wsb_write_file(want, "runs = 5\n");
+	check(parse(&o, err, tmpdir, "--preset", want, NULL) == -1 &&
+		  strstr(err, "above it is writable by others (mode 0777)"),
+		  "a preset in a directory others may write in: refused (%s)", err);
+	if (geteuid() == 0)
+	{
+		snprintf(path, sizeof(path), "%s/nobody.conf", tmpdir);
+		write_preset("nobody", "runs = 5\n");
+		check(chown(path, 65534, 65534) == 0 && parse(&o, err, tmpdir, "--preset", "nobody", NULL) == -1 &&
+			  strstr(err, "(uid 65534), not by root or the user running the harness"),
+			  "a preset another account owns: refused (%s)", err);
+		snprintf(path, sizeof(path), "%s/nobody.sql", tmpdir);
+		wsb_write_file(path, "SELECT 1;\n");
+		snprintf(want, sizeof(want), "script = %s\n", path);
+		write_preset("script_nobody", want);
+		snprintf(want, sizeof(want), "%s/script_nobody.conf:1: script: cannot use the file \"%s\": it is owned by",
+				 tmpdir, path);
+		check(chown(path, 65534, 65534) == 0 &&
+			  parse(&o, err, tmpdir, "--preset", "script_nobody", NULL) == -1 &&
+			  strncmp(err, want, strlen(want)) == 0,
+			  "a preset's script = another account's file: refused (%s)", err);
+	}
+	else
+		printf("# not root: the files of another account are not tried\n");
+
+	/* conf names against the server's settings, before any is written */
+	{
+		const char *described = "archive_command\tsighup\tWAL\tSTRING\t\t\t\tx\t\n"
+			"DateStyle\tuser\tClient\tSTRING\t\t\t\tx\t\n"
+			"checkpoint_timeout\tsighup\tWAL\tINTEGER\t300\t30\t86400\tx\t\n";
+
+		check(wsb_conf_names_known("datestyle = 'SQL, DMY'\ncheckpoint_timeout = 30min\n"
+								   "pg_stat_statements.max = 100\n", described, "/pg/postgres",
+								   err, sizeof(err)) == 0,
+			  "conf names: DateStyle in any case, a listed setting, a custom prefix.name");
+		check_err(wsb_conf_names_known("checkpoint_timeout = 30min\ninclude_dir = '/tmp'\n", described,
+									   "/pg/postgres", err, sizeof(err)), err,
+				  "preset conf: unknown setting \"include_dir\" (\"/pg/postgres --describe-config\" does not "
+				  "list it), refused before any configuration file is written", "conf include_dir");
+		check(wsb_conf_names_known("checkpoint = 1\n", described, "/pg/postgres", err, sizeof(err)) == -1 &&
+			  wsb_conf_names_known("archive = 1\n", described, "/pg/postgres", err, sizeof(err)) == -1,
+			  "conf names: a prefix of a listed name is not that name");
+	}
+
+	/* optional_library: a bare name, never a path */
+	write_preset("lib_path", "optional_library = ../../tmp/evil\n");
+	snprintf(want, sizeof(want), "%s/lib_path.conf:1: optional_library: \"../../tmp/evil\" is not a "
+			 "library's bare name (letters, digits, '_' and '-')", tmpdir);
+	check_err(parse(&o, err, tmpdir, "--preset", "lib_path", NULL), err, want, "optional_library with a path");
+	write_preset("lib_ok", "set = shared_preload_libraries=wal_stall\noptional_library = pg_wait_sampling\n");
+	check(parse(&o, err, tmpdir, "--preset", "lib_ok", NULL) == 0 &&
+		  strcmp(o.optional_libraries, "pg_wait_sampling") == 0,
+		  "optional_library pg_wait_sampling: taken %s", err);
 }
 
 static void
@@ -426,6 +532,7 @@ test_options(void)
 	test_flags();
 	test_flags_spelling();
 	test_presets();
+	test_presets_trusted();
 	test_plan();
 	test_optional_libraries();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);

@@ -12,11 +12,13 @@
  *-------------------------------------------------------------------------
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -309,6 +311,28 @@ test_plan_target(void)
 	wsb_write_file(path, strstr(text, "seed = "));
 	check(wsb_resume_check(&o, &plan, err, sizeof(err)) != 0 && strstr(err, "plan.txt names no target") != NULL,
 		  "a plan.txt without the target line: refused, saying so (%s)", err);
+
+	/* a --pgdata cluster's PG_VERSION is its owner's: a link there is not
+	 * read through into plan.txt, a FIFO does not block */
+	wsb_strlcpy(o.pgdata, dir, sizeof(o.pgdata));
+	snprintf(path, sizeof(path), "%s/PG_VERSION", dir);
+	wsb_write_file(path, "16\n");
+	plan_text(&o, &plan, text, sizeof(text));
+	check(strstr(text, "\nserver_version = 16\n") != NULL, "plan.txt: a --pgdata cluster's PG_VERSION read");
+	unlink(path);
+	snprintf(err, sizeof(err), "%s/secret", dir);
+	wsb_write_file(err, "root's secret\n");
+	check(symlink(err, path) == 0, "PG_VERSION made a link to a file of root's");
+	plan_text(&o, &plan, text, sizeof(text));
+	check(strstr(text, "\nserver_version = unknown\n") != NULL && strstr(text, "secret") == NULL,
+		  "plan.txt: a PG_VERSION that links to a file of root's is not read through");
+	unlink(path);
+	unlink(err);
+	check(mkfifo(path, 0600) == 0, "PG_VERSION made a FIFO");
+	plan_text(&o, &plan, text, sizeof(text));
+	check(strstr(text, "\nserver_version = unknown\n") != NULL, "plan.txt: a PG_VERSION that is a FIFO: unknown, at once");
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/plan.txt", dir);
 	wsb_plan_free(&plan);
 	unlink(path);
 	rmdir(dir);
@@ -416,6 +440,101 @@ test_results_replaced_whole(void)
 	free(runs);
 }
 
+/*
+ * In a child, read path as --judge reads a CSV: 0 when it was refused with
+ * a message holding want, 1 when it was read or refused otherwise, 2 when
+ * it did not return within 5 s (a FIFO waited on, /dev/zero read on).
+ */
+static int
+judge_refuses(const char *path, const char *want)
+{
+	pid_t		pid = fork();
+	int			status;
+
+	if (pid == 0)
+	{
+		WsbRoundTable t;
+		char		err[512] = "";
+
+		if (wsb_round_table_read_csv(path, NULL, NULL, 0, &t, err, sizeof(err)) == 0)
+			_exit(1);
+		_exit(strstr(err, want) ? 0 : 1);
+	}
+	for (int i = 0; i < 500; i++)
+	{
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+		wsb_sleep(0.01);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	return 2;
+}
+
+/* a CSV read back is read as untrusted input: regular files of a bounded
+ * size only, never through a link */
+static void
+test_read_back(void)
+{
+	char		dir[] = "/tmp/wsb_unit_read_back.XXXXXX";
+	char		fifo[64],
+				link[64],
+				big[64],
+				csv[64],
+				why[256];
+	char	   *text;
+	size_t		len = 0;
+	FILE	   *f;
+
+	if (mkdtemp(dir) == NULL)
+	{
+		check(false, "a directory for the read-back tests");
+		return;
+	}
+	snprintf(fifo, sizeof(fifo), "%s/fifo.csv", dir);
+	snprintf(link, sizeof(link), "%s/link.csv", dir);
+	snprintf(big, sizeof(big), "%s/big.csv", dir);
+	snprintf(csv, sizeof(csv), "%s/ok.csv", dir);
+	f = fopen(csv, "w");
+	if (f)
+	{
+		fputs("configuration,round,tps\nA,1,1000\nB,1,900\n", f);
+		fclose(f);
+	}
+	check(mkfifo(fifo, 0600) == 0 && judge_refuses(fifo, "it is a FIFO, not a regular file") == 0,
+		  "--judge on a FIFO: refused at once as no regular file");
+	check(symlink(csv, link) == 0 && judge_refuses(link, "it is a symbolic link, which is not followed") == 0,
+		  "--judge on a symbolic link to a CSV: refused, not followed");
+	check(judge_refuses("/dev/zero", "it is a character device, not a regular file") == 0,
+		  "--judge on /dev/zero: refused at once as no regular file");
+	/* a sparse file: its size is declared, nothing of it is read */
+	f = fopen(big, "w");
+	check(f != NULL && ftruncate(fileno(f), (off_t) WSB_RESULTS_CSV_MAX + 1) == 0 && fclose(f) == 0 &&
+		  judge_refuses(big, "more than the 268435456 bytes such a file may have") == 0,
+		  "--judge on a file past the size cap: refused before it is read");
+	f = fopen(csv, "w");
+	if (f)
+	{
+		fputs("configuration,round,tps\nA,1,1000\nB,1,900\n", f);
+		fclose(f);
+	}
+	text = wsb_read_back(csv, 41, &len, why, sizeof(why));
+	check(text && len == 41 && strcmp(text, "configuration,round,tps\nA,1,1000\nB,1,900\n") == 0,
+		  "wsb_read_back: a regular file of exactly the cap is read whole (%s)", text ? "" : why);
+	free(text);
+	text = wsb_read_back(csv, 40, &len, why, sizeof(why));
+	check(text == NULL && errno == EFBIG, "wsb_read_back: a byte past the cap is refused (%s)", why);
+	free(text);
+	text = wsb_read_back(dir, 1024, &len, why, sizeof(why));
+	check(text == NULL && strcmp(why, "it is a directory, not a regular file") == 0,
+		  "wsb_read_back: a directory is refused (%s)", why);
+	unlink(fifo);
+	unlink(link);
+	unlink(big);
+	unlink(csv);
+	rmdir(dir);
+}
+
 /* --cluster VERSION/NAME: kept whole up to 127 bytes, else one message */
 static void
 test_cluster_names(void)
@@ -455,4 +574,5 @@ test_files(void)
 	test_rank_all_rounds();
 	test_plan_target();
 	test_results_replaced_whole();
+	test_read_back();
 }

@@ -120,6 +120,26 @@ test_traced_and_program(void)
 	check(!wsb_maps_libc("7f00-7f01 r-xp 0 08:01 456 /usr/lib/x86_64-linux-gnu/libcrypto.so.3\n"
 						 "7f00-7f01 rw-p 0 00:00 0 [heap]\n", path, sizeof(path)),
 		  "validate: libcrypto is not libc");
+
+	/* the cluster's owner shapes /proc/PID/maps (shared_preload_libraries
+	 * paths): a path that is not plain never reaches root's program */
+	check(wsb_maps_libc("7f00-7f01 r-xp 0 08:01 9 /tmp/x:y{ system(\"id\") }/libc.so.6\n"
+						"7f00-7f01 r-xp 0 08:01 456 /usr/lib/x86_64-linux-gnu/libc.so.6\n",
+						path, sizeof(path)) && strcmp(path, "/usr/lib/x86_64-linux-gnu/libc.so.6") == 0,
+		  "validate: a libc path with ':', '{' and blanks in maps is passed over for the plain one");
+	check(!wsb_maps_libc("7f00-7f01 r-xp 0 08:01 456 /usr/lib/libc.so.6 (deleted)\n", path, sizeof(path)),
+		  "validate: a deleted libc (\" (deleted)\") is not taken");
+	check(wsb_plain_path("/usr/lib/postgresql/15/bin/postgres") && wsb_plain_path("/opt/pg-17.2+x/lib/libc.so.6") &&
+		  !wsb_plain_path("lib/libc.so.6") && !wsb_plain_path("/a/../etc/x") && !wsb_plain_path("/a/..") &&
+		  wsb_plain_path("/a/..b/c") && !wsb_plain_path("/a b") && !wsb_plain_path("/a:b") &&
+		  !wsb_plain_path("/a\nb") && !wsb_plain_path("/a\"b") && !wsb_plain_path(""),
+		  "validate: plain paths: absolute, letters, digits and /._+- only, no .. component");
+	check(wsb_validate_program("/pg/bin/post gres:x { system(\"id\") }", "") == NULL,
+		  "validate: no program for a server binary whose path is not plain");
+	buf = wsb_validate_program("/pg/bin/postgres", "/tmp/a\"b/libc.so.6");
+	check(buf && strstr(buf, "libc.so") == NULL && strstr(buf, "pwrite64") == NULL,
+		  "validate: a libc path that is not plain is left out, as an unknown libc");
+	free(buf);
 }
 
 static void
