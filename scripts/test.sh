@@ -306,6 +306,12 @@ suites_once() {
 	bench_suite verdicts 1800 "verdicts end to end"
 	bench_suite clog 900 "the CLOG experiment: an aged table, misses by buffer count"
 
+	echo "== the version roots trust no other account and outlive a SIGKILL (test/root_trust.sh, as root)"
+	limit 300 bash "$work/test/root_trust.sh" >"$logs/root_trust.log" 2>&1
+	status=$?
+	grep -aE '^not ok |^#   |^Bail out' "$logs/root_trust.log" | sed 's/^/  /'
+	count_tap "$logs/root_trust.log" $status
+
 	echo "== Prometheus (exporter/test.sh, as root)"
 	PG_CONFIG=$PGCONFIG limit 900 bash "$work/exporter/test.sh" >"$logs/exporter.log" 2>&1
 	status=$?
