@@ -17,7 +17,8 @@
 # the tree bind-mounted, and adds its counts to the summary.  13 is built
 # from Debian's source package (scripts/build_pg.sh); a version whose
 # packages cannot be had is reported as skipped, not failed.  The unit
-# suites, the bench end-to-end tests, the Prometheus test, the version
+# suites, the bench end-to-end tests, the version roots' trust test
+# (test/root_trust.sh), the Prometheus test, the version
 # check, the markdown link check and the Debian package test run once, on
 # 15.  Prints the per-suite counts for each version and ends with one line
 # "N passed, N failed" summing every version and suite.  Exits non-zero if
@@ -189,11 +190,13 @@ run_suites() {
 
 	if [ "$v_failed" -eq 0 ]; then
 		rm -rf "$work" "$logs"
+	elif [ -n "${WS_TEST_IN_ROOT:-}" ]; then
+		# the root's /tmp is the run's own tmpfs (scripts/pg_root.sh)
+		echo "logs were in $work and $logs, in the root's private /tmp: gone when the run ends (the failures are above)"
 	else
-		# inside a root, the path as the machine sees it
-		echo "logs kept in ${WS_TEST_ROOT_PATH:-}$work"
+		echo "logs kept in $work"
+		echo "the suites' output kept in $logs"
 	fi
-	[ "$v_failed" -eq 0 ] || echo "the suites' output kept in $logs"
 	echo "PostgreSQL $major: $v_passed passed, $v_failed failed"
 	summary="$summary$(printf '%-4s %6d passed, %3d failed' "$major" "$v_passed" "$v_failed")
 "
@@ -251,6 +254,8 @@ run_as_root_suites() {
 	"$suites" "$PGCONFIG" "$work" "$work/test-logs"
 	if [ "$v_failed" -eq "$failed_before" ]; then
 		rm -rf "$work"
+	elif [ -n "${WS_TEST_IN_ROOT:-}" ]; then
+		echo "logs of the suites run as root were in $work/test-logs, in the root's private /tmp: gone when the run ends"
 	else
 		echo "logs of the suites run as root kept in $work/test-logs"
 	fi
@@ -376,7 +381,7 @@ run_in_root() {
 	local mounts_passed=$v_passed mounts_failed=$v_failed
 
 	limit 5400 bash "$top/scripts/pg_root.sh" --run "$ver" "$top" \
-		env WS_TEST_IN_ROOT="$ver" WS_TEST_ROOT_PATH="$root_path" \
+		env WS_TEST_IN_ROOT="$ver" \
 		PG_CONFIG="/usr/lib/postgresql/$ver/bin/pg_config" \
 		bash /wal_stall/scripts/test.sh 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
