@@ -54,13 +54,24 @@ undo_dir() {
 	rm -rf --one-file-system "$d"
 }
 
+# Whether process $1 runs (a killed one may stay a zombie a while).
+running() {
+	[ -d "/proc/$1" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
+}
+
 # What an earlier run of this test left when it was killed: a directory
-# whose owner (the pid in it) is gone.
+# whose owner (the pid in it) is gone.  A pg_root.sh it started may still
+# be ending: tried again for a few seconds.
 for d in "$prefix".*; do
 	[ -d "$d" ] && [ ! -L "$d" ] || continue
 	p=$(cat "$d/pid" 2>/dev/null)
-	[ -n "$p" ] && [ -d "/proc/$p" ] && continue
-	undo_dir "$d"
+	[ -n "$p" ] && running "$p" && continue
+	for _ in 1 2 3 4 5; do
+		undo_dir "$d" 2>/dev/null
+		[ -e "$d" ] || break
+		sleep 1
+	done
+	[ -e "$d" ] && bail "could not remove $d, left by a killed run of this test"
 done
 
 base=$(mktemp -d "$prefix.XXXXXX") || bail "no test directory"
