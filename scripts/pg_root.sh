@@ -21,9 +21,10 @@
 # The Debian mirror is the one this machine's own apt sources name for its
 # release (WS_DEBIAN_MIRROR overrides).  A run mounts /proc, a /dev of its
 # own (a few device nodes, a new /dev/pts instance, a private /dev/shm) and
-# a private tmpfs on /tmp and /var/tmp in the root, and unmounts them when it
-# ends, also on failure, SIGINT and SIGTERM; processes left running in the
-# root are ended first.  Needs root.
+# an empty /tmp and /var/tmp of its own in the root (in $cache/run-SUITE,
+# kept until the next run), and unmounts them when it ends, also on
+# failure, SIGINT and SIGTERM; processes left running in the root are ended
+# first.  Needs root.
 #
 # Only root may change anything root runs here: the cache is made 0700 and
 # checked before use (owned by root, no symbolic link and no directory
@@ -109,6 +110,7 @@ debian_mirror() {
 # --- mounts and processes of one run ---------------------------------------
 
 root=""
+run_tmp=""
 mounted=()	# mount points under $root, in the order they were mounted
 child=""
 
@@ -235,6 +237,19 @@ mount_dev() {
 	mount_in_root -t tmpfs -o mode=1777,nosuid,nodev shm "$root/dev/shm"
 }
 
+# The run's /tmp and /var/tmp: $cache/run-SUITE/tmp and var-tmp, emptied
+# and made again (1777) for each run, and kept after it until the next one
+# (the logs a failed suite leaves there).  Sets run_tmp.
+fresh_run_tmp() {
+	run_tmp=$cache/run-$suite
+	[ -z "$(mounts_under "$run_tmp")" ] ||
+		die "cannot empty $run_tmp: $(mounts_under "$run_tmp" | head -1) is mounted under it"
+	rm -rf --one-file-system "$run_tmp"
+	mkdir -m 0700 "$run_tmp"
+	mkdir -m 1777 "$run_tmp/tmp" "$run_tmp/var-tmp"
+	chmod 1777 "$run_tmp/tmp" "$run_tmp/var-tmp"
+}
+
 # /proc, the root's /dev and private /tmp and /var/tmp in the root; the trap
 # that undoes them is set before the first.
 mount_for_run() {
@@ -246,10 +261,13 @@ mount_for_run() {
 	mount_in_root -t proc proc "$root/proc"
 	mount_dev
 	# what is in the root's /tmp and /var/tmp on disk (1777 since
-	# debootstrap) stays hidden: a run starts with both empty
-	mount_in_root -t tmpfs -o mode=1777,nosuid,nodev tmp "$root/tmp"
+	# debootstrap) stays hidden: a run starts with both empty, on disk as
+	# before (a tmpfs would change what fsync and O_DIRECT do in the
+	# suites' clusters), in the cache only root can reach
+	fresh_run_tmp
+	mount_in_root --bind "$run_tmp/tmp" "$root/tmp"
 	mkdir -p "$root/var/tmp"
-	mount_in_root -t tmpfs -o mode=1777,nosuid,nodev vartmp "$root/var/tmp"
+	mount_in_root --bind "$run_tmp/var-tmp" "$root/var/tmp"
 }
 
 # Run $@ in the root (chroot, its own session so one signal reaches all of it).

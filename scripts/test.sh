@@ -191,8 +191,10 @@ run_suites() {
 	if [ "$v_failed" -eq 0 ]; then
 		rm -rf "$work" "$logs"
 	elif [ -n "${WS_TEST_IN_ROOT:-}" ]; then
-		# the root's /tmp is the run's own tmpfs (scripts/pg_root.sh)
-		echo "logs were in $work and $logs, in the root's private /tmp: gone when the run ends (the failures are above)"
+		# the root's /tmp is the run's own, kept until the next run
+		# (scripts/pg_root.sh): the path as the machine sees it
+		echo "logs kept in ${WS_TEST_ROOT_TMP:-}${work#/tmp} until the next run in this root"
+		echo "the suites' output kept in ${WS_TEST_ROOT_TMP:-}${logs#/tmp} until the next run in this root"
 	else
 		echo "logs kept in $work"
 		echo "the suites' output kept in $logs"
@@ -255,7 +257,7 @@ run_as_root_suites() {
 	if [ "$v_failed" -eq "$failed_before" ]; then
 		rm -rf "$work"
 	elif [ -n "${WS_TEST_IN_ROOT:-}" ]; then
-		echo "logs of the suites run as root were in $work/test-logs, in the root's private /tmp: gone when the run ends"
+		echo "logs of the suites run as root kept in ${WS_TEST_ROOT_TMP:-}${work#/tmp}/test-logs until the next run in this root"
 	else
 		echo "logs of the suites run as root kept in $work/test-logs"
 	fi
@@ -381,7 +383,7 @@ run_in_root() {
 	local mounts_passed=$v_passed mounts_failed=$v_failed
 
 	limit 5400 bash "$top/scripts/pg_root.sh" --run "$ver" "$top" \
-		env WS_TEST_IN_ROOT="$ver" \
+		env WS_TEST_IN_ROOT="$ver" WS_TEST_ROOT_TMP="$(dirname "$root_path")/run-${root_path##*/root-}/tmp" \
 		PG_CONFIG="/usr/lib/postgresql/$ver/bin/pg_config" \
 		bash /wal_stall/scripts/test.sh 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}

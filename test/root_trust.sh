@@ -12,7 +12,7 @@
 #    is refused with one message;
 #  - the root's /dev is its own (a file made there is not in the machine's
 #    /dev, no disk or loop device is in it) and its /tmp and /var/tmp are
-#    private tmpfs;
+#    empty in each run (the cache's run-trixie, 0700);
 #  - the root's postgres account, whose uid was another account's of the
 #    machine, gets the machine's postgres uid and gid, and its files with it;
 #  - the command run inside does not hold the lock;
@@ -162,8 +162,10 @@ ok "nothing planted ran as root (no /planted_ran in the root)" [ ! -e "$root/pla
 is "$(stat -c %a "$cache")" 700 "the cache is tightened to 0700"
 runuser -u nobody -- sh -c "mkdir -p $root/tmp/ws2" 2>/dev/null
 ok "nobody cannot reach the root's /tmp any more" [ ! -e "$root/tmp/ws2" ]
-out=$(pg_root "$cache" --run 17 "$base/tree" sh -c 'stat -f -c %T /tmp /var/tmp; ls -A /tmp /var/tmp' 2>&1)
-is "$out" "$(printf 'tmpfs\ntmpfs\n/tmp:\n\n/var/tmp:')" "the root's /tmp and /var/tmp are private, empty tmpfs in a run"
+out=$(pg_root "$cache" --run 17 "$base/tree" sh -c 'ls -A /tmp /var/tmp' 2>&1)
+is "$out" "$(printf '/tmp:\n\n/var/tmp:')" "the root's /tmp and /var/tmp are empty in the next run"
+is "$(stat -c '%a %U' "$cache/run-trixie" "$cache/run-trixie/tmp" | tr '\n' ' ')" "700 root 1777 root " \
+	"  they are the cache's run-trixie/tmp and var-tmp, in a directory root's alone"
 
 # --- the cache is checked ------------------------------------------------------
 
