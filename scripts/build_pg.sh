@@ -4,9 +4,11 @@
 #
 #   scripts/build_pg.sh VERSION        e.g. 13, 17, 18, 19
 #
-# Installs into $WS_PG_CACHE/pg/VERSION (default /var/cache/wal_stall) and
-# prints that prefix's pg_config on the last line.  A finished build is
-# reused: the prefix holds a .built stamp.  Needs root (apt-get).
+# Installs into $WS_PG_BUILD_CACHE/pg/VERSION (default
+# /var/cache/wal_stall-pg) and prints that prefix's pg_config on the last
+# line.  A finished build is reused: the prefix holds a .built stamp.  Needs
+# root (apt-get).  Not in scripts/pg_root.sh's cache, which is root's alone
+# (0700): the suites run this prefix's programs as the postgres user.
 #
 # Where the sources come from: deb-src lines only, in a file of our own
 # (/etc/apt/sources.list.d/wal_stall-src.sources): 13 from bullseye and
@@ -20,7 +22,7 @@
 set -euo pipefail
 
 ver=${1:?usage: build_pg.sh VERSION}
-cache=${WS_PG_CACHE:-/var/cache/wal_stall}
+cache=${WS_PG_BUILD_CACHE:-/var/cache/wal_stall-pg}
 prefix=$cache/pg/$ver
 src=$cache/pg-src
 jobs=${WS_BUILD_JOBS:-$(nproc)}

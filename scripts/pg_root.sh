@@ -19,10 +19,20 @@
 # Each major's pg_config is /usr/lib/postgresql/MAJOR/bin/pg_config inside.
 #
 # The Debian mirror is the one this machine's own apt sources name for its
-# release (WS_DEBIAN_MIRROR overrides).  A run mounts /proc, /dev, /dev/pts
-# and a /dev/shm of its own in the root and unmounts them when it ends, also
-# on failure, SIGINT and SIGTERM; processes left running in the root are
-# ended first.  Needs root.
+# release (WS_DEBIAN_MIRROR overrides).  A run mounts /proc, a /dev of its
+# own (a few device nodes, a new /dev/pts instance, a private /dev/shm) and
+# an empty /tmp and /var/tmp of its own in the root (in $cache/run-SUITE,
+# kept until the next run), and unmounts them when it ends, also on
+# failure, SIGINT and SIGTERM; processes left running in the root are ended
+# first.  Needs root.
+#
+# Only root may change anything root runs here: the cache is made 0700 and
+# checked before use (owned by root, no symbolic link and no directory
+# another account can write on its path); the root's postgres account gets
+# the machine's postgres uid and gid (or ids no account of the machine has),
+# and what it owns in the root follows.  What a killed run left (mounts under
+# the root, processes in it) is undone when the next one starts; the command
+# run inside never holds the lock.
 #
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -euo pipefail
@@ -100,6 +110,7 @@ debian_mirror() {
 # --- mounts and processes of one run ---------------------------------------
 
 root=""
+run_tmp=""
 mounted=()	# mount points under $root, in the order they were mounted
 child=""
 
@@ -113,35 +124,75 @@ mount_in_root() {
 	mount --make-private "$target"
 }
 
-# Processes whose root directory is $root (left by the command or its
-# clusters): ended with SIGTERM, then SIGKILL.
+# Whether process $1 runs (a zombie, whose parent was a killed run and
+# which waits for the machine's init to reap it, does not).
+running() {
+	[ -d "/proc/$1" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
+}
+
+# The processes whose root directory is $1 or under it ($1 a plain path,
+# check_cache's), in one pass over /proc.
+processes_in() {
+	find /proc -mindepth 2 -maxdepth 2 -name root -type l \( -lname "$1" -o -lname "$1/*" \) \
+		2>/dev/null | cut -d/ -f3 || true
+}
+
+# Processes whose root directory is $root or under it (left by the command
+# or its clusters, or by a killed run), compared with the resolved path:
+# ended with SIGTERM, then SIGKILL.
 end_root_processes() {
-	local sig pids p r
+	local sig pids p real
+	real=$(realpath -e "$root" 2>/dev/null) || return 0
 	for sig in TERM KILL; do
-		pids=""
-		for p in /proc/[0-9]*; do
-			r=$(readlink "$p/root" 2>/dev/null) || continue
-			[ "$r" = "$root" ] && pids="$pids ${p#/proc/}"
-		done
+		pids=$(processes_in "$real")
 		[ -n "$pids" ] || return 0
 		# shellcheck disable=SC2086
 		kill -s "$sig" $pids 2>/dev/null || true
 		for _ in 1 2 3 4 5 6 7 8 9 10; do
 			sleep 0.5
 			local alive=""
-			for p in $pids; do [ -d "/proc/$p" ] && alive="$alive $p"; done
+			for p in $pids; do running "$p" && alive="$alive $p"; done
 			pids=$alive
 			[ -n "$pids" ] || return 0
 		done
 	done
 }
 
-# Undo the run: end the command and what it left, unmount in reverse order.
+# The mount points at $1 or under it, from /proc/self/mounts, the most
+# recent first (the order they can be unmounted in).
+mounts_under() {
+	awk -v r="$1" '$2 == r || index($2, r "/") == 1 { print $2 }' /proc/self/mounts | tac
+}
+
+# Unmount everything at $root or under it, as a killed run leaves it (its
+# processes ended first); die if something stays.
+unmount_all_under_root() {
+	local m pass
+	[ -n "$(mounts_under "$root")" ] || return 0
+	log "unmounting what an earlier run left under $root"
+	end_root_processes
+	for pass in 1 2 3; do
+		for m in $(mounts_under "$root"); do
+			umount "$m" 2>/dev/null || true
+		done
+		[ -n "$(mounts_under "$root")" ] || return 0
+		sleep "$pass"
+	done
+	die "could not unmount what is mounted under $root: $(mounts_under "$root" | tr '\n' ' ')"
+}
+
+# Undo the run: end the command (SIGTERM, SIGKILL 10 s later) and what it
+# left, unmount in reverse order.
 cleanup_run() {
 	local status=$? i
 	trap - EXIT INT TERM
 	if [ -n "$child" ] && kill -0 "$child" 2>/dev/null; then
 		kill -TERM -- "-$child" 2>/dev/null || kill -TERM "$child" 2>/dev/null || true
+		for _ in $(seq 1 20); do
+			kill -0 "$child" 2>/dev/null || break
+			sleep 0.5
+		done
+		kill -KILL -- "-$child" 2>/dev/null || kill -KILL "$child" 2>/dev/null || true
 		wait "$child" 2>/dev/null || true
 	fi
 	[ -n "$root" ] && end_root_processes
@@ -154,8 +205,53 @@ cleanup_run() {
 	exit "$status"
 }
 
-# /proc, /dev, /dev/pts and a private /dev/shm (PostgreSQL's dynamic shared
-# memory) in the root; the trap that undoes them is set before the first.
+# A device node $1 of the machine's /dev in the root's own /dev: made with
+# mknod, or where that is not allowed bound from the machine's node.
+dev_node() {
+	local name=$1 t
+	t=$(stat -c '%t %T %a' "/dev/$name") || die "no /dev/$name on this machine"
+	# shellcheck disable=SC2086  # three words: major, minor (hex), mode
+	set -- $t
+	if ! mknod -m "$3" "$root/dev/$name" c "$((16#$1))" "$((16#$2))" 2>/dev/null; then
+		: >"$root/dev/$name"
+		mount_in_root --bind "/dev/$name" "$root/dev/$name"
+	fi
+}
+
+# The root's /dev: a tmpfs with the nodes programs expect (not the
+# machine's disks, loop devices or consoles), a new /dev/pts instance and a
+# private /dev/shm (PostgreSQL's dynamic shared memory).
+mount_dev() {
+	local n
+	mount_in_root -t tmpfs -o mode=755,nosuid,noexec,size=1m dev "$root/dev"
+	for n in null zero full random urandom tty; do
+		dev_node "$n"
+	done
+	ln -s /proc/self/fd "$root/dev/fd"
+	ln -s /proc/self/fd/0 "$root/dev/stdin"
+	ln -s /proc/self/fd/1 "$root/dev/stdout"
+	ln -s /proc/self/fd/2 "$root/dev/stderr"
+	mkdir "$root/dev/pts" "$root/dev/shm"
+	mount_in_root -t devpts -o newinstance,ptmxmode=0666,mode=620,nosuid,noexec devpts "$root/dev/pts"
+	ln -s pts/ptmx "$root/dev/ptmx"
+	mount_in_root -t tmpfs -o mode=1777,nosuid,nodev shm "$root/dev/shm"
+}
+
+# The run's /tmp and /var/tmp: $cache/run-SUITE/tmp and var-tmp, emptied
+# and made again (1777) for each run, and kept after it until the next one
+# (the logs a failed suite leaves there).  Sets run_tmp.
+fresh_run_tmp() {
+	run_tmp=$cache/run-$suite
+	[ -z "$(mounts_under "$run_tmp")" ] ||
+		die "cannot empty $run_tmp: $(mounts_under "$run_tmp" | head -1) is mounted under it"
+	rm -rf --one-file-system "$run_tmp"
+	mkdir -m 0700 "$run_tmp"
+	mkdir -m 1777 "$run_tmp/tmp" "$run_tmp/var-tmp"
+	chmod 1777 "$run_tmp/tmp" "$run_tmp/var-tmp"
+}
+
+# /proc, the root's /dev and private /tmp and /var/tmp in the root; the trap
+# that undoes them is set before the first.
 mount_for_run() {
 	trap cleanup_run EXIT
 	trap 'exit 130' INT
@@ -163,16 +259,22 @@ mount_for_run() {
 	# the root itself first, so that nothing mounted in it propagates out
 	mount_in_root --bind "$root" "$root"
 	mount_in_root -t proc proc "$root/proc"
-	mount_in_root --bind /dev "$root/dev"
-	mount_in_root --bind /dev/pts "$root/dev/pts"
-	mount_in_root -t tmpfs -o mode=1777,nosuid,nodev shm "$root/dev/shm"
+	mount_dev
+	# what is in the root's /tmp and /var/tmp on disk (1777 since
+	# debootstrap) stays hidden: a run starts with both empty, on disk as
+	# before (a tmpfs would change what fsync and O_DIRECT do in the
+	# suites' clusters), in the cache only root can reach
+	fresh_run_tmp
+	mount_in_root --bind "$run_tmp/tmp" "$root/tmp"
+	mkdir -p "$root/var/tmp"
+	mount_in_root --bind "$run_tmp/var-tmp" "$root/var/tmp"
 }
 
 # Run $@ in the root (chroot, its own session so one signal reaches all of it).
 in_root() {
 	setsid chroot "$root" /usr/bin/env -i HOME=/root TERM="${TERM:-dumb}" LANG=C.UTF-8 \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-		DEBIAN_FRONTEND=noninteractive "$@" &
+		DEBIAN_FRONTEND=noninteractive "$@" 9>&- &
 	child=$!
 	local rc=0
 	wait "$child" || rc=$?
@@ -319,9 +421,14 @@ build_root() {
 	fi
 	if [ ! -f "$root/.debootstrapped" ]; then
 		log "debootstrap --variant=minbase $suite from $mirror into $root"
-		rm -rf "$root"
+		# a killed debootstrap leaves proc, sys or the machine's /dev
+		# mounted in it: rm would delete through them
+		unmount_all_under_root
+		[ -z "$(mounts_under "$root")" ] ||
+			die "cannot remove $root: $(mounts_under "$root" | head -1) is mounted under it"
+		rm -rf --one-file-system "$root"
 		tmp=$cache/debootstrap-$suite.log
-		debootstrap --variant=minbase "$suite" "$root" "$mirror" >"$tmp" 2>&1 ||
+		debootstrap --variant=minbase "$suite" "$root" "$mirror" >"$tmp" 2>&1 9>&- ||
 			{ tail -5 "$tmp" >&2; die "debootstrap of $suite failed (log: $tmp)"; }
 		touch "$root/.debootstrapped"
 	fi
@@ -340,6 +447,110 @@ build_root() {
 	printf '%s' "$stamp_lines" >"$root/.stamp.new"
 	mv "$root/.stamp.new" "$root/.stamp"
 	log "done: $root holds $(awk '{printf "%s%s (%s)", sep, $2, $3; sep=", "}' "$root/.stamp")"
+}
+
+# --- what root trusts ---------------------------------------------------------
+
+# Check the cache directory before root uses it: an absolute plain path
+# with no symbolic link on it, every directory on it owned by root and
+# writable by no one else (a world-writable one only with the sticky bit);
+# the cache itself is made, or tightened, to 0700.
+check_cache() {
+	local p c mode parts
+	case $cache in
+		/*) ;;
+		*) die "WS_PG_CACHE must be an absolute path: \"$cache\"" ;;
+	esac
+	if ! [[ $cache =~ ^[A-Za-z0-9._/+-]+$ ]] || [[ $cache =~ (^|/)\.\.?(/|$) ]]; then
+		die "WS_PG_CACHE must be a plain path (letters, digits, ._+-, no . or .. component): \"$cache\""
+	fi
+	cache=${cache%/}
+	IFS=/ read -ra parts <<<"${cache#/}"
+	for c in "" "${parts[@]}"; do
+		case $c in
+			"") p=${p:-/} ;;
+			*) p=${p%/}/$c ;;
+		esac
+		[ -L "$p" ] && die "cache path \"$cache\" has a symbolic link in it: \"$p\""
+		if [ ! -e "$p" ]; then
+			mkdir -m 0700 "$p" || die "could not create \"$p\""
+		fi
+		[ -d "$p" ] || die "\"$p\" on the cache path is not a directory"
+		[ "$(stat -c %u "$p")" = 0 ] ||
+			die "\"$p\" on the cache path is owned by $(stat -c %U "$p"), not root"
+		[ "$p" = "$cache" ] && break
+		mode=$(stat -c %a "$p")
+		if [ $((8#$mode & 8#022)) -ne 0 ] && [ $((8#$mode & 8#1000)) -eq 0 ]; then
+			die "\"$p\" on the cache path is writable by other accounts (mode $mode)"
+		fi
+	done
+	chmod 0700 "$cache"
+}
+
+# The uid and gid the root's postgres account gets: the machine's postgres
+# account's when the root has no other account with either, else the
+# highest ids below 1000 that no account or group has on the machine or in
+# the root.  Prints "UID GID".
+postgres_ids() {
+	local uid gid
+	uid=$(id -u postgres 2>/dev/null) || uid=""
+	gid=$(id -g postgres 2>/dev/null) || gid=""
+	if [ -z "$uid" ] || [ -n "$(root_account_with passwd "$uid")" ]; then
+		uid=$(free_id passwd)
+	fi
+	if [ -z "$gid" ] || [ -n "$(root_account_with group "$gid")" ]; then
+		gid=$(free_id group)
+	fi
+	echo "$uid $gid"
+}
+
+# The root's accounts ($1 passwd) or groups ($1 group) other than postgres
+# that have id $2.
+root_account_with() {
+	awk -F: -v id="$2" '$3 == id && $1 != "postgres" { print $1 }' "$root/etc/$1"
+}
+
+# An id below 1000 that neither the machine ($1 passwd or group, through
+# getent) nor the root has.
+free_id() {
+	local id
+	for ((id = 999; id >= 100; id--)); do
+		getent "$1" "$id" >/dev/null && continue
+		awk -F: -v id="$id" '$3 == id { f = 1 } END { exit !f }' "$root/etc/$1" && continue
+		echo "$id"
+		return 0
+	done
+	die "no free id below 1000 for the root's postgres account"
+}
+
+# Give the root's postgres account the ids of postgres_ids, and what it owns
+# in the root with them; a root made before (its ids chosen inside it) is
+# changed in place.
+own_postgres_ids() {
+	local old_uid old_gid new_uid new_gid ids
+	old_uid=$(awk -F: '$1 == "postgres" { print $3 }' "$root/etc/passwd")
+	old_gid=$(awk -F: '$1 == "postgres" { print $4 }' "$root/etc/passwd")
+	[ -n "$old_uid" ] || return 0
+	ids=$(postgres_ids)
+	new_uid=${ids% *}
+	new_gid=${ids#* }
+	[ "$old_uid" = "$new_uid" ] && [ "$old_gid" = "$new_gid" ] && return 0
+	log "the root's postgres account: uid $old_uid gid $old_gid becomes uid $new_uid gid $new_gid"
+	# the files first: the ids they have now are the old ones
+	find "$root" -xdev -uid "$old_uid" -exec chown -h "$new_uid" {} +
+	find "$root" -xdev -gid "$old_gid" -exec chgrp -h "$new_gid" {} +
+	rewrite_root_file passwd '$1 == "postgres" { $3 = u; $4 = g } { print }' "$new_uid" "$new_gid"
+	rewrite_root_file group '$1 == "postgres" { $3 = g } { print }' "$new_uid" "$new_gid"
+}
+
+# Rewrite the root's /etc/$1 with awk program $2 (u and g set to $3 and
+# $4), keeping its mode, through a new file renamed over it.
+rewrite_root_file() {
+	local f=$root/etc/$1
+	[ -f "$f" ] && [ ! -L "$f" ] || die "$f is not a regular file"
+	awk -F: -v OFS=: -v u="$3" -v g="$4" "$2" "$f" >"$f.wal_stall-new"
+	chmod --reference="$f" "$f.wal_stall-new"
+	mv "$f.wal_stall-new" "$f"
 }
 
 # --- main --------------------------------------------------------------------
@@ -363,19 +574,27 @@ if [ "$action" = mounts ]; then
 fi
 [ "$(id -u)" -eq 0 ] || die "run as root (debootstrap, mount, chroot)"
 
-mkdir -p "$cache"
+check_cache
+root=$cache/root-$suite
+[ -L "$root" ] && die "\"$root\" is a symbolic link"
 exec 9>"$cache/.root-$suite.lock"
-if [ ! -f "$root/.stamp" ]; then
+# One process at a time prepares or runs in a root: what an earlier run
+# left is undone, the root built or completed, its postgres ids set.
+if ! flock -n 9; then
+	log "waiting for another run in $root to end"
 	flock 9
-	if [ ! -f "$root/.stamp" ]; then
-		(build_root "$suite")
-	fi
+fi
+if [ -d "$root" ]; then
+	end_root_processes
+	unmount_all_under_root
+fi
+if [ ! -f "$root/.stamp" ]; then
+	(build_root "$suite")
 fi
 if [ -n "$(root_tools_missing)" ]; then
-	flock 9
 	(add_root_tools)
 fi
-flock -u 9
+own_postgres_ids
 grep -q "^$major " "$root/.stamp" ||
 	die "the $suite root has no PostgreSQL $major (its stamp $root/.stamp: $(tr '\n' ' ' <"$root/.stamp"))"
 
@@ -384,13 +603,9 @@ if [ "$action" = build ]; then
 	exit 0
 fi
 
-# --run MAJOR DIR CMD...: one run in a root at a time.
+# --run MAJOR DIR CMD...: one run in a root at a time (the lock is kept).
 tree=$(cd "$1" && pwd) || die "no directory \"$1\""
 shift
-if ! flock -n 9; then
-	log "waiting for another run in $root to end"
-	flock 9
-fi
 mount_for_run
 mkdir -p "$root/wal_stall"
 mount_in_root --bind "$tree" "$root/wal_stall"

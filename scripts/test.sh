@@ -17,7 +17,8 @@
 # the tree bind-mounted, and adds its counts to the summary.  13 is built
 # from Debian's source package (scripts/build_pg.sh); a version whose
 # packages cannot be had is reported as skipped, not failed.  The unit
-# suites, the bench end-to-end tests, the Prometheus test, the version
+# suites, the bench end-to-end tests, the version roots' trust test
+# (test/root_trust.sh), the Prometheus test, the version
 # check, the markdown link check and the Debian package test run once, on
 # 15.  Prints the per-suite counts for each version and ends with one line
 # "N passed, N failed" summing every version and suite.  Exits non-zero if
@@ -217,11 +218,15 @@ run_suites() {
 	end_part
 	if [ "$v_failed" -eq 0 ]; then
 		rm -rf "$work" "$logs"
+	elif [ -n "${WS_TEST_IN_ROOT:-}" ]; then
+		# the root's /tmp is the run's own, kept until the next run
+		# (scripts/pg_root.sh): the path as the machine sees it
+		echo "logs kept in ${WS_TEST_ROOT_TMP:-}${work#/tmp} until the next run in this root"
+		echo "the suites' output kept in ${WS_TEST_ROOT_TMP:-}${logs#/tmp} until the next run in this root"
 	else
-		# inside a root, the path as the machine sees it
-		echo "logs kept in ${WS_TEST_ROOT_PATH:-}$work"
+		echo "logs kept in $work"
+		echo "the suites' output kept in $logs"
 	fi
-	[ "$v_failed" -eq 0 ] || echo "the suites' output kept in $logs"
 	echo "PostgreSQL $major: $v_passed passed, $v_failed failed"
 	summary="$summary$(printf '%-4s %6d passed, %3d failed' "$major" "$v_passed" "$v_failed")"
 }
@@ -277,6 +282,8 @@ run_as_root_suites() {
 	"$suites" "$PGCONFIG" "$work" "$work/test-logs"
 	if [ "$v_failed" -eq "$failed_before" ]; then
 		rm -rf "$work"
+	elif [ -n "${WS_TEST_IN_ROOT:-}" ]; then
+		echo "logs of the suites run as root kept in ${WS_TEST_ROOT_TMP:-}${work#/tmp}/test-logs until the next run in this root"
 	else
 		echo "logs of the suites run as root kept in $work/test-logs"
 	fi
@@ -333,6 +340,12 @@ suites_once() {
 	bench_suite verdicts 1800 "verdicts end to end"
 	bench_suite clog 900 "the CLOG experiment: an aged table, misses by buffer count"
 	bench_suite aged 600 "the aged databases on a --pgdata cluster: privileges, xid age, restore.sql"
+
+	part "the version roots trust no other account and outlive a SIGKILL (test/root_trust.sh, as root)"
+	limit 300 bash "$work/test/root_trust.sh" >"$logs/root_trust.log" 2>&1
+	status=$?
+	grep -aE '^not ok |^#   |^Bail out' "$logs/root_trust.log" | sed 's/^/  /'
+	count_tap "$logs/root_trust.log" $status
 
 	part "Prometheus (test/exporter.sh, as root)"
 	PG_CONFIG=$PGCONFIG limit 900 bash "$work/test/exporter.sh" >"$logs/exporter.log" 2>&1
@@ -447,7 +460,7 @@ run_in_root() {
 	local mounts_passed=$v_passed mounts_failed=$v_failed
 
 	limit 5400 bash "$top/scripts/pg_root.sh" --run "$ver" "$top" \
-		env WS_TEST_IN_ROOT="$ver" WS_TEST_ROOT_PATH="$root_path" \
+		env WS_TEST_IN_ROOT="$ver" WS_TEST_ROOT_TMP="$(dirname "$root_path")/run-${root_path##*/root-}/tmp" \
 		PG_CONFIG="/usr/lib/postgresql/$ver/bin/pg_config" \
 		bash /wal_stall/scripts/test.sh 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
