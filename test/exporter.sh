@@ -64,10 +64,10 @@ to_log() {
 	"$@" >"$log" 2>&1 || { sed 's/^/# /' "$log"; return 1; }
 }
 ok "promtool check rules exporter/rules.yaml" \
-	to_log "$dir/promtool_rules.log" "$PROMTOOL" check rules "$here/rules.yaml"
+	to_log "$dir/promtool_rules.log" "$PROMTOOL" check rules "$top/exporter/rules.yaml"
 
 # Every query of queries.yaml, one file per namespace, for psql.
-python3 - "$here/queries.yaml" "$dir/q" <<'PY' || bail "queries.yaml does not parse"
+python3 - "$top/exporter/queries.yaml" "$dir/q" <<'PY' || bail "queries.yaml does not parse"
 import os, sys, yaml
 queries = yaml.safe_load(open(sys.argv[1]))
 os.makedirs(sys.argv[2])
@@ -94,7 +94,7 @@ ok "and is refused to a role outside pg_monitor" $no_monitor_denied
 echo "# the exporter (at ${SECONDS}s)"
 exp_port=$(free_port)
 DATA_SOURCE_NAME="host=$dir port=$pg_port user=wal_stall_exporter dbname=postgres sslmode=disable" \
-	"$EXPORTER" --extend.query-path="$here/queries.yaml" \
+	"$EXPORTER" --extend.query-path="$top/exporter/queries.yaml" \
 	--web.listen-address="127.0.0.1:$exp_port" >"$dir/exporter.log" 2>&1 &
 pids+=($!)
 scrape() { curl -sf "http://127.0.0.1:$exp_port/metrics"; }
@@ -144,7 +144,7 @@ global:
   scrape_timeout: 1s
   evaluation_interval: 1s
 rule_files:
-  - $here/rules.yaml
+  - $top/exporter/rules.yaml
 scrape_configs:
   - job_name: postgres
     static_configs:
@@ -289,7 +289,7 @@ done
 ok "not loaded: every query of queries.yaml runs without error as a pg_monitor role" $nl_queries_ok
 # The test of shared_preload_libraries, taken from the collector's query,
 # on the spellings the setting accepts.
-python3 - "$here/queries.yaml" >"$dir/nl_loaded.sql" <<'PY'
+python3 - "$top/exporter/queries.yaml" >"$dir/nl_loaded.sql" <<'PY'
 import re, sys, yaml
 q = yaml.safe_load(open(sys.argv[1]))["wal_stall_collector"]["query"]
 m = re.search(r"WHERE (EXISTS \(.*?'wal_stall'\))", q, re.S)
@@ -305,7 +305,7 @@ ok "not loaded: the queries' test of shared_preload_libraries finds wal_stall in
 	test "$spellings" = 'wal_stall=true | pg_stat_statements, wal_stall=true | "wal_stall" , auto_explain=true | $libdir/wal_stall=true | wal_stall.so=true | =false | wal_stall_x=false | pg_wal_stall=false | auto_explain=false'
 nl_exp_port=$(free_port)
 DATA_SOURCE_NAME="host=$dir/nl port=$nl_port user=wal_stall_exporter dbname=postgres sslmode=disable" \
-	"$EXPORTER" --extend.query-path="$here/queries.yaml" \
+	"$EXPORTER" --extend.query-path="$top/exporter/queries.yaml" \
 	--web.listen-address="127.0.0.1:$nl_exp_port" >"$dir/nl_exporter.log" 2>&1 &
 pids+=($!)
 nl_running=false
