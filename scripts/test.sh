@@ -462,7 +462,7 @@ run_in_root() {
 	limit 5400 bash "$top/scripts/pg_root.sh" --run "$ver" "$top" \
 		env WS_TEST_IN_ROOT="$ver" WS_TEST_ROOT_TMP="$(dirname "$root_path")/run-${root_path##*/root-}/tmp" \
 		PG_CONFIG="/usr/lib/postgresql/$ver/bin/pg_config" \
-		bash /wal_stall/scripts/test.sh 2>&1 | tee "$log"
+		bash /wal_stall/scripts/test.sh 2>&1 | tee "$log" | grep -av --line-buffered '^part-time	'
 	rc=${PIPESTATUS[0]}
 	got=$(grep -aE "^PostgreSQL $ver: [0-9]+ passed, [0-9]+ failed\$" "$log" | tail -1)
 	part_times="$part_times$(grep -a '^part-time	' "$log" | cut -f2-)
