@@ -21,6 +21,7 @@ OBJS = \
 # only the flag changes.
 ifeq ($(WS_TEST_FUNCTIONS),1)
 OBJS += test/test_functions.o
+WS_TEST_CPPFLAGS = -DWS_TEST_FUNCTIONS
 endif
 EXTRA_CLEAN = test/test_functions.o test/test_functions.bc
 
@@ -44,7 +45,7 @@ PROVE_TESTS = test/t/*.pl
 # Makefile does not, so that a newer compiler's new warnings do not stop a
 # user's build.  The server headers come in as system headers: their inline
 # functions are not -Wextra clean.
-PG_CPPFLAGS = -isystem $(includedir_server) -Wall -Wextra
+PG_CPPFLAGS = -isystem $(includedir_server) -Wall -Wextra $(WS_TEST_CPPFLAGS)
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -71,7 +72,7 @@ persist.o: compat.h $(WS_SHARED_STATE_H)
 queries.o: compat.h result_row.h $(WS_SHARED_STATE_H)
 views.o: advice.h classify.h compat.h result_row.h $(WS_SHARED_STATE_H)
 wal_stall.o: compat.h $(WS_SHARED_STATE_H)
-test/test_functions.o: classify.h compat.h histogram.h queries.h $(WS_SHARED_STATE_H) wal_stall.h
+test/test_functions.o: classify.h compat.h counters.h histogram.h queries.h $(WS_SHARED_STATE_H) wal_stall.h
 
 $(EXTENSION)--$(EXTVERSION).sql: sql/$(EXTENSION).sql $(EXTENSION).control
 	cp $< $@

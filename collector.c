@@ -352,8 +352,11 @@ sample_statement(PGPROC *proc, ProcSample *s, const WalStallProcSlot *slot)
 	s->statement_from_slot = slot->pid == s->pid &&
 		stall_group == slot->stall.group && io_group == slot->io.group;
 	if (s->statement_from_slot)
+	{
+		ws_test_reset_at_statement_copy(s->pid);
 		s->statement = stall_group != WS_GROUP_NONE ?
 			slot->stall.statement : slot->io.statement;
+	}
 	else
 		ws_queries_read_statement(proc, &s->statement);
 }

@@ -207,6 +207,11 @@ typedef struct WalStallShared
 	/* per-process episodes, indexed like ProcGlobal->allProcs */
 	int			nslots;
 
+#ifdef WS_TEST_FUNCTIONS
+	/* a reset to force at this pid's statement copy (test_functions.c) */
+	int			test_reset_at_copy_pid;
+#endif
+
 	/*
 	 * Followed in the same segment by WalStallProcSlot[nslots] and
 	 * WalStallSecond[history_size]; ws_slots and ws_history point there.
@@ -256,6 +261,18 @@ extern void ws_shmem_shutdown(int code, Datum arg);
 
 /* collector.c */
 extern void ws_reset_locked(const WalStallCounters *baseline);
+
+/*
+ * test_functions.c, in a build with WS_TEST_FUNCTIONS=1 only: the reset a
+ * test arms for one process, forced where the collector is about to copy
+ * that process's statement from its episode slot, unlocked (the race
+ * reread_torn_statements() mends).  Nothing in any other build.
+ */
+#ifdef WS_TEST_FUNCTIONS
+extern void ws_test_reset_at_statement_copy(int pid);
+#else
+#define ws_test_reset_at_statement_copy(pid) ((void) 0)
+#endif
 
 /*
  * views.c: how the last copy of the history ring in this backend went

@@ -28,6 +28,7 @@
 
 #include "classify.h"
 #include "compat.h"
+#include "counters.h"
 #include "queries.h"
 #include "shared_state.h"
 #include "wal_stall.h"
@@ -235,4 +236,94 @@ wal_stall_save_layout_for_tests(PG_FUNCTION_ARGS)
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;
+}
+
+/*
+ * ws_test_reset_at_statement_copy(pid)
+ *		Called by the collector's scan just before it copies the statement
+ *		of the process with this pid from its episode slot, without our
+ *		lock: when a test armed a reset for that pid, do what
+ *		wal_stall_reset() does, here, so that the copy reads the zeroed slot.
+ *		test/t/027_reset_during_scan.pl arms it, to see the collector mend
+ *		the copy (collector.c, reread_torn_statements) rather than charge
+ *		the episodes after the reset to no statement.
+ */
+void
+ws_test_reset_at_statement_copy(int pid)
+{
+	WalStallCounters baseline;
+
+	if (((volatile WalStallShared *) ws_shared)->test_reset_at_copy_pid != pid)
+		return;
+	ws_read_counters(&baseline, WS_COLLECTOR_READS_STATS);
+	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
+	if (ws_shared->test_reset_at_copy_pid == pid)
+	{
+		ws_reset_locked(&baseline);
+		ws_shared->test_reset_at_copy_pid = 0;
+	}
+	LWLockRelease(ws_shared->lock);
+}
+
+/*
+ * wal_stall_reset_at_copy_for_tests(pid)
+ *		Arm the reset above for the process with this pid (0 disarms).
+ *		Returns whether one armed before was still waiting.
+ */
+PG_FUNCTION_INFO_V1(wal_stall_reset_at_copy_for_tests);
+
+Datum
+wal_stall_reset_at_copy_for_tests(PG_FUNCTION_ARGS)
+{
+	int			pid = PG_GETARG_INT32(0);
+	bool		pending;
+
+	ws_check_loaded();
+	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
+	pending = ws_shared->test_reset_at_copy_pid != 0;
+	ws_shared->test_reset_at_copy_pid = pid;
+	LWLockRelease(ws_shared->lock);
+	PG_RETURN_BOOL(pending);
+}
+
+/*
+ * wal_stall_reset_at_copy_pending_for_tests()
+ *		Whether the reset armed above has not happened yet.
+ */
+PG_FUNCTION_INFO_V1(wal_stall_reset_at_copy_pending_for_tests);
+
+Datum
+wal_stall_reset_at_copy_pending_for_tests(FunctionCallInfo fcinfo pg_attribute_unused())
+{
+	bool		pending;
+
+	ws_check_loaded();
+	LWLockAcquire(ws_shared->lock, LW_SHARED);
+	pending = ws_shared->test_reset_at_copy_pid != 0;
+	LWLockRelease(ws_shared->lock);
+	PG_RETURN_BOOL(pending);
+}
+
+/*
+ * wal_stall_wal_sync_wait_for_tests(ms)
+ *		Report the wait event of a WAL fsync for ms milliseconds, doing
+ *		nothing: a wait the collector follows as an episode of this
+ *		backend's statement, as long as the test needs, on any disk.
+ */
+PG_FUNCTION_INFO_V1(wal_stall_wal_sync_wait_for_tests);
+
+Datum
+wal_stall_wal_sync_wait_for_tests(PG_FUNCTION_ARGS)
+{
+	int			ms = PG_GETARG_INT32(0);
+	TimestampTz end = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), ms);
+
+	pgstat_report_wait_start(WAIT_EVENT_WAL_SYNC);
+	while (GetCurrentTimestamp() < end)
+	{
+		pg_usleep(10 * 1000L);
+		CHECK_FOR_INTERRUPTS();
+	}
+	pgstat_report_wait_end();
+	PG_RETURN_VOID();
 }
