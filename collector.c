@@ -25,6 +25,25 @@
  * GetXLogWriteRecPtr() and GetXLogInsertRecPtr(), each held for a handful
  * of instructions; nothing per tick that can be done per second.
  *
+ * Locking.  One LWLock, ws_shared->lock, guards wal_stall's shared memory,
+ * but for the statement slots:
+ *	- the collector holds it exclusively while it applies a tick or closes
+ *	  a second; wal_stall_reset() holds it exclusively while it zeroes the
+ *	  figures, the history, the query table and the episode slots; readers
+ *	  hold it shared while they copy (the history and the query table a
+ *	  batch at a time, so that no reader holds a tick back for long);
+ *	- the episode slots (WalStallProcSlot) are written by the collector
+ *	  under the lock and read by it during the scan without it: besides the
+ *	  collector only a reset writes them, and the collector sees the reset's
+ *	  reset_count under the lock before it uses what it read, then reads the
+ *	  statements it copied from them again (reread_torn_statements());
+ *	- a backend's statement slot (queries.c) is written by that backend
+ *	  alone inside a change count, and a read that sees the count move is
+ *	  tried again;
+ *	- the PGPROC fields (wait_event_info, pid, lwWaitMode, the latch's
+ *	  owner) are read without a lock, as pg_stat_activity reads wait events:
+ *	  each is one aligned load, so a value may be a tick old, never torn.
+ *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
  *-------------------------------------------------------------------------

@@ -167,16 +167,10 @@ typedef struct WalStallFigures
  * The shared state.
  *
  * Locking: "lock" (our own tranche, never taken by backends on their own
- * paths) is held exclusively by the collector while it applies one tick or
- * closes one second, and by wal_stall_reset(); readers hold it shared while
- * they copy.  Nothing here is read or written without it, except nslots and
- * history_size, which never change after shared memory is created, and the
- * episode slots, which the collector reads unlocked while it scans: besides
- * it only wal_stall_reset() writes them (zeroes them, under the lock), and
- * the collector, which sees the reset's reset_count under the lock before it
- * uses what it read, drops what a reset may have torn (collector.c,
- * reread_torn_statements).  The figures are no exception: they are read and
- * written under the lock like the rest.
+ * paths) guards all of it; the protocol, who writes what and who may read
+ * without it, is at the top of collector.c.  Only nslots and history_size,
+ * fixed when shared memory is created, and the episode slots the collector
+ * reads while it scans are read without it.
  */
 typedef struct WalStallShared
 {
