@@ -47,6 +47,11 @@
  *			20 rounds decides a true +10% "faster by >= 5%" at 2.5%, 5%
  *			and 10% per-round noise in at least 95%, 90% and 40%, and an
  *			A/A at 5% reads "equivalent within +-5%" in at least 90%.
+ *	two-point	rounds that fall +5% or -5% from the truth, each way as
+ *			likely: from 3 to 8 rounds, an A/A reads faster/slower and a
+ *			truth on the margin reads equivalent in at most 5% plus three
+ *			standard errors (the t interval alone: 21.8% and 12.9% at 3
+ *			rounds; the sign-flip gate, verdict.c, holds the level).
  *
  * Deterministic: a fixed seed for the simulation's own generator.
  *
@@ -384,6 +389,90 @@ test_machines(void)
 	}
 }
 
+/*
+ * Rounds whose log ratio is the truth plus a two-point noise: +-5%, each
+ * way as likely (a machine whose state flips between two levels from one
+ * round to the next), and a jitter of 0.2%.  Nothing in it is normal: the
+ * t interval of 2 df takes three rounds that fell the same way for a
+ * certain change, which a sign-flip test gives p = 1/4 (two-sided).  Two
+ * configurations judged by the real code at 5%; the share of
+ * experiments whose words are word (faster or slower, for WSB_W_FASTER).
+ */
+static double
+two_point_rate(double truth, double margin_pct, int rounds, WsbWord word)
+{
+	WsbRoundRun runs[MAX_ROUNDS * 2];
+	WsbPaired	v[2 * WSB_N_METRICS];
+	WsbJudgeSpec spec = {margin_pct, 0.05, 0, 0};
+	int			hits = 0;
+
+	for (int e = 0; e < N_EXPERIMENTS; e++)
+	{
+		for (int r = 0; r < rounds; r++)
+		{
+			double		d = log(truth) + (uniform() < 0.5 ? 0.05 : -0.05) + 0.002 * normal();
+
+			for (int c = 0; c < 2; c++)
+			{
+				WsbRoundRun *x = &runs[r * 2 + c];
+
+				memset(x, 0, sizeof(*x));
+				x->config = c;
+				x->round = r + 1;
+				/* places unknown: the plain paired mean, whose sign-flip
+				 * test is exact (with the place fitted it runs on the
+				 * rounds moved to one place, an approximation) */
+				x->position = 0;
+				x->ok = true;
+				x->tps = c == 0 ? 1000 : 1000 * exp(d);
+				x->tps_window = x->client_ms = NAN;
+				for (int k = 0; k < WSB_N_STALL; k++)
+					x->stall_ms[k] = x->episodes[k] = NAN;
+			}
+		}
+		wsb_judge_rounds(runs, rounds * 2, 2, &spec, v);
+		if (word == WSB_W_FASTER)
+			hits += v[WSB_N_METRICS].word == WSB_W_FASTER || v[WSB_N_METRICS].word == WSB_W_SLOWER ||
+				v[WSB_N_METRICS].word == WSB_W_FASTER_BY || v[WSB_N_METRICS].word == WSB_W_SLOWER_BY;
+		else
+			hits += v[WSB_N_METRICS].word == word;
+	}
+	return (double) hits / N_EXPERIMENTS;
+}
+
+/*
+ * No word the runs cannot carry: on the two-point noise, an A/A reads
+ * faster or slower, and a truth on the margin reads equivalent, in at
+ * most 5% (plus three standard errors) at every number of rounds.  The
+ * t interval alone read 21.8% and 12.9% at 3 rounds (every round one
+ * way: 2/8 and 1/8 of the experiments), 10.5% and 6.3% at 4, 9.0% and
+ * 7.2% at 7; the sign-flip gate allows a direction from 6 rounds (2/64)
+ * and equivalence from 5 (1/32), and only where its p reaches the level.
+ */
+static void
+test_two_point(void)
+{
+	double		bound = 0.05 + 3 * sqrt(0.05 * 0.95 / N_EXPERIMENTS);
+
+	for (int rounds = 3; rounds <= 8; rounds++)
+	{
+		double		aa = two_point_rate(1, 5, rounds, WSB_W_FASTER);
+		double		edge = two_point_rate(1.10, 10, rounds, WSB_W_EQUIVALENT);
+
+		check(aa <= bound && edge <= bound,
+			  "simulation, two-point noise +-5%%, %d rounds: an A/A faster/slower in %.2f%%, a true "
+			  "+10%% equivalent within +-10%% in %.2f%% (each at most %.2f%%)", rounds, 100 * aa,
+			  100 * edge, 100 * bound);
+	}
+	{
+		/* and the gate costs no word the rounds can carry: a true +30% */
+		double		power = two_point_rate(1.30, 5, 6, WSB_W_FASTER_BY);
+
+		check(power >= 0.99, "simulation, two-point noise +-5%%, a true +30%%, 6 rounds: \"faster by "
+			  ">= 5%%\" in %.1f%% (at least 99%%)", 100 * power);
+	}
+}
+
 void
 test_simulation(void)
 {
@@ -421,4 +510,5 @@ test_simulation(void)
 		  "(mean %.1f rounds), slower in %d",
 		  100.0 * o.decided_faster_by / N_EXPERIMENTS, N_EXPERIMENTS, o.mean_rounds, o.slower);
 	test_machines();
+	test_two_point();
 }
