@@ -351,33 +351,64 @@ wsb_signed_rank_p(const double *d, int n)
 	return p;
 }
 
+/* (t(tail) + t(power)) sd / sqrt(n) on n - lost df: the distance n
+ * rounds at the noise sd tell at that tail with that power */
+static double
+distance_told(double sd, int n, int lost, double tail, double power)
+{
+	double		tp = power > 0.5 ? wsb_t_quantile(power, n - lost) : 0;
+
+	return (wsb_t_quantile(tail, n - lost) + tp) * sd / sqrt(n);
+}
+
 /*
- * Rounds needed for a t interval with the spread sd to reach the half
- * width half_width at the quantile tail (0.975 for a two-sided 95%): the
- * smallest n >= 2 with t(tail, n - 1) sd / sqrt(n) <= half_width.  -1 when
- * no n up to WSB_ROUNDS_NEEDED_MAX will do (the estimate sits on the margin).
+ * Rounds needed for a one-sided t test at the quantile tail (0.975 for
+ * each side of a two-sided 5%) to decide, with probability power, a truth
+ * that lies distance beyond its bound, at the per-round noise sd: the
+ * smallest n > lost with (t(tail, n - lost) + t(power, n - lost)) sd /
+ * sqrt(n) <= distance (the normal approximation to the noncentral t, with
+ * t quantiles for the few rounds; lost the df the fit takes, 1 for the
+ * plain mean, 2 with the place).  At power 0.5 that is the rounds whose
+ * interval's half width reaches distance: the plug-in, which decides
+ * only half the time.  -1 when no n up to WSB_ROUNDS_NEEDED_MAX will do
+ * (the estimate sits on the margin).
  */
 int
-wsb_rounds_needed(double sd, double half_width, double tail)
+wsb_rounds_needed(double sd, double distance, double tail, double power, int lost)
 {
-	int			lo = 2,
+	int			lo = lost + 1,
 				hi = WSB_ROUNDS_NEEDED_MAX;
 
-	if (!(half_width > 0) || isnan(sd))
+	if (!(distance > 0) || isnan(sd) || lost < 1)
 		return -1;
-	/* the half width falls as n grows (t falls, sqrt n rises): bisect */
-	if (wsb_t_quantile(tail, hi - 1) * sd / sqrt(hi) > half_width)
+	/* the distance told falls as n grows (t falls, sqrt n rises): bisect */
+	if (distance_told(sd, hi, lost, tail, power) > distance)
 		return -1;
 	while (lo < hi)
 	{
 		int			mid = (lo + hi) / 2;
 
-		if (wsb_t_quantile(tail, mid - 1) * sd / sqrt(mid) <= half_width)
+		if (distance_told(sd, mid, lost, tail, power) <= distance)
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
 	return lo;
+}
+
+/*
+ * The upper confidence bound at conf on a noise sd estimated with df
+ * degrees of freedom: sd sqrt(df / chi2(1 - conf, df)).  From 3 rounds'
+ * sd at 80% it is 2.7 times the estimate, from 10 rounds' 1.3 times: what
+ * the rounds needed must plan for, since few rounds often show less
+ * spread than the machine has.  NAN without df.
+ */
+double
+wsb_sd_upper(double sd, double df, double conf)
+{
+	if (!(df > 0) || isnan(sd) || !(conf > 0 && conf < 1))
+		return NAN;
+	return sd * sqrt(df / wsb_chisq_quantile(1 - conf, df));
 }
 
 /*

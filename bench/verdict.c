@@ -37,7 +37,8 @@
  *				     within +-5%, 2.9% faster [+1.4%, +4.5%]"
  *				  interval above / below 1          faster / slower
  *				  otherwise                         inconclusive [a%, b%]:
- *				     about N more rounds for +-X% (N from the spread seen)
+ *				     N-M more rounds for 80% power at +-X% (at the plan's
+ *				     level; N at the noise seen, M at its 80% upper bound)
  *				  under 2 complete rounds           too few rounds
  *				  (any of these, under the gate's rounds: too few
  *				     rounds for a verdict / for faster at L: needs N)
@@ -461,6 +462,57 @@ too_few_for_direction(WsbPaired *v, double a_dir, const char *dir)
 			 v->rounds_dir);
 }
 
+/* The rounds to add for need in all, at least the gate's; -1 for none */
+static int
+more_rounds(const WsbPaired *v, int need, int gate)
+{
+	if (need < 0)
+		return -1;
+	need = need > gate ? need : gate;
+	return need > v->rounds ? need - v->rounds : 1;
+}
+
+/*
+ * An inconclusive tps line and the rounds it needs, aiming at whichever
+ * decision the estimate m points to: beyond the margin, the direction by
+ * it (its tail tail_dir), else equivalence (tail_equiv), both at the
+ * plan's level.  A plug-in at the noise seen decides only half the time
+ * and few rounds' sd is often under the machine's, so the line gives a
+ * range for WSB_PLAN_POWER: at the noise seen, and at its upper
+ * confidence bound (wsb_sd_upper); e.g. "6-11 more rounds for 80% power
+ * at +-10%".
+ */
+static void
+inconclusive_words(WsbPaired *v, double m, double sd, double up, double dn, double tail_dir,
+				   double tail_equiv, const char *mtext)
+{
+	bool		dir = m >= up || m <= dn;
+	double		dist = m >= up ? m - up : (m <= dn ? dn - m : fmin(up - m, m - dn));
+	double		tail = dir ? tail_dir : tail_equiv;
+	int			gate = dir ? v->rounds_dir : v->rounds_equiv;
+	int			lost = (int) lround(v->rounds - v->df);
+	double		sd_hi = wsb_sd_upper(sd, v->df, WSB_NOISE_UPPER_CONF);
+	int			lo = more_rounds(v, wsb_rounds_needed(sd, dist, tail, WSB_PLAN_POWER, lost), gate),
+				hi = more_rounds(v, wsb_rounds_needed(sd_hi, dist, tail, WSB_PLAN_POWER, lost), gate);
+	char		iv[64],
+				n[64];
+
+	v->word = WSB_W_INCONCLUSIVE;
+	v->more_rounds_low = lo;
+	v->more_rounds = hi;
+	pct_interval(iv, sizeof(iv), v->low, v->high);
+	if (lo < 0)
+		snprintf(n, sizeof(n), "over %d more rounds", WSB_ROUNDS_NEEDED_MAX);
+	else if (hi < 0)
+		snprintf(n, sizeof(n), "%d to over %d more rounds", lo, WSB_ROUNDS_NEEDED_MAX);
+	else if (lo == hi)
+		snprintf(n, sizeof(n), "%d more round%s", lo, lo == 1 ? "" : "s");
+	else
+		snprintf(n, sizeof(n), "%d-%d more rounds", lo, hi);
+	snprintf(v->words, sizeof(v->words), "inconclusive %s: %s for %.0f%% power at +-%s%%", iv, n,
+			 100 * WSB_PLAN_POWER, mtext);
+}
+
 /*
  * The words for tps (see the header), and for an inconclusive result the
  * rounds still needed: judged from the observed mean m and spread sd of the
@@ -526,30 +578,7 @@ tps_words(WsbPaired *v, double margin, double tail_dir, double tail_equiv,
 	else if ((above || below) && !dir_reach)
 		too_few_for_direction(v, a_dir, above ? "faster" : "slower");
 	else
-	{
-		char		iv[64];
-		int			need;
-
-		if (m >= up)
-			need = wsb_rounds_needed(sd, m - up, tail_dir);
-		else if (m <= dn)
-			need = wsb_rounds_needed(sd, dn - m, tail_dir);
-		else
-			need = wsb_rounds_needed(sd, fmin(up - m, m - dn), tail_equiv);
-		if (need >= 0)
-			need = (int) fmax(need, m >= up || m <= dn ? v->rounds_dir : v->rounds_equiv);
-		v->word = WSB_W_INCONCLUSIVE;
-		v->more_rounds = need < 0 ? -1 : (need > v->rounds ? need - v->rounds : 1);
-		pct_interval(iv, sizeof(iv), v->low, v->high);
-		if (need < 0)
-			snprintf(v->words, sizeof(v->words),
-					 "inconclusive %s: over %d more rounds for +-%s%%", iv,
-					 WSB_ROUNDS_NEEDED_MAX, mtext);
-		else
-			snprintf(v->words, sizeof(v->words),
-					 "inconclusive %s: about %d more round%s for +-%s%%", iv,
-					 v->more_rounds, v->more_rounds == 1 ? "" : "s", mtext);
-	}
+		inconclusive_words(v, m, sd, up, dn, tail_dir, tail_equiv, mtext);
 }
 
 /*
@@ -1011,6 +1040,9 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 	bool		present[WSB_N_METRICS];	/* some run has the figure */
 	RoundIndex	ix;
 	double		a = spec->alpha;
+	/* the level the rounds still needed are planned at: with --budget
+	 * its last look's, what a later look will test at */
+	double		a_plan = spec->nlooks > 0 ? wsb_look_alpha(0.05, spec->nlooks, spec->nlooks) : a;
 	double		margin = spec->margin_pct / 100;
 	char		mtext[32];
 
@@ -1148,7 +1180,8 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 			fit_interval(&fit[c], v->level, &v->low, &v->high);
 			fit_interval(&fit[c], v->level90, &v->low90, &v->high90);
 			if (m == WSB_M_TPS)
-				tps_words(v, margin, 1 - a / (2.0 * (k - rank[c])), (1 + v->level90) / 2,
+				tps_words(v, margin, 1 - a_plan / (2.0 * (k - rank[c])),
+						  1 - a_plan / (rankeq[c] >= 0 ? keq - rankeq[c] : 1),
 						  fit[c].estimate, fit[c].sd, mtext, a_dir, a_eq);
 			else if (m == WSB_M_IMPLIED)
 			{

@@ -109,10 +109,13 @@ typedef struct WsbPaired
 	bool		flip_equiv_ok;	/* and equivalence, at Holm's share */
 	int			rounds_dir;		/* a direction needs this many rounds (the */
 	int			rounds_equiv;	/* sign-flip test's reach), equivalence this */
-	int			more_rounds;	/* inconclusive, too few: about this many more */
+	int			more_rounds;	/* too few: this many more; inconclusive: this
+								 * many more for 80% power at the noise's
+								 * upper bound (-1: over the most) */
+	int			more_rounds_low;	/* inconclusive: the same at the noise seen */
 	WsbWord		word;
 	bool		decided;		/* by the margin, or equivalent */
-	char		words[160];		/* the verdict as printed */
+	char		words[224];		/* the verdict as printed */
 	char		limit[256];		/* tps, settled: what limits it (wsb_limit_text) */
 } WsbPaired;
 
@@ -171,6 +174,11 @@ typedef struct WsbPairedFit
 /* wsb_rounds_needed looks no further than this many rounds */
 #define WSB_ROUNDS_NEEDED_MAX 1000
 
+/* the rounds an inconclusive line asks for: this power, planned at the
+ * upper confidence bound at WSB_NOISE_UPPER_CONF on the noise seen */
+#define WSB_PLAN_POWER 0.8
+#define WSB_NOISE_UPPER_CONF 0.8
+
 extern void wsb_paired_summary(const double *d, int n, double *mean, double *sd);
 extern double wsb_paired_t_p(const double *d, int n);
 extern void wsb_paired_fit(const double *d, const double *place, int n, WsbPairedFit *fit);
@@ -180,7 +188,8 @@ extern bool wsb_least_squares(const double *xtx, const double *xty, double yty, 
 							  int lost, double *beta, double *se, double *df);
 extern void wsb_holm(const double *p, int k, double *adjusted, int *rank);
 extern double wsb_signed_rank_p(const double *d, int n);
-extern int	wsb_rounds_needed(double sd, double half_width, double tail);
+extern int	wsb_rounds_needed(double sd, double distance, double tail, double power, int lost);
+extern double wsb_sd_upper(double sd, double df, double conf);
 extern int	wsb_sign_flip_rounds(double a, bool two_sided);
 extern double wsb_sign_flip_p(const double *d, int n, double centre, int side, double stop_above);
 

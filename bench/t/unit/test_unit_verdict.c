@@ -395,9 +395,22 @@ test_pieces(void)
 	check(near(wsb_signed_rank_p(d6, 6), 6.0 / 64, 1e-12), "signed-rank exact p with one negative of 6: 6/64 (got %g)",
 		  wsb_signed_rank_p(d6, 6));
 	check(isnan(wsb_signed_rank_p(d6, 5)), "signed-rank test needs 6 rounds");
-	check(wsb_rounds_needed(0.053678, 0.0344272, 0.975) == 12, "rounds needed: 12 (got %d)",
-		  wsb_rounds_needed(0.053678, 0.0344272, 0.975));
-	check(wsb_rounds_needed(0.05, 0, 0.975) == -1, "rounds needed on the margin itself: none");
+	check(wsb_rounds_needed(0.053678, 0.0344272, 0.975, 0.5, 1) == 12, "rounds needed at 50%% power: 12 (got %d)",
+		  wsb_rounds_needed(0.053678, 0.0344272, 0.975, 0.5, 1));
+	check(wsb_rounds_needed(0.05, 0, 0.975, 0.8, 1) == -1, "rounds needed on the margin itself: none");
+	/*
+	 * 80% power, sd = distance = 0.05: (t(0.975, n-1) + t(0.8, n-1)) / sqrt n
+	 * <= 1; n = 9: (2.306004 + 0.888890) / 3 = 1.0650, n = 10: (2.262157 +
+	 * 0.883404) / 3.162278 = 0.9947: 10.  With the place fitted (n - 2 df),
+	 * n = 10: (2.306004 + 0.888890) / 3.162278 = 1.0103, n = 11: (2.262157
+	 * + 0.883404) / 3.316625 = 0.9484: 11
+	 */
+	check(wsb_rounds_needed(0.05, 0.05, 0.975, 0.8, 1) == 10 && wsb_rounds_needed(0.05, 0.05, 0.975, 0.8, 2) == 11,
+		  "rounds needed at 80%% power: 10, 11 with the place fitted (got %d, %d)",
+		  wsb_rounds_needed(0.05, 0.05, 0.975, 0.8, 1), wsb_rounds_needed(0.05, 0.05, 0.975, 0.8, 2));
+	/* chi2(0.2, 2) = -2 ln 0.8 = 0.4462871: sd sqrt(2 / 0.4462871) = 2.116936 sd */
+	check(near(wsb_sd_upper(0.01, 2, 0.8), 0.02116936, 1e-7) && isnan(wsb_sd_upper(0.01, 0, 0.8)),
+		  "the noise's 80%% upper bound from 2 df: 2.116936 times the sd (got %.8f)", wsb_sd_upper(0.01, 2, 0.8));
 	check(near(t2(0.975), 4.3026527, 1e-6) && near(wsb_t_quantile(0.975, 2), t2(0.975), 1e-7),
 		  "t(0.975, 2) closed form 4.302653 matches the harness");
 	check(wsb_look_alpha(0.05, 0, 0) == 0.05 && near(wsb_look_alpha(0.05, 1, 1), 0.05, 1e-12),
