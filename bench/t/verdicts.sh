@@ -115,7 +115,9 @@ CSV
 ok "--judge FILE.csv: the 2012 data read 1.087 [0.951, 1.242], too few rounds for a verdict" \
 	grep -q '1.087 \[0.951, 1.242\] *too few rounds for a verdict at 5%: needs 5 (6 for faster or slower)' "$work/2012.out"
 "$BENCH" --judge "$work/2012.csv" --margin 20 >"$work/2012m.out" 2>&1
-ok "--judge FILE.csv --margin 20: equivalent within +-20%" grep -q 'equivalent within +-20%' "$work/2012m.out"
+ok "--judge FILE.csv --margin 20: a margin does not make 3 rounds carry a word" \
+	eval 'grep -q "^margin +-20%, 3 complete rounds" "$work/2012m.out" &&
+		grep -q "too few rounds for a verdict at 5%: needs 5 (6 for faster or slower)" "$work/2012m.out"'
 
 # ---------- 4. --resume: interrupted after a round, continued ----------
 rs=$work/resume
