@@ -464,7 +464,7 @@ too_few_for_direction(WsbPaired *v, double a_dir, const char *dir)
 
 /* The rounds to add for need in all, at least the gate's; -1 for none */
 static int
-more_rounds(const WsbPaired *v, int need, int gate)
+rounds_to_add(const WsbPaired *v, int need, int gate)
 {
 	if (need < 0)
 		return -1;
@@ -492,8 +492,8 @@ inconclusive_words(WsbPaired *v, double m, double sd, double up, double dn, doub
 	int			gate = dir ? v->rounds_dir : v->rounds_equiv;
 	int			lost = (int) lround(v->rounds - v->df);
 	double		sd_hi = wsb_sd_upper(sd, v->df, WSB_NOISE_UPPER_CONF);
-	int			lo = more_rounds(v, wsb_rounds_needed(sd, dist, tail, WSB_PLAN_POWER, lost), gate),
-				hi = more_rounds(v, wsb_rounds_needed(sd_hi, dist, tail, WSB_PLAN_POWER, lost), gate);
+	int			lo = rounds_to_add(v, wsb_rounds_needed(sd, dist, tail, WSB_PLAN_POWER, lost), gate),
+				hi = rounds_to_add(v, wsb_rounds_needed(sd_hi, dist, tail, WSB_PLAN_POWER, lost), gate);
 	char		iv[64],
 				n[64];
 
