@@ -4,8 +4,9 @@
  *		wal_stall_bench: paired statistics over rounds: the mean and
  *		spread of per-round differences, their fit on the runs' places,
  *		the paired t test's p, Holm's
- *		adjustment, Wilcoxon's signed-rank p, and the rounds a t interval
- *		needs to reach a width.
+ *		adjustment, Wilcoxon's signed-rank p, the rounds a t interval
+ *		needs to reach a width, and the rounds an exact sign-flip test
+ *		needs to reach a level.
  *
  * Each function takes plain numbers (the per-round log ratios d_r, a list
  * of p-values) and knows nothing of runs, metrics or margins: verdict.c
@@ -350,31 +351,163 @@ wsb_signed_rank_p(const double *d, int n)
 	return p;
 }
 
+/* (t(tail) + t(power)) sd / sqrt(n) on n - lost df: the distance n
+ * rounds at the noise sd tell at that tail with that power */
+static double
+distance_told(double sd, int n, int lost, double tail, double power)
+{
+	double		tp = power > 0.5 ? wsb_t_quantile(power, n - lost) : 0;
+
+	return (wsb_t_quantile(tail, n - lost) + tp) * sd / sqrt(n);
+}
+
 /*
- * Rounds needed for a t interval with the spread sd to reach the half
- * width half_width at the quantile tail (0.975 for a two-sided 95%): the
- * smallest n >= 2 with t(tail, n - 1) sd / sqrt(n) <= half_width.  -1 when
- * no n up to WSB_ROUNDS_NEEDED_MAX will do (the estimate sits on the margin).
+ * Rounds needed for a one-sided t test at the quantile tail (0.975 for
+ * each side of a two-sided 5%) to decide, with probability power, a truth
+ * that lies distance beyond its bound, at the per-round noise sd: the
+ * smallest n > lost with (t(tail, n - lost) + t(power, n - lost)) sd /
+ * sqrt(n) <= distance (the normal approximation to the noncentral t, with
+ * t quantiles for the few rounds; lost the df the fit takes, 1 for the
+ * plain mean, 2 with the place).  At power 0.5 that is the rounds whose
+ * interval's half width reaches distance: the plug-in, which decides
+ * only half the time.  -1 when no n up to WSB_ROUNDS_NEEDED_MAX will do
+ * (the estimate sits on the margin).
  */
 int
-wsb_rounds_needed(double sd, double half_width, double tail)
+wsb_rounds_needed(double sd, double distance, double tail, double power, int lost)
 {
-	int			lo = 2,
+	int			lo = lost + 1,
 				hi = WSB_ROUNDS_NEEDED_MAX;
 
-	if (!(half_width > 0) || isnan(sd))
+	if (!(distance > 0) || isnan(sd) || lost < 1)
 		return -1;
-	/* the half width falls as n grows (t falls, sqrt n rises): bisect */
-	if (wsb_t_quantile(tail, hi - 1) * sd / sqrt(hi) > half_width)
+	/* the distance told falls as n grows (t falls, sqrt n rises): bisect */
+	if (distance_told(sd, hi, lost, tail, power) > distance)
 		return -1;
 	while (lo < hi)
 	{
 		int			mid = (lo + hi) / 2;
 
-		if (wsb_t_quantile(tail, mid - 1) * sd / sqrt(mid) <= half_width)
+		if (distance_told(sd, mid, lost, tail, power) <= distance)
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
 	return lo;
+}
+
+/*
+ * The upper confidence bound at conf on a noise sd estimated with df
+ * degrees of freedom: sd sqrt(df / chi2(1 - conf, df)).  From 3 rounds'
+ * sd at 80% it is 2.7 times the estimate, from 10 rounds' 1.3 times: what
+ * the rounds needed must plan for, since few rounds often show less
+ * spread than the machine has.  NAN without df.
+ */
+double
+wsb_sd_upper(double sd, double df, double conf)
+{
+	if (!(df > 0) || isnan(sd) || !(conf > 0 && conf < 1))
+		return NAN;
+	return sd * sqrt(df / wsb_chisq_quantile(1 - conf, df));
+}
+
+/*
+ * The fewest rounds at which an exact sign-flip (randomization) test of
+ * the per-round log ratios can reach level a.  Under "no change" (or, for
+ * one side of an equivalence, "the ratio sits on the margin") each
+ * round's sign is as likely flipped as not, so each of the 2^n sign
+ * patterns is equally likely; whatever the statistic, the observed
+ * pattern can at best be the most extreme one, p = 1 / 2^n one-sided and
+ * 2 / 2^n two-sided (it and its mirror).  So no test of n rounds that
+ * assumes nothing of the noise's shape can say more, however narrow the t
+ * interval of 2 df looks: 6 rounds two-sided at 5%, 5 one-sided.  -1 when
+ * a is not in (0, 1).
+ */
+int
+wsb_sign_flip_rounds(double a, bool two_sided)
+{
+	int			n = 1;
+
+	if (!(a > 0 && a < 1))
+		return -1;
+	while (ldexp(two_sided ? 2 : 1, -n) > a)
+		n++;
+	return n;
+}
+
+/*
+ * The sign patterns of a[i..n) (magnitudes, descending; rest[i] their
+ * sum) whose signed sum, added to partial, reaches t; counting stops once
+ * it passes limit.  Branch and bound: a branch that reaches t with every
+ * sign left negative counts whole, one that cannot with every sign left
+ * positive counts nothing, so a decisive sample costs far fewer than 2^n
+ * steps.
+ */
+static double
+patterns_reaching(const double *a, const double *rest, int i, int n, double partial, double t,
+				  double limit)
+{
+	double		c;
+
+	if (partial - rest[i] >= t)
+		return ldexp(1, n - i);
+	if (partial + rest[i] < t)
+		return 0;
+	c = patterns_reaching(a, rest, i + 1, n, partial + a[i], t, limit);
+	if (c > limit)
+		return c;
+	return c + patterns_reaching(a, rest, i + 1, n, partial - a[i], t, limit - c);
+}
+
+static int
+cmp_desc(const void *x, const void *y)
+{
+	double		a = *(const double *) x,
+				b = *(const double *) y;
+
+	return (a < b) - (a > b);
+}
+
+/*
+ * The exact sign-flip (randomization) test of the mean of d against
+ * centre: under the null each d_i - centre is as likely negated, so the
+ * p is the share of the 2^n sign patterns whose sum lies at least as far
+ * out as the observed one; side +1 tests "above centre", -1 "below", 0
+ * both (|sum|).  Nothing is assumed of the noise's shape but its
+ * symmetry.  Counting may stop once p is known to exceed stop_above (the
+ * result is then some p above it).  NAN over WSB_SIGN_FLIP_EXACT_MAX
+ * values, where the t test's own p stands alone, or under 1.
+ */
+double
+wsb_sign_flip_p(const double *d, int n, double centre, int side, double stop_above)
+{
+	double		a[WSB_SIGN_FLIP_EXACT_MAX + 1],
+				rest[WSB_SIGN_FLIP_EXACT_MAX + 2],
+				sum = 0,
+				t,
+				all;
+
+	if (n < 1 || n > WSB_SIGN_FLIP_EXACT_MAX)
+		return NAN;
+	for (int i = 0; i < n; i++)
+	{
+		double		e = side < 0 ? centre - d[i] : d[i] - centre;
+
+		sum += e;
+		a[i] = fabs(e);
+	}
+	qsort(a, n, sizeof(double), cmp_desc);
+	rest[n] = 0;
+	for (int i = n - 1; i >= 0; i--)
+		rest[i] = rest[i + 1] + a[i];
+	if (side == 0)
+		sum = fabs(sum);
+	if (side == 0 && sum == 0)
+		return 1;
+	/* a pattern as far out as the observed one may sum a rounding away */
+	t = sum - 1e-12 * rest[0];
+	all = ldexp(1, n);
+	if (side == 0)
+		return fmin(1, 2 * patterns_reaching(a, rest, 0, n, 0, t, stop_above * all / 2) / all);
+	return patterns_reaching(a, rest, 0, n, 0, t, stop_above * all) / all;
 }

@@ -106,6 +106,16 @@ wsb_t_quantile(double p, double df)
 	return qt(p, df, 1, 0);
 }
 
+/* The chi-square quantile: the x with P(X <= x) = p, 0 < p < 1, df > 0;
+ * NAN outside that domain. */
+double
+wsb_chisq_quantile(double p, double df)
+{
+	if (!(p > 0 && p < 1) || !(df > 0) || isinf(df))
+		return NAN;
+	return qchisq(p, df, 1, 0);
+}
+
 /* tps of the successful runs of configuration c, in run order; returns n. */
 int
 wsb_config_tps(const WsbRun *runs, int nruns, int c, double *out)

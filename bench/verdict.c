@@ -37,8 +37,22 @@
  *				     within +-5%, 2.9% faster [+1.4%, +4.5%]"
  *				  interval above / below 1          faster / slower
  *				  otherwise                         inconclusive [a%, b%]:
- *				     about N more rounds for +-X% (N from the spread seen)
+ *				     N-M more rounds for 80% power at +-X% (at the plan's
+ *				     level; N at the noise seen, M at its 80% upper bound)
  *				  under 2 complete rounds           too few rounds
+ *				  (any of these, under the gate's rounds: too few
+ *				     rounds for a verdict / for faster at L: needs N)
+ *	gate		no word before the rounds can carry it: each word also
+ *				needs an exact sign-flip test of the same log ratios
+ *				(wsb_sign_flip_p; two-sided for a direction, one-sided
+ *				against each end of the margin for equivalence) to reach
+ *				the same level, Holm's share of the look's alpha, Holm
+ *				stepping down on it too (gate_rounds).  Under the rounds
+ *				at which it can (wsb_sign_flip_rounds: 5 for equivalence
+ *				and 6 for a direction at 5%) the line says so:
+ *				"too few rounds for a verdict at 5%: needs 5 (6 for
+ *				faster or slower)"; over WSB_SIGN_FLIP_EXACT_MAX rounds
+ *				the t interval judges alone
  *	rank test	from 6 rounds, Wilcoxon's signed-rank test beside the t
  *				interval, over every round (exact, enumerated, up to 200
  *				rounds; the normal approximation above): a check that one
@@ -404,104 +418,204 @@ pct_interval(char *buf, size_t len, double lo, double hi)
 	snprintf(buf, len, "[%+.1f%%, %+.1f%%]", 100 * (lo - 1), 100 * (hi - 1));
 }
 
+/* a word's level as the line prints it: "5%", "2.5%", "0.43%" */
+static void
+level_text(char *buf, size_t len, double a)
+{
+	snprintf(buf, len, "%.2g%%", 100 * a);
+}
+
+/*
+ * Too few rounds for any word: the rounds the sign-flip test needs to
+ * reach equivalence's level (one-sided), and a direction's (two-sided)
+ * when that needs more.  No interval: one from 2 df promises what the
+ * rounds cannot carry.
+ */
+static void
+too_few_for_any(WsbPaired *v, double a_eq, const char *dirs)
+{
+	char		lv[32];
+
+	level_text(lv, sizeof(lv), a_eq);
+	v->word = WSB_W_TOO_FEW;
+	v->decided = false;
+	v->more_rounds = v->rounds_equiv - v->rounds;
+	if (v->rounds_dir > v->rounds_equiv)
+		snprintf(v->words, sizeof(v->words), "too few rounds for a verdict at %s: needs %d (%d for %s)",
+				 lv, v->rounds_equiv, v->rounds_dir, dirs);
+	else
+		snprintf(v->words, sizeof(v->words), "too few rounds for a verdict at %s: needs %d",
+				 lv, v->rounds_equiv);
+}
+
+/* The interval points one way, but a direction needs more rounds. */
+static void
+too_few_for_direction(WsbPaired *v, double a_dir, const char *dir)
+{
+	char		lv[32];
+
+	level_text(lv, sizeof(lv), a_dir);
+	v->word = WSB_W_TOO_FEW;
+	v->decided = false;
+	v->more_rounds = v->rounds_dir - v->rounds;
+	snprintf(v->words, sizeof(v->words), "too few rounds for %s at %s: needs %d", dir, lv,
+			 v->rounds_dir);
+}
+
+/* The rounds to add for need in all, at least the gate's; -1 for none */
+static int
+rounds_to_add(const WsbPaired *v, int need, int gate)
+{
+	if (need < 0)
+		return -1;
+	need = need > gate ? need : gate;
+	return need > v->rounds ? need - v->rounds : 1;
+}
+
+/*
+ * An inconclusive tps line and the rounds it needs, aiming at whichever
+ * decision the estimate m points to: beyond the margin, the direction by
+ * it (its tail tail_dir), else equivalence (tail_equiv), both at the
+ * plan's level.  A plug-in at the noise seen decides only half the time
+ * and few rounds' sd is often under the machine's, so the line gives a
+ * range for WSB_PLAN_POWER: at the noise seen, and at its upper
+ * confidence bound (wsb_sd_upper); e.g. "6-11 more rounds for 80% power
+ * at +-10%".
+ */
+static void
+inconclusive_words(WsbPaired *v, double m, double sd, double up, double dn, double tail_dir,
+				   double tail_equiv, const char *mtext)
+{
+	bool		dir = m >= up || m <= dn;
+	double		dist = m >= up ? m - up : (m <= dn ? dn - m : fmin(up - m, m - dn));
+	double		tail = dir ? tail_dir : tail_equiv;
+	int			gate = dir ? v->rounds_dir : v->rounds_equiv;
+	int			lost = (int) lround(v->rounds - v->df);
+	double		sd_hi = wsb_sd_upper(sd, v->df, WSB_NOISE_UPPER_CONF);
+	int			lo = rounds_to_add(v, wsb_rounds_needed(sd, dist, tail, WSB_PLAN_POWER, lost), gate),
+				hi = rounds_to_add(v, wsb_rounds_needed(sd_hi, dist, tail, WSB_PLAN_POWER, lost), gate);
+	char		iv[64],
+				n[64];
+
+	v->word = WSB_W_INCONCLUSIVE;
+	v->more_rounds_low = lo;
+	v->more_rounds = hi;
+	pct_interval(iv, sizeof(iv), v->low, v->high);
+	if (lo < 0)
+		snprintf(n, sizeof(n), "over %d more rounds", WSB_ROUNDS_NEEDED_MAX);
+	else if (hi < 0)
+		snprintf(n, sizeof(n), "%d to over %d more rounds", lo, WSB_ROUNDS_NEEDED_MAX);
+	else if (lo == hi)
+		snprintf(n, sizeof(n), "%d more round%s", lo, lo == 1 ? "" : "s");
+	else
+		snprintf(n, sizeof(n), "%d-%d more rounds", lo, hi);
+	snprintf(v->words, sizeof(v->words), "inconclusive %s: %s for %.0f%% power at +-%s%%", iv, n,
+			 100 * WSB_PLAN_POWER, mtext);
+}
+
 /*
  * The words for tps (see the header), and for an inconclusive result the
  * rounds still needed: judged from the observed mean m and spread sd of the
- * log ratios, aiming at whichever decision the estimate points to.
+ * log ratios, aiming at whichever decision the estimate points to.  A
+ * direction needs v->rounds_dir rounds and equivalence v->rounds_equiv
+ * (the reach of the sign-flip test at a_dir, a_eq), whatever the t
+ * interval says.
  */
 static void
 tps_words(WsbPaired *v, double margin, double tail_dir, double tail_equiv,
-		  double m, double sd, const char *mtext)
+		  double m, double sd, const char *mtext, double a_dir, double a_eq)
 {
 	double		up = log(1 + margin),
 				dn = log(1 - margin);
+	bool		dir_reach = v->rounds >= v->rounds_dir,
+				eq_reach = v->rounds >= v->rounds_equiv,
+				dir_ok = dir_reach && v->flip_dir_ok,
+				eq_ok = eq_reach && v->flip_equiv_ok,
+				above = v->low > 1 && v->p_holm < v->alpha_used,
+				below = v->high < 1 && v->p_holm < v->alpha_used;
 
 	v->decided = false;
-	if (v->low > 1 + margin && v->p_holm < v->alpha_used)
+	if (dir_ok && above && v->low > 1 + margin)
 	{
 		v->word = WSB_W_FASTER_BY;
 		snprintf(v->words, sizeof(v->words), "faster by >= %s%%", mtext);
 		v->decided = true;
 	}
-	else if (v->high < 1 - margin && v->p_holm < v->alpha_used)
+	else if (dir_ok && below && v->high < 1 - margin)
 	{
 		v->word = WSB_W_SLOWER_BY;
 		snprintf(v->words, sizeof(v->words), "slower by >= %s%%", mtext);
 		v->decided = true;
 	}
-	else if (v->p_equiv_holm < v->alpha_used)
+	else if (eq_ok && v->p_equiv_holm < v->alpha_used)
 	{
 		v->word = WSB_W_EQUIVALENT;
 		v->decided = true;
-		if ((v->low > 1 || v->high < 1) && v->p_holm < v->alpha_used)
+		if (dir_ok && (above || below))
 		{
 			char		iv[64];
 
 			/* inside the margin, and which way: both, or the words hide it */
 			pct_interval(iv, sizeof(iv), v->low, v->high);
 			snprintf(v->words, sizeof(v->words), "equivalent within +-%s%%, %.1f%% %s %s", mtext,
-					 100 * fabs(v->ratio - 1), v->low > 1 ? "faster" : "slower", iv);
+					 100 * fabs(v->ratio - 1), above ? "faster" : "slower", iv);
 		}
 		else
 			snprintf(v->words, sizeof(v->words), "equivalent within +-%s%%", mtext);
 	}
-	else if (v->low > 1 && v->p_holm < v->alpha_used)
+	else if (dir_ok && above)
 	{
 		v->word = WSB_W_FASTER;
 		snprintf(v->words, sizeof(v->words), "faster");
 	}
-	else if (v->high < 1 && v->p_holm < v->alpha_used)
+	else if (dir_ok && below)
 	{
 		v->word = WSB_W_SLOWER;
 		snprintf(v->words, sizeof(v->words), "slower");
 	}
+	else if (!eq_reach)
+		too_few_for_any(v, a_eq, "faster or slower");
+	else if ((above || below) && !dir_reach)
+		too_few_for_direction(v, a_dir, above ? "faster" : "slower");
 	else
-	{
-		char		iv[64];
-		int			need;
-
-		if (m >= up)
-			need = wsb_rounds_needed(sd, m - up, tail_dir);
-		else if (m <= dn)
-			need = wsb_rounds_needed(sd, dn - m, tail_dir);
-		else
-			need = wsb_rounds_needed(sd, fmin(up - m, m - dn), tail_equiv);
-		v->word = WSB_W_INCONCLUSIVE;
-		v->more_rounds = need < 0 ? -1 : (need > v->rounds ? need - v->rounds : 1);
-		pct_interval(iv, sizeof(iv), v->low, v->high);
-		if (need < 0)
-			snprintf(v->words, sizeof(v->words),
-					 "inconclusive %s: over %d more rounds for +-%s%%", iv,
-					 WSB_ROUNDS_NEEDED_MAX, mtext);
-		else
-			snprintf(v->words, sizeof(v->words),
-					 "inconclusive %s: about %d more round%s for +-%s%%", iv,
-					 v->more_rounds, v->more_rounds == 1 ? "" : "s", mtext);
-	}
+		inconclusive_words(v, m, sd, up, dn, tail_dir, tail_equiv, mtext);
 }
 
-/* The words for a stall share or count: fewer / more / unchanged / inconclusive. */
+/*
+ * The words for a stall share or count: fewer / more / unchanged /
+ * inconclusive, each behind the same gate of rounds as tps's words.
+ */
 static void
-stall_words(WsbPaired *v, const char *mtext)
+stall_words(WsbPaired *v, const char *mtext, double a_dir, double a_eq)
 {
 	char		iv[64];
+	bool		dir_reach = v->rounds >= v->rounds_dir,
+				eq_reach = v->rounds >= v->rounds_equiv,
+				dir_ok = dir_reach && v->flip_dir_ok,
+				eq_ok = eq_reach && v->flip_equiv_ok,
+				above = v->low > 1 && v->p_holm < v->alpha_used,
+				below = v->high < 1 && v->p_holm < v->alpha_used;
 
 	v->decided = true;
-	if (v->high < 1 && v->p_holm < v->alpha_used)
+	if (dir_ok && below)
 	{
 		v->word = WSB_W_FEWER;
 		snprintf(v->words, sizeof(v->words), "fewer");
 	}
-	else if (v->low > 1 && v->p_holm < v->alpha_used)
+	else if (dir_ok && above)
 	{
 		v->word = WSB_W_MORE;
 		snprintf(v->words, sizeof(v->words), "more");
 	}
-	else if (v->p_equiv_holm < v->alpha_used)
+	else if (eq_ok && v->p_equiv_holm < v->alpha_used)
 	{
 		v->word = WSB_W_UNCHANGED;
 		snprintf(v->words, sizeof(v->words), "unchanged within +-%s%%", mtext);
 	}
+	else if (!eq_reach)
+		too_few_for_any(v, a_eq, "fewer or more");
+	else if ((above || below) && !dir_reach)
+		too_few_for_direction(v, a_dir, below ? "fewer" : "more");
 	else
 	{
 		v->decided = false;
@@ -848,6 +962,54 @@ fit_carryover(const WsbRoundRun *runs, const RoundIndex *ix, int nconfigs, WsbPa
 }
 
 /*
+ * The sign-flip gate, at Holm's share of alpha for each configuration's
+ * rank (two-sided for a direction, one-sided for each side of an
+ * equivalence): need[c], the rounds at which the test can reach that
+ * share (at[c]), and ok[c], whether its p (flip_p[c], NAN: not computed,
+ * the t test alone) does.  Holm steps down: once a configuration fails
+ * its share, every one after it in the order fails too and needs as many
+ * rounds at that share, so that the words stay a subset of what Holm
+ * allows on the t test and on the sign-flip test alike.  rounds[c] the
+ * pairs c has.
+ */
+static void
+gate_rounds(const int *rank, const int *rounds, const double *flip_p, int nconfigs, int k,
+			double a, bool two_sided, int *need, double *at, bool *ok)
+{
+	int			running = 0;
+	double		running_at = a;
+	bool		blocked = false;
+
+	for (int c = 1; c < nconfigs; c++)
+	{
+		need[c] = wsb_sign_flip_rounds(a, two_sided);
+		at[c] = a;
+		ok[c] = false;
+	}
+	for (int i = 0; i < k; i++)
+		for (int c = 1; c < nconfigs; c++)
+			if (rank[c] == i)
+			{
+				double		share = a / (k - i);
+
+				need[c] = wsb_sign_flip_rounds(share, two_sided);
+				at[c] = share;
+				if (running > need[c])
+				{
+					need[c] = running;
+					at[c] = running_at;
+				}
+				if (rounds[c] < need[c])
+				{
+					running = need[c];
+					running_at = at[c];
+				}
+				blocked |= rounds[c] < need[c] || flip_p[c] > share;
+				ok[c] = !blocked;
+			}
+}
+
+/*
  * Judge every configuration against the baseline on every metric, from the
  * complete rounds.  out[c * WSB_N_METRICS + m]; the baseline's entries say
  * "baseline".
@@ -865,10 +1027,22 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 	WsbPairedFit *fit;
 	int		   *rank,
 			   *rankeq,
-			   *tps_rounds;
+			   *tps_rounds,
+			   *npairs,
+			   *need_dir,
+			   *need_eq;
+	double	   *flip,
+			   *flipeq,
+			   *at_dir,
+			   *at_eq;
+	bool	   *ok_dir,
+			   *ok_eq;
 	bool		present[WSB_N_METRICS];	/* some run has the figure */
 	RoundIndex	ix;
 	double		a = spec->alpha;
+	/* the level the rounds still needed are planned at: with --budget
+	 * its last look's, what a later look will test at */
+	double		a_plan = spec->nlooks > 0 ? wsb_look_alpha(0.05, spec->nlooks, spec->nlooks) : a;
 	double		margin = spec->margin_pct / 100;
 	char		mtext[32];
 
@@ -885,7 +1059,18 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 	rank = calloc(nconfigs + 1, sizeof(int));
 	rankeq = calloc(nconfigs + 1, sizeof(int));
 	tps_rounds = calloc(nconfigs + 1, sizeof(int));
-	if (!d || !place || !p || !adj || !peq || !adjeq || !fit || !rank || !rankeq || !tps_rounds)
+	npairs = calloc(nconfigs + 1, sizeof(int));
+	need_dir = calloc(nconfigs + 1, sizeof(int));
+	need_eq = calloc(nconfigs + 1, sizeof(int));
+	flip = calloc(nconfigs + 1, sizeof(double));
+	flipeq = calloc(nconfigs + 1, sizeof(double));
+	at_dir = calloc(nconfigs + 1, sizeof(double));
+	at_eq = calloc(nconfigs + 1, sizeof(double));
+	ok_dir = calloc(nconfigs + 1, sizeof(bool));
+	ok_eq = calloc(nconfigs + 1, sizeof(bool));
+	if (!d || !place || !p || !adj || !peq || !adjeq || !fit || !rank || !rankeq || !tps_rounds ||
+		!npairs || !need_dir || !need_eq || !flip || !flipeq || !at_dir || !at_eq ||
+		!ok_dir || !ok_eq)
 		goto done;
 	figures_present(runs, nruns, present);
 
@@ -908,6 +1093,7 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 			v->carryover = v->carryover_low = v->carryover_high = NAN;
 			v->p = v->p_holm = v->rank_p = v->level = NAN;
 			v->p_equiv = v->p_equiv_holm = v->level90 = NAN;
+			v->flip_p = v->flip_p_equiv = NAN;
 			p[c] = peq[c] = NAN;
 			if (c == 0)
 			{
@@ -936,6 +1122,16 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 				for (int i = 0; i < n; i++)
 					d[i] -= fit[c].slope * place[i];
 			v->rank_p = wsb_signed_rank_p(d, n);
+			/* the sign-flip test on the same rounds: its p can only gate
+			 * a word, so counting stops once it is past alpha */
+			if (n >= 2)
+			{
+				v->flip_p = wsb_sign_flip_p(d, n, 0, 0, a);
+				v->flip_p_equiv = fmax(wsb_sign_flip_p(d, n, log(1 - margin), 1, a),
+									   wsb_sign_flip_p(d, n, log(1 + margin), -1, a));
+			}
+			flip[c] = v->flip_p;
+			flipeq[c] = v->flip_p_equiv;
 		}
 		wsb_holm(p, nconfigs, adj, rank);
 		/* the equivalence claims are a family too: four configurations
@@ -943,11 +1139,24 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 		 * 13.8% of experiments when each was tested at a */
 		wsb_holm(peq, nconfigs, adjeq, rankeq);
 		for (int c = 1; c < nconfigs; c++)
+			npairs[c] = out[c * WSB_N_METRICS + m].rounds;
+		gate_rounds(rank, npairs, flip, nconfigs, k, a, true, need_dir, at_dir, ok_dir);
+		gate_rounds(rankeq, npairs, flipeq, nconfigs, keq, a, false, need_eq, at_eq, ok_eq);
+		for (int c = 1; c < nconfigs; c++)
 		{
 			WsbPaired  *v = &out[c * WSB_N_METRICS + m];
 			int			n = v->rounds;
+			double		a_dir,
+						a_eq;
 
 			v->alpha_used = a;
+			/* the share of this look's alpha c's rounds are gated at */
+			a_dir = at_dir[c];
+			a_eq = at_eq[c];
+			v->rounds_dir = need_dir[c];
+			v->rounds_equiv = need_eq[c];
+			v->flip_dir_ok = ok_dir[c];
+			v->flip_equiv_ok = ok_eq[c];
 			if (n < 2)
 			{
 				/* complete rounds, but not this figure: not measured */
@@ -971,15 +1180,16 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 			fit_interval(&fit[c], v->level, &v->low, &v->high);
 			fit_interval(&fit[c], v->level90, &v->low90, &v->high90);
 			if (m == WSB_M_TPS)
-				tps_words(v, margin, 1 - a / (2.0 * (k - rank[c])), (1 + v->level90) / 2,
-						  fit[c].estimate, fit[c].sd, mtext);
+				tps_words(v, margin, 1 - a_plan / (2.0 * (k - rank[c])),
+						  1 - a_plan / (rankeq[c] >= 0 ? keq - rankeq[c] : 1),
+						  fit[c].estimate, fit[c].sd, mtext, a_dir, a_eq);
 			else if (m == WSB_M_IMPLIED)
 			{
 				v->word = WSB_W_NONE;
 				v->words[0] = '\0';
 			}
 			else
-				stall_words(v, mtext);
+				stall_words(v, mtext, a_dir, a_eq);
 			if (share_class(m) >= 0)
 			{
 				double		mb,
@@ -1020,4 +1230,13 @@ done:
 	free(rank);
 	free(rankeq);
 	free(tps_rounds);
+	free(npairs);
+	free(need_dir);
+	free(need_eq);
+	free(flip);
+	free(flipeq);
+	free(at_dir);
+	free(at_eq);
+	free(ok_dir);
+	free(ok_eq);
 }

@@ -61,7 +61,7 @@ typedef struct WsbJudgeSpec
 typedef enum WsbWord
 {
 	WSB_W_BASELINE,
-	WSB_W_TOO_FEW,
+	WSB_W_TOO_FEW,				/* under 2 rounds, or under the sign-flip gate */
 	WSB_W_FASTER_BY,			/* the whole interval beyond +margin */
 	WSB_W_SLOWER_BY,
 	WSB_W_FASTER,				/* excludes no change, overlaps the margin */
@@ -101,10 +101,21 @@ typedef struct WsbPaired
 	double		p_equiv_holm;	/* Holm-adjusted over configurations */
 	double		level90;		/* of low90, high90: 1 - 2 a / (k - i), Holm */
 	double		rank_p;			/* signed-rank p, NAN under 6 rounds */
-	int			more_rounds;	/* inconclusive: about this many more */
+	double		flip_p;			/* exact sign-flip p, two-sided, ratio = 1; NAN
+								 * over WSB_SIGN_FLIP_EXACT_MAX rounds */
+	double		flip_p_equiv;	/* the larger of its two one-sided p against
+								 * the margin */
+	bool		flip_dir_ok;	/* the sign-flip test allows a direction */
+	bool		flip_equiv_ok;	/* and equivalence, at Holm's share */
+	int			rounds_dir;		/* a direction needs this many rounds (the */
+	int			rounds_equiv;	/* sign-flip test's reach), equivalence this */
+	int			more_rounds;	/* too few: this many more; inconclusive: this
+								 * many more for 80% power at the noise's
+								 * upper bound (-1: over the most) */
+	int			more_rounds_low;	/* inconclusive: the same at the noise seen */
 	WsbWord		word;
 	bool		decided;		/* by the margin, or equivalent */
-	char		words[160];		/* the verdict as printed */
+	char		words[224];		/* the verdict as printed */
 	char		limit[256];		/* tps, settled: what limits it (wsb_limit_text) */
 } WsbPaired;
 
@@ -129,6 +140,14 @@ typedef struct WsbRoundState
 	bool		complete;		/* every configuration ran, none failed */
 	bool		failed;			/* a run in it failed */
 } WsbRoundState;
+
+/*
+ * The sign-flip test is exact, its 2^n patterns counted, up to this many
+ * rounds; above it the t interval alone judges (by 20 rounds the
+ * randomization distribution of the mean is close to the t's, and the
+ * test could reach any level down to 2e-6)
+ */
+#define WSB_SIGN_FLIP_EXACT_MAX 20
 
 /* ---------- paired.c: paired statistics over rounds ---------- */
 
@@ -155,6 +174,11 @@ typedef struct WsbPairedFit
 /* wsb_rounds_needed looks no further than this many rounds */
 #define WSB_ROUNDS_NEEDED_MAX 1000
 
+/* the rounds an inconclusive line asks for: this power, planned at the
+ * upper confidence bound at WSB_NOISE_UPPER_CONF on the noise seen */
+#define WSB_PLAN_POWER 0.8
+#define WSB_NOISE_UPPER_CONF 0.8
+
 extern void wsb_paired_summary(const double *d, int n, double *mean, double *sd);
 extern double wsb_paired_t_p(const double *d, int n);
 extern void wsb_paired_fit(const double *d, const double *place, int n, WsbPairedFit *fit);
@@ -164,7 +188,10 @@ extern bool wsb_least_squares(const double *xtx, const double *xty, double yty, 
 							  int lost, double *beta, double *se, double *df);
 extern void wsb_holm(const double *p, int k, double *adjusted, int *rank);
 extern double wsb_signed_rank_p(const double *d, int n);
-extern int	wsb_rounds_needed(double sd, double half_width, double tail);
+extern int	wsb_rounds_needed(double sd, double distance, double tail, double power, int lost);
+extern double wsb_sd_upper(double sd, double df, double conf);
+extern int	wsb_sign_flip_rounds(double a, bool two_sided);
+extern double wsb_sign_flip_p(const double *d, int n, double centre, int side, double stop_above);
 
 /* ---------- verdict.c: the judgement, pure ---------- */
 

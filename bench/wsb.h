@@ -344,6 +344,7 @@ extern double wsb_mean(const double *x, int n);
 extern double wsb_stddev(const double *x, int n);	/* sample, n - 1 */
 extern double wsb_t_quantile(double p, double df);	/* Student's t */
 extern double wsb_t_cdf(double t, double df);
+extern double wsb_chisq_quantile(double p, double df);
 
 /* ---------- writing a value into an output file, reading a CSV back (format.c) ---------- */
 

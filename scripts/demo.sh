@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The README's first quick-start command: install what is needed, build
 # wal_stall and its harness, and run the quick preset: wal_buffers 32kB
-# against 1MB, pg_wal alone on a slowed loop device, rounds of 10 s runs
-# within a budget of 2 minutes, margin 10% (bench/presets/quick.conf), on a
+# against 1MB, pg_wal alone on a slowed loop device, 6 rounds of 5 s runs,
+# margin 10% (bench/presets/quick.conf), on a
 # temporary cluster.  Prints the verdict tables and the path of the report.
 # As root on Debian 12 (about 3 minutes with the build).
 #

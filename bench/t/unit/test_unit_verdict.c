@@ -105,13 +105,13 @@ test_2012(void)
 	check(near(p->p, 1 - 2.6852022 / sqrt(2 + 2.6852022 * 2.6852022), 1e-6),
 		  "2012 data: paired t p = 0.115211 (got %.6f)", p->p);
 	/*
-	 * more rounds: the estimate +8.7% lies beyond +5%, so the interval must
-	 * shrink to 0.0832171 - ln 1.05 = 0.0344272 a side: t(0.975, n-1) *
-	 * 0.053678 / sqrt n is 0.036061 at n = 11 (t 2.228139) and 0.034107 at
-	 * n = 12 (t 2.200985): 12 rounds, 9 more
+	 * three rounds carry no word at 5%: a sign-flip test of 3 rounds
+	 * reaches p = 1/8 at best one-sided, 1/4 two-sided; equivalence needs
+	 * 1/2^n <= 0.05, 5 rounds, a direction 2/2^n <= 0.05, 6
 	 */
-	check(p->word == WSB_W_INCONCLUSIVE && p->more_rounds == 9 &&
-		  strcmp(p->words, "inconclusive [-4.9%, +24.2%]: about 9 more rounds for +-5%") == 0,
+	check(p->word == WSB_W_TOO_FEW && p->more_rounds == 2 && p->rounds_equiv == 5 &&
+		  p->rounds_dir == 6 &&
+		  strcmp(p->words, "too few rounds for a verdict at 5%: needs 5 (6 for faster or slower)") == 0,
 		  "2012 data: \"%s\"", p->words);
 	check(!p->decided && isnan(p->rank_p), "2012 data: undecided; no rank test under 6 rounds");
 	n = wsb_paired_logs(r, 6, 2, 1, WSB_M_TPS, d, NULL);
@@ -206,14 +206,21 @@ test_words(void)
 
 	/* three configurations against one baseline of 1000 tps a round */
 	{
-		/* 1: +30%, 2: -30%, 3: +-0.3% around no change; 4 rounds */
+		/*
+		 * 1: +30%, 2: -30%, 3: +-0.3% around no change; 8 rounds (Holm's
+		 * first share, 5% / 3, needs 7 for a direction)
+		 */
 		const double tps[] = {
+			1000, 1300, 700, 1003,
+			1000, 1310, 702, 998,
+			1000, 1290, 698, 1001,
+			1000, 1305, 700, 999,
 			1000, 1300, 700, 1003,
 			1000, 1310, 702, 998,
 			1000, 1290, 698, 1001,
 			1000, 1305, 700, 999
 		};
-		WsbRoundRun *r = rounds_of(4, 4, tps, &n);
+		WsbRoundRun *r = rounds_of(8, 4, tps, &n);
 
 		wsb_judge_rounds(r, n, 4, &s, v);
 		check(strcmp(v[1 * WSB_N_METRICS].words, "faster by >= 5%") == 0,
@@ -240,11 +247,13 @@ test_words(void)
 	}
 	{
 		/*
-		 * +3%, +6%, +9%, +6%: d mean ln-ish 0.0580, sd 0.0283; 95% with 3 df
-		 * (t 3.182446): about [1.014, 1.108]: excludes 1, overlaps +5%
+		 * +3%, +6%, +9%, +6%, twice: d mean ln-ish 0.0580, sd 0.0262; 95%
+		 * with 7 df (t 2.364624): about [1.037, 1.083]: excludes 1,
+		 * overlaps +5%
 		 */
-		const double tps[] = {1000, 1030, 1000, 1060, 1000, 1090, 1000, 1060};
-		WsbRoundRun *r = rounds_of(4, 2, tps, &n);
+		const double tps[] = {1000, 1030, 1000, 1060, 1000, 1090, 1000, 1060,
+		1000, 1030, 1000, 1060, 1000, 1090, 1000, 1060};
+		WsbRoundRun *r = rounds_of(8, 2, tps, &n);
 
 		wsb_judge_rounds(r, n, 2, &s, v);
 		check(strcmp(v[WSB_N_METRICS].words, "faster") == 0 && v[WSB_N_METRICS].low > 1 &&
@@ -267,17 +276,18 @@ test_words(void)
 		 * margin 10: +6% every round, spread 0.5%: its 90% interval lies
 		 * inside +-10%, so under that margin the change does not matter;
 		 * but its 95% interval excludes 1, and the words say which way:
-		 * mean log 0.058259, sd 0.004716, t(0.975, 2) 4.302653: +4.8% to
-		 * +7.2%
+		 * the three rounds twice, mean log 0.058259, sd 0.004218,
+		 * t(0.975, 5) 2.570582: +5.5% to +6.5%
 		 */
-		const double tps[] = {1000, 1060, 1000, 1065, 1000, 1055};
-		WsbRoundRun *r = rounds_of(3, 2, tps, &n);
+		const double tps[] = {1000, 1060, 1000, 1065, 1000, 1055,
+		1000, 1060, 1000, 1065, 1000, 1055};
+		WsbRoundRun *r = rounds_of(6, 2, tps, &n);
 		WsbJudgeSpec s10 = {10, 0.05, 0, 0};
 
 		wsb_judge_rounds(r, n, 2, &s10, v);
-		check(strcmp(v[WSB_N_METRICS].words, "equivalent within +-10%, 6.0% faster [+4.8%, +7.2%]") == 0 &&
+		check(strcmp(v[WSB_N_METRICS].words, "equivalent within +-10%, 6.0% faster [+5.5%, +6.5%]") == 0 &&
 			  v[WSB_N_METRICS].word == WSB_W_EQUIVALENT && v[WSB_N_METRICS].decided,
-			  "margin 10: +6%% is \"equivalent within +-10%%, 6.0%% faster [+4.8%%, +7.2%%]\": both words "
+			  "margin 10: +6%% is \"equivalent within +-10%%, 6.0%% faster [+5.5%%, +6.5%%]\": both words "
 			  "(got \"%s\")", v[WSB_N_METRICS].words);
 		s10.margin_pct = 2;
 		wsb_judge_rounds(r, n, 2, &s10, v);
@@ -385,9 +395,22 @@ test_pieces(void)
 	check(near(wsb_signed_rank_p(d6, 6), 6.0 / 64, 1e-12), "signed-rank exact p with one negative of 6: 6/64 (got %g)",
 		  wsb_signed_rank_p(d6, 6));
 	check(isnan(wsb_signed_rank_p(d6, 5)), "signed-rank test needs 6 rounds");
-	check(wsb_rounds_needed(0.053678, 0.0344272, 0.975) == 12, "rounds needed: 12 (got %d)",
-		  wsb_rounds_needed(0.053678, 0.0344272, 0.975));
-	check(wsb_rounds_needed(0.05, 0, 0.975) == -1, "rounds needed on the margin itself: none");
+	check(wsb_rounds_needed(0.053678, 0.0344272, 0.975, 0.5, 1) == 12, "rounds needed at 50%% power: 12 (got %d)",
+		  wsb_rounds_needed(0.053678, 0.0344272, 0.975, 0.5, 1));
+	check(wsb_rounds_needed(0.05, 0, 0.975, 0.8, 1) == -1, "rounds needed on the margin itself: none");
+	/*
+	 * 80% power, sd = distance = 0.05: (t(0.975, n-1) + t(0.8, n-1)) / sqrt n
+	 * <= 1; n = 9: (2.306004 + 0.888890) / 3 = 1.0650, n = 10: (2.262157 +
+	 * 0.883404) / 3.162278 = 0.9947: 10.  With the place fitted (n - 2 df),
+	 * n = 10: (2.306004 + 0.888890) / 3.162278 = 1.0103, n = 11: (2.262157
+	 * + 0.883404) / 3.316625 = 0.9484: 11
+	 */
+	check(wsb_rounds_needed(0.05, 0.05, 0.975, 0.8, 1) == 10 && wsb_rounds_needed(0.05, 0.05, 0.975, 0.8, 2) == 11,
+		  "rounds needed at 80%% power: 10, 11 with the place fitted (got %d, %d)",
+		  wsb_rounds_needed(0.05, 0.05, 0.975, 0.8, 1), wsb_rounds_needed(0.05, 0.05, 0.975, 0.8, 2));
+	/* chi2(0.2, 2) = -2 ln 0.8 = 0.4462871: sd sqrt(2 / 0.4462871) = 2.116936 sd */
+	check(near(wsb_sd_upper(0.01, 2, 0.8), 0.02116936, 1e-7) && isnan(wsb_sd_upper(0.01, 0, 0.8)),
+		  "the noise's 80%% upper bound from 2 df: 2.116936 times the sd (got %.8f)", wsb_sd_upper(0.01, 2, 0.8));
 	check(near(t2(0.975), 4.3026527, 1e-6) && near(wsb_t_quantile(0.975, 2), t2(0.975), 1e-7),
 		  "t(0.975, 2) closed form 4.302653 matches the harness");
 	check(wsb_look_alpha(0.05, 0, 0) == 0.05 && near(wsb_look_alpha(0.05, 1, 1), 0.05, 1e-12),
@@ -480,11 +503,13 @@ test_spending(void)
 static void
 test_stalls(void)
 {
-	const double tps[] = {1000, 1300, 1000, 1320, 1000, 1310};
+	const double tps[] = {1000, 1300, 1000, 1320, 1000, 1310,
+	1000, 1305, 1000, 1315, 1000, 1295};
 	WsbJudgeSpec s = spec5();
 	WsbPaired	v[2 * WSB_N_METRICS];
 	int			n;
-	WsbRoundRun *r = rounds_of(3, 2, tps, &n);
+	WsbRoundRun *r = rounds_of(6, 2, tps, &n);
+	double		implied = 0;
 
 	for (int i = 0; i < n; i++)
 	{
@@ -514,9 +539,9 @@ test_stalls(void)
 				 "WAL flushes: the clients' flush waits fell from 26% to 0% of client time") == 0,
 		  "stalls: the limit of a +31%% from flushes gone (25.5%% median) (got \"%s\")", v[WSB_N_METRICS + WSB_M_TPS].limit);
 	/* implied: (1 - 0) / (1 - 10200/40000) = 1 / 0.745 = 1.3423 in round 2 */
-	check(near(v[WSB_N_METRICS + WSB_M_IMPLIED].ratio,
-			   exp((log(1 / (1 - 10100 / 40000.0)) + log(1 / (1 - 10200 / 40000.0)) +
-					log(1 / (1 - 10300 / 40000.0))) / 3), 1e-9),
+	for (int i = 1; i <= 6; i++)
+		implied += log(1 / (1 - (10000 + 100 * i) / 40000.0)) / 6;
+	check(near(v[WSB_N_METRICS + WSB_M_IMPLIED].ratio, exp(implied), 1e-9),
 		  "implied tps change: (1 - s_config) / (1 - s_base), geometric mean %.4f",
 		  v[WSB_N_METRICS + WSB_M_IMPLIED].ratio);
 	check(strcmp(wsb_metric_name(WSB_M_SHARE + 1), "wal_flush_share") == 0 &&
@@ -556,7 +581,8 @@ stall_rounds(int nrounds, const double *tps, const double *share_b, const double
 static void
 test_negligible(void)
 {
-	const double tps[] = {1000, 1300, 1000, 1310, 1000, 1290};
+	const double tps[] = {1000, 1300, 1000, 1310, 1000, 1290,
+	1000, 1305, 1000, 1295, 1000, 1315};
 	/* wal_buffer_full 40% in both; wal_flush 0.5% -> 0.9%; wal_insert 0.5%
 	 * -> 0.995% (under 1% in rounds 1 and 3, 0.999% in round 2: still
 	 * under); clog 0.5% -> 1.2% */
@@ -568,7 +594,7 @@ test_negligible(void)
 	WsbPaired	v[2 * WSB_N_METRICS];
 	const WsbPaired *c = &v[WSB_N_METRICS];
 	int			n;
-	WsbRoundRun *r = stall_rounds(3, tps, sb, sx, eb, ex, &n);
+	WsbRoundRun *r = stall_rounds(6, tps, sb, sx, eb, ex, &n);
 
 	wsb_judge_rounds(r, n, 2, &s, v);
 	check(strcmp(c[WSB_M_SHARE + 1].words, "negligible in both") == 0 &&
@@ -592,9 +618,13 @@ test_negligible(void)
 static void
 test_limit(void)
 {
-	const double faster[] = {1000, 1300, 1000, 1310, 1000, 1290};
-	const double same[] = {1000, 1010, 1000, 990, 1000, 1005};
-	const double murky[] = {1000, 1300, 1000, 800, 1000, 1150};
+	/* six rounds: the fewest that carry a direction at 5% */
+	const double faster[] = {1000, 1300, 1000, 1310, 1000, 1290,
+	1000, 1305, 1000, 1295, 1000, 1315};
+	const double same[] = {1000, 1010, 1000, 990, 1000, 1005,
+	1000, 995, 1000, 1008, 1000, 992};
+	const double murky[] = {1000, 1300, 1000, 800, 1000, 1150,
+	1000, 900, 1000, 1250, 1000, 850};
 	const double ep[WSB_N_STALL] = {300, 20, 1, 1};
 	const double ep12[WSB_N_STALL] = {25, 20, 1, 1};
 	const double none[WSB_N_STALL] = {0.002, 0.001, 0, 0};
@@ -609,7 +639,7 @@ test_limit(void)
 		const double sb[WSB_N_STALL] = {0.26, 0.03, 0, 0};
 		const double sx[WSB_N_STALL] = {0.02, 0.03, 0, 0};
 
-		r = stall_rounds(3, faster, sb, sx, ep, ep, &n);
+		r = stall_rounds(6, faster, sb, sx, ep, ep, &n);
 		wsb_judge_rounds(r, n, 2, &s, v);
 		check(t->decided && strcmp(t->limit, "the ring: wrap-around time fell from 26% to 2% of client time") == 0,
 			  "limit: \"%s\"", t->limit);
@@ -619,7 +649,7 @@ test_limit(void)
 	{
 		const double sh[WSB_N_STALL] = {0.40, 0.03, 0, 0};
 
-		r = stall_rounds(3, faster, sh, sh, ep, ep12, &n);
+		r = stall_rounds(6, faster, sh, sh, ep, ep12, &n);
 		wsb_judge_rounds(r, n, 2, &s, v);
 		check(t->decided && strcmp(t->limit, "the same stall time (40%, 40% of client time) in 12x fewer, "
 								   "longer waits: the WAL disk's write rate, not the ring, limits both") == 0,
@@ -631,7 +661,7 @@ test_limit(void)
 		const double sh[WSB_N_STALL] = {0.03, 0.30, 0, 0};
 		const double e[WSB_N_STALL] = {20, 300, 1, 1};
 
-		r = stall_rounds(3, same, sh, sh, e, e, &n);
+		r = stall_rounds(6, same, sh, sh, e, e, &n);
 		wsb_judge_rounds(r, n, 2, &s, v);
 		check(t->decided && strcmp(t->limit, "wal_flush: 30% and 30% of client time, unchanged, in as many "
 								   "waits: it limits both alike") == 0,
@@ -640,7 +670,7 @@ test_limit(void)
 	}
 	/* every class under the floor */
 	{
-		r = stall_rounds(3, faster, none, none, ep, ep, &n);
+		r = stall_rounds(6, faster, none, none, ep, ep, &n);
 		wsb_judge_rounds(r, n, 2, &s, v);
 		check(t->decided && strcmp(t->limit, "not a WAL or CLOG stall: every class under 1% of client time "
 								   "in both") == 0,
@@ -649,10 +679,11 @@ test_limit(void)
 	}
 	/* slower by less than the margin can tell: the direction is known, so the sentence is given */
 	{
-		const double slower[] = {1000, 940, 1000, 920, 1000, 960};
+		const double slower[] = {1000, 940, 1000, 920, 1000, 960,
+		1000, 930, 1000, 950, 1000, 945};
 		const double sb[WSB_N_STALL] = {0.26, 0.03, 0, 0};
 
-		r = stall_rounds(3, slower, sb, sb, ep, ep12, &n);
+		r = stall_rounds(6, slower, sb, sb, ep, ep12, &n);
 		wsb_judge_rounds(r, n, 2, &s, v);
 		check(t->word == WSB_W_SLOWER && !t->decided && wsb_tps_settled(t) &&
 			  strstr(t->limit, "fewer, longer waits: the WAL disk's write rate, not the ring, limits both") != NULL,
@@ -663,7 +694,7 @@ test_limit(void)
 	{
 		const double sb[WSB_N_STALL] = {0.26, 0.03, 0, 0};
 
-		r = stall_rounds(3, murky, sb, sb, ep, ep, &n);
+		r = stall_rounds(6, murky, sb, sb, ep, ep, &n);
 		wsb_judge_rounds(r, n, 2, &s, v);
 		check(!t->decided && t->limit[0] == '\0', "limit: none under an undecided verdict (%s)", t->words);
 		free(r);
@@ -671,7 +702,7 @@ test_limit(void)
 	/* tps alone (a CSV without stall figures), decided: not measured */
 	{
 		int			nr;
-		WsbRoundRun *q = rounds_of(3, 2, faster, &nr);
+		WsbRoundRun *q = rounds_of(6, 2, faster, &nr);
 
 		wsb_judge_rounds(q, nr, 2, &s, v);
 		check(t->decided && strstr(t->limit, "not measured") != NULL, "limit without stall figures: \"%s\"",
@@ -954,7 +985,13 @@ test_limit_printed(void)
 					 "32kB,2,1010,80000,20900,310,250,20,0,0,0,0\n"
 					 "16MB,2,1320,80000,1610,24,245,21,0,0,0,0\n"
 					 "32kB,3,990,80000,20700,305,235,19,0,0,0,0\n"
-					 "16MB,3,1290,80000,1590,26,240,20,0,0,0,0\n");
+					 "16MB,3,1290,80000,1590,26,240,20,0,0,0,0\n"
+					 "32kB,4,1000,80000,20800,300,240,20,0,0,0,0\n"
+					 "16MB,4,1305,80000,1600,25,240,20,0,0,0,0\n"
+					 "32kB,5,1005,80000,20850,302,245,20,0,0,0,0\n"
+					 "16MB,5,1315,80000,1605,24,242,21,0,0,0,0\n"
+					 "32kB,6,995,80000,20750,307,238,19,0,0,0,0\n"
+					 "16MB,6,1295,80000,1595,26,241,20,0,0,0,0\n");
 	check(wsb_verdicts_from_csv(path, NULL, 10, 0, 0, &vs, err, sizeof(err)) == 0, "limit CSV read (%s)", err);
 	f = tmpfile();
 	wsb_print_paired(f, &vs.table, &vs.spec, vs.v, -1);
@@ -1097,7 +1134,7 @@ test_csv_input(void)
 	check(text && strncmp(text, "configuration,baseline,metric,ratio,low,high,level,low90,high90,p,p_holm,"
 						  "signed_rank_p,verdict,decided,rounds,margin_pct,method\n", 110) == 0 &&
 		  strstr(text, "wal_buffers=32MB,wal_buffers=16MB,tps,1.086778,0.951109,1.241798,0.950000,") != NULL &&
-		  strstr(text, ",\"inconclusive [-4.9%, +24.2%]: about 9 more rounds for +-5%\",false,3,5,") != NULL,
+		  strstr(text, ",too few rounds for a verdict at 5%: needs 5 (6 for faster or slower),false,3,5,") != NULL,
 		  "verdicts.csv: a row per configuration and metric with ratio, interval, words, rounds, method");
 	check(text && strstr(text, "paired t on per-round log ratios of tps, 2 df, 95% interval") != NULL,
 		  "verdicts.csv: the method says paired t, its df and level");
@@ -1161,10 +1198,13 @@ test_csv_input(void)
 					 "a,1,1,100,true,4,10,10000,50\nb,1,2,130,true,4,10,0,0\n"
 					 "a,2,3,110,true,4,10,10000,50\nb,2,4,0,false,4,10,,\n"
 					 "a,3,5,105,true,4,10,10000,50\nb,3,6,137,true,4,10,0,0\n"
-					 "a,4,7,100,true,4,10,10000,50\nb,4,8,131,true,4,10,0,0\n");
+					 "a,4,7,100,true,4,10,10000,50\nb,4,8,131,true,4,10,0,0\n"
+					 "a,5,9,102,true,4,10,10000,50\nb,5,10,133,true,4,10,0,0\n"
+					 "a,6,11,104,true,4,10,10000,50\nb,6,12,135,true,4,10,0,0\n"
+					 "a,7,13,101,true,4,10,10000,50\nb,7,14,132,true,4,10,0,0\n");
 	err[0] = '\0';
 	check(wsb_verdicts_from_csv(path, NULL, 10, 0, 0, &vs, err, sizeof(err)) == 0 && vs.v &&
-		  vs.v[WSB_N_METRICS].rounds == 3 && vs.spec.margin_pct == 10 &&
+		  vs.v[WSB_N_METRICS].rounds == 6 && vs.spec.margin_pct == 10 &&
 		  strcmp(vs.v[WSB_N_METRICS + WSB_M_SHARE + 1].words, "fewer") == 0,
 		  "CSV: an old results.csv (run as the round), a failed run's round out, stall columns read (%s)",
 		  vs.v ? vs.v[WSB_N_METRICS + WSB_M_SHARE + 1].words : err);
@@ -1340,6 +1380,139 @@ test_experiment(void)
 	rmdir(dir);
 }
 
+/* a baseline of 1000 tps and one configuration at 1000 exp(d[r]) */
+static WsbRoundRun *
+rounds_from_logs(const double *d, int nrounds, int *nruns)
+{
+	double	   *tps = malloc(sizeof(double) * 2 * nrounds);
+	WsbRoundRun *r;
+
+	for (int i = 0; i < nrounds; i++)
+	{
+		tps[2 * i] = 1000;
+		tps[2 * i + 1] = 1000 * exp(d[i]);
+	}
+	r = rounds_of(nrounds, 2, tps, nruns);
+	free(tps);
+	return r;
+}
+
+/*
+ * No word the runs cannot carry: the sign-flip test's reach, its exact p,
+ * and the words it gates, through the real judgement.
+ */
+static void
+test_sign_flip(void)
+{
+	WsbJudgeSpec s = spec5();
+	WsbPaired	v[2 * WSB_N_METRICS];
+	const WsbPaired *t = &v[WSB_N_METRICS + WSB_M_TPS];
+	int			n;
+	WsbRoundRun *r;
+
+	/* 2 / 2^n <= a two-sided, 1 / 2^n one-sided; 2 / 2^5 = 0.0625 itself */
+	check(wsb_sign_flip_rounds(0.05, true) == 6 && wsb_sign_flip_rounds(0.05, false) == 5 &&
+		  wsb_sign_flip_rounds(0.025, true) == 7 && wsb_sign_flip_rounds(0.0625, true) == 5 &&
+		  wsb_sign_flip_rounds(0.01, false) == 7 && wsb_sign_flip_rounds(0, true) == -1,
+		  "sign-flip reach: 6 rounds two-sided at 5%%, 5 one-sided, 7 at 2.5%%, 5 at 1/16, 7 one-sided at 1%%");
+	{
+		/*
+		 * 3, 2, 1, -0.5: sum 5.5; of the 16 patterns 3+2+1+0.5 = 6.5 and
+		 * 3+2+1-0.5 = 5.5 reach it: one-sided 2/16, two-sided 4/16
+		 */
+		const double d[] = {3, 2, 1, -0.5};
+		const double ones[] = {1, 1, 1, 1, 1};
+
+		check(near(wsb_sign_flip_p(d, 4, 0, 1, 1), 0.125, 1e-12) &&
+			  near(wsb_sign_flip_p(d, 4, 0, 0, 1), 0.25, 1e-12) &&
+			  near(wsb_sign_flip_p(d, 4, 0, -1, 1), 15.0 / 16, 1e-12),
+			  "sign-flip p of 3, 2, 1, -0.5: 2/16 above, 4/16 both ways, 15/16 below (got %g %g %g)",
+			  wsb_sign_flip_p(d, 4, 0, 1, 1), wsb_sign_flip_p(d, 4, 0, 0, 1), wsb_sign_flip_p(d, 4, 0, -1, 1));
+		/* against a centre: 1 - 0.5 five times, all above: 1/32 */
+		check(near(wsb_sign_flip_p(ones, 5, 0.5, 1, 1), 1.0 / 32, 1e-12) &&
+			  near(wsb_sign_flip_p(ones, 5, 1.5, 1, 1), 1, 1e-12) &&
+			  wsb_sign_flip_p(d, 4, 0, 0, 0.1) > 0.1 && isnan(wsb_sign_flip_p(ones, 0, 0, 0, 1)),
+			  "sign-flip p against a centre; counting stops past stop_above; none of no rounds");
+	}
+	{
+		/* +30% every round: at 5 rounds the t interval is sure, the test cannot be */
+		const double d[] = {0.26, 0.27, 0.25, 0.265, 0.26, 0.255};
+
+		r = rounds_from_logs(d, 5, &n);
+		wsb_judge_rounds(r, n, 2, &s, v);
+		check(t->word == WSB_W_TOO_FEW && !t->decided && t->more_rounds == 1 && t->low > 1.2 &&
+			  strcmp(t->words, "too few rounds for faster at 5%: needs 6") == 0,
+			  "sign-flip gate: +30%% over 5 rounds, [%.3f, %.3f], \"%s\"", t->low, t->high, t->words);
+		free(r);
+		r = rounds_from_logs(d, 6, &n);
+		wsb_judge_rounds(r, n, 2, &s, v);
+		check(strcmp(t->words, "faster by >= 5%") == 0 && near(t->flip_p, 2.0 / 64, 1e-12),
+			  "sign-flip gate: the same at 6 rounds is \"faster by >= 5%%\", sign-flip p 2/64 (got \"%s\", %g)",
+			  t->words, t->flip_p);
+		free(r);
+	}
+	{
+		/* +-0.3%: 4 rounds carry no word at 5%, 5 carry equivalence */
+		const double d[] = {0.003, -0.002, 0.001, -0.001, 0.002};
+
+		r = rounds_from_logs(d, 4, &n);
+		wsb_judge_rounds(r, n, 2, &s, v);
+		check(t->word == WSB_W_TOO_FEW && t->more_rounds == 1 &&
+			  strcmp(t->words, "too few rounds for a verdict at 5%: needs 5 (6 for faster or slower)") == 0,
+			  "sign-flip gate: +-0.3%% over 4 rounds: \"%s\"", t->words);
+		free(r);
+		r = rounds_from_logs(d, 5, &n);
+		wsb_judge_rounds(r, n, 2, &s, v);
+		check(strcmp(t->words, "equivalent within +-5%") == 0 && near(t->flip_p_equiv, 1.0 / 32, 1e-12),
+			  "sign-flip gate: 5 rounds of +-0.3%% are \"equivalent within +-5%%\", sign-flip p 1/32 "
+			  "(got \"%s\", %g)", t->words, t->flip_p_equiv);
+		free(r);
+	}
+	{
+		/*
+		 * six rounds +5%, one -5%: the t test (p 0.046) calls it faster;
+		 * 8 of the 128 patterns have six or seven signs up, so the
+		 * sign-flip p is 16/128 and no direction is said (the judgement
+		 * stops counting once past 5%)
+		 */
+		const double d[] = {0.05, 0.05, 0.05, 0.05, 0.05, 0.05, -0.05};
+
+		r = rounds_from_logs(d, 7, &n);
+		wsb_judge_rounds(r, n, 2, &s, v);
+		check(t->p < 0.05 && t->low > 1 && t->flip_p > 0.05 &&
+			  near(wsb_sign_flip_p(d, 7, 0, 0, 1), 16.0 / 128, 1e-12) && t->word == WSB_W_INCONCLUSIVE,
+			  "sign-flip gate: 6 rounds +5%%, one -5%%: t p %.3f, sign-flip p %g, \"%s\"", t->p, t->flip_p,
+			  t->words);
+		free(r);
+	}
+	{
+		/*
+		 * Holm: three configurations +30% over 6 rounds; the first in
+		 * Holm's order is tested at 5% / 3, which 6 rounds cannot reach
+		 * (2/64 > 0.0167): Holm stops there, so none is said, each needs 7
+		 */
+		double		tps[6 * 4];
+		WsbPaired	w[4 * WSB_N_METRICS];
+
+		for (int i = 0; i < 6; i++)
+		{
+			tps[4 * i] = 1000;
+			tps[4 * i + 1] = 1300 + i;
+			tps[4 * i + 2] = 1310 - 2 * i;
+			tps[4 * i + 3] = 1295 + 3 * (i % 2);
+		}
+		r = rounds_of(6, 4, tps, &n);
+		wsb_judge_rounds(r, n, 4, &s, w);
+		check(w[1 * WSB_N_METRICS].word == WSB_W_TOO_FEW &&
+			  w[2 * WSB_N_METRICS].word == WSB_W_TOO_FEW && w[3 * WSB_N_METRICS].word == WSB_W_TOO_FEW &&
+			  w[1 * WSB_N_METRICS].rounds_dir == 7 && w[2 * WSB_N_METRICS].rounds_dir == 7 &&
+			  w[3 * WSB_N_METRICS].rounds_dir == 7,
+			  "sign-flip gate under Holm: none of three +30%% at 6 rounds (\"%s\", \"%s\", \"%s\")",
+			  w[1 * WSB_N_METRICS].words, w[2 * WSB_N_METRICS].words, w[3 * WSB_N_METRICS].words);
+		free(r);
+	}
+}
+
 void
 test_verdict(void)
 {
@@ -1348,6 +1521,7 @@ test_verdict(void)
 	test_readme_results();
 	test_drift();
 	test_words();
+	test_sign_flip();
 	test_left_out();
 	test_pieces();
 	test_stalls();
