@@ -5,7 +5,14 @@
 # scripts/pg_root.sh: 17 in trixie's, 18 and 19 in sid's), and
 # wal-stall-bench; then run lintian on them.
 #
-#   scripts/build_deb.sh [OUTDIR]
+#   scripts/build_deb.sh [--lintian-later] [OUTDIR]
+#   scripts/build_deb.sh --lintian-only OUTDIR
+#
+# --lintian-later leaves lintian out and puts the .changes and .buildinfo
+# files beside the .debs in OUTDIR; "--lintian-only OUTDIR" then runs it
+# on them, with the same verdict, while the caller does something else
+# (test/package.sh runs it beside its install).  OUTDIR must then be
+# readable by nobody, whom lintian runs as when root calls.
 #
 # Installs the build dependencies first (as root; skipped when present),
 # builds with "dpkg-buildpackage -us -uc -b" in a scratch copy of the tree
@@ -27,7 +34,39 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+lintian_mode=now
+case ${1:-} in
+	--lintian-later) lintian_mode=later; shift ;;
+	--lintian-only) lintian_mode=only; shift ;;
+	-*) echo "build_deb.sh: unknown option $1" >&2; exit 2 ;;
+esac
 out=${1:-}
+
+# run_lintian CHANGES: lintian on a .changes file and the files it lists,
+# its output in $out/lintian.txt; fails on an error, or if lintian failed.
+# As root, run as nobody: lintian warns when run as root.
+run_lintian() {
+	local as_user=() lstatus=0
+	[ "$(id -u)" -eq 0 ] && as_user=(runuser -u nobody --)
+	"${as_user[@]}" lintian --info --display-info --pedantic "$1" >"$out/lintian.txt" 2>&1 || lstatus=$?
+	if grep -q '^E: ' "$out/lintian.txt"; then
+		grep '^E: ' "$out/lintian.txt" >&2
+		echo "build_deb.sh: lintian reports errors (all of its output: $out/lintian.txt)" >&2
+		return 1
+	elif [ "$lstatus" -ne 0 ]; then
+		tail -5 "$out/lintian.txt" >&2
+		echo "build_deb.sh: lintian failed (exit $lstatus)" >&2
+		return 1
+	fi
+}
+
+if [ "$lintian_mode" = only ]; then
+	[ -n "$out" ] || { echo "build_deb.sh: --lintian-only needs the OUTDIR of a --lintian-later build" >&2; exit 2; }
+	changes=$(compgen -G "$out/wal-stall_*.changes" | head -1) || true
+	[ -n "$changes" ] || { echo "build_deb.sh: no wal-stall_*.changes in $out (build with --lintian-later)" >&2; exit 1; }
+	run_lintian "$changes"
+	exit
+fi
 
 # The build dependencies of debian/control, by name, and lintian.  The
 # postgresql-server-dev-all of the postgresql-common already installed:
@@ -102,21 +141,12 @@ make -C "$src" -s clean >/dev/null 2>&1 || true
 
 changes=$(ls "$scratch"/wal-stall_*.changes)
 cp "$scratch"/*.deb "$scratch/build.log" "$out/"
-# lintian warns when run as root: as root, run it as nobody.
-chmod 755 "$scratch"
-as_user=()
-[ "$(id -u)" -eq 0 ] && as_user=(runuser -u nobody --)
-lstatus=0
-"${as_user[@]}" lintian --info --display-info --pedantic "$changes" >"$out/lintian.txt" 2>&1 || lstatus=$?
 status=0
-if grep -q '^E: ' "$out/lintian.txt"; then
-	grep '^E: ' "$out/lintian.txt" >&2
-	echo "build_deb.sh: lintian reports errors (all of its output: $out/lintian.txt)" >&2
-	status=1
-elif [ "$lstatus" -ne 0 ]; then
-	tail -5 "$out/lintian.txt" >&2
-	echo "build_deb.sh: lintian failed (exit $lstatus)" >&2
-	status=1
+if [ "$lintian_mode" = later ]; then
+	cp "$changes" "$scratch"/wal-stall_*.buildinfo "$out/"
+else
+	chmod 755 "$scratch"	# for nobody
+	run_lintian "$changes" || status=1
 fi
 # The functions only the tests call (test/test_functions.c, built in only
 # by "make WS_TEST_FUNCTIONS=1") must not ship: no packaged library may

@@ -26,43 +26,48 @@ checked_files="wal_stall.control Makefile debian/changelog debian/control debian
 
 # self_test: the check passes on an unchanged copy of the files, and every
 # disagreement below makes one of its tests fail.  Each case is the file to
-# edit and a sed script, applied to a fresh copy.
+# edit and a sed script, applied to a copy of its own.  The cases run three
+# at a time: each is a few dozen short processes, whose starts, not the
+# cores, take the time on a loaded machine; their lines print in order.
 self_test() {
-	local n=0 failed=0 file edit
+	local n=1 failed=0 file edit i
 	scratch=$(mktemp -d /tmp/wal_stall_versions.XXXXXX)
 	trap 'rm -rf "$scratch"' EXIT
-	copy_checked_files() {
-		rm -rf "$scratch/tree"
-		mkdir -p "$scratch/tree/test" "$scratch/tree/debian" "$scratch/tree/bench" "$scratch/tree/sql"
-		cp "$0" "$scratch/tree/test/check_versions.sh"
+	copy_checked_files() {	# copy_checked_files DIR
+		mkdir -p "$1/test" "$1/debian" "$1/bench" "$1/sql"
+		cp "$0" "$1/test/check_versions.sh"
 		for f in $checked_files sql/wal_stall.sql; do
-			cp "$top/$f" "$scratch/tree/$f"
+			cp "$top/$f" "$1/$f"
 		done
 	}
-	copy_checked_files
-	n=1
-	if bash "$scratch/tree/test/check_versions.sh" >"$scratch/out" 2>&1; then
-		echo "ok 1 - an unchanged copy of the files passes the check"
-	else
-		echo "not ok 1 - an unchanged copy of the files passes the check"
-		grep -E '^not ok|^#   ' "$scratch/out" | sed 's/^/#   /'
-		failed=1
-	fi
+	unchanged_case() {	# writes case 1's TAP lines to $scratch/1/result
+		copy_checked_files "$scratch/1"
+		if bash "$scratch/1/test/check_versions.sh" >"$scratch/1/out" 2>&1; then
+			echo "ok 1 - an unchanged copy of the files passes the check"
+		else
+			echo "not ok 1 - an unchanged copy of the files passes the check"
+			grep -E '^not ok|^#   ' "$scratch/1/out" | sed 's/^/#   /'
+		fi >"$scratch/1/result"
+	}
+	edit_case() {	# edit_case N FILE EDIT: writes its TAP line to $scratch/N/result
+		local tree=$scratch/$1
+		copy_checked_files "$tree"
+		sed -i -E "$3" "$tree/$2"
+		if cmp -s "$top/$2" "$tree/$2"; then
+			echo "not ok $1 - $2: the edit \"$3\" changed nothing"
+		elif bash "$tree/test/check_versions.sh" >"$tree/out" 2>&1 ||
+			! grep -q '^not ok ' "$tree/out"; then
+			echo "not ok $1 - $2, edited with \"$3\", does not fail a test of the check"
+		else
+			echo "ok $1 - $2, edited with \"$3\", fails the check"
+		fi >"$tree/result"
+	}
+	unchanged_case &
 	while IFS='|' read -r file edit; do
 		[ -n "$file" ] || continue
 		n=$((n + 1))
-		copy_checked_files
-		sed -i -E "$edit" "$scratch/tree/$file"
-		if cmp -s "$top/$file" "$scratch/tree/$file"; then
-			echo "not ok $n - $file: the edit \"$edit\" changed nothing"
-			failed=$((failed + 1))
-		elif bash "$scratch/tree/test/check_versions.sh" >"$scratch/out" 2>&1 ||
-			! grep -q '^not ok ' "$scratch/out"; then
-			echo "not ok $n - $file, edited with \"$edit\", does not fail a test of the check"
-			failed=$((failed + 1))
-		else
-			echo "ok $n - $file, edited with \"$edit\", fails the check"
-		fi
+		[ "$(jobs -pr | wc -l)" -ge 3 ] && wait -n
+		edit_case "$n" "$file" "$edit" &
 	done <<'CASES'
 META.json|s/"version": "([0-9]+)\.([0-9]+)\.0",/"version": "\1.\2.1",/
 META.json|0,/"version": "[0-9.]+"/s//"version": "9.9.9"/
@@ -82,6 +87,16 @@ debian/changelog|1s/\(([0-9.]+)-/(\1.1-/
 bench/wsb.h|s/^(#define WSB_VERSION[[:space:]]+")/\10./
 CHANGELOG.md|s/^## Unreleased/## Not yet/
 CASES
+	wait
+	for i in $(seq 1 "$n"); do
+		if [ -s "$scratch/$i/result" ]; then
+			cat "$scratch/$i/result"
+			grep -q '^not ok ' "$scratch/$i/result" && failed=$((failed + 1))
+		else
+			echo "not ok $i - case $i of the self-test ended without a result"
+			failed=$((failed + 1))
+		fi
+	done
 	echo "$((n - failed)) passed, $failed failed"
 	[ "$failed" -eq 0 ]
 }
@@ -127,22 +142,39 @@ is "$headings" "## Unreleased|## $control|" "CHANGELOG.md: Unreleased, then $con
 
 # META.json, PGXN's Meta spec 1.0.0, whose versions are three-part SemVer:
 # 1.1 is 1.1.0 there.
-meta() {	# meta KEY...: the value at that path in META.json, or "(missing)"
-	python3 - "$top/META.json" "$@" <<'PY' 2>&1
+# META.json is read once, by one python3 (whose start takes most of a
+# second on a loaded machine, and the self-test runs this check 18 times):
+# the value at each path the tests below ask for, or "(missing)".
+meta_paths=("meta-spec version" name abstract version maintainer license provides
+	"provides wal_stall version" "provides wal_stall file" "provides wal_stall abstract"
+	"prereqs runtime requires PostgreSQL")
+declare -A meta_values
+while IFS= read -r -d '' path && IFS= read -r -d '' value; do
+	meta_values[$path]=$value
+done < <(python3 - "$top/META.json" "${meta_paths[@]}" <<'PY'
 import json, sys
-try:
-    with open(sys.argv[1]) as f:
-        node = json.load(f)
-except (OSError, ValueError) as e:
-    print("(unreadable: %s)" % e)
-    sys.exit()
-for key in sys.argv[2:]:
-    if not isinstance(node, dict) or key not in node:
-        print("(missing)")
-        sys.exit()
-    node = node[key]
-print(node if isinstance(node, str) else json.dumps(node))
+def value(path):
+    try:
+        with open(sys.argv[1]) as f:
+            node = json.load(f)
+    except (OSError, ValueError) as e:
+        return "(unreadable: %s)" % e
+    for key in path.split(" "):
+        if not isinstance(node, dict) or key not in node:
+            return "(missing)"
+        node = node[key]
+    return node if isinstance(node, str) else json.dumps(node)
+for path in sys.argv[2:]:
+    sys.stdout.write("%s\0%s\0" % (path, value(path)))
 PY
+)
+meta() {	# meta KEY...: the value at that path in META.json, or "(missing)"
+	local path="$*"
+	if [ -n "${meta_values[$path]+set}" ]; then
+		echo "${meta_values[$path]}"
+	else
+		echo "(not read: python3 failed)"
+	fi
 }
 semver=$control.0
 is "$(meta meta-spec version)" 1.0.0 "META.json follows the PGXN Meta spec 1.0.0"

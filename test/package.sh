@@ -9,14 +9,16 @@
 #   scripts/pg_root.sh --run 19 . env PG_CONFIG=/usr/lib/postgresql/19/bin/pg_config \
 #       bash /wal_stall/test/package.sh
 #
-# Builds the .debs in a scratch copy (scripts/build_deb.sh); installs
-# postgresql-NN-wal-stall and wal-stall-bench with apt-get; makes a cluster
-# with pg_createcluster on a free port, preloads wal_stall with ALTER SYSTEM,
-# restarts it with pg_ctlcluster, creates the extension, runs pgbench and
-# reads every view; runs the installed wal_stall_bench (--help, --version,
-# its man page, a 2-configuration run of 3 s on its own temporary cluster);
-# then drops the cluster, purges both packages and checks that none of the
-# paths dpkg -L listed is left.
+# Builds the .debs in a scratch copy (scripts/build_deb.sh), while
+# pg_createcluster makes a cluster on a free port; installs
+# postgresql-NN-wal-stall and wal-stall-bench with apt-get while lintian
+# checks them; preloads wal_stall with ALTER SYSTEM, restarts the cluster
+# with pg_ctlcluster, creates the extension, runs pgbench and reads every
+# view; runs the installed wal_stall_bench (--help, --version, its man page,
+# and, during pgbench's minute, a 2-configuration run of 3 s on its own
+# temporary cluster); then drops the cluster, purges both packages and
+# checks that none of the paths dpkg -L listed is left.  What runs beside
+# something else only reads what the other writes, or has its own cluster.
 #
 # The packages install into the system's PostgreSQL (its lib and extension
 # directories), over the files a "make install" may have put there: those
@@ -56,6 +58,12 @@ chmod 755 "$dir"	# apt-get's _apt user reads the .debs, postgres the scripts
 we_installed=0
 files_saved=0
 cleanup() {
+	# a cluster being made is waited for (an initdb), then dropped below
+	[ -n "${createcluster_pid:-}" ] && wait "$createcluster_pid" 2>/dev/null
+	# lintian (runuser's child, in a process group of its own) and the
+	# harness (which drops its temporary cluster on SIGTERM), if still running
+	[ -n "${lintian_pid:-}" ] && kill -- "-$lintian_pid" 2>/dev/null && wait "$lintian_pid" 2>/dev/null
+	[ -n "${harness_pid:-}" ] && kill "$harness_pid" 2>/dev/null && wait "$harness_pid" 2>/dev/null
 	if pg_lsclusters -h 2>/dev/null | awk '{print $1 "/" $2}' | grep -qx "$major/$cluster"; then
 		pg_dropcluster --stop "$major" "$cluster" >/dev/null 2>&1
 	fi
@@ -72,6 +80,18 @@ trap 'exit 130' INT
 trap 'exit 143' TERM	# test.sh's time limit: clean up all the same
 step() { echo "# $* (at ${SECONDS}s)"; }
 
+# ---------- a cluster, made while the packages build ----------
+# pg_createcluster is postgresql-common's, not the packages': its initdb
+# runs beside the build.  A free port (perl: a minimal root has no python);
+# a root shares the machine's network, so pg_createcluster's own choice
+# could be taken.
+port=$(perl -MIO::Socket::INET -e 'print IO::Socket::INET->new(Listen => 1, LocalAddr => "127.0.0.1")->sockport')
+step "pg_createcluster $major $cluster --port $port, beside the build"
+pg_createcluster "$major" "$cluster" --port "$port" >"$dir/createcluster.log" 2>&1 &
+createcluster_pid=$!
+# show_log_if STATUS LOG: STATUS as an exit status, LOG shown if it failed
+show_log_if() { [ "$1" -eq 0 ] || { tail -20 "$2" | sed 's/^/# /'; return 1; }; }
+
 # ---------- build ----------
 step "building the packages"
 version=$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)
@@ -79,12 +99,15 @@ upstream=${version%-*}
 arch=$(dpkg --print-architecture)
 ext_deb=$dir/debs/${ext_pkg}_${version}_$arch.deb
 bench_deb=$dir/debs/${bench_pkg}_${version}_$arch.deb
-ok "scripts/build_deb.sh builds the packages and lintian reports no error" \
-	to_log "$dir/build_deb.log" bash "$top/scripts/build_deb.sh" "$dir/debs"
+ok "scripts/build_deb.sh builds the packages" \
+	to_log "$dir/build_deb.log" bash "$top/scripts/build_deb.sh" --lintian-later "$dir/debs"
 ok "$(basename "$ext_deb") built" test -s "$ext_deb"
 ok "$(basename "$bench_deb") built" test -s "$bench_deb"
 [ -s "$ext_deb" ] && [ -s "$bench_deb" ] || bail "no packages to install"
-grep -E '^[EW]: ' "$dir/debs/lintian.txt" | sed 's/^/# lintian: /'
+# lintian only reads the .debs: it runs while they are installed and used
+# (a third of the build's time), and its verdict is read at the end.
+setsid bash "$top/scripts/build_deb.sh" --lintian-only "$dir/debs" >"$dir/lintian.log" 2>&1 &
+lintian_pid=$!
 
 # The paths each package holds, and which of them were there before it.
 listing() { dpkg-deb -c "$1" | awk '{print $6}' | sed -e 's|^\.||' -e 's|/$||' | grep -v '^$'; }
@@ -126,12 +149,12 @@ ok "the harness is /usr/bin/wal_stall_bench" test -x /usr/bin/wal_stall_bench
 ok "its presets are in /usr/share/wal-stall-bench/presets" test -f /usr/share/wal-stall-bench/presets/quick.conf
 
 # ---------- a cluster, the way a DBA makes one ----------
-# A free port (perl: a minimal root has no python).  A root shares the
-# machine's network, so pg_createcluster's own choice could be taken.
-port=$(perl -MIO::Socket::INET -e 'print IO::Socket::INET->new(Listen => 1, LocalAddr => "127.0.0.1")->sockport')
-step "pg_createcluster $major $cluster --port $port"
+# made while the packages build (above), started once they are installed
+wait "$createcluster_pid"
+createcluster_status=$?
+createcluster_pid=
 ok "pg_createcluster $major $cluster --port $port" \
-	to_log "$dir/createcluster.log" pg_createcluster "$major" "$cluster" --port "$port"
+	show_log_if "$createcluster_status" "$dir/createcluster.log"
 ok "pg_ctlcluster $major $cluster start" pg_ctlcluster "$major" "$cluster" start
 sql() { runuser -u postgres -- psql -X -p "$port" -At -v ON_ERROR_STOP=1 "$@"; }
 # A 32kB WAL ring and asynchronous commits: pgbench fills the ring, so the
@@ -214,6 +237,12 @@ xid0=$(sql -c "SELECT pg_current_xact_id()::text::bigint")
 t0=$(sql -c "SELECT now()")
 pgbench -c 4 -j 2 -T 60 postgres >"$dir/pgbench.log" 2>&1 &
 bench_pid=$!
+# The installed harness's short run needs no more than its own temporary
+# cluster: it runs in the minute pgbench takes, and is checked below.
+step "wal_stall_bench --set wal_buffers=32kB,1MB --runs 1 --duration 3 --scale 1, beside pgbench"
+(cd "$dir" && exec wal_stall_bench --pg-config "$PG_CONFIG" --set wal_buffers=32kB,1MB \
+	--runs 1 --duration 3 --scale 1 --out "$dir/bench" >"$dir/bench.log" 2>&1) &
+harness_pid=$!
 # While pgbench runs, a client is seen in a stall.  pgbench's own waits
 # are short and, with asynchronous commits, may all fall between two
 # samples; so a holder commits in a loop with commit_delay = 100 ms (the
@@ -341,10 +370,9 @@ else
 fi
 ok "wal_stall_bench --preset NAME reads /usr/share/wal-stall-bench/presets" \
 	bash -c "wal_stall_bench --preset no_such_preset 2>&1 | grep -q '\"/usr/share/wal-stall-bench/presets/no_such_preset.conf\".*quick'"
-step "wal_stall_bench --set wal_buffers=32kB,1MB --runs 1 --duration 3 --scale 1"
-( cd "$dir" && wal_stall_bench --pg-config "$PG_CONFIG" --set wal_buffers=32kB,1MB \
-	--runs 1 --duration 3 --scale 1 --out "$dir/bench" >"$dir/bench.log" 2>&1 )
+wait "$harness_pid"
 status=$?
+harness_pid=
 is "$status" 0 "a short harness run from the installed binary finishes"
 [ "$status" -eq 0 ] || tail -20 "$dir/bench.log" | sed 's/^/# /'
 tail -12 "$dir/bench.log" | sed 's/^/# bench: /'
@@ -372,6 +400,13 @@ sed 's/^/# left: /' "$dir/left" | head -20
 restore_files() { tar -C / -xpf "$dir/files_before.tar" && tar -C / -df "$dir/files_before.tar"; }
 ok "the $(wc -l <"$dir/files_before") files of theirs that were there before the install are back" restore_files
 files_saved=0
+
+wait "$lintian_pid"
+lintian_status=$?
+lintian_pid=
+is "$lintian_status" 0 "lintian reports no error on the packages"
+[ "$lintian_status" -eq 0 ] || tail -20 "$dir/lintian.log" | sed 's/^/# /'
+grep -E '^[EW]: ' "$dir/debs/lintian.txt" | sed 's/^/# lintian: /'
 
 tap_summary
 [ "$failed" -eq 0 ]
