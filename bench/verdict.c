@@ -625,10 +625,12 @@ wsb_tps_settled(const WsbPaired *v)
  * what the waits wait on ("... the WAL disk's write rate, not the ring,
  * limits both"); when neither moved, that class limits both alike.  Every
  * class under the floor in both: the limit is not a WAL or CLOG stall.
+ * *kind says which of these the sentence is and *cls the class it names
+ * (-1 none), so that the answer (answer.c) need not read the sentence.
  */
 void
 wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
-			   const WsbPaired *v, char *buf, size_t len)
+			   const WsbPaired *v, char *buf, size_t len, WsbLimitKind *kind, int *cls)
 {
 	RoundIndex	ix;
 	double		base[WSB_N_STALL],
@@ -641,6 +643,8 @@ wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 				b[32];
 
 	buf[0] = '\0';
+	*kind = WSB_L_NONE;
+	*cls = -1;
 	if (!index_rounds(runs, nruns, nconfigs, &ix))
 		return;
 	for (int c = 0; c < WSB_N_STALL; c++)
@@ -655,6 +659,7 @@ wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 		}
 	}
 	index_free(&ix);
+	*kind = WSB_L_UNMEASURED;
 	if (k < 0)
 	{
 		snprintf(buf, len, "no stall figures in these rounds: what limits it is not measured");
@@ -662,28 +667,43 @@ wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 	}
 	pct(a, sizeof(a), base[k]);
 	pct(b, sizeof(b), cfg[k]);
+	*cls = k;
 	if (all_negligible || v[WSB_M_SHARE_ALL].word == WSB_W_NEGLIGIBLE)
+	{
+		*kind = WSB_L_NOT_STALL;
+		*cls = -1;
 		snprintf(buf, len, "not a WAL or CLOG stall: every class under 1%% of client time in both");
+	}
 	else if (v[WSB_M_SHARE + k].word == WSB_W_FEWER || v[WSB_M_SHARE + k].word == WSB_W_MORE)
+	{
+		*kind = WSB_L_MOVED;
 		snprintf(buf, len, "%s %s from %s to %s of client time", class_limit[k],
 				 v[WSB_M_SHARE + k].word == WSB_W_FEWER ? "fell" : "rose", a, b);
+	}
 	else if (v[WSB_M_EPISODES + k].word == WSB_W_FEWER || v[WSB_M_EPISODES + k].word == WSB_W_MORE)
 	{
 		double		r = v[WSB_M_EPISODES + k].ratio;
 		bool		fewer = v[WSB_M_EPISODES + k].word == WSB_W_FEWER;
 		double		times = fewer ? 1 / r : r;
 
+		*kind = WSB_L_GRAIN;
 		snprintf(buf, len, "%s stall time (%s, %s of client time) in %.*fx %s %s waits: %s",
 				 v[WSB_M_SHARE + k].word == WSB_W_UNCHANGED ? "the same" : "about the same",
 				 a, b, times < 10 ? 1 : 0, times, fewer ? "fewer," : "more,",
 				 fewer ? "longer" : "shorter", class_pace[k]);
 	}
 	else if (v[WSB_M_SHARE + k].word == WSB_W_UNCHANGED)
+	{
+		*kind = WSB_L_SAME;
 		snprintf(buf, len, "%s: %s and %s of client time, unchanged, in as many waits: it limits both alike",
 				 wsb_stall_classes[k], a, b);
+	}
 	else
+	{
+		*kind = WSB_L_UNTOLD;
 		snprintf(buf, len, "%s takes most stall time (%s, %s of client time); the rounds do not "
 				 "tell how it changed", wsb_stall_classes[k], a, b);
+	}
 }
 
 /*
@@ -1004,10 +1024,14 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 	 * slower by less than the rounds can put beyond the margin.
 	 */
 	for (int c = 1; c < nconfigs; c++)
-		if (wsb_tps_settled(&out[c * WSB_N_METRICS + WSB_M_TPS]))
-			wsb_limit_text(runs, nruns, nconfigs, c, &out[c * WSB_N_METRICS],
-						   out[c * WSB_N_METRICS + WSB_M_TPS].limit,
-						   sizeof(out[c * WSB_N_METRICS + WSB_M_TPS].limit));
+	{
+		WsbPaired  *t = &out[c * WSB_N_METRICS + WSB_M_TPS];
+
+		t->limit_class = -1;
+		if (wsb_tps_settled(t))
+			wsb_limit_text(runs, nruns, nconfigs, c, &out[c * WSB_N_METRICS], t->limit,
+						   sizeof(t->limit), &t->limit_kind, &t->limit_class);
+	}
 done:
 	index_free(&ix);
 	free(d);

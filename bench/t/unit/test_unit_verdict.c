@@ -613,6 +613,8 @@ test_limit(void)
 		wsb_judge_rounds(r, n, 2, &s, v);
 		check(t->decided && strcmp(t->limit, "the ring: wrap-around time fell from 26% to 2% of client time") == 0,
 			  "limit: \"%s\"", t->limit);
+		check(t->limit_kind == WSB_L_MOVED && t->limit_class == 0,
+			  "limit kind: the share moved, the ring's class (got %d, %d)", t->limit_kind, t->limit_class);
 		free(r);
 	}
 	/* the same 40% of stall time in 12x fewer, longer waits */
@@ -624,6 +626,8 @@ test_limit(void)
 		check(t->decided && strcmp(t->limit, "the same stall time (40%, 40% of client time) in 12x fewer, "
 								   "longer waits: the WAL disk's write rate, not the ring, limits both") == 0,
 			  "limit: \"%s\"", t->limit);
+		check(t->limit_kind == WSB_L_GRAIN && t->limit_class == 0,
+			  "limit kind: the grain changed, the ring's class (got %d, %d)", t->limit_kind, t->limit_class);
 		free(r);
 	}
 	/* equivalent, and nothing moved: the largest class limits both alike */
@@ -636,6 +640,8 @@ test_limit(void)
 		check(t->decided && strcmp(t->limit, "wal_flush: 30% and 30% of client time, unchanged, in as many "
 								   "waits: it limits both alike") == 0,
 			  "limit: \"%s\" (%s)", t->limit, t->words);
+		check(t->limit_kind == WSB_L_SAME && t->limit_class == 1,
+			  "limit kind: unchanged, the flushes' class (got %d, %d)", t->limit_kind, t->limit_class);
 		free(r);
 	}
 	/* every class under the floor */
@@ -645,6 +651,8 @@ test_limit(void)
 		check(t->decided && strcmp(t->limit, "not a WAL or CLOG stall: every class under 1% of client time "
 								   "in both") == 0,
 			  "limit: \"%s\"", t->limit);
+		check(t->limit_kind == WSB_L_NOT_STALL && t->limit_class == -1,
+			  "limit kind: not a stall, no class (got %d, %d)", t->limit_kind, t->limit_class);
 		free(r);
 	}
 	/* slower by less than the margin can tell: the direction is known, so the sentence is given */
@@ -666,6 +674,8 @@ test_limit(void)
 		r = stall_rounds(3, murky, sb, sb, ep, ep, &n);
 		wsb_judge_rounds(r, n, 2, &s, v);
 		check(!t->decided && t->limit[0] == '\0', "limit: none under an undecided verdict (%s)", t->words);
+		check(t->limit_kind == WSB_L_NONE && t->limit_class == -1,
+			  "limit kind: none under an undecided verdict (got %d, %d)", t->limit_kind, t->limit_class);
 		free(r);
 	}
 	/* tps alone (a CSV without stall figures), decided: not measured */
@@ -676,6 +686,8 @@ test_limit(void)
 		wsb_judge_rounds(q, nr, 2, &s, v);
 		check(t->decided && strstr(t->limit, "not measured") != NULL, "limit without stall figures: \"%s\"",
 			  t->limit);
+		check(t->limit_kind == WSB_L_UNMEASURED && t->limit_class == -1,
+			  "limit kind: not measured, no class (got %d, %d)", t->limit_kind, t->limit_class);
 		free(q);
 	}
 }
