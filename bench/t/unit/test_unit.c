@@ -1103,6 +1103,7 @@ main(void)
 	test_proc();
 	test_validate();
 	test_verdict();
+	test_answer();
 	test_files();
 	test_simulation();
 	return tap_finish();
