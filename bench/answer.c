@@ -193,7 +193,7 @@ conditions(char *buf, size_t len, const WsbAnswerConditions *cond)
 			add(buf, len, ", %d MB/s", cond->slow_wal_mbps);
 		if (cond->held[0])
 			add(buf, len, "; %s", cond->held);
-		add(buf, len, ") ");
+		add(buf, len, "), ");
 	}
 	else if (cond->held[0])
 		add(buf, len, "With %s, ", cond->held);
@@ -372,7 +372,7 @@ say_undecided(char *buf, size_t len, const WsbVerdicts *vs, int c, int failed_ro
 	}
 	change(x, sizeof(x), t->ratio);
 	interval(iv, sizeof(iv), t->low, t->high);
-	add(buf, len, "not decided yet: %s against %s is %s %s (%s) over %d rounds, neither beyond "
+	add(buf, len, "nothing is decided yet: %s against %s is %s %s (%s) over %d rounds, neither beyond "
 		"nor within the +-%g%% margin", vs->table.labels[c], base, x,
 		t->ratio >= 1 ? "faster" : "slower", iv, t->rounds, vs->spec.margin_pct);
 	if (t->more_rounds > 0)

@@ -107,7 +107,7 @@ test_answer_equivalent(void)
 	cond.wal_mb_per_s[0] = 4.12;
 	cond.wal_mb_per_s[1] = 4.09;
 	wsb_answer_text(vs, &cond, a, sizeof(a));
-	want = "On this WAL disk (throttled to 100 write IOPS, 4 MB/s; synchronous_commit = off) "
+	want = "On this WAL disk (throttled to 100 write IOPS, 4 MB/s; synchronous_commit = off), "
 		"wal_buffers=1MB is equivalent to wal_buffers=32kB within +-10%: it does not matter here; "
 		"the WAL disk's write rate (4.1 MB/s measured against its 4 MB/s cap) limits both. "
 		"Faster WAL storage would help; a larger ring will not.";
@@ -246,7 +246,7 @@ test_answer_undecided(void)
 	wsb_answer_conditions_init(&cond);
 	tps(vs, 1, WSB_W_INCONCLUSIVE, 1.06, 0.97, 1.16, 5)->more_rounds = 7;
 	wsb_answer_text(vs, &cond, a, sizeof(a));
-	check(strcmp(a, "In these runs, not decided yet: 1MB against 32kB is 6.0% faster (-3.0% to +16%) "
+	check(strcmp(a, "In these runs, nothing is decided yet: 1MB against 32kB is 6.0% faster (-3.0% to +16%) "
 				 "over 5 rounds, neither beyond nor within the +-10% margin; about 7 more rounds "
 				 "would decide it (--budget gives the rounds).") == 0,
 		  "answer: inconclusive: the interval and the rounds still needed (got \"%s\")", a);
@@ -370,7 +370,7 @@ test_answer_judged(void)
 	cond.wal_mb_per_s[0] = cond.wal_mb_per_s[1] = 4.1;
 	wsb_answer_text(&vs, &cond, a, sizeof(a));
 	check(t->word == WSB_W_EQUIVALENT && t->limit_kind == WSB_L_GRAIN && t->limit_class == 0 &&
-		  strcmp(a, "On this WAL disk (throttled to 100 write IOPS, 4 MB/s) 1MB is equivalent to 32kB "
+		  strcmp(a, "On this WAL disk (throttled to 100 write IOPS, 4 MB/s), 1MB is equivalent to 32kB "
 				 "within +-10%: it does not matter here; the WAL disk's write rate (4.1 MB/s measured "
 				 "against its 4 MB/s cap) limits both. Faster WAL storage would help; a larger ring "
 				 "will not.") == 0,
