@@ -627,10 +627,13 @@ wsb_tps_settled(const WsbPaired *v)
  * class under the floor in both: the limit is not a WAL or CLOG stall.
  * *kind says which of these the sentence is and *cls the class it names
  * (-1 none), so that the answer (answer.c) need not read the sentence.
+ * With labels each figure names its configuration ("26% with 32kB"); NULL
+ * leaves them unnamed.
  */
 void
 wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
-			   const WsbPaired *v, char *buf, size_t len, WsbLimitKind *kind, int *cls)
+			   const WsbPaired *v, const char *base_label, const char *label,
+			   char *buf, size_t len, WsbLimitKind *kind, int *cls)
 {
 	RoundIndex	ix;
 	double		base[WSB_N_STALL],
@@ -639,8 +642,8 @@ wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 				largest;
 	int			k = -1;
 	bool		all_negligible = true;
-	char		a[32],
-				b[32];
+	char		a[80],
+				b[80];
 
 	buf[0] = '\0';
 	*kind = WSB_L_NONE;
@@ -667,6 +670,12 @@ wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 	}
 	pct(a, sizeof(a), base[k]);
 	pct(b, sizeof(b), cfg[k]);
+	/* each figure with the configuration it is of, when they have names */
+	if (base_label && label)
+	{
+		snprintf(a + strlen(a), sizeof(a) - strlen(a), " with %.*s", 48, base_label);
+		snprintf(b + strlen(b), sizeof(b) - strlen(b), " with %.*s", 48, label);
+	}
 	*cls = k;
 	if (all_negligible || v[WSB_M_SHARE_ALL].word == WSB_W_NEGLIGIBLE)
 	{
@@ -703,6 +712,30 @@ wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 		*kind = WSB_L_UNTOLD;
 		snprintf(buf, len, "%s takes most stall time (%s, %s of client time); the rounds do not "
 				 "tell how it changed", wsb_stall_classes[k], a, b);
+	}
+}
+
+/*
+ * The limit line of every configuration whose tps verdict is settled, into
+ * its tps entry of out (judged); labels name the figures' configurations
+ * ([0] the baseline), NULL leaves them unnamed.  wsb_judge_rounds makes
+ * them unnamed; who has the names makes them again with them.
+ */
+void
+wsb_limit_lines(const WsbRoundRun *runs, int nruns, int nconfigs, const char (*labels)[1024],
+				WsbPaired *out)
+{
+	for (int c = 1; c < nconfigs; c++)
+	{
+		WsbPaired  *t = &out[c * WSB_N_METRICS + WSB_M_TPS];
+
+		t->limit[0] = '\0';
+		t->limit_kind = WSB_L_NONE;
+		t->limit_class = -1;
+		if (wsb_tps_settled(t))
+			wsb_limit_text(runs, nruns, nconfigs, c, &out[c * WSB_N_METRICS],
+						   labels ? labels[0] : NULL, labels ? labels[c] : NULL, t->limit,
+						   sizeof(t->limit), &t->limit_kind, &t->limit_class);
 	}
 }
 
@@ -1023,15 +1056,7 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 	 * metric is judged: decided by the margin, equivalent, or faster /
 	 * slower by less than the rounds can put beyond the margin.
 	 */
-	for (int c = 1; c < nconfigs; c++)
-	{
-		WsbPaired  *t = &out[c * WSB_N_METRICS + WSB_M_TPS];
-
-		t->limit_class = -1;
-		if (wsb_tps_settled(t))
-			wsb_limit_text(runs, nruns, nconfigs, c, &out[c * WSB_N_METRICS], t->limit,
-						   sizeof(t->limit), &t->limit_kind, &t->limit_class);
-	}
+	wsb_limit_lines(runs, nruns, nconfigs, NULL, out);
 done:
 	index_free(&ix);
 	free(d);

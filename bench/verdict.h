@@ -204,9 +204,11 @@ extern int	wsb_round_states(const WsbRoundRun *runs, int nruns, int nconfigs,
 extern void wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 							 const WsbJudgeSpec *spec, WsbPaired *out);	/* [nconfigs * WSB_N_METRICS] */
 extern bool wsb_tps_settled(const WsbPaired *v);
+extern void wsb_limit_lines(const WsbRoundRun *runs, int nruns, int nconfigs,
+							const char (*labels)[1024], WsbPaired *out);
 extern void wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
-						   const WsbPaired *v, char *buf, size_t len,
-						   WsbLimitKind *kind, int *cls);	/* v: config's metrics */
+						   const WsbPaired *v, const char *base_label, const char *label,
+						   char *buf, size_t len, WsbLimitKind *kind, int *cls);	/* v: config's metrics */
 extern const char *wsb_metric_name(WsbMetric m);	/* "tps", "wal_flush_share" ... */
 
 /* ---------- spending.c: the error spent over --budget's looks ---------- */

@@ -572,6 +572,9 @@ wsb_verdicts_from_csv_ordered(const char *path, const char *baseline, const char
 		return -1;
 	}
 	wsb_judge_rounds(out->table.runs, out->table.nruns, out->table.nconfigs, &out->spec, out->v);
+	/* the limit lines again, each figure with its configuration's name */
+	wsb_limit_lines(out->table.runs, out->table.nruns, out->table.nconfigs,
+					(const char (*)[1024]) out->table.labels, out->v);
 	return 0;
 }
 

@@ -628,6 +628,15 @@ test_limit(void)
 			  "limit: \"%s\"", t->limit);
 		check(t->limit_kind == WSB_L_GRAIN && t->limit_class == 0,
 			  "limit kind: the grain changed, the ring's class (got %d, %d)", t->limit_kind, t->limit_class);
+		{
+			const char	names[2][1024] = {"32kB", "1MB"};
+
+			wsb_limit_lines(r, n, 2, names, v);
+			check(strcmp(t->limit, "the same stall time (40% with 32kB, 40% with 1MB of client time) in "
+						 "12x fewer, longer waits: the WAL disk's write rate, not the ring, limits both") == 0 &&
+				  t->limit_kind == WSB_L_GRAIN,
+				  "limit: named, each figure says whose it is: \"%s\"", t->limit);
+		}
 		free(r);
 	}
 	/* equivalent, and nothing moved: the largest class limits both alike */
@@ -974,8 +983,9 @@ test_limit_printed(void)
 	got = fread(out, 1, sizeof(out) - 1, f);
 	out[got] = '\0';
 	fclose(f);
-	check(strstr(out, "faster by >= 10%\n    limit: the ring: wrap-around time fell from 26% to 2% of client time\n"),
-		  "terminal: the limit under the decided configuration");
+	check(strstr(out, "faster by >= 10%\n    limit: the ring: wrap-around time fell from 26% with 32kB "
+				 "to 2% with 16MB of client time\n"),
+		  "terminal: the limit under the decided configuration, each figure with its configuration");
 	check(strstr(out, "    wal_flush        negligible in both (share under 1% of client time)\n") &&
 		  strstr(out, "wal_flush        episodes") == NULL && strstr(out, "wal_insert") == NULL,
 		  "terminal: a negligible class is one line, a class without stalls none");
