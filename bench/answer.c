@@ -361,10 +361,12 @@ say_undecided(char *buf, size_t len, const WsbVerdicts *vs, int c, int failed_ro
 	char		x[32],
 				iv[64];
 
-	if (t->rounds < 2 || isnan(t->low))
+	/* too few rounds: under 2, or under what the judge's own gate asks */
+	if (t->word == WSB_W_TOO_FEW || t->rounds < 2 || isnan(t->low))
 	{
-		add(buf, len, "no verdict yet: %s has %d complete round%s against %s, and a verdict "
-			"needs at least 2", vs->table.labels[c], t->rounds, t->rounds == 1 ? "" : "s", base);
+		add(buf, len, "no verdict yet: %s has %d complete round%s against %s, too few for a "
+			"verdict%s", vs->table.labels[c], t->rounds, t->rounds == 1 ? "" : "s", base,
+			t->rounds < 2 ? " (at least 2)" : "");
 		if (failed_rounds > 0)
 			add(buf, len, " (the log says why runs failed)");
 		add(buf, len, "; more rounds (--runs, or --budget) give them.");

@@ -237,9 +237,16 @@ test_answer_undecided(void)
 	wsb_answer_conditions_init(&cond);
 	tps(vs, 1, WSB_W_TOO_FEW, 1.05, NAN, NAN, 1);
 	wsb_answer_text(vs, &cond, a, sizeof(a));
-	check(strcmp(a, "In these runs, no verdict yet: 1MB has 1 complete round against 32kB, and a "
-				 "verdict needs at least 2; more rounds (--runs, or --budget) give them.") == 0,
+	check(strcmp(a, "In these runs, no verdict yet: 1MB has 1 complete round against 32kB, too few "
+				 "for a verdict (at least 2); more rounds (--runs, or --budget) give them.") == 0,
 		  "answer: too few rounds: not decided, and what gives the rounds (got \"%s\")", a);
+
+	/* a gate of the judge's own above 2 rounds: too few, whatever the interval */
+	tps(vs, 1, WSB_W_TOO_FEW, 1.05, 0.9, 1.2, 4);
+	wsb_answer_text(vs, &cond, a, sizeof(a));
+	check(strstr(a, "no verdict yet: 1MB has 4 complete rounds against 32kB, too few for a verdict; "
+				 "more rounds") != NULL,
+		  "answer: too few rounds by the judge's word, not only under 2 (got \"%s\")", a);
 	free_verdicts(vs);
 
 	vs = verdicts(2, labels, 5, 10);
@@ -263,8 +270,8 @@ test_answer_undecided(void)
 	vs->table.runs[1].ok = vs->table.runs[3].ok = false;
 	tps(vs, 1, WSB_W_TOO_FEW, NAN, NAN, NAN, 0);
 	wsb_answer_text(vs, &cond, a, sizeof(a));
-	check(strcmp(a, "In these runs, no verdict yet: 1MB has 0 complete rounds against 32kB, and a "
-				 "verdict needs at least 2 (the log says why runs failed); more rounds (--runs, or "
+	check(strcmp(a, "In these runs, no verdict yet: 1MB has 0 complete rounds against 32kB, too few "
+				 "for a verdict (at least 2) (the log says why runs failed); more rounds (--runs, or "
 				 "--budget) give them. 2 runs failed; 2 rounds with one are left out.") == 0,
 		  "answer: every round with a failed run (got \"%s\")", a);
 	free_verdicts(vs);
