@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "answer.h"
 #include "engine.h"
 #include "expbuffer.h"
 #include "report_internal.h"
@@ -447,9 +448,10 @@ wsb_budget_looks(const WsbOptions *o, int nconfigs)
 	return rounds - 2 > 1 ? rounds - 2 : 1;
 }
 
-/* A small report for --judge: the verdicts of a file, no runs behind them. */
+/* A small report for --judge: the verdicts of a file, no runs behind them,
+ * the answer first. */
 static int
-write_judge_report(const char *dir, const WsbVerdicts *vs, const char *source)
+write_judge_report(const char *dir, const WsbVerdicts *vs, const char *source, const char *answer)
 {
 	char	   *plotdir;
 	FILE	   *f;
@@ -462,10 +464,13 @@ write_judge_report(const char *dir, const WsbVerdicts *vs, const char *source)
 		  "<title>wal_stall_bench verdicts</title>\n<style>body{font-family:sans-serif;"
 		  "max-width:1100px;margin:1em auto}table{border-collapse:collapse}th,td{border:1px solid #ccc;"
 		  "padding:.25em .5em}td.n{text-align:right}.faster{color:#070;font-weight:bold}"
-		  ".slower{color:#a00;font-weight:bold}.missing{background:#fde}</style></head><body>\n", f);
+		  ".slower{color:#a00;font-weight:bold}.missing{background:#fde}"
+		  ".answer{font-size:1.1em;border-left:4px solid #369;padding:.25em 1em}</style></head><body>\n", f);
 	fputs("<h1>wal_stall_bench: verdicts of ", f);
 	wsb_html_escape(f, source);
-	fputs("</h1>\n<p>Judged with <code>--judge</code> from the file alone (no server). Baseline: ", f);
+	fputs("</h1>\n", f);
+	wsb_answer_html(f, answer);
+	fputs("<p>Judged with <code>--judge</code> from the file alone (no server). Baseline: ", f);
 	wsb_html_escape(f, vs->table.labels[0]);
 	fputs(".</p>\n<h2>Verdict by rounds</h2>\n", f);
 	wsb_paired_html(f, &vs->table, &vs->spec, vs->v, vs->table.seed, vs->forest ? plotdir : NULL);
@@ -499,6 +504,9 @@ wsb_judge_only(const WsbOptions *o, bool margin_given)
 	const char *labels[64];
 	int			nlabels = 0;
 	int			rc;
+	WsbAnswerConditions cond;
+	PQExpBufferData conf;
+	char		answer[WSB_ANSWER_MAX];
 
 	if (stat(o->judge, &st) == 0 && S_ISDIR(st.st_mode))
 	{
@@ -517,7 +525,10 @@ wsb_judge_only(const WsbOptions *o, bool margin_given)
 	else
 		path = wsb_xstrdup(o->judge);
 	/* a results directory: its configurations in the plan's order, as the
-	 * run showed them */
+	 * run showed them, and the conditions of the answer (a CSV alone has
+	 * none: the throttle is then unknown, the WAL rate unmeasured) */
+	wsb_answer_conditions_init(&cond);
+	initPQExpBuffer(&conf);
 	for (char *p = plan; p && *p && nlabels < 64;)
 	{
 		char	   *e = strchr(p, '\n');
@@ -526,8 +537,16 @@ wsb_judge_only(const WsbOptions *o, bool margin_given)
 			*e = '\0';
 		if (strncmp(p, "configuration = ", 16) == 0)
 			labels[nlabels++] = p + 16;
+		else if (strncmp(p, "slow_wal = ", 11) == 0)
+			cond.slow_wal_iops = atoi(p + 11) > 0 ? atoi(p + 11) : 0;
+		else if (strncmp(p, "slow_wal_mbps = ", 16) == 0)
+			cond.slow_wal_mbps = atoi(p + 16) > 0 ? atoi(p + 16) : 0;
+		else if (strncmp(p, "conf = ", 7) == 0)
+			appendPQExpBuffer(&conf, "%s\n", p + 7);
 		p = e ? e + 1 : NULL;
 	}
+	wsb_answer_held(wsb_buffer_text(&conf), cond.held, sizeof(cond.held));
+	termPQExpBuffer(&conf);
 	rc = wsb_verdicts_from_csv_ordered(path, o->baseline, labels, o->baseline[0] ? 0 : nlabels,
 									   margin_given ? o->margin_pct : NAN, 0, 0, &vs,
 									   err, sizeof(err));
@@ -539,6 +558,9 @@ wsb_judge_only(const WsbOptions *o, bool margin_given)
 		return WSB_EXIT_FAILURE;
 	}
 	wsb_print_paired(stdout, &vs.table, &vs.spec, vs.v, vs.table.seed);
+	wsb_answer_text(&vs, &cond, answer, sizeof(answer));
+	if (answer[0])
+		printf("\n%s\n", answer);
 	rc = WSB_EXIT_FAILURE;
 	if (!o->out[0])
 		rc = WSB_EXIT_OK;
@@ -547,7 +569,7 @@ wsb_judge_only(const WsbOptions *o, bool margin_given)
 	/* root runs gnuplot there: nobody else may change what it reads */
 	else if (wsb_out_dir_secure(o->out, o, err, sizeof(err)) != 0)
 		wsb_error("%s", err);
-	else if (wsb_verdicts_write(o->out, &vs) != 0 || write_judge_report(o->out, &vs, path) != 0)
+	else if (wsb_verdicts_write(o->out, &vs) != 0 || write_judge_report(o->out, &vs, path, answer) != 0)
 		wsb_error("could not write the verdicts in \"%s\"", o->out);
 	else
 	{

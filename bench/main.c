@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "aged.h"
+#include "answer.h"
 #include "clog_report.h"
 #include "engine.h"
 #include "expbuffer.h"
@@ -874,6 +875,16 @@ main(int argc, char **argv)
 	if (wsb_clog_wanted(&opts, &plan))
 		wsb_clog_print(stdout, &plan, runs, ndone, have_verdicts ? &verdicts : NULL);
 	wsb_validate_print(stdout, &plan, runs, ndone);
+	if (have_verdicts)
+	{
+		WsbAnswerConditions cond;
+		char		answer[WSB_ANSWER_MAX];
+
+		wsb_answer_conditions_of_runs(&opts, &plan, runs, ndone, &cond);
+		wsb_answer_text(&verdicts, &cond, answer, sizeof(answer));
+		if (answer[0])
+			printf("\n%s\n", answer);
+	}
 	printf("results in %s\n", opts.out);
 	if (wsb_interrupted)
 		return WSB_EXIT_INTERRUPTED;

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "answer.h"
 #include "clog_report.h"
 #include "engine.h"
 #include "expbuffer.h"
@@ -138,7 +139,8 @@ plan_turns_fsync_off(const WsbOptions *opts, const WsbPlan *plan)
 
 static const char report_css[] =
 "body{font-family:sans-serif;margin:1.5em auto;max-width:1100px;color:#222;line-height:1.4}"
-"h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}"
+"h1{font-size:1.5em}.answer{font-size:1.1em;border-left:4px solid #369;padding:.25em 1em}"
+"h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}"
 "table{border-collapse:collapse;margin:.5em 0;font-size:.9em}"
 "th,td{border:1px solid #ccc;padding:.25em .5em;vertical-align:top;text-align:left}"
 "th{background:#f2f2f2}td.n{text-align:right;font-variant-numeric:tabular-nums}"
@@ -636,7 +638,17 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 		html_printf(f, "%d configuration%s x %d round%s", plan->nconfigs,
 					plan->nconfigs == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s");
 	}
-	fputs("</h1>\n<p>", f);
+	fputs("</h1>\n", f);
+	if (verdicts)
+	{
+		WsbAnswerConditions cond;
+		char		answer[WSB_ANSWER_MAX];
+
+		wsb_answer_conditions_of_runs(opts, plan, runs, nruns, &cond);
+		wsb_answer_text(verdicts, &cond, answer, sizeof(answer));
+		wsb_answer_html(f, answer);
+	}
+	fputs("<p>", f);
 	if (env)
 		html_printf(f, "Started %s, finished %s. ", env->started, env->finished);
 	html_printf(f, "Baseline: %s.", plan->nconfigs ? plan->configs[0].label : "none");

@@ -4,9 +4,9 @@
  *		wal_stall_bench: each configuration's runs on the terminal, the
  *		table main.c prints at the end, before the verdict.
  *
- * One line per configuration: the tps of each run in run order, their
- * median, and each run's window tps (what the verdict pairs), wrapped at
- * 100 columns.  The other tables on the terminal belong to what they
+ * One line per configuration: the tps of each run in run order, each
+ * run's window tps when the verdict pairs those, and the median of what
+ * it pairs, wrapped at 100 columns.  The other tables on the terminal belong to what they
  * show: the verdict's to verdict_report.c, the CLOG's to clog_report.c,
  * --validate's to report_validate.c.
  *
@@ -47,15 +47,35 @@ print_wrapped(FILE *f, const char *text, int indent, int width)
 }
 
 /*
- * Each configuration's runs on the terminal: the tps of each in run order
- * and their median, then each run's window tps, wrapped at 100 columns.  The verdict follows it
- * (wsb_print_paired).
+ * Whether the verdict pairs the runs' window tps: every successful run has
+ * one (round_table.c's use_window_tps, the same rule on the runs).
+ */
+static bool
+window_judged(const WsbRun *runs, int nruns)
+{
+	bool		any = false;
+
+	for (int i = 0; i < nruns; i++)
+	{
+		if (runs[i].ok && !(runs[i].tps_window > 0))
+			return false;
+		any |= runs[i].ok;
+	}
+	return any;
+}
+
+/*
+ * Each configuration's runs on the terminal: the tps of each in run order,
+ * then, when the verdict pairs them, each run's window tps; the median is
+ * of the tps the verdict judges, so that it reads beside the ratio.
+ * Wrapped at 100 columns.  The verdict follows it (wsb_print_paired).
  */
 void
 wsb_print_runs(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 {
 	const WsbRun **ord = wsb_runs_in_order(runs, nruns);
 	double	   *x = wsb_xmalloc(sizeof(double) * (nruns > 0 ? nruns : 1));
+	bool		window = window_judged(runs, nruns);
 
 	if (ord == NULL)
 	{
@@ -63,14 +83,15 @@ wsb_print_runs(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 		free(x);
 		return;
 	}
-	fputs("tps of each run (run order), median\n", f);
+	fputs(window ? "tps of each run (run order); over its steady seconds, what the verdict judges, "
+		  "and their median\n" : "tps of each run (run order), median\n", f);
 	for (int c = 0; c < plan->nconfigs; c++)
 	{
 		char	   *line = NULL;
 		size_t		linelen = 0;
 		FILE	   *m = open_memstream(&line, &linelen);
 		char		b[32];
-		int			nok = wsb_config_tps(runs, nruns, c, x);
+		int			nok = 0;
 
 		if (m == NULL)
 			break;
@@ -82,17 +103,22 @@ wsb_print_runs(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 			wsb_fmt_tps(b, sizeof(b), ord[i]->tps);
 			fprintf(m, " %s", ord[i]->ok ? b : "failed");
 		}
+		if (window)
+		{
+			fputs("; over the steady seconds:", m);
+			for (int i = 0; i < nruns; i++)
+			{
+				if (ord[i]->config != c || !ord[i]->ok)
+					continue;
+				x[nok++] = ord[i]->tps_window;
+				wsb_fmt_tps(b, sizeof(b), ord[i]->tps_window);
+				fprintf(m, " %s", b);
+			}
+		}
+		else
+			nok = wsb_config_tps(runs, nruns, c, x);
 		wsb_fmt_tps(b, sizeof(b), wsb_median(x, nok));
 		fprintf(m, ", median %s", b);
-		/* what the verdict pairs, when the runs have it (round_table.c) */
-		for (int i = 0, first = 1; i < nruns; i++)
-		{
-			if (ord[i]->config != c || !ord[i]->ok || !(ord[i]->tps_window > 0))
-				continue;
-			wsb_fmt_tps(b, sizeof(b), ord[i]->tps_window);
-			fprintf(m, "%s %s", first ? "; over the steady seconds:" : "", b);
-			first = 0;
-		}
 		if (fclose(m) == 0)
 			print_wrapped(f, line, 0, 100);
 		free(line);

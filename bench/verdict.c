@@ -739,10 +739,15 @@ wsb_tps_settled(const WsbPaired *v)
  * what the waits wait on ("... the WAL disk's write rate, not the ring,
  * limits both"); when neither moved, that class limits both alike.  Every
  * class under the floor in both: the limit is not a WAL or CLOG stall.
+ * *kind says which of these the sentence is and *cls the class it names
+ * (-1 none), so that the answer (answer.c) need not read the sentence.
+ * With labels each figure names its configuration ("26% with 32kB"); NULL
+ * leaves them unnamed.
  */
 void
 wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
-			   const WsbPaired *v, char *buf, size_t len)
+			   const WsbPaired *v, const char *base_label, const char *label,
+			   char *buf, size_t len, WsbLimitKind *kind, int *cls)
 {
 	RoundIndex	ix;
 	double		base[WSB_N_STALL],
@@ -751,10 +756,12 @@ wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 				largest;
 	int			k = -1;
 	bool		all_negligible = true;
-	char		a[32],
-				b[32];
+	char		a[80],
+				b[80];
 
 	buf[0] = '\0';
+	*kind = WSB_L_NONE;
+	*cls = -1;
 	if (!index_rounds(runs, nruns, nconfigs, &ix))
 		return;
 	for (int c = 0; c < WSB_N_STALL; c++)
@@ -769,6 +776,7 @@ wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 		}
 	}
 	index_free(&ix);
+	*kind = WSB_L_UNMEASURED;
 	if (k < 0)
 	{
 		snprintf(buf, len, "no stall figures in these rounds: what limits it is not measured");
@@ -776,28 +784,73 @@ wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 	}
 	pct(a, sizeof(a), base[k]);
 	pct(b, sizeof(b), cfg[k]);
+	/* each figure with the configuration it is of, when they have names */
+	if (base_label && label)
+	{
+		snprintf(a + strlen(a), sizeof(a) - strlen(a), " with %.*s", 48, base_label);
+		snprintf(b + strlen(b), sizeof(b) - strlen(b), " with %.*s", 48, label);
+	}
+	*cls = k;
 	if (all_negligible || v[WSB_M_SHARE_ALL].word == WSB_W_NEGLIGIBLE)
+	{
+		*kind = WSB_L_NOT_STALL;
+		*cls = -1;
 		snprintf(buf, len, "not a WAL or CLOG stall: every class under 1%% of client time in both");
+	}
 	else if (v[WSB_M_SHARE + k].word == WSB_W_FEWER || v[WSB_M_SHARE + k].word == WSB_W_MORE)
+	{
+		*kind = WSB_L_MOVED;
 		snprintf(buf, len, "%s %s from %s to %s of client time", class_limit[k],
 				 v[WSB_M_SHARE + k].word == WSB_W_FEWER ? "fell" : "rose", a, b);
+	}
 	else if (v[WSB_M_EPISODES + k].word == WSB_W_FEWER || v[WSB_M_EPISODES + k].word == WSB_W_MORE)
 	{
 		double		r = v[WSB_M_EPISODES + k].ratio;
 		bool		fewer = v[WSB_M_EPISODES + k].word == WSB_W_FEWER;
 		double		times = fewer ? 1 / r : r;
 
+		*kind = WSB_L_GRAIN;
 		snprintf(buf, len, "%s stall time (%s, %s of client time) in %.*fx %s %s waits: %s",
 				 v[WSB_M_SHARE + k].word == WSB_W_UNCHANGED ? "the same" : "about the same",
 				 a, b, times < 10 ? 1 : 0, times, fewer ? "fewer," : "more,",
 				 fewer ? "longer" : "shorter", class_pace[k]);
 	}
 	else if (v[WSB_M_SHARE + k].word == WSB_W_UNCHANGED)
+	{
+		*kind = WSB_L_SAME;
 		snprintf(buf, len, "%s: %s and %s of client time, unchanged, in as many waits: it limits both alike",
 				 wsb_stall_classes[k], a, b);
+	}
 	else
+	{
+		*kind = WSB_L_UNTOLD;
 		snprintf(buf, len, "%s takes most stall time (%s, %s of client time); the rounds do not "
 				 "tell how it changed", wsb_stall_classes[k], a, b);
+	}
+}
+
+/*
+ * The limit line of every configuration whose tps verdict is settled, into
+ * its tps entry of out (judged); labels name the figures' configurations
+ * ([0] the baseline), NULL leaves them unnamed.  wsb_judge_rounds makes
+ * them unnamed; who has the names makes them again with them.
+ */
+void
+wsb_limit_lines(const WsbRoundRun *runs, int nruns, int nconfigs, const char (*labels)[1024],
+				WsbPaired *out)
+{
+	for (int c = 1; c < nconfigs; c++)
+	{
+		WsbPaired  *t = &out[c * WSB_N_METRICS + WSB_M_TPS];
+
+		t->limit[0] = '\0';
+		t->limit_kind = WSB_L_NONE;
+		t->limit_class = -1;
+		if (wsb_tps_settled(t))
+			wsb_limit_text(runs, nruns, nconfigs, c, &out[c * WSB_N_METRICS],
+						   labels ? labels[0] : NULL, labels ? labels[c] : NULL, t->limit,
+						   sizeof(t->limit), &t->limit_kind, &t->limit_class);
+	}
 }
 
 /*
@@ -1213,11 +1266,7 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 	 * metric is judged: decided by the margin, equivalent, or faster /
 	 * slower by less than the rounds can put beyond the margin.
 	 */
-	for (int c = 1; c < nconfigs; c++)
-		if (wsb_tps_settled(&out[c * WSB_N_METRICS + WSB_M_TPS]))
-			wsb_limit_text(runs, nruns, nconfigs, c, &out[c * WSB_N_METRICS],
-						   out[c * WSB_N_METRICS + WSB_M_TPS].limit,
-						   sizeof(out[c * WSB_N_METRICS + WSB_M_TPS].limit));
+	wsb_limit_lines(runs, nruns, nconfigs, NULL, out);
 done:
 	index_free(&ix);
 	free(d);

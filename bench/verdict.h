@@ -75,6 +75,19 @@ typedef enum WsbWord
 	WSB_W_NONE					/* the implied change: no word of its own */
 } WsbWord;
 
+/* What the limit line found (wsb_limit_text), for the answer (answer.c). */
+typedef enum WsbLimitKind
+{
+	WSB_L_NONE,					/* no limit line: tps not settled */
+	WSB_L_UNMEASURED,			/* no stall figures in the rounds */
+	WSB_L_NOT_STALL,			/* every class negligible in both */
+	WSB_L_MOVED,				/* limit_class's share fell or rose */
+	WSB_L_GRAIN,				/* the same stall time in fewer, longer waits or
+								 * more, shorter ones: what they wait on paces both */
+	WSB_L_SAME,					/* limit_class unchanged: it limits both alike */
+	WSB_L_UNTOLD				/* the rounds do not tell how it changed */
+} WsbLimitKind;
+
 /* One configuration and metric against the baseline. */
 typedef struct WsbPaired
 {
@@ -117,6 +130,8 @@ typedef struct WsbPaired
 	bool		decided;		/* by the margin, or equivalent */
 	char		words[224];		/* the verdict as printed */
 	char		limit[256];		/* tps, settled: what limits it (wsb_limit_text) */
+	WsbLimitKind limit_kind;	/* tps: which sentence limit is */
+	int			limit_class;	/* tps: the stall class it names, -1 none */
 } WsbPaired;
 
 /*
@@ -216,8 +231,11 @@ extern int	wsb_round_states(const WsbRoundRun *runs, int nruns, int nconfigs,
 extern void wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 							 const WsbJudgeSpec *spec, WsbPaired *out);	/* [nconfigs * WSB_N_METRICS] */
 extern bool wsb_tps_settled(const WsbPaired *v);
+extern void wsb_limit_lines(const WsbRoundRun *runs, int nruns, int nconfigs,
+							const char (*labels)[1024], WsbPaired *out);
 extern void wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
-						   const WsbPaired *v, char *buf, size_t len);	/* v: config's metrics */
+						   const WsbPaired *v, const char *base_label, const char *label,
+						   char *buf, size_t len, WsbLimitKind *kind, int *cls);	/* v: config's metrics */
 extern const char *wsb_metric_name(WsbMetric m);	/* "tps", "wal_flush_share" ... */
 
 /* ---------- spending.c: the error spent over --budget's looks ---------- */

@@ -352,19 +352,14 @@ paste_forest_plot(FILE *f, const char *path, const char *alt)
 }
 
 /*
- * The report's "Verdict by rounds" section: the method, the seed, the
- * rounds left out, the table, and the forest plots (drawn beforehand into
- * plotdir by wsb_draw_forest; NULL: none).
+ * How the section's figures were made: the rounds, the interval, Holm, the
+ * margin's words, the signed-rank p, the stall shares; with --budget the
+ * looks and their spending.  Below the table: the answer and the table
+ * come first.
  */
-void
-wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
-				const WsbPaired *v, long long seed, const char *plotdir)
+static void
+method_html(FILE *f, const WsbJudgeSpec *spec, long long seed)
 {
-	PQExpBufferData left;
-	int			traced = 0;
-
-	for (int i = 0; i < t->nruns; i++)
-		traced += t->runs[i].traced;
 	fprintf(f, "<p>Rounds are the unit: a round runs every configuration once, in a balanced "
 			"order drawn from the seed (<strong>%s%lld</strong>: every second round the one before "
 			"reversed, a Williams design over more than two configurations), and each "
@@ -407,6 +402,23 @@ wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 				"under 5%%.</p>\n",
 				spec->nlooks, spec->look, spec->look + 2, spec->nlooks + 2, spec->alpha,
 				wsb_spent_at_look(0.05, spec->look, spec->nlooks));
+}
+
+/*
+ * The report's "Verdict by rounds" section: the rounds left out, the
+ * table, what limits each configuration, the noise, the forest plots
+ * (drawn beforehand into plotdir by wsb_draw_forest; NULL: none), then
+ * the method and the seed.
+ */
+void
+wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
+				const WsbPaired *v, long long seed, const char *plotdir)
+{
+	PQExpBufferData left;
+	int			traced = 0;
+
+	for (int i = 0; i < t->nruns; i++)
+		traced += t->runs[i].traced;
 	initPQExpBuffer(&left);
 	wsb_left_out_rounds(t, &left);
 	fprintf(f, "<p>%d complete rounds.", complete_rounds(t));
@@ -499,6 +511,7 @@ wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 				"<code>plots/forest.dat</code>, <code>plots/forest_*.gp</code>.</figcaption>\n"
 				"</figure>\n", spec->margin_pct);
 	}
+	method_html(f, spec, seed);
 }
 
 /* ---------------------------------------------------------------------
@@ -559,6 +572,9 @@ wsb_verdicts_from_csv_ordered(const char *path, const char *baseline, const char
 		return -1;
 	}
 	wsb_judge_rounds(out->table.runs, out->table.nruns, out->table.nconfigs, &out->spec, out->v);
+	/* the limit lines again, each figure with its configuration's name */
+	wsb_limit_lines(out->table.runs, out->table.nruns, out->table.nconfigs,
+					(const char (*)[1024]) out->table.labels, out->v);
 	return 0;
 }
 

@@ -34,6 +34,8 @@
  *	 verdict.c	 the verdict: paired by round, margin, Holm, TOST, budget
  *	 verdict_report.c an experiment's verdicts: read, judged, written to verdicts.csv,
  *				 the terminal table, the report's section
+ *	 answer.c	 the answer first: one sentence from the verdicts, the limit and
+ *				 the conditions (the throttle, the settings, the WAL rate)
  *	 forest.c	 the verdict's forest plots (gnuplot SVG)
  *	 format.c	 a value in an output file: CSV quoting, HTML escaping, ISO 8601; CSV read back
  *	 csv.c		 results.csv, timeline.csv, advice.csv written

@@ -105,9 +105,13 @@ PY
 rc=$?
 ok "--judge DIR: exit status 0, no server (got $rc)" [ "$rc" = 0 ]
 ok "--judge DIR: verdicts.csv identical to the run's own" cmp -s "$aa/verdicts.csv" "$work/aaj/verdicts.csv"
-sed -n '/^verdict by rounds/,$p' "$work/aa.out" | grep -v '^results in' >"$work/aa.table"
-grep -v '^verdicts in' "$work/aaj.out" | sed -n '/^verdict by rounds/,$p' >"$work/aaj.table"
+# the table up to the blank line before the answer: the run's answer may
+# quote the WAL rate it measured, which --judge has no figures for
+sed -n '/^verdict by rounds/,/^$/p' "$work/aa.out" >"$work/aa.table"
+sed -n '/^verdict by rounds/,/^$/p' "$work/aaj.out" >"$work/aaj.table"
 ok "--judge DIR: the same terminal table" cmp -s "$work/aa.table" "$work/aaj.table"
+ok "--judge DIR: the answer opens with the run's conditions" \
+	[ "$(grep -A1 '^$' "$work/aa.out" | tail -1 | cut -c1-40)" = "$(grep -A1 '^$' "$work/aaj.out" | tail -1 | cut -c1-40)" ]
 
 # ---------- 3. --judge FILE.csv: the 2012 figures ----------
 cat >"$work/2012.csv" <<'CSV'
@@ -193,7 +197,9 @@ if [ "$slow_wal" = yes ]; then
 	echo "# synchronous_commit=off: $v"
 	ok "synchronous_commit=off reads \"faster by >= 5%\" in 6 rounds ($v)" [ "$v" = "faster by >= 5%" ]
 	ok "synchronous_commit=off: a limit line under the decided verdict" \
-		grep -qE '^    limit: WAL flushes: the clients. flush waits fell from [0-9.]+% to [0-9.]+% of client time' "$work/sc.out"
+		grep -qE '^    limit: WAL flushes: the clients. flush waits fell from [0-9.]+% with synchronous_commit=on to [0-9.]+% with synchronous_commit=off of client time' "$work/sc.out"
+	ok "synchronous_commit=off: the answer, last before the results' path, says to set it" \
+		eval 'grep -B1 "^results in" "$work/sc.out" | grep -q "^On this WAL disk (throttled to 100 write IOPS), set synchronous_commit=off: "'
 	ok "synchronous_commit=off: wal_flush share of client time \"fewer\"" python3 - "$sc/verdicts.csv" <<'PY'
 import csv, sys
 rows = {r["metric"]: r for r in csv.DictReader(open(sys.argv[1]))}

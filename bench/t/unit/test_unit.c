@@ -801,9 +801,20 @@ test_report(void)
 		wsb_print_runs(f, &plan, runs, n);
 		t = slurp(f);
 		fclose(f);
-		check(strstr(t, "wal_buffers=16MB: 1200 1210 1190, median 1200; over the steady seconds: 1190 1200 1180\n") &&
-			  strstr(t, "wal_buffers=1MB: 950 failed failed, median 950; over the steady seconds: 940\n"),
-			  "terminal runs: each successful run's window tps after the median");
+		check(strstr(t, "wal_buffers=16MB: 1200 1210 1190; over the steady seconds: 1190 1200 1180, "
+					 "median 1190\n") &&
+			  strstr(t, "wal_buffers=1MB: 950 failed failed; over the steady seconds: 940, median 940\n"),
+			  "terminal runs: each successful run's window tps, and the median of those, what the "
+			  "verdict judges (got \"%s\")", t);
+		free(t);
+		/* one successful run without window tps: the verdict pairs whole-run tps, the median too */
+		runs[0].tps_window = NAN;
+		f = tmpfile();
+		wsb_print_runs(f, &plan, runs, n);
+		t = slurp(f);
+		fclose(f);
+		check(strstr(t, "steady seconds") == NULL && strstr(t, "wal_buffers=16MB: 1200 1210 1190, median 1200\n"),
+			  "terminal runs: whole-run tps and their median when a run lacks window tps (got \"%s\")", t);
 		if (keep)
 			fputs(t, stderr);
 		free(t);
@@ -1103,6 +1114,7 @@ main(void)
 	test_proc();
 	test_validate();
 	test_verdict();
+	test_answer();
 	test_files();
 	test_simulation();
 	return tap_finish();

@@ -643,6 +643,8 @@ test_limit(void)
 		wsb_judge_rounds(r, n, 2, &s, v);
 		check(t->decided && strcmp(t->limit, "the ring: wrap-around time fell from 26% to 2% of client time") == 0,
 			  "limit: \"%s\"", t->limit);
+		check(t->limit_kind == WSB_L_MOVED && t->limit_class == 0,
+			  "limit kind: the share moved, the ring's class (got %d, %d)", t->limit_kind, t->limit_class);
 		free(r);
 	}
 	/* the same 40% of stall time in 12x fewer, longer waits */
@@ -654,6 +656,17 @@ test_limit(void)
 		check(t->decided && strcmp(t->limit, "the same stall time (40%, 40% of client time) in 12x fewer, "
 								   "longer waits: the WAL disk's write rate, not the ring, limits both") == 0,
 			  "limit: \"%s\"", t->limit);
+		check(t->limit_kind == WSB_L_GRAIN && t->limit_class == 0,
+			  "limit kind: the grain changed, the ring's class (got %d, %d)", t->limit_kind, t->limit_class);
+		{
+			const char	names[2][1024] = {"32kB", "1MB"};
+
+			wsb_limit_lines(r, n, 2, names, v);
+			check(strcmp(t->limit, "the same stall time (40% with 32kB, 40% with 1MB of client time) in "
+						 "12x fewer, longer waits: the WAL disk's write rate, not the ring, limits both") == 0 &&
+				  t->limit_kind == WSB_L_GRAIN,
+				  "limit: named, each figure says whose it is: \"%s\"", t->limit);
+		}
 		free(r);
 	}
 	/* equivalent, and nothing moved: the largest class limits both alike */
@@ -666,6 +679,8 @@ test_limit(void)
 		check(t->decided && strcmp(t->limit, "wal_flush: 30% and 30% of client time, unchanged, in as many "
 								   "waits: it limits both alike") == 0,
 			  "limit: \"%s\" (%s)", t->limit, t->words);
+		check(t->limit_kind == WSB_L_SAME && t->limit_class == 1,
+			  "limit kind: unchanged, the flushes' class (got %d, %d)", t->limit_kind, t->limit_class);
 		free(r);
 	}
 	/* every class under the floor */
@@ -675,6 +690,8 @@ test_limit(void)
 		check(t->decided && strcmp(t->limit, "not a WAL or CLOG stall: every class under 1% of client time "
 								   "in both") == 0,
 			  "limit: \"%s\"", t->limit);
+		check(t->limit_kind == WSB_L_NOT_STALL && t->limit_class == -1,
+			  "limit kind: not a stall, no class (got %d, %d)", t->limit_kind, t->limit_class);
 		free(r);
 	}
 	/* slower by less than the margin can tell: the direction is known, so the sentence is given */
@@ -697,6 +714,8 @@ test_limit(void)
 		r = stall_rounds(6, murky, sb, sb, ep, ep, &n);
 		wsb_judge_rounds(r, n, 2, &s, v);
 		check(!t->decided && t->limit[0] == '\0', "limit: none under an undecided verdict (%s)", t->words);
+		check(t->limit_kind == WSB_L_NONE && t->limit_class == -1,
+			  "limit kind: none under an undecided verdict (got %d, %d)", t->limit_kind, t->limit_class);
 		free(r);
 	}
 	/* tps alone (a CSV without stall figures), decided: not measured */
@@ -707,6 +726,8 @@ test_limit(void)
 		wsb_judge_rounds(q, nr, 2, &s, v);
 		check(t->decided && strstr(t->limit, "not measured") != NULL, "limit without stall figures: \"%s\"",
 			  t->limit);
+		check(t->limit_kind == WSB_L_UNMEASURED && t->limit_class == -1,
+			  "limit kind: not measured, no class (got %d, %d)", t->limit_kind, t->limit_class);
 		free(q);
 	}
 }
@@ -999,8 +1020,9 @@ test_limit_printed(void)
 	got = fread(out, 1, sizeof(out) - 1, f);
 	out[got] = '\0';
 	fclose(f);
-	check(strstr(out, "faster by >= 10%\n    limit: the ring: wrap-around time fell from 26% to 2% of client time\n"),
-		  "terminal: the limit under the decided configuration");
+	check(strstr(out, "faster by >= 10%\n    limit: the ring: wrap-around time fell from 26% with 32kB "
+				 "to 2% with 16MB of client time\n"),
+		  "terminal: the limit under the decided configuration, each figure with its configuration");
 	check(strstr(out, "    wal_flush        negligible in both (share under 1% of client time)\n") &&
 		  strstr(out, "wal_flush        episodes") == NULL && strstr(out, "wal_insert") == NULL,
 		  "terminal: a negligible class is one line, a class without stalls none");

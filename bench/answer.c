@@ -1,0 +1,492 @@
+/*-------------------------------------------------------------------------
+ *
+ * answer.c
+ *		wal_stall_bench: the answer first.  One sentence, made from the
+ *		judged tps verdicts (their word and interval, never their printed
+ *		words), the limit line's kind and class, and the conditions the
+ *		runs ran under: what to set, or that it does not matter here and
+ *		what limits both, or that nothing is decided yet and what gives the
+ *		rounds.  The terminal prints it last, before the results' path;
+ *		report.html puts it under its title.
+ *
+ * The cases:
+ *	a gain		the configuration with the largest decided gain (faster by
+ *				the margin before faster within it): set it, by how much,
+ *				and what its stalls did
+ *	none better	every configuration equivalent or slower: with one, it
+ *				does not matter here (equivalent) or keep the baseline
+ *				(slower), then what limits both and what would help
+ *	undecided	too few rounds (at least 2 complete ones) or an interval
+ *				that neither clears nor stays within the margin: not
+ *				decided yet, and --runs or --budget gives the rounds
+ *	failed runs	said at the end, with the rounds they took out
+ *
+ * Everything here is pure and unit-tested (test_unit_answer.c).
+ *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "answer.h"
+#include "figures.h"
+
+/* what paces both sides when a class limits them alike, and what would help */
+static const char *const class_limiter[WSB_N_STALL] = {
+	"the WAL disk's write rate",
+	"the WAL disk's flush rate",
+	"WAL insertion (the insert locks)",
+	"CLOG reads"
+};
+
+static const char *const class_help[WSB_N_STALL] = {
+	"Faster WAL storage would help; a larger ring will not.",
+	"Faster WAL storage (a shorter flush) would help; this setting will not.",
+	"Fewer clients inserting WAL at once would help; this setting will not.",
+	"More CLOG buffers would help (transaction_buffers, PostgreSQL 17 on); this setting will not."
+};
+
+/*
+ * The settings that bear on how commits reach the WAL disk; a conf line
+ * every configuration ran with that sets one of them is a condition of the
+ * answer.
+ */
+static const char *const held_names[] = {
+	"synchronous_commit", "fsync", "wal_sync_method", "commit_delay", "commit_siblings",
+	"full_page_writes", "wal_compression", "wal_writer_delay", "wal_writer_flush_after",
+	"wal_buffers", "wal_level"
+};
+
+void
+wsb_answer_conditions_init(WsbAnswerConditions *cond)
+{
+	memset(cond, 0, sizeof(*cond));
+	cond->slow_wal_iops = -1;
+	for (int c = 0; c < 64; c++)
+		cond->wal_mb_per_s[c] = NAN;
+}
+
+/*
+ * A run's WAL written per second in MB/s (1048576 bytes): wal_stall_history's
+ * wal_bytes over its seconds, the rows of the run summed; NAN when the run
+ * has no such rows.  The signature wsb_config_median takes.
+ */
+static double
+run_wal_mb_per_s(const WsbRun *run, const char *unused_a, const char *unused_b)
+{
+	double		bytes,
+				seconds;
+
+	(void) unused_a;
+	(void) unused_b;
+	if (wsb_rows_col(&run->history, "wal_bytes") < 0 || wsb_rows_col(&run->history, "seconds") < 0)
+		return NAN;
+	bytes = wsb_rows_sum(&run->history, "wal_bytes");
+	seconds = wsb_rows_sum(&run->history, "seconds");
+	return seconds > 0 ? bytes / seconds / 1048576.0 : NAN;
+}
+
+/*
+ * The conditions of the harness's own runs: the WAL disk's throttle, the
+ * conf lines every configuration ran with (wsb_answer_held), and per
+ * configuration the median of its successful runs' WAL rate.  o may be
+ * NULL (the throttle is then unknown).
+ */
+void
+wsb_answer_conditions_of_runs(const WsbOptions *o, const WsbPlan *plan, const WsbRun *runs,
+							  int nruns, WsbAnswerConditions *cond)
+{
+	wsb_answer_conditions_init(cond);
+	if (o)
+	{
+		cond->slow_wal_iops = o->slow_wal_iops;
+		cond->slow_wal_mbps = o->slow_wal_mbps;
+		wsb_answer_held(o->extra_conf, cond->held, sizeof(cond->held));
+	}
+	for (int c = 0; c < plan->nconfigs && c < 64; c++)
+		cond->wal_mb_per_s[c] = wsb_config_median(runs, nruns, c, run_wal_mb_per_s, NULL, NULL);
+}
+
+/*
+ * From conf lines ("name = value", one a line: a preset's conf, plan.txt's
+ * conf lines without their "conf = "), those that set a setting of
+ * held_names, joined by ", ", into buf.
+ */
+void
+wsb_answer_held(const char *conf_lines, char *buf, size_t len)
+{
+	size_t		used = 0;
+
+	buf[0] = '\0';
+	for (const char *p = conf_lines; p && *p;)
+	{
+		const char *e = strchr(p, '\n');
+		size_t		l = e ? (size_t) (e - p) : strlen(p);
+		size_t		name = strcspn(p, " =\t\n");
+
+		for (size_t i = 0; i < sizeof(held_names) / sizeof(held_names[0]); i++)
+			if (name == strlen(held_names[i]) && name <= l &&
+				strncmp(p, held_names[i], name) == 0)
+			{
+				int			n = snprintf(buf + used, len - used, "%s%.*s",
+										 used ? ", " : "", (int) l, p);
+
+				if (n < 0 || (size_t) n >= len - used)
+				{
+					buf[used] = '\0';	/* a whole setting or none */
+					return;
+				}
+				used += n;
+				break;
+			}
+		p += l + (e ? 1 : 0);
+	}
+}
+
+/* append to buf (of len), truncating at its end */
+static void
+add(char *buf, size_t len, const char *fmt,...)
+{
+	size_t		used = strlen(buf);
+	va_list		ap;
+
+	if (used + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
+/* a ratio's change as a percentage without its sign: "21%", "2.9%" */
+static void
+change(char *out, size_t len, double ratio)
+{
+	double		x = fabs(ratio - 1) * 100;
+
+	snprintf(out, len, x < 9.95 ? "%.1f%%" : "%.0f%%", x);
+}
+
+/* an interval as signed changes: "+16% to +27%", "-3.0% to +16%" */
+static void
+interval(char *out, size_t len, double low, double high)
+{
+	double		a = (low - 1) * 100,
+				b = (high - 1) * 100;
+
+	snprintf(out, len, fabs(a) < 9.95 ? "%+.1f%% to " : "%+.0f%% to ", a);
+	snprintf(out + strlen(out), len - strlen(out), fabs(b) < 9.95 ? "%+.1f%%" : "%+.0f%%", b);
+}
+
+/* the conditions, as the sentence's opening clause */
+static void
+conditions(char *buf, size_t len, const WsbAnswerConditions *cond)
+{
+	if (cond->slow_wal_iops > 0)
+	{
+		add(buf, len, "On this WAL disk (throttled to %d write IOPS", cond->slow_wal_iops);
+		if (cond->slow_wal_mbps > 0)
+			add(buf, len, ", %d MB/s", cond->slow_wal_mbps);
+		if (cond->held[0])
+			add(buf, len, "; %s", cond->held);
+		add(buf, len, "), ");
+	}
+	else if (cond->held[0])
+		add(buf, len, "With %s, ", cond->held);
+	else
+		add(buf, len, "In these runs, ");
+}
+
+/* the WAL rate measured on both sides, for a disk class: " (4.1 MB/s
+ * measured against its 4 MB/s cap)"; nothing when not measured */
+static void
+measured_rate(char *buf, size_t len, const WsbAnswerConditions *cond, int config)
+{
+	double		a = cond->wal_mb_per_s[0],
+				b = cond->wal_mb_per_s[config],
+				lo,
+				hi;
+
+	if (isnan(a) || isnan(b))
+		return;
+	lo = fmin(a, b);
+	hi = fmax(a, b);
+	if (hi - lo < 0.05)
+		add(buf, len, " (%.1f MB/s measured", hi);
+	else
+		add(buf, len, " (%.1f and %.1f MB/s measured", lo, hi);
+	if (cond->slow_wal_iops > 0 && cond->slow_wal_mbps > 0)
+		add(buf, len, " against its %d MB/s cap", cond->slow_wal_mbps);
+	add(buf, len, ")");
+}
+
+/* Why a configuration that is no better does not matter: what limits both,
+ * and what would help. */
+static void
+why_no_better(char *buf, size_t len, const WsbPaired *tps, const WsbAnswerConditions *cond,
+			  int config)
+{
+	int			k = tps->limit_class;
+
+	switch (tps->limit_kind)
+	{
+		case WSB_L_GRAIN:
+		case WSB_L_SAME:
+			if (k < 0 || k >= WSB_N_STALL)
+				break;
+			add(buf, len, "%s", class_limiter[k]);
+			if (k <= 1)
+				measured_rate(buf, len, cond, config);
+			add(buf, len, " limits both. %s", class_help[k]);
+			return;
+		case WSB_L_NOT_STALL:
+			add(buf, len, "no WAL or CLOG wait limits either (every class under %g%% of client "
+				"time): the limit is elsewhere, and no WAL setting will lift it.",
+				100 * WSB_NEGLIGIBLE_SHARE);
+			return;
+		case WSB_L_MOVED:
+			add(buf, len, "%s, yet tps stayed within the margin: that stall was not the limit.",
+				tps->limit);
+			return;
+		default:
+			break;
+	}
+	if (tps->limit[0])
+		add(buf, len, "what limits it: %s.", tps->limit);
+	else
+		add(buf, len, "what limits both is not measured.");
+}
+
+/* the tps entry of configuration c */
+static const WsbPaired *
+tps_of(const WsbVerdicts *vs, int c)
+{
+	return &vs->v[c * WSB_N_METRICS + WSB_M_TPS];
+}
+
+static bool
+is_gain(WsbWord w)
+{
+	return w == WSB_W_FASTER_BY || w == WSB_W_FASTER;
+}
+
+static bool
+is_no_better(const WsbPaired *t)
+{
+	return t->word == WSB_W_EQUIVALENT || t->word == WSB_W_SLOWER_BY || t->word == WSB_W_SLOWER;
+}
+
+/* the configuration with the largest gain, faster by the margin first; 0 none */
+static int
+best_gain(const WsbVerdicts *vs)
+{
+	int			best = 0;
+
+	for (int c = 1; c < vs->table.nconfigs; c++)
+	{
+		const WsbPaired *t = tps_of(vs, c);
+
+		if (!is_gain(t->word))
+			continue;
+		if (best == 0 ||
+			(t->word == WSB_W_FASTER_BY && tps_of(vs, best)->word != WSB_W_FASTER_BY) ||
+			(t->word == tps_of(vs, best)->word && t->ratio > tps_of(vs, best)->ratio))
+			best = c;
+	}
+	return best;
+}
+
+static void
+say_gain(char *buf, size_t len, const WsbVerdicts *vs, int c)
+{
+	const WsbPaired *t = tps_of(vs, c);
+	const char *base = vs->table.labels[0];
+	char		x[32],
+				iv[64];
+
+	change(x, sizeof(x), t->ratio);
+	interval(iv, sizeof(iv), t->low, t->high);
+	if (t->word == WSB_W_FASTER_BY)
+		add(buf, len, "set %s: %s more tps than %s (%s), beyond the +-%g%% margin",
+			vs->table.labels[c], x, base, iv, vs->spec.margin_pct);
+	else
+		add(buf, len, "%s gives %s more tps than %s (%s), not yet beyond the +-%g%% margin: "
+			"set it if that is worth having, or give it more rounds (--budget) to settle it",
+			vs->table.labels[c], x, base, iv, vs->spec.margin_pct);
+	if (t->limit[0])
+		add(buf, len, "; %s", t->limit);
+	add(buf, len, ".");
+}
+
+static void
+say_no_better(char *buf, size_t len, const WsbVerdicts *vs, const WsbAnswerConditions *cond, int c)
+{
+	const WsbPaired *t = tps_of(vs, c);
+	const char *base = vs->table.labels[0];
+	char		x[32],
+				iv[64];
+
+	change(x, sizeof(x), t->ratio);
+	interval(iv, sizeof(iv), t->low, t->high);
+	if (t->word == WSB_W_EQUIVALENT)
+	{
+		add(buf, len, "%s is equivalent to %s within +-%g%%", vs->table.labels[c], base,
+			vs->spec.margin_pct);
+		/* the interval also excludes no change: both words */
+		if (t->low > 1 || t->high < 1)
+			add(buf, len, " (%s %s, %s, too little to matter)", x,
+				t->low > 1 ? "faster" : "slower", iv);
+		add(buf, len, ": it does not matter here; ");
+	}
+	else
+	{
+		add(buf, len, "keep %s: %s gives %s less tps (%s), %s the +-%g%% margin", base,
+			vs->table.labels[c], x, iv, t->word == WSB_W_SLOWER_BY ? "beyond" : "not yet beyond",
+			vs->spec.margin_pct);
+		add(buf, len, t->limit[0] ? "; %s." : ".", t->limit);
+		return;
+	}
+	why_no_better(buf, len, t, cond, c);
+}
+
+static void
+say_undecided(char *buf, size_t len, const WsbVerdicts *vs, int c, int failed_rounds)
+{
+	const WsbPaired *t = tps_of(vs, c);
+	const char *base = vs->table.labels[0];
+	char		x[32],
+				iv[64];
+
+	/* too few rounds: under 2, or under what the judge's own gate asks */
+	if (t->word == WSB_W_TOO_FEW || t->rounds < 2 || isnan(t->low))
+	{
+		add(buf, len, "no verdict yet: %s has %d complete round%s against %s, too few for a "
+			"verdict%s", vs->table.labels[c], t->rounds, t->rounds == 1 ? "" : "s", base,
+			t->rounds < 2 ? " (at least 2)" : "");
+		if (failed_rounds > 0)
+			add(buf, len, " (the log says why runs failed)");
+		add(buf, len, "; more rounds (--runs, or --budget) give them.");
+		return;
+	}
+	change(x, sizeof(x), t->ratio);
+	interval(iv, sizeof(iv), t->low, t->high);
+	add(buf, len, "nothing is decided yet: %s against %s is %s %s (%s) over %d rounds, neither beyond "
+		"nor within the +-%g%% margin", vs->table.labels[c], base, x,
+		t->ratio >= 1 ? "faster" : "slower", iv, t->rounds, vs->spec.margin_pct);
+	if (t->more_rounds > 0)
+		add(buf, len, "; about %d more rounds would decide it (--budget gives the rounds).",
+			t->more_rounds);
+	else
+		add(buf, len, "; more rounds (--budget) would decide it.");
+}
+
+/* the sentence's first letter upper case */
+static void
+capitalize(char *buf)
+{
+	if (buf[0] >= 'a' && buf[0] <= 'z')
+		buf[0] += 'A' - 'a';
+}
+
+/*
+ * The answer for the judged verdicts vs under cond, into buf (len at most
+ * WSB_ANSWER_MAX is enough).  "" when there is nothing to judge (a single
+ * configuration).
+ */
+void
+wsb_answer_text(const WsbVerdicts *vs, const WsbAnswerConditions *cond, char *buf, size_t len)
+{
+	int			n = vs->table.nconfigs,
+				best,
+				undecided = 0,
+				first_undecided = 0,
+				first_equivalent = 0,
+				failed_runs = 0,
+				failed_rounds = 0;
+	WsbRoundState *states;
+	int			nstates;
+
+	buf[0] = '\0';
+	if (n < 2 || vs->v == NULL)
+		return;
+	for (int i = 0; i < vs->table.nruns; i++)
+		failed_runs += !vs->table.runs[i].ok;
+	nstates = wsb_round_states(vs->table.runs, vs->table.nruns, n, &states);
+	for (int k = 0; k < nstates; k++)
+		failed_rounds += states[k].failed;
+	free(states);
+	for (int c = 1; c < n; c++)
+	{
+		const WsbPaired *t = tps_of(vs, c);
+
+		if (!is_gain(t->word) && !is_no_better(t))
+		{
+			undecided++;
+			first_undecided = first_undecided ? first_undecided : c;
+		}
+		if (t->word == WSB_W_EQUIVALENT && first_equivalent == 0)
+			first_equivalent = c;
+	}
+
+	conditions(buf, len, cond);
+	if ((best = best_gain(vs)) > 0)
+	{
+		say_gain(buf, len, vs, best);
+		if (n > 2)
+			add(buf, len, " It gains the most of the %d configurations against %s.", n - 1,
+				vs->table.labels[0]);
+	}
+	else if (undecided == 0 && n == 2)
+		say_no_better(buf, len, vs, cond, 1);
+	else if (undecided == 0)
+	{
+		int			c = first_equivalent ? first_equivalent : 1;
+
+		add(buf, len, "none of the %d configurations beats %s:", n - 1, vs->table.labels[0]);
+		for (int i = 1; i < n; i++)
+		{
+			const WsbPaired *t = tps_of(vs, i);
+			char		x[32];
+
+			change(x, sizeof(x), t->ratio);
+			if (t->word == WSB_W_EQUIVALENT)
+				add(buf, len, "%s %s equivalent within +-%g%%", i > 1 ? "," : "",
+					vs->table.labels[i], vs->spec.margin_pct);
+			else
+				add(buf, len, "%s %s %s slower", i > 1 ? "," : "", vs->table.labels[i], x);
+		}
+		add(buf, len, ". For %s, ", vs->table.labels[c]);
+		why_no_better(buf, len, tps_of(vs, c), cond, c);
+	}
+	else
+		say_undecided(buf, len, vs, first_undecided, failed_rounds);
+	if (undecided > 0 && (best > 0 || undecided > 1))
+	{
+		add(buf, len, " Not decided yet:");
+		for (int c = 1, i = 0; c < n; c++)
+			if ((!is_gain(tps_of(vs, c)->word) && !is_no_better(tps_of(vs, c))) &&
+				(best > 0 || c != first_undecided))
+				add(buf, len, "%s %s", i++ ? "," : "", vs->table.labels[c]);
+		add(buf, len, " (more rounds: --budget).");
+	}
+	if (failed_runs > 0)
+		add(buf, len, " %d run%s failed; %d round%s with one %s left out.", failed_runs,
+			failed_runs == 1 ? "" : "s", failed_rounds, failed_rounds == 1 ? "" : "s",
+			failed_rounds == 1 ? "is" : "are");
+	capitalize(buf);
+}
+
+/* The answer as report.html's first paragraph; nothing when it is "". */
+void
+wsb_answer_html(FILE *f, const char *answer)
+{
+	if (answer[0] == '\0')
+		return;
+	fputs("<p class=\"answer\"><strong>", f);
+	wsb_html_escape(f, answer);
+	fputs("</strong></p>\n", f);
+}
