@@ -40,6 +40,8 @@ REGRESS = setup extension fsync_probe bad_input
 REGRESS_OPTS = --inputdir=test --temp-instance=./tmp_check --temp-config=./wal_stall.conf
 TAP_TESTS = 1
 PROVE_TESTS = test/t/*.pl
+# which tests run alone and which two at a time under PROVE_FLAGS=-j2
+export HARNESS_RULESFILE = test/t/testrules.yml
 
 # Warning-free under -Wall -Wextra; CI adds -Werror (COPT=-Werror), the
 # Makefile does not, so that a newer compiler's new warnings do not stop a

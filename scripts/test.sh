@@ -203,9 +203,13 @@ run_suites() {
 
 	part "Perl TAP"
 	# in the roots, the load-sensitive tests whose code no major changes
-	# skip (test/t/WalStallTest.pm, on_one_major_only): 15 runs them
+	# skip (test/t/WalStallTest.pm, on_one_major_only): 15 runs them.
+	# The tests that assert rates, periods or shares of time run alone
+	# first, then the others two at a time (test/t/testrules.yml); each
+	# test's output is printed whole when it ends, so count_tap counts
+	# the same lines as in a run one at a time.
 	limit 1800 runuser -u postgres -- env WS_TEST_OTHER_MAJOR="${WS_TEST_IN_ROOT:+1}" \
-		make -C "$work" -s PG_CONFIG="$PGCONFIG" installcheck REGRESS= PROVE_FLAGS=-v >"$logs/tap.log" 2>&1
+		make -C "$work" -s PG_CONFIG="$PGCONFIG" installcheck REGRESS= PROVE_FLAGS="-v -j2" >"$logs/tap.log" 2>&1
 	status=$?
 	grep -aE '^(t/|not ok|Result)' "$logs/tap.log" | sed 's/^/  /'
 	count_tap "$logs/tap.log" $status

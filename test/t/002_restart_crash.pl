@@ -27,7 +27,7 @@ sub collector_is_back
 	my ($old_pid, $what) = @_;
 	ok( $node->poll_query_until('postgres',
 			"SELECT collector_pid IS NOT NULL AND collector_pid <> $old_pid
-			   AND ticks > 100 FROM wal_stall_status()"),
+			   AND $collector_ticking FROM wal_stall_status()"),
 		"$what: a new collector is running");
 	my $t1 = $node->safe_psql('postgres', 'SELECT ticks FROM wal_stall_status()');
 	usleep(200_000);

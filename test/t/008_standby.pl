@@ -26,7 +26,7 @@ $standby->append_conf('postgresql.conf', "fsync = on\n");
 $standby->start;
 
 ok($standby->poll_query_until('postgres',
-		'SELECT ticks > 100 AND in_recovery FROM wal_stall_status()'),
+		"SELECT $collector_ticking AND in_recovery FROM wal_stall_status()"),
 	'the collector runs on the standby and knows it is in recovery');
 my $pid = $standby->safe_psql('postgres', 'SELECT collector_pid FROM wal_stall_status()');
 $standby->safe_psql('postgres', 'SELECT wal_stall_reset()');

@@ -18,6 +18,7 @@ use Test::More;
 use FindBin;
 use lib $FindBin::RealBin;
 use WalStallSaveFile;
+use WalStallTest qw(wait_for_collector);
 
 my $node = PostgreSQL::Test::Cluster->new('saved_figures');
 $node->init;
@@ -61,8 +62,7 @@ is(join(', ', @gaps), '', 'the fields listed cover WalStallFigures, in order, wi
 
 # --- figures to save, evictions among them: distinct statements stalling in
 # WAL until the 100-entry table has evicted some (as in test/t/010_queries.pl)
-ok($node->poll_query_until('postgres', 'SELECT ticks > 100 FROM wal_stall_status()'),
-	'the collector ticks');
+ok(wait_for_collector($node), 'the collector ticks');
 my $tables = 0;
 my $deadline = time() + $PostgreSQL::Test::Utils::timeout_default;
 while ($node->safe_psql('postgres', 'SELECT query_evictions FROM wal_stall_status()') == 0

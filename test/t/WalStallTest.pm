@@ -15,9 +15,9 @@ use Exporter 'import';
 use IPC::Run;
 use PostgreSQL::Test::Cluster;
 
-our @EXPORT = qw($pg_major wal_stall_node pgbench_init pgbench_start pgbench_wait
-  pgbench_run pgbench_load wait_for_collector wait_for_connections next_history_row
-  on_one_major_only);
+our @EXPORT = qw($pg_major $collector_ticking wal_stall_node pgbench_init pgbench_start
+  pgbench_wait pgbench_run pgbench_load wait_for_collector wait_for_connections
+  next_history_row on_one_major_only);
 
 # The server's major version (the framework's pg_version is 15+ only).
 our ($pg_major) = `pg_config --version` =~ /(\d+)/;
@@ -107,11 +107,20 @@ sub pgbench_run
 	pgbench_wait(pgbench_start($node, @options));
 }
 
-# Wait until the collector has sampled a while (true), or time out (false).
+# A condition on wal_stall_status(): the collector has started and sampled
+# past the ticks it takes at the full rate before its first rest
+# (WS_QUIET_TICKS_BEFORE_REST in cadence.h), some 15 ms after its start.
+# Not more: on an idle server it then ticks every 100 ms, and a hundred
+# ticks would take some 9 s of waiting.
+our $collector_ticking = 'ticks > 10';
+
+# Wait until the collector has started and sampled (true), or time out
+# (false).
 sub wait_for_collector
 {
 	my ($node) = @_;
-	return $node->poll_query_until('postgres', 'SELECT ticks > 100 FROM wal_stall_status()');
+	return $node->poll_query_until('postgres',
+		"SELECT $collector_ticking FROM wal_stall_status()");
 }
 
 # Wait until the server accepts connections again, after a crash of one of
