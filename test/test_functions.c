@@ -244,7 +244,7 @@ wal_stall_save_layout_for_tests(PG_FUNCTION_ARGS)
  *		of the process with this pid from its episode slot, without our
  *		lock: when a test armed a reset for that pid, do what
  *		wal_stall_reset() does, here, so that the copy reads the zeroed slot.
- *		test/t/027_reset_during_scan.pl arms it, to see the collector mend
+ *		test/t/028_reset_during_scan.pl arms it, to see the collector mend
  *		the copy (collector.c, reread_torn_statements) rather than charge
  *		the episodes after the reset to no statement.
  */
