@@ -426,6 +426,19 @@ level_text(char *buf, size_t len, double a)
 }
 
 /*
+ * No word yet: the rounds fall short of needed, what the sign-flip test
+ * needs to reach level a; lv gets the level as the words print it.
+ */
+static void
+mark_too_few(WsbPaired *v, double a, int needed, char *lv, size_t lvlen)
+{
+	level_text(lv, lvlen, a);
+	v->word = WSB_W_TOO_FEW;
+	v->decided = false;
+	v->more_rounds = needed - v->rounds;
+}
+
+/*
  * Too few rounds for any word: the rounds the sign-flip test needs to
  * reach equivalence's level (one-sided), and a direction's (two-sided)
  * when that needs more.  No interval: one from 2 df promises what the
@@ -436,10 +449,7 @@ too_few_for_any(WsbPaired *v, double a_eq, const char *dirs)
 {
 	char		lv[32];
 
-	level_text(lv, sizeof(lv), a_eq);
-	v->word = WSB_W_TOO_FEW;
-	v->decided = false;
-	v->more_rounds = v->rounds_equiv - v->rounds;
+	mark_too_few(v, a_eq, v->rounds_equiv, lv, sizeof(lv));
 	if (v->rounds_dir > v->rounds_equiv)
 		snprintf(v->words, sizeof(v->words), "too few rounds for a verdict at %s: needs %d (%d for %s)",
 				 lv, v->rounds_equiv, v->rounds_dir, dirs);
@@ -454,10 +464,7 @@ too_few_for_direction(WsbPaired *v, double a_dir, const char *dir)
 {
 	char		lv[32];
 
-	level_text(lv, sizeof(lv), a_dir);
-	v->word = WSB_W_TOO_FEW;
-	v->decided = false;
-	v->more_rounds = v->rounds_dir - v->rounds;
+	mark_too_few(v, a_dir, v->rounds_dir, lv, sizeof(lv));
 	snprintf(v->words, sizeof(v->words), "too few rounds for %s at %s: needs %d", dir, lv,
 			 v->rounds_dir);
 }
