@@ -32,14 +32,23 @@ missing_of() {
 missing=$(missing_of $PACKAGES)
 # shellcheck disable=SC2086
 missing_lean=$(missing_of $PACKAGES_NO_RECOMMENDS)
+# apt's and debconf's own lines go to a log, printed only when apt fails
+apt_quietly() {
+	local log rc=0
+	log=$(mktemp /tmp/wal_stall_setup.XXXXXX)
+	apt-get "$@" >"$log" 2>&1 || rc=$?
+	[ "$rc" -eq 0 ] || { echo "setup.sh: apt-get $* failed:" >&2; tail -20 "$log" >&2; }
+	rm -f "$log"
+	return "$rc"
+}
 if [ -n "$missing$missing_lean" ]; then
 	echo "setup.sh: installing$missing$missing_lean"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -q >/dev/null
+	apt_quietly update -q
 	# shellcheck disable=SC2086
-	[ -z "$missing" ] || apt-get install -y -q $missing >/dev/null
+	[ -z "$missing" ] || apt_quietly install -y -q $missing
 	# shellcheck disable=SC2086
-	[ -z "$missing_lean" ] || apt-get install -y -q --no-install-recommends $missing_lean >/dev/null
+	[ -z "$missing_lean" ] || apt_quietly install -y -q --no-install-recommends $missing_lean
 fi
 
 # Debian starts a default cluster on install; wal_stall's scripts start their

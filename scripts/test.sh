@@ -14,7 +14,10 @@
 # root file system of the suite that has them (scripts/pg_root.sh: trixie
 # for 17, sid and experimental for 18 and 19, in /var/cache/wal_stall,
 # reused on the next run): this script runs itself inside it, as root, with
-# the tree bind-mounted, and adds its counts to the summary.  13 is built
+# the tree bind-mounted, and adds its counts to the summary; on the matrix
+# run the roots are made and their suites run in the background beside
+# 15's (roots_beside), and the tests that assert rates, periods or shares
+# of time wait for them and run alone.  13 is built
 # from Debian's source package (scripts/build_pg.sh); a version whose
 # packages cannot be had is reported as skipped, not failed.  The unit
 # suites, the bench end-to-end tests, the version roots' trust test
@@ -143,6 +146,48 @@ pg_config_of() {
 	return "${PIPESTATUS[0]}"
 }
 
+# The Perl TAP tests of the tree $1 (logs in $2) as postgres: $3 "alone"
+# runs the tests whose assertions are rates, periods or shares of time,
+# which another test's load beside them could move (test/t/testrules.yml's
+# first list), one at a time; "beside" the others, two at a time; "all"
+# every test, in the rules' order.  In the roots the load-sensitive tests
+# whose code no major changes skip (test/t/WalStallTest.pm,
+# on_one_major_only): 15 runs them.  Each test's output is printed whole
+# when it ends, so count_tap counts the same lines as in a run one at a
+# time.
+perl_tap() {
+	local work=$1 logs=$2 which=$3 alone tests="" t status
+	alone=$(sed -n '/^  - seq:/,/^  - par:/s|^ *- \(test/t/[^*]*\.pl\)$|\1|p' "$work/test/t/testrules.yml")
+	case $which in
+		alone)
+			part "Perl TAP: the load-sensitive tests, one at a time"
+			tests=$(echo "$alone" | tr "\n" " ")
+			;;
+		beside)
+			part "Perl TAP: the other tests, two at a time"
+			for t in "$work"/test/t/*.pl; do
+				t=${t#"$work"/}
+				echo "$alone" | grep -qxF "$t" || tests="$tests $t"
+			done
+			;;
+		all)
+			part "Perl TAP"
+			tests=test/t/*.pl
+			;;
+	esac
+	limit 1800 runuser -u postgres -- env WS_TEST_OTHER_MAJOR="${WS_TEST_IN_ROOT:+1}" \
+		make -C "$work" -s PG_CONFIG="$PGCONFIG" installcheck REGRESS= PROVE_TESTS="$tests" \
+		PROVE_FLAGS="-v -j2" >"$logs/tap_$which.log" 2>&1
+	status=$?
+	grep -aE '^(t/|not ok|Result)' "$logs/tap_$which.log" | sed 's/^/  /'
+	count_tap "$logs/tap_$which.log" $status
+	if [ "$status" -ne 0 ]; then
+		for f in "$work"/tmp_check/log/regress_log_*; do
+			[ -f "$f" ] && { echo "--- $f"; runuser -u postgres -- tail -30 "$f"; }
+		done
+	fi
+}
+
 # Every suite against the installation of pg_config $1.
 run_suites() {
 	local PGCONFIG=$1 major work logs status ok notok
@@ -201,22 +246,12 @@ run_suites() {
 		run_as_root_suites suites_in_root "$PGCONFIG"
 	fi
 
-	part "Perl TAP"
-	# in the roots, the load-sensitive tests whose code no major changes
-	# skip (test/t/WalStallTest.pm, on_one_major_only): 15 runs them.
-	# The tests that assert rates, periods or shares of time run alone
-	# first, then the others two at a time (test/t/testrules.yml); each
-	# test's output is printed whole when it ends, so count_tap counts
-	# the same lines as in a run one at a time.
-	limit 1800 runuser -u postgres -- env WS_TEST_OTHER_MAJOR="${WS_TEST_IN_ROOT:+1}" \
-		make -C "$work" -s PG_CONFIG="$PGCONFIG" installcheck REGRESS= PROVE_FLAGS="-v -j2" >"$logs/tap.log" 2>&1
-	status=$?
-	grep -aE '^(t/|not ok|Result)' "$logs/tap.log" | sed 's/^/  /'
-	count_tap "$logs/tap.log" $status
-	if [ "$status" -ne 0 ]; then
-		for f in "$work"/tmp_check/log/regress_log_*; do
-			[ -f "$f" ] && { echo "--- $f"; runuser -u postgres -- tail -30 "$f"; }
-		done
+	if [ -n "${WS_TEST_IN_ROOT:-}" ]; then
+		perl_tap "$work" "$logs" all
+	else
+		perl_tap "$work" "$logs" beside
+		roots_join
+		perl_tap "$work" "$logs" alone
 	fi
 
 	end_part
@@ -494,53 +529,109 @@ summary_time() {
 "
 }
 
-# On a machine whose roots are not built yet, build them in the background
-# while the host's suites run (their build is mostly downloads and dpkg,
-# about 15 minutes for both): pg_root.sh MAJOR builds one under its lock,
-# and the call for that major below waits for it, or builds it again if
-# this one failed.  Its output goes to a log of root's own.
-roots_ahead() {
-	local v majors="" log
+# The roots' suites beside 15's: on the matrix run, one background job
+# makes each root of the majors 17, 18 and 19 that is not made yet (mostly
+# downloads and dpkg, about 10 minutes for both on a fresh machine) and
+# runs that major's suites in it, while the host runs 15's.  The machine's
+# two cores are mostly idle in 15's end-to-end suites (runs on a throttled
+# disk, servers starting and stopping).  The tests that assert rates,
+# periods or shares of time wait for the job (roots_join) and run alone.
+# The job's output goes to a file the join prints whole, its counts and
+# times to a file of shell assignments it reads.
+roots_beside() {
+	local v
+	local majors=""
 	for v in $versions; do
 		case $v in 17 | 18 | 19) majors="$majors $v" ;; esac
 	done
 	[ -n "$majors" ] || return 0
-	roots_log=$(mktemp /tmp/wal_stall_roots.XXXXXX) || return 0
-	echo "=== the roots of$majors: made in the background while the host's suites run ($roots_log)"
+	beside_dir=$(mktemp -d /tmp/wal_stall_beside.XXXXXX) || return 0
+	beside_majors=$majors
+	echo "=== PostgreSQL$beside_majors: in their roots, beside 15's suites (their output is printed when they end)"
 	(
-		for v in $majors; do
-			bash "$top/scripts/pg_root.sh" "$v" >>"$roots_log" 2>&1 || true
+		exec >"$beside_dir/out" 2>&1 3>&1
+		passed=0
+		failed=0
+		summary=""
+		part_times=""
+		for v in $beside_majors; do
+			current_major=$v
+			test_in_root "$v"
 		done
+		end_part
+		b_passed=$passed b_failed=$failed b_summary=$summary b_times=$part_times
+		declare -p b_passed b_failed b_summary b_times >"$beside_dir/counts"
 	) &
+	beside_pid=$!
+}
+
+# Wait for the roots' job, print its output, and add its counts and times.
+roots_join() {
+	[ -n "${beside_pid:-}" ] || return 0
+	local t0=$SECONDS
+	end_part
+	echo "=== waiting for the roots' suites (PostgreSQL$beside_majors), then their output"
+	wait "$beside_pid"
+	beside_pid=""
+	echo "  (waited $((SECONDS - t0)) s)"
+	cat "$beside_dir/out"
+	if [ -f "$beside_dir/counts" ]; then
+		# shellcheck disable=SC1091
+		. "$beside_dir/counts"
+		passed=$((passed + b_passed))
+		failed=$((failed + b_failed))
+		beside_summary=$b_summary
+		part_times="$part_times$b_times"
+	else
+		echo "  the roots' suites ended before their counts"
+		passed=$passed
+		failed=$((failed + 1))
+		beside_summary="$(printf '%-4s the roots'"'"' suites ended before their counts' "${beside_majors# }")
+"
+	fi
+	rm -rf "$beside_dir"
+}
+
+# Major $1 (17, 18 or 19) in its root: the root made or waited for, then
+# every suite in it; its line in the summary.
+test_in_root() {
+	local ver=$1 t0
+	echo "=== PostgreSQL $ver: its root file system (scripts/pg_root.sh)"
+	t0=$(date +%s)
+	if ! root_path=$(bash "$top/scripts/pg_root.sh" "$ver"); then
+		echo "=== PostgreSQL $ver: skipped (no root with its Debian packages, see above)"
+		summary="$summary$(printf '%-4s skipped: no root with its packages' "$ver")
+"
+		return
+	fi
+	if [ $(($(date +%s) - t0)) -gt 5 ]; then
+		echo "  (root made or waited for in $(($(date +%s) - t0)) s)"
+		record_time "$(($(date +%s) - t0))" "its root made (or waited for)"
+	fi
+	t0=$(date +%s)
+	run_in_root "$ver"
+	echo "  (suites in $(($(date +%s) - t0)) s)"
+	summary_time "$(($(date +%s) - t0))"
 }
 
 saved_path=$PATH
+beside_pid=""
+beside_majors=""
+beside_summary=""
 case $mode in
 	pg_config)
 		run_suites "$PG_CONFIG"
 		;;
 	*)
-		[ -z "${WS_TEST_IN_ROOT:-}" ] && roots_ahead
+		case " $versions " in
+			*" 15 "*) [ "$mode" = matrix ] && [ -z "${WS_TEST_IN_ROOT:-}" ] && roots_beside ;;
+		esac
 		for ver in $versions; do
 			current_major=$ver
 			case $ver in
 				17|18|19)
-					echo "=== PostgreSQL $ver: its root file system (scripts/pg_root.sh)"
-					t0=$(date +%s)
-					if ! root_path=$(bash "$top/scripts/pg_root.sh" "$ver"); then
-						echo "=== PostgreSQL $ver: skipped (no root with its Debian packages, see above)"
-						summary="$summary$(printf '%-4s skipped: no root with its packages' "$ver")
-"
-						continue
-					fi
-					if [ $(($(date +%s) - t0)) -gt 5 ]; then
-						echo "  (root made or waited for in $(($(date +%s) - t0)) s)"
-						record_time "$(($(date +%s) - t0))" "its root made (or waited for)"
-					fi
-					t0=$(date +%s)
-					run_in_root "$ver"
-					echo "  (suites in $(($(date +%s) - t0)) s)"
-					summary_time "$(($(date +%s) - t0))"
+					[ -n "$beside_majors" ] && continue
+					test_in_root "$ver"
 					continue
 					;;
 			esac
@@ -569,7 +660,8 @@ case $mode in
 			echo "  (suites in $(($(date +%s) - t0)) s)"
 			summary_time "$(($(date +%s) - t0))"
 		done
-		[ -n "${roots_log:-}" ] && { wait; rm -f "$roots_log"; }
+		roots_join
+		summary="$summary$beside_summary"
 		;;
 esac
 if [ "$mode" = pg_config ]; then
