@@ -149,5 +149,24 @@ for f in "$got"/*; do
 	name=${f##*/}
 	[ -e "$expected/$name" ] || ok "$name is in expected/ (bench/t/golden.sh --update)" false
 done
+
+# The tps forest plots as gnuplot drew them: each configuration in its
+# colour of every other chart (the first after the baseline red, as in the
+# timeline and the strip chart, wsb_config_colour), and axis labels at or
+# beyond both edges of the +-margin band, whatever the intervals span.
+forest_drawn() {
+	python3 - "$1" "$2" <<'PY'
+import re, sys
+svg, margin = open(sys.argv[1]).read(), float(sys.argv[2])
+strokes = {re.sub(r"\s", "", c) for c in re.findall(r"stroke='(rgb\([^)]*\))'", svg)}
+assert "rgb(214,39,40)" in strokes and "rgb(31,119,180)" not in strokes, strokes
+ticks = [float(t) for t in re.findall(r"<tspan[^>]*>\s*(-?[0-9.]+)</tspan>", svg)]
+assert ticks and min(ticks) <= -margin and max(ticks) >= margin, ticks
+PY
+}
+ok "the tps forest plot of 3 rounds: configuration 1 in red, the axis past both edges of +-5%" \
+	forest_drawn "$work/tps/plots/forest_tps.svg" 5
+ok "the tps forest plot of a +30% change: configuration 1 in red, the axis past both edges of +-5%" \
+	forest_drawn "$work/limit/plots/forest_tps.svg" 5
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -6,9 +6,11 @@ set key off
 set lmargin 40
 set ytics noenhanced ("sync_method=open_datasync" 1)
 set yrange [0.5:1.5]
+set xrange [-4.978:5.533]
 set object 1 rect from -3, graph 0 to 3, graph 1 fc rgb '#e8e8e8' fs solid noborder behind
 set arrow 1 from 0, graph 0 to 0, graph 1 nohead lc rgb '#555555'
+set arrow 2 from -3, graph 0 to -3, graph 1 nohead dt 2 lc rgb '#888888'
+set arrow 3 from 3, graph 0 to 3, graph 1 nohead dt 2 lc rgb '#888888'
 set xlabel 'tps change against the baseline of the same round, %  (grey: +-3% margin)' noenhanced
-set offsets graph 0.05, graph 0.05, 0, 0
-plot 'forest.dat' using 2:1:3:4 with xerrorbars pt 7 ps 1 lc rgb '#1f77b4'
+plot 'forest.dat' using 2:1:3:4:8 with xerrorbars pt 7 ps 1 lc rgb variable
 set output

@@ -10,5 +10,5 @@ set logscale x
 set arrow 1 from 1, graph 0 to 1, graph 1 nohead lc rgb '#555555'
 set xlabel 'ratio of the share of client time in stall classes (log scale)' noenhanced
 set offsets graph 0.05, graph 0.05, 0, 0
-plot 'forest.dat' using 5:1:6:7 with xerrorbars pt 7 ps 1 lc rgb '#d62728'
+plot 'forest.dat' using 5:1:6:7:8 with xerrorbars pt 7 ps 1 lc rgb variable
 set output
