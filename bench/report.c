@@ -244,7 +244,11 @@ write_summary_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 	fputs("</table>\n", f);
 
 	fputs("<p>Other figures, medians over runs: core's own count of wrap-around writes "
-		  "(<code>pg_stat_wal.wal_buffers_full</code>), the CLOG hit ratio "
+		  "(<code>pg_stat_wal.wal_buffers_full</code>: the times a backend wrote the ring out "
+		  "itself to free a page; a client that queued on <code>WALWrite</code> behind another's "
+		  "write counts none, so it can stay near zero while the stall table above charges "
+		  "seconds of client time to <code>wal_buffer_full</code>, which counts the waits), "
+		  "the CLOG hit ratio "
 		  "(<code>wal_stall_clog</code>) and the collector's CPU time as % of one core.</p>\n"
 		  "<table><tr><th>configuration</th><th>wal_buffers_full</th><th>wal_fsync p99_ms</th>"
 		  "<th>CLOG hit ratio</th><th>collector CPU %</th><th>latency avg ms</th><th>latency p99 ms</th></tr>\n", f);
