@@ -235,7 +235,8 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 	for (int c = 1; c < t->nconfigs; c++)
 	{
 		const WsbPaired *p = &v[c * WSB_N_METRICS];
-		char		r[128];
+		char		r[128],
+					all[128] = "";
 
 		fmt_ratio(r, sizeof(r), &p[WSB_M_TPS]);
 		if (strlen(t->labels[c]) > 40)
@@ -250,13 +251,8 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 					100 * WSB_NEGLIGIBLE_SHARE);
 		else if (stall_line_shown(&p[WSB_M_SHARE_ALL]))
 		{
-			char		s[128],
-						im[128];
-
-			fmt_ratio(s, sizeof(s), &p[WSB_M_SHARE_ALL]);
-			fmt_ratio(im, sizeof(im), &p[WSB_M_IMPLIED]);
-			fprintf(f, "    stall share of client time  %s  %s\n", s, p[WSB_M_SHARE_ALL].words);
-			fprintf(f, "    tps the stalls alone imply  %s\n", im);
+			fmt_ratio(all, sizeof(all), &p[WSB_M_SHARE_ALL]);
+			fprintf(f, "    stall share of client time  %s  %s\n", all, p[WSB_M_SHARE_ALL].words);
 		}
 		for (int k = 0; k < WSB_N_STALL; k++)
 		{
@@ -275,8 +271,15 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 			}
 			fmt_ratio(a, sizeof(a), s);
 			fmt_ratio(b, sizeof(b), e);
-			fprintf(f, "    %-16s share %s %s\n", wsb_stall_classes[k], a, s->words);
-			fprintf(f, "    %-16s episodes %s %s\n", "", b, e->words);
+			/* one class holding all the stall time: its share is the line above */
+			if (strcmp(a, all) == 0)
+				fprintf(f, "    %-16s all of that share; episodes %s %s\n", wsb_stall_classes[k], b,
+						e->words);
+			else
+			{
+				fprintf(f, "    %-16s share %s %s\n", wsb_stall_classes[k], a, s->words);
+				fprintf(f, "    %-16s episodes %s %s\n", "", b, e->words);
+			}
 		}
 	}
 	for (int c = 1; c < t->nconfigs; c++)
