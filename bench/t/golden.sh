@@ -113,6 +113,8 @@ sed -i 's#else [^ ]*presets);#else PRESETS_DIR_DEFAULT);#' "$got/help.stdout"
 run_case tps yes --judge tps.csv --out tps
 run_case tps_baseline no --judge tps.csv --baseline wal_buffers=32MB
 run_case limit yes --judge limit.csv --out limit
+# limit.csv with no wal_flush time: wal_buffer_full holds all the stall time
+run_case one_class no --judge one_class.csv
 run_case budget yes --judge budget.csv --out budget
 run_case results_dir yes --judge runs --out results_dir
 run_case judge_resume no --judge tps.csv --resume runs
