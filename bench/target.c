@@ -876,8 +876,9 @@ settings_others_see(WsbTarget *t)
 }
 
 /*
- * Every non-default setting, "name = value" a line, for the report.  A
- * value is shown as "(hidden)" when the setting is superuser-only
+ * Every non-default setting, "name = value" a line, for the report, the
+ * value as SHOW gives it (with its unit: "shared_buffers = 128MB", not
+ * 16384 pages).  A value is shown as "(hidden)" when the setting is superuser-only
  * (settings_others_see) or its name is of the usual secret kinds:
  * *conninfo* (primary_conninfo holds a replication password),
  * *password*, ssl_*key*.
@@ -894,7 +895,9 @@ settings_for_report(WsbTarget *t, WsbEnvironment *env)
 	initPQExpBuffer(&text);
 	if (visible != NULL &&
 		wsb_sql_rows(t->conn,
-					 "SELECT name, setting, (name <> ALL ($1::pg_catalog.text[]) "
+					 "SELECT name, CASE WHEN name = ANY ($1::pg_catalog.text[]) "
+					 "THEN pg_catalog.current_setting(name) END AS setting, "
+					 "(name <> ALL ($1::pg_catalog.text[]) "
 					 "OR name ILIKE '%conninfo%' OR name ILIKE '%password%' "
 					 "OR name ILIKE 'ssl\\_%key%')::pg_catalog.text AS hidden "
 					 "FROM pg_catalog.pg_settings "

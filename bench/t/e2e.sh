@@ -90,7 +90,7 @@ per = collections.Counter(r["order"] for r in rows)
 assert len(per) == 4 and min(per.values()) >= 2, per
 assert "wal_buffer_full_ms" in rows[0] and "tps" in rows[0]
 PY
-ok "report.html holds the timeline and the strip chart, each under its heading" python3 - "$out1/report.html" <<'PY'
+ok "report.html holds the timeline and the strip chart, each under its heading; settings with units" python3 - "$out1/report.html" <<'PY'
 import re, sys
 html = open(sys.argv[1]).read()
 def section(title):
@@ -107,6 +107,8 @@ assert "wal_buffers=32kB" in timeline and "wal_buffers=1MB" in timeline, "timeli
 assert "buffer_fill_max" in timeline, "timeline ring panel"
 assert "<svg" in strip and "tps of the run" in strip, "strip"
 assert "mean, 95% interval" in strip, "strip legend"
+# the server's settings as SHOW gives them, units and all
+assert re.search(r"shared_buffers = [0-9]+(kB|MB|GB)\b", html), "settings without units"
 PY
 ok "one verdict printed: by rounds, no \"within noise\"" \
 	eval 'grep -q "^verdict by rounds" "$work/t1.out" && ! grep -q "within noise" "$work/t1.out"'
