@@ -33,7 +33,15 @@
 static const char *const stall_columns[] = {
 	"wal_buffer_full_ms", "wal_flush_ms", "wal_insert_ms", "clog_ms"
 };
+/* their panels' axis labels, with units: what a second of the run held */
+static const char *const stall_axes[] = {
+	"wal_buffer_full: client wait, ms/s", "wal_flush: client wait, ms/s",
+	"wal_insert: client wait, ms/s", "clog: client wait, ms/s"
+};
 #define N_STALL_COLUMNS (int) (sizeof(stall_columns) / sizeof(stall_columns[0]))
+/* buffer_fill_max: WAL reserved but not yet written, in rings (above 1
+ * while inserters wait for room) */
+#define FILL_AXIS "WAL not yet written, x wal_buffers (peak)"
 
 /* one colour per configuration, cycled past ten */
 static const char *const palette[] = {
@@ -409,7 +417,7 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 				npanel_all, 55.0 / height);
 		fputs("set key at screen 0.71, screen 0.99 left top Left reverse noenhanced\n"
 			  "set format x ''\n"
-			  "set ylabel \"tps\" noenhanced\n"
+			  "set ylabel \"transactions/s\" noenhanced\n"
 			  "set yrange [0:*]\n", gp);
 
 		/* the tps panel */
@@ -424,7 +432,7 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 				continue;
 			if (nplotted++ > 0)
 				fputs(", \\\n", gp);
-			fprintf(gp, "  'run_%d.dat' using 1:2 with points pt 7 ps 0.5 lc rgb '%s' ",
+			fprintf(gp, "  'run_%d.dat' using 1:2 with lines lw 1.2 lc rgb '%s' ",
 					r->order, wsb_config_colour(r->config));
 			if (r->config >= 0 && r->config < plan->nconfigs && !titled[r->config])
 			{
@@ -448,12 +456,15 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 		{
 			bool		last = p == npanels + (fill_present ? 1 : 0) - 1;
 			int			col = 7;	/* buffer_fill_max */
-			const char *name = p < npanels ? panels[p] : "buffer_fill_max";
+			const char *name = FILL_AXIS;
 
 			if (p < npanels)
 				for (int k = 0; k < N_STALL_COLUMNS; k++)
 					if (strcmp(stall_columns[k], panels[p]) == 0)
+					{
 						col = 3 + k;
+						name = stall_axes[k];
+					}
 			if (last)
 				fputs("set format x '%g'\nset xlabel 'seconds since the run started' noenhanced\n", gp);
 			fputs("set ylabel ", gp);
@@ -469,7 +480,7 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 					continue;
 				if (nplotted++ > 0)
 					fputs(", \\\n", gp);
-				fprintf(gp, "  'run_%d.dat' using 1:%d with points pt 7 ps 0.5 lc rgb '%s' notitle",
+				fprintf(gp, "  'run_%d.dat' using 1:%d with lines lw 1.2 lc rgb '%s' notitle",
 						runs[i].order, col, wsb_config_colour(runs[i].config));
 			}
 			fputs(nplotted ? "\n" : "  NaN notitle\n", gp);

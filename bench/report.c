@@ -706,11 +706,11 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 			fputs("<p class=\"missing\">timeline.svg could not be read</p>\n", f);
 		fputs("<figcaption>Top: transactions completed in each second of every successful run "
 			  "(pgbench), one colour per configuration, x = seconds since the run started. "
-			  "Beneath, on the same axis, from <code>wal_stall_history</code> (each panel named "
-			  "by its column): client stall time in each second per class (ms, summed over "
-			  "backends), then the peak WAL ring occupancy in that second "
-			  "(<code>buffer_fill_max</code>; at or above the dashed line at 1 the ring was full "
-			  "and inserters waited).", f);
+			  "Beneath, on the same axis, from <code>wal_stall_history</code>: client stall time "
+			  "in each second per class (ms of waiting per second, summed over backends), then "
+			  "the WAL reserved but not yet written at that second's peak, in multiples of "
+			  "<code>wal_buffers</code> (<code>buffer_fill_max</code>; at or above the dashed "
+			  "line at 1 the ring was full and inserters waited for room).", f);
 		if (extra[0])
 		{
 			fputs(" Classes with no stall in any run are left out: ", f);

@@ -102,9 +102,11 @@ strip = section("Run tps by configuration")
 assert html.count("<svg") == 2, html.count("<svg")
 # gnuplot's SVG: one chart per section, with its axes' labels and the
 # configurations as the legend; the timeline's panels named by column
-assert "<svg" in timeline and ">tps<" in timeline, "timeline"
+assert "<svg" in timeline and ">transactions/s<" in timeline, "timeline"
 assert "wal_buffers=32kB" in timeline and "wal_buffers=1MB" in timeline, "timeline legend"
-assert "buffer_fill_max" in timeline, "timeline ring panel"
+assert "buffer_fill_max" in timeline and "WAL not yet written, x wal_buffers" in timeline, "timeline ring panel"
+# each panel's axis named with its unit, not by its raw column
+assert not re.search(r">[a-z_]+_ms<", timeline), "timeline axis named by a column"
 assert "<svg" in strip and "tps of the run" in strip, "strip"
 assert "mean, 95% interval" in strip, "strip legend"
 # the server's settings as SHOW gives them, units and all

@@ -19,70 +19,70 @@ set xrange [0:16]
 set multiplot layout 4,1 margins screen 0.08,0.70,0.065,0.98 spacing screen 0,0.025
 set key at screen 0.71, screen 0.99 left top Left reverse noenhanced
 set format x ''
-set ylabel "tps" noenhanced
+set ylabel "transactions/s" noenhanced
 set yrange [0:*]
 plot \
-  'run_1.dat' using 1:2 with points pt 7 ps 0.5 lc rgb '#1f77b4' title "wal_buffers=-1 <script>alert(1)</script>", \
-  'run_2.dat' using 1:2 with points pt 7 ps 0.5 lc rgb '#d62728' title "wal_buffers=16MB", \
-  'run_3.dat' using 1:2 with points pt 7 ps 0.5 lc rgb '#2ca02c' title "wal_buffers=32kB", \
-  'run_4.dat' using 1:2 with points pt 7 ps 0.5 lc rgb '#ff7f0e' title "wal_buffers=256kB", \
-  'run_5.dat' using 1:2 with points pt 7 ps 0.5 lc rgb '#9467bd' title "wal_buffers=1MB", \
-  'run_6.dat' using 1:2 with points pt 7 ps 0.5 lc rgb '#1f77b4' notitle, \
-  'run_7.dat' using 1:2 with points pt 7 ps 0.5 lc rgb '#d62728' notitle, \
-  'run_8.dat' using 1:2 with points pt 7 ps 0.5 lc rgb '#2ca02c' notitle, \
-  'run_9.dat' using 1:2 with points pt 7 ps 0.5 lc rgb '#ff7f0e' notitle, \
-  'run_11.dat' using 1:2 with points pt 7 ps 0.5 lc rgb '#1f77b4' notitle, \
-  'run_12.dat' using 1:2 with points pt 7 ps 0.5 lc rgb '#d62728' notitle, \
-  'run_13.dat' using 1:2 with points pt 7 ps 0.5 lc rgb '#2ca02c' notitle, \
-  'run_14.dat' using 1:2 with points pt 7 ps 0.5 lc rgb '#ff7f0e' notitle
+  'run_1.dat' using 1:2 with lines lw 1.2 lc rgb '#1f77b4' title "wal_buffers=-1 <script>alert(1)</script>", \
+  'run_2.dat' using 1:2 with lines lw 1.2 lc rgb '#d62728' title "wal_buffers=16MB", \
+  'run_3.dat' using 1:2 with lines lw 1.2 lc rgb '#2ca02c' title "wal_buffers=32kB", \
+  'run_4.dat' using 1:2 with lines lw 1.2 lc rgb '#ff7f0e' title "wal_buffers=256kB", \
+  'run_5.dat' using 1:2 with lines lw 1.2 lc rgb '#9467bd' title "wal_buffers=1MB", \
+  'run_6.dat' using 1:2 with lines lw 1.2 lc rgb '#1f77b4' notitle, \
+  'run_7.dat' using 1:2 with lines lw 1.2 lc rgb '#d62728' notitle, \
+  'run_8.dat' using 1:2 with lines lw 1.2 lc rgb '#2ca02c' notitle, \
+  'run_9.dat' using 1:2 with lines lw 1.2 lc rgb '#ff7f0e' notitle, \
+  'run_11.dat' using 1:2 with lines lw 1.2 lc rgb '#1f77b4' notitle, \
+  'run_12.dat' using 1:2 with lines lw 1.2 lc rgb '#d62728' notitle, \
+  'run_13.dat' using 1:2 with lines lw 1.2 lc rgb '#2ca02c' notitle, \
+  'run_14.dat' using 1:2 with lines lw 1.2 lc rgb '#ff7f0e' notitle
 unset key
-set ylabel "wal_buffer_full_ms" noenhanced
+set ylabel "wal_buffer_full: client wait, ms/s" noenhanced
 plot \
-  'run_1.dat' using 1:3 with points pt 7 ps 0.5 lc rgb '#1f77b4' notitle, \
-  'run_2.dat' using 1:3 with points pt 7 ps 0.5 lc rgb '#d62728' notitle, \
-  'run_3.dat' using 1:3 with points pt 7 ps 0.5 lc rgb '#2ca02c' notitle, \
-  'run_4.dat' using 1:3 with points pt 7 ps 0.5 lc rgb '#ff7f0e' notitle, \
-  'run_5.dat' using 1:3 with points pt 7 ps 0.5 lc rgb '#9467bd' notitle, \
-  'run_6.dat' using 1:3 with points pt 7 ps 0.5 lc rgb '#1f77b4' notitle, \
-  'run_7.dat' using 1:3 with points pt 7 ps 0.5 lc rgb '#d62728' notitle, \
-  'run_8.dat' using 1:3 with points pt 7 ps 0.5 lc rgb '#2ca02c' notitle, \
-  'run_9.dat' using 1:3 with points pt 7 ps 0.5 lc rgb '#ff7f0e' notitle, \
-  'run_11.dat' using 1:3 with points pt 7 ps 0.5 lc rgb '#1f77b4' notitle, \
-  'run_12.dat' using 1:3 with points pt 7 ps 0.5 lc rgb '#d62728' notitle, \
-  'run_13.dat' using 1:3 with points pt 7 ps 0.5 lc rgb '#2ca02c' notitle, \
-  'run_14.dat' using 1:3 with points pt 7 ps 0.5 lc rgb '#ff7f0e' notitle
-set ylabel "wal_flush_ms" noenhanced
+  'run_1.dat' using 1:3 with lines lw 1.2 lc rgb '#1f77b4' notitle, \
+  'run_2.dat' using 1:3 with lines lw 1.2 lc rgb '#d62728' notitle, \
+  'run_3.dat' using 1:3 with lines lw 1.2 lc rgb '#2ca02c' notitle, \
+  'run_4.dat' using 1:3 with lines lw 1.2 lc rgb '#ff7f0e' notitle, \
+  'run_5.dat' using 1:3 with lines lw 1.2 lc rgb '#9467bd' notitle, \
+  'run_6.dat' using 1:3 with lines lw 1.2 lc rgb '#1f77b4' notitle, \
+  'run_7.dat' using 1:3 with lines lw 1.2 lc rgb '#d62728' notitle, \
+  'run_8.dat' using 1:3 with lines lw 1.2 lc rgb '#2ca02c' notitle, \
+  'run_9.dat' using 1:3 with lines lw 1.2 lc rgb '#ff7f0e' notitle, \
+  'run_11.dat' using 1:3 with lines lw 1.2 lc rgb '#1f77b4' notitle, \
+  'run_12.dat' using 1:3 with lines lw 1.2 lc rgb '#d62728' notitle, \
+  'run_13.dat' using 1:3 with lines lw 1.2 lc rgb '#2ca02c' notitle, \
+  'run_14.dat' using 1:3 with lines lw 1.2 lc rgb '#ff7f0e' notitle
+set ylabel "wal_flush: client wait, ms/s" noenhanced
 plot \
-  'run_1.dat' using 1:4 with points pt 7 ps 0.5 lc rgb '#1f77b4' notitle, \
-  'run_2.dat' using 1:4 with points pt 7 ps 0.5 lc rgb '#d62728' notitle, \
-  'run_3.dat' using 1:4 with points pt 7 ps 0.5 lc rgb '#2ca02c' notitle, \
-  'run_4.dat' using 1:4 with points pt 7 ps 0.5 lc rgb '#ff7f0e' notitle, \
-  'run_5.dat' using 1:4 with points pt 7 ps 0.5 lc rgb '#9467bd' notitle, \
-  'run_6.dat' using 1:4 with points pt 7 ps 0.5 lc rgb '#1f77b4' notitle, \
-  'run_7.dat' using 1:4 with points pt 7 ps 0.5 lc rgb '#d62728' notitle, \
-  'run_8.dat' using 1:4 with points pt 7 ps 0.5 lc rgb '#2ca02c' notitle, \
-  'run_9.dat' using 1:4 with points pt 7 ps 0.5 lc rgb '#ff7f0e' notitle, \
-  'run_11.dat' using 1:4 with points pt 7 ps 0.5 lc rgb '#1f77b4' notitle, \
-  'run_12.dat' using 1:4 with points pt 7 ps 0.5 lc rgb '#d62728' notitle, \
-  'run_13.dat' using 1:4 with points pt 7 ps 0.5 lc rgb '#2ca02c' notitle, \
-  'run_14.dat' using 1:4 with points pt 7 ps 0.5 lc rgb '#ff7f0e' notitle
+  'run_1.dat' using 1:4 with lines lw 1.2 lc rgb '#1f77b4' notitle, \
+  'run_2.dat' using 1:4 with lines lw 1.2 lc rgb '#d62728' notitle, \
+  'run_3.dat' using 1:4 with lines lw 1.2 lc rgb '#2ca02c' notitle, \
+  'run_4.dat' using 1:4 with lines lw 1.2 lc rgb '#ff7f0e' notitle, \
+  'run_5.dat' using 1:4 with lines lw 1.2 lc rgb '#9467bd' notitle, \
+  'run_6.dat' using 1:4 with lines lw 1.2 lc rgb '#1f77b4' notitle, \
+  'run_7.dat' using 1:4 with lines lw 1.2 lc rgb '#d62728' notitle, \
+  'run_8.dat' using 1:4 with lines lw 1.2 lc rgb '#2ca02c' notitle, \
+  'run_9.dat' using 1:4 with lines lw 1.2 lc rgb '#ff7f0e' notitle, \
+  'run_11.dat' using 1:4 with lines lw 1.2 lc rgb '#1f77b4' notitle, \
+  'run_12.dat' using 1:4 with lines lw 1.2 lc rgb '#d62728' notitle, \
+  'run_13.dat' using 1:4 with lines lw 1.2 lc rgb '#2ca02c' notitle, \
+  'run_14.dat' using 1:4 with lines lw 1.2 lc rgb '#ff7f0e' notitle
 set format x '%g'
 set xlabel 'seconds since the run started' noenhanced
-set ylabel "buffer_fill_max" noenhanced
+set ylabel "WAL not yet written, x wal_buffers (peak)" noenhanced
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb '#555555'
 plot \
-  'run_1.dat' using 1:7 with points pt 7 ps 0.5 lc rgb '#1f77b4' notitle, \
-  'run_2.dat' using 1:7 with points pt 7 ps 0.5 lc rgb '#d62728' notitle, \
-  'run_3.dat' using 1:7 with points pt 7 ps 0.5 lc rgb '#2ca02c' notitle, \
-  'run_4.dat' using 1:7 with points pt 7 ps 0.5 lc rgb '#ff7f0e' notitle, \
-  'run_5.dat' using 1:7 with points pt 7 ps 0.5 lc rgb '#9467bd' notitle, \
-  'run_6.dat' using 1:7 with points pt 7 ps 0.5 lc rgb '#1f77b4' notitle, \
-  'run_7.dat' using 1:7 with points pt 7 ps 0.5 lc rgb '#d62728' notitle, \
-  'run_8.dat' using 1:7 with points pt 7 ps 0.5 lc rgb '#2ca02c' notitle, \
-  'run_9.dat' using 1:7 with points pt 7 ps 0.5 lc rgb '#ff7f0e' notitle, \
-  'run_11.dat' using 1:7 with points pt 7 ps 0.5 lc rgb '#1f77b4' notitle, \
-  'run_12.dat' using 1:7 with points pt 7 ps 0.5 lc rgb '#d62728' notitle, \
-  'run_13.dat' using 1:7 with points pt 7 ps 0.5 lc rgb '#2ca02c' notitle, \
-  'run_14.dat' using 1:7 with points pt 7 ps 0.5 lc rgb '#ff7f0e' notitle
+  'run_1.dat' using 1:7 with lines lw 1.2 lc rgb '#1f77b4' notitle, \
+  'run_2.dat' using 1:7 with lines lw 1.2 lc rgb '#d62728' notitle, \
+  'run_3.dat' using 1:7 with lines lw 1.2 lc rgb '#2ca02c' notitle, \
+  'run_4.dat' using 1:7 with lines lw 1.2 lc rgb '#ff7f0e' notitle, \
+  'run_5.dat' using 1:7 with lines lw 1.2 lc rgb '#9467bd' notitle, \
+  'run_6.dat' using 1:7 with lines lw 1.2 lc rgb '#1f77b4' notitle, \
+  'run_7.dat' using 1:7 with lines lw 1.2 lc rgb '#d62728' notitle, \
+  'run_8.dat' using 1:7 with lines lw 1.2 lc rgb '#2ca02c' notitle, \
+  'run_9.dat' using 1:7 with lines lw 1.2 lc rgb '#ff7f0e' notitle, \
+  'run_11.dat' using 1:7 with lines lw 1.2 lc rgb '#1f77b4' notitle, \
+  'run_12.dat' using 1:7 with lines lw 1.2 lc rgb '#d62728' notitle, \
+  'run_13.dat' using 1:7 with lines lw 1.2 lc rgb '#2ca02c' notitle, \
+  'run_14.dat' using 1:7 with lines lw 1.2 lc rgb '#ff7f0e' notitle
 unset multiplot
 set output
