@@ -493,7 +493,11 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 	return 0;
 }
 
-/* Chart (2): strip chart of run tps per configuration, mean with 95% CI. */
+/*
+ * Chart (2): strip chart of the tps the verdict judges (over the steady
+ * seconds when it pairs those), per configuration, with the median, on an
+ * axis from zero: a difference reads at its true size.
+ */
 static int
 write_strip_chart(const char *plotdir, const WsbPlan *plan,
 				  const WsbRun *runs, int nruns)
@@ -517,36 +521,33 @@ write_strip_chart(const char *plotdir, const WsbPlan *plan,
 	/* one block per configuration (index c): x tps, jittered by repeat */
 	for (int c = 0; c < plan->nconfigs; c++)
 	{
+		int			n = wsb_config_judged_tps(runs, nruns, c, v),
+					k = 0;
+
 		fprintf(d, "# %d\n", c);
-		for (int i = 0; i < nruns; i++)
+		for (int i = 0; i < nruns && k < n; i++)
 			if (runs[i].config == c && runs[i].ok)
 				fprintf(d, "%.4f %.6g\n",
 						c + 1 + (maxrepeat > 1 ? 0.3 * ((runs[i].repeat - 1.0) / (maxrepeat - 1) - 0.5) : 0),
-						runs[i].tps);
+						v[k++]);
 		fputs("\n\n", d);
 	}
 	fclose(d);
 
-	if ((d = wsb_fopenf("w", "%s/means.dat", plotdir)) == NULL)
+	if ((d = wsb_fopenf("w", "%s/medians.dat", plotdir)) == NULL)
 	{
 		free(v);
 		return -1;
 	}
-	fputs("# configuration mean low high (95% interval of the mean, Student's t)\n", d);
+	fputs("# configuration median\n", d);
 	for (int c = 0; c < plan->nconfigs; c++)
 	{
-		int			n = wsb_config_tps(runs, nruns, c, v);
-		double		m = wsb_mean(v, n);
-		double		half = n >= 2 ? wsb_t_quantile(0.975, n - 1) * wsb_stddev(v, n) / sqrt(n) : NAN;
+		int			n = wsb_config_judged_tps(runs, nruns, c, v);
 
 		if (n == 0)
 			continue;
 		fprintf(d, "%d ", c + 1);
-		wsb_gp_number(d, m);
-		fputc(' ', d);
-		wsb_gp_number(d, isnan(half) ? m : m - half);
-		fputc(' ', d);
-		wsb_gp_number(d, isnan(half) ? m : m + half);
+		wsb_gp_number(d, wsb_median(v, n));
 		fputc('\n', d);
 	}
 	fclose(d);
@@ -567,8 +568,10 @@ write_strip_chart(const char *plotdir, const WsbPlan *plan,
 	fputs("set output 'strip.svg'\n"
 		  "set datafile missing '?'\n"
 		  "set grid ytics lc rgb '#dddddd'\n"
-		  "set ylabel 'tps of the run' noenhanced\n"
-		  "set key outside right top noenhanced\n", gp);
+		  "set key outside right top noenhanced\n"
+		  "set yrange [0:*]\n", gp);
+	fprintf(gp, "set ylabel '%s' noenhanced\n", wsb_window_judged(runs, nruns)
+			? "transactions/s over the steady seconds (as judged)" : "transactions/s of the run");
 	fprintf(gp, "set xrange [0.5:%d.5]\n", plan->nconfigs);
 	fprintf(gp, "set bmargin %d\n", 3 + (int) maxlabel / 3);
 	fputs("set xtics rotate by -25 left noenhanced (", gp);
@@ -584,18 +587,18 @@ write_strip_chart(const char *plotdir, const WsbPlan *plan,
 	}
 	fputs(")\n", gp);
 	{
-		int			nb = wsb_config_tps(runs, nruns, 0, v);
+		int			nb = wsb_config_judged_tps(runs, nruns, 0, v);
 
 		if (nb > 0)
 			fprintf(gp, "set arrow 1 from graph 0, first %.6g to graph 1, first %.6g nohead dt 2 lc rgb '#555555'\n",
-					wsb_mean(v, nb), wsb_mean(v, nb));
+					wsb_median(v, nb), wsb_median(v, nb));
 	}
 	fputs("plot \\\n", gp);
 	for (int c = 0; c < plan->nconfigs; c++)
 		fprintf(gp, "  'strip.dat' index %d using 1:2 with points pt 7 ps 0.7 lc rgb '%s' notitle, \\\n",
 				c, wsb_config_colour(c));
-	fputs("  'means.dat' using ($1+0.25):2:3:4 with yerrorbars pt 5 ps 0.8 lc rgb '#000000' "
-		  "title 'mean, 95% interval'\n"
+	fputs("  'medians.dat' using ($1+0.25):2 with points pt 5 ps 0.9 lc rgb '#000000' "
+		  "title 'median'\n"
 		  "set output\n", gp);
 	fclose(gp);
 	free(v);

@@ -156,8 +156,9 @@ static const char report_css[] =
 
 /*
  * Each configuration's runs: the tps of each in run order, how many
- * succeeded, their median.  Description only: the verdict is the rounds'
- * (verdict.c), in the section above.
+ * succeeded, and the median of the tps the verdict judges (over the steady
+ * seconds when it pairs those), so that it reads beside the ratio.
+ * Description only: the verdict is the rounds' (verdict.c), above.
  */
 static void
 write_runs_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
@@ -165,12 +166,13 @@ write_runs_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 	const WsbRun **ord = wsb_runs_in_order(runs, nruns);
 	double	   *x = wsb_xmalloc(sizeof(double) * (nruns > 0 ? nruns : 1));
 
-	fputs("<table><tr><th>configuration</th><th>tps of each run (run order)</th><th>runs ok</th>"
-		  "<th>median tps</th></tr>\n", f);
+	fprintf(f, "<table><tr><th>configuration</th><th>tps of each run (run order)</th><th>runs ok</th>"
+			"<th>median tps%s</th></tr>\n",
+			wsb_window_judged(runs, nruns) ? " over the steady seconds (as judged)" : "");
 	for (int c = 0; c < plan->nconfigs; c++)
 	{
 		int			total = 0,
-					nok = wsb_config_tps(runs, nruns, c, x);
+					nok = wsb_config_judged_tps(runs, nruns, c, x);
 		bool		first = true;
 
 		fprintf(f, "<tr><td><span class=\"swatch\" style=\"background:%s\"></span>",
@@ -734,11 +736,13 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 		fputs("<figure>\n", f);
 		if (wsb_paste_svg(f, path) != 0)
 			fputs("<p class=\"missing\">strip.svg could not be read</p>\n", f);
-		fputs("<figcaption>Each dot is one successful run's tps (pgbench's figure, "
-			  "without connection time), spread sideways by run number; black: the mean of "
-			  "the configuration's runs with its 95% interval (Student's t, n &minus; 1 df). "
-			  "Dashed line: the baseline's mean. Data and script: <code>plots/strip.dat</code>, "
-			  "<code>plots/means.dat</code>, <code>plots/strip.gp</code>.</figcaption>\n</figure>\n", f);
+		fputs("<figcaption>Each dot is one successful run's tps as the verdict judges it "
+			  "(over the run's steady seconds when every run has them, else pgbench's figure "
+			  "for the whole run), spread sideways by run number, on an axis from zero; black: "
+			  "the configuration's median. The verdict pairs each run with the baseline's of "
+			  "the same round (above); these dots are not paired. Dashed line: the baseline's "
+			  "median. Data and script: <code>plots/strip.dat</code>, "
+			  "<code>plots/medians.dat</code>, <code>plots/strip.gp</code>.</figcaption>\n</figure>\n", f);
 	}
 	else
 		fputs("<p class=\"missing\">Chart missing (see above).</p>\n", f);

@@ -116,6 +116,42 @@ wsb_chisq_quantile(double p, double df)
 	return qchisq(p, df, 1, 0);
 }
 
+/*
+ * Whether the verdict pairs the runs' tps over their steady seconds: every
+ * successful run has one (round_table.c's use_window_tps, the same rule on
+ * the runs).
+ */
+bool
+wsb_window_judged(const WsbRun *runs, int nruns)
+{
+	bool		any = false;
+
+	for (int i = 0; i < nruns; i++)
+	{
+		if (runs[i].ok && !(runs[i].tps_window > 0))
+			return false;
+		any |= runs[i].ok;
+	}
+	return any;
+}
+
+/*
+ * The tps the verdict judges of configuration c's successful runs, in run
+ * order: over the steady seconds when wsb_window_judged, else the whole
+ * run's; returns n.
+ */
+int
+wsb_config_judged_tps(const WsbRun *runs, int nruns, int c, double *out)
+{
+	bool		window = wsb_window_judged(runs, nruns);
+	int			n = 0;
+
+	for (int i = 0; i < nruns; i++)
+		if (runs[i].config == c && runs[i].ok)
+			out[n++] = window ? runs[i].tps_window : runs[i].tps;
+	return n;
+}
+
 /* tps of the successful runs of configuration c, in run order; returns n. */
 int
 wsb_config_tps(const WsbRun *runs, int nruns, int c, double *out)

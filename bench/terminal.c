@@ -47,24 +47,6 @@ print_wrapped(FILE *f, const char *text, int indent, int width)
 }
 
 /*
- * Whether the verdict pairs the runs' window tps: every successful run has
- * one (round_table.c's use_window_tps, the same rule on the runs).
- */
-static bool
-window_judged(const WsbRun *runs, int nruns)
-{
-	bool		any = false;
-
-	for (int i = 0; i < nruns; i++)
-	{
-		if (runs[i].ok && !(runs[i].tps_window > 0))
-			return false;
-		any |= runs[i].ok;
-	}
-	return any;
-}
-
-/*
  * Each configuration's runs on the terminal: the tps of each in run order,
  * then, when the verdict pairs them, each run's window tps; the median is
  * of the tps the verdict judges, so that it reads beside the ratio.
@@ -75,7 +57,7 @@ wsb_print_runs(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 {
 	const WsbRun **ord = wsb_runs_in_order(runs, nruns);
 	double	   *x = wsb_xmalloc(sizeof(double) * (nruns > 0 ? nruns : 1));
-	bool		window = window_judged(runs, nruns);
+	bool		window = wsb_window_judged(runs, nruns);
 
 	if (ord == NULL)
 	{

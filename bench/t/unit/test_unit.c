@@ -807,6 +807,17 @@ test_report(void)
 			  "terminal runs: each successful run's window tps, and the median of those, what the "
 			  "verdict judges (got \"%s\")", t);
 		free(t);
+		{
+			/* the strip chart's dots: the same judged tps */
+			double		x[16];
+			int			k = -1;
+
+			for (int c = 0; c < plan.nconfigs; c++)
+				if (strcmp(plan.configs[c].label, "wal_buffers=16MB") == 0)
+					k = wsb_config_judged_tps(runs, n, c, x);
+			check(wsb_window_judged(runs, n) && k == 3 && x[0] == 1190 && x[1] == 1200 && x[2] == 1180,
+				  "the tps judged: every successful run's window tps when each has one");
+		}
 		/* one successful run without window tps: the verdict pairs whole-run tps, the median too */
 		runs[0].tps_window = NAN;
 		f = tmpfile();
@@ -815,6 +826,16 @@ test_report(void)
 		fclose(f);
 		check(strstr(t, "steady seconds") == NULL && strstr(t, "wal_buffers=16MB: 1200 1210 1190, median 1200\n"),
 			  "terminal runs: whole-run tps and their median when a run lacks window tps (got \"%s\")", t);
+		{
+			double		x[16];
+			int			k = -1;
+
+			for (int c = 0; c < plan.nconfigs; c++)
+				if (strcmp(plan.configs[c].label, "wal_buffers=16MB") == 0)
+					k = wsb_config_judged_tps(runs, n, c, x);
+			check(!wsb_window_judged(runs, n) && k == 3 && x[0] == 1200 && x[1] == 1210,
+				  "the tps judged: whole-run tps when a successful run lacks window tps");
+		}
 		if (keep)
 			fputs(t, stderr);
 		free(t);
