@@ -33,11 +33,6 @@
 static const char *const stall_columns[] = {
 	"wal_buffer_full_ms", "wal_flush_ms", "wal_insert_ms", "clog_ms"
 };
-/* their panels' axis labels, with units: what a second of the run held */
-static const char *const stall_axes[] = {
-	"wal_buffer_full: client wait, ms/s", "wal_flush: client wait, ms/s",
-	"wal_insert: client wait, ms/s", "clog: client wait, ms/s"
-};
 #define N_STALL_COLUMNS (int) (sizeof(stall_columns) / sizeof(stall_columns[0]))
 /* buffer_fill_max: WAL reserved but not yet written, in rings (above 1
  * while inserters wait for room) */
@@ -456,14 +451,17 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 		{
 			bool		last = p == npanels + (fill_present ? 1 : 0) - 1;
 			int			col = 7;	/* buffer_fill_max */
-			const char *name = FILL_AXIS;
+			char		name[64];
 
+			snprintf(name, sizeof(name), "%s", FILL_AXIS);
 			if (p < npanels)
 				for (int k = 0; k < N_STALL_COLUMNS; k++)
 					if (strcmp(stall_columns[k], panels[p]) == 0)
 					{
 						col = 3 + k;
-						name = stall_axes[k];
+						/* the class, its column's name less "_ms", and the unit */
+						snprintf(name, sizeof(name), "%.*s: client wait, ms/s",
+								 (int) strlen(panels[p]) - 3, panels[p]);
 					}
 			if (last)
 				fputs("set format x '%g'\nset xlabel 'seconds since the run started' noenhanced\n", gp);
@@ -505,6 +503,7 @@ write_strip_chart(const char *plotdir, const WsbPlan *plan,
 	FILE	   *gp,
 			   *d;
 	double	   *v = malloc(sizeof(double) * (nruns > 0 ? nruns : 1));
+	bool		window = wsb_window_judged(runs, nruns);
 	size_t		maxlabel = 0;
 	int			maxrepeat = 1;
 
@@ -521,15 +520,12 @@ write_strip_chart(const char *plotdir, const WsbPlan *plan,
 	/* one block per configuration (index c): x tps, jittered by repeat */
 	for (int c = 0; c < plan->nconfigs; c++)
 	{
-		int			n = wsb_config_judged_tps(runs, nruns, c, v),
-					k = 0;
-
 		fprintf(d, "# %d\n", c);
-		for (int i = 0; i < nruns && k < n; i++)
+		for (int i = 0; i < nruns; i++)
 			if (runs[i].config == c && runs[i].ok)
 				fprintf(d, "%.4f %.6g\n",
 						c + 1 + (maxrepeat > 1 ? 0.3 * ((runs[i].repeat - 1.0) / (maxrepeat - 1) - 0.5) : 0),
-						v[k++]);
+						wsb_judged_tps(&runs[i], window));
 		fputs("\n\n", d);
 	}
 	fclose(d);
@@ -570,8 +566,8 @@ write_strip_chart(const char *plotdir, const WsbPlan *plan,
 		  "set grid ytics lc rgb '#dddddd'\n"
 		  "set key outside right top noenhanced\n"
 		  "set yrange [0:*]\n", gp);
-	fprintf(gp, "set ylabel '%s' noenhanced\n", wsb_window_judged(runs, nruns)
-			? "transactions/s over the steady seconds (as judged)" : "transactions/s of the run");
+	fprintf(gp, "set ylabel '%s' noenhanced\n",
+			window ? "transactions/s over the steady seconds (as judged)" : "transactions/s of the run");
 	fprintf(gp, "set xrange [0.5:%d.5]\n", plan->nconfigs);
 	fprintf(gp, "set bmargin %d\n", 3 + (int) maxlabel / 3);
 	fputs("set xtics rotate by -25 left noenhanced (", gp);

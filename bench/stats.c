@@ -136,9 +136,18 @@ wsb_window_judged(const WsbRun *runs, int nruns)
 }
 
 /*
+ * The tps the verdict judges of run r: over its steady seconds when window
+ * (wsb_window_judged of all the runs), else the whole run's.
+ */
+double
+wsb_judged_tps(const WsbRun *r, bool window)
+{
+	return window ? r->tps_window : r->tps;
+}
+
+/*
  * The tps the verdict judges of configuration c's successful runs, in run
- * order: over the steady seconds when wsb_window_judged, else the whole
- * run's; returns n.
+ * order; returns n.
  */
 int
 wsb_config_judged_tps(const WsbRun *runs, int nruns, int c, double *out)
@@ -148,19 +157,7 @@ wsb_config_judged_tps(const WsbRun *runs, int nruns, int c, double *out)
 
 	for (int i = 0; i < nruns; i++)
 		if (runs[i].config == c && runs[i].ok)
-			out[n++] = window ? runs[i].tps_window : runs[i].tps;
-	return n;
-}
-
-/* tps of the successful runs of configuration c, in run order; returns n. */
-int
-wsb_config_tps(const WsbRun *runs, int nruns, int c, double *out)
-{
-	int			n = 0;
-
-	for (int i = 0; i < nruns; i++)
-		if (runs[i].config == c && runs[i].ok)
-			out[n++] = runs[i].tps;
+			out[n++] = wsb_judged_tps(&runs[i], window);
 	return n;
 }
 

@@ -92,13 +92,11 @@ wsb_print_runs(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 			{
 				if (ord[i]->config != c || !ord[i]->ok)
 					continue;
-				x[nok++] = ord[i]->tps_window;
 				wsb_fmt_tps(b, sizeof(b), ord[i]->tps_window);
 				fprintf(m, " %s", b);
 			}
 		}
-		else
-			nok = wsb_config_tps(runs, nruns, c, x);
+		nok = wsb_config_judged_tps(runs, nruns, c, x);
 		wsb_fmt_tps(b, sizeof(b), wsb_median(x, nok));
 		fprintf(m, ", median %s", b);
 		if (fclose(m) == 0)

@@ -337,8 +337,8 @@ typedef struct WsbEnvironment
 
 extern double wsb_median(const double *x, int n);
 /* tps of configuration c's successful runs into out[nruns]; returns n */
-extern int	wsb_config_tps(const WsbRun *runs, int nruns, int c, double *out);
 extern bool wsb_window_judged(const WsbRun *runs, int nruns);
+extern double wsb_judged_tps(const WsbRun *r, bool window);
 extern int	wsb_config_judged_tps(const WsbRun *runs, int nruns, int c, double *out);
 /* of get(run, a, b) over configuration c's successful runs; NAN if none */
 extern double wsb_config_median(const WsbRun *runs, int nruns, int c,

@@ -596,6 +596,23 @@ roots_join() {
 	rm -rf "$beside_dir"
 }
 
+# A root made, or a major built, since $1: when that took more than 5 s,
+# say so ("$3 in N s") and record it as $2 in where the time went.
+made_in() {
+	local secs=$(($(date +%s) - $1))
+	[ "$secs" -gt 5 ] || return 0
+	echo "  ($3 in $secs s)"
+	record_time "$secs" "$2"
+}
+
+# A major's suites since $1: their time on the terminal and in its line of
+# the summary.
+suites_took() {
+	local secs=$(($(date +%s) - $1))
+	echo "  (suites in $secs s)"
+	summary_time "$secs"
+}
+
 # Major $1 (17, 18 or 19) in its root: the root made or waited for, then
 # every suite in it; its line in the summary.
 test_in_root() {
@@ -608,14 +625,10 @@ test_in_root() {
 "
 		return
 	fi
-	if [ $(($(date +%s) - t0)) -gt 5 ]; then
-		echo "  (root made or waited for in $(($(date +%s) - t0)) s)"
-		record_time "$(($(date +%s) - t0))" "its root made (or waited for)"
-	fi
+	made_in "$t0" "its root made (or waited for)" "root made or waited for"
 	t0=$(date +%s)
 	run_in_root "$ver"
-	echo "  (suites in $(($(date +%s) - t0)) s)"
-	summary_time "$(($(date +%s) - t0))"
+	suites_took "$t0"
 }
 
 saved_path=$PATH
@@ -655,14 +668,10 @@ case $mode in
 "
 				continue
 			fi
-			if [ $(($(date +%s) - t0)) -gt 5 ]; then
-				echo "  (built in $(($(date +%s) - t0)) s)"
-				record_time "$(($(date +%s) - t0))" "built from source"
-			fi
+			made_in "$t0" "built from source" "built"
 			t0=$(date +%s)
 			run_suites "$pgc"
-			echo "  (suites in $(($(date +%s) - t0)) s)"
-			summary_time "$(($(date +%s) - t0))"
+			suites_took "$t0"
 		done
 		roots_join
 		summary="$summary$beside_summary"
