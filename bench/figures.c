@@ -45,6 +45,26 @@ wsb_summary_value(const WsbRun *run, const char *class, const char *column)
 	return wsb_summary_rows_value(&run->summary, class, column);
 }
 
+/*
+ * The longest single wait of a run in a class a client stalls in (the
+ * first four of wsb_classes: the writer's and the probes' classes are not
+ * a client's wait), ms; NAN when the summary has none of them.
+ */
+double
+wsb_longest_stall_ms(const WsbRun *run)
+{
+	double		longest = NAN;
+
+	for (int k = 0; k < WSB_N_CLIENT_CLASSES; k++)
+	{
+		double		ms = wsb_summary_value(run, wsb_classes[k], "max_ms");
+
+		if (!isnan(ms) && (isnan(longest) || ms > longest))
+			longest = ms;
+	}
+	return longest;
+}
+
 /* A column of the first row of a one-row result; NAN when absent. */
 double
 wsb_first_row_value(const WsbRows *rows, const char *column)

@@ -16,11 +16,14 @@
 /* wal_stall_summary's classes, in the view's order */
 extern const char *const wsb_classes[];
 #define WSB_N_CLASSES 7
+/* the first of them are the classes a client waits in */
+#define WSB_N_CLIENT_CLASSES 4
 
 /* NAN where the row, the column or the value is absent */
 extern double wsb_summary_rows_value(const WsbRows *summary, const char *class,
 									 const char *column);
 extern double wsb_summary_value(const WsbRun *run, const char *class, const char *column);
+extern double wsb_longest_stall_ms(const WsbRun *run);
 extern double wsb_first_row_value(const WsbRows *rows, const char *column);
 extern double wsb_rows_sum(const WsbRows *rows, const char *column);
 extern const WsbRun **wsb_runs_in_order(const WsbRun *runs, int nruns);	/* malloc'd */

@@ -94,6 +94,8 @@ typedef struct CsvColumns
 				budget_looks,
 				baseline,
 				tps_window,
+				latency_p99_ms,
+				longest_stall_ms,
 				run_order;		/* order, or run beside round: the run's number */
 	int			stall_ms[WSB_N_STALL];
 	int			episodes[WSB_N_STALL];
@@ -124,7 +126,8 @@ find_columns(const WsbCsvReader *r, CsvColumns *c)
 		COLUMN(configuration), COLUMN(tps), COLUMN(ok), COLUMN(position),
 		COLUMN(traced), COLUMN(clients), COLUMN(seconds), COLUMN(client_ms),
 		COLUMN(seed), COLUMN(margin_pct), COLUMN(budget_looks),
-		COLUMN(baseline), COLUMN(tps_window),
+		COLUMN(baseline), COLUMN(tps_window), COLUMN(latency_p99_ms),
+		COLUMN(longest_stall_ms),
 #undef COLUMN
 	};
 
@@ -291,6 +294,10 @@ read_run(const WsbCsvReader *r, const char *path, const CsvColumns *c, WsbRoundT
 	if (!cell_number(r, path, c->position, "position", 0, 64, true, &pos, err, errlen) ||
 		!cell_number(r, path, c->tps, "tps", 0, 1e12, false, &x->tps, err, errlen) ||
 		!cell_number(r, path, c->tps_window, "tps_window", 0, 1e12, false, &x->tps_window, err, errlen) ||
+		!cell_number(r, path, c->latency_p99_ms, "latency_p99_ms", 0, 1e12, false,
+					 &x->latency_p99_ms, err, errlen) ||
+		!cell_number(r, path, c->longest_stall_ms, "longest_stall_ms", 0, 1e12, false,
+					 &x->longest_stall_ms, err, errlen) ||
 		!cell_number(r, path, c->clients, "clients", 1, WSB_MAX_CLIENTS, true, &clients, err, errlen) ||
 		!cell_number(r, path, c->seconds, "seconds", 0, 1e9, false, &seconds, err, errlen) ||
 		!cell_number(r, path, c->client_ms, "client_ms", 0, 1e18, false, &x->client_ms, err, errlen) ||

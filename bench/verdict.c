@@ -113,6 +113,10 @@ wsb_metric_name(WsbMetric m)
 
 	if (m == WSB_M_TPS)
 		return "tps";
+	if (m == WSB_M_P99)
+		return "latency_p99";
+	if (m == WSB_M_LONGEST)
+		return "longest_stall";
 	if (m == WSB_M_SHARE_ALL)
 		return "stall_share";
 	if (m == WSB_M_IMPLIED)
@@ -302,13 +306,19 @@ sum_stall(const WsbRoundRun *r)
 /*
  * The figure of metric m of run r, on the scale whose ratio is judged;
  * NAN when the run does not have it.  A share is stall ms / client ms,
- * floored below; counts are floored at 1.
+ * floored below; counts are floored at 1, the longest stall at 1 ms (the
+ * collector's grain: a run without a stall and one with a 1 ms stall are
+ * the same to a client).
  */
 static double
 metric_value(const WsbRoundRun *r, WsbMetric m, double share_floor)
 {
 	if (m == WSB_M_TPS)
 		return r->tps > 0 ? r->tps : NAN;
+	if (m == WSB_M_P99)
+		return r->latency_p99_ms > 0 ? r->latency_p99_ms : NAN;
+	if (m == WSB_M_LONGEST)
+		return isnan(r->longest_stall_ms) ? NAN : fmax(r->longest_stall_ms, 1.0);
 	if (m >= WSB_M_SHARE && m <= WSB_M_SHARE_ALL)
 	{
 		double		ms = m == WSB_M_SHARE_ALL ? sum_stall(r) : r->stall_ms[m - WSB_M_SHARE];
@@ -521,16 +531,42 @@ inconclusive_words(WsbPaired *v, double m, double sd, double up, double dn, doub
 }
 
 /*
- * The words for tps (see the header), and for an inconclusive result the
- * rounds still needed: judged from the observed mean m and spread sd of the
- * log ratios, aiming at whichever decision the estimate points to.  A
- * direction needs v->rounds_dir rounds and equivalence v->rounds_equiv
- * (the reach of the sign-flip test at a_dir, a_eq), whatever the t
- * interval says.
+ * The words of a figure judged against the margin, by the direction of its
+ * ratio: tps is faster or slower, a latency rose or fell.
+ */
+typedef struct MarginWords
+{
+	WsbWord		up_by,
+				down_by,
+				up,
+				down;
+	const char *up_text,
+			   *down_text,
+			   *either;			/* for "too few rounds ... for faster or slower" */
+} MarginWords;
+
+static const MarginWords tps_words_of = {
+	WSB_W_FASTER_BY, WSB_W_SLOWER_BY, WSB_W_FASTER, WSB_W_SLOWER,
+	"faster", "slower", "faster or slower"
+};
+
+static const MarginWords latency_words_of = {
+	WSB_W_ROSE_BY, WSB_W_FELL_BY, WSB_W_ROSE, WSB_W_FELL,
+	"rose", "fell", "a rise or a fall"
+};
+
+/*
+ * The words for tps or a latency (see the header), and for an inconclusive
+ * result the rounds still needed: judged from the observed mean m and
+ * spread sd of the log ratios, aiming at whichever decision the estimate
+ * points to.  A direction needs v->rounds_dir rounds and equivalence
+ * v->rounds_equiv (the reach of the sign-flip test at a_dir, a_eq),
+ * whatever the t interval says.
  */
 static void
-tps_words(WsbPaired *v, double margin, double tail_dir, double tail_equiv,
-		  double m, double sd, const char *mtext, double a_dir, double a_eq)
+margin_words(WsbPaired *v, const MarginWords *w, double margin, double tail_dir,
+			 double tail_equiv, double m, double sd, const char *mtext, double a_dir,
+			 double a_eq)
 {
 	double		up = log(1 + margin),
 				dn = log(1 - margin);
@@ -544,14 +580,14 @@ tps_words(WsbPaired *v, double margin, double tail_dir, double tail_equiv,
 	v->decided = false;
 	if (dir_ok && above && v->low > 1 + margin)
 	{
-		v->word = WSB_W_FASTER_BY;
-		snprintf(v->words, sizeof(v->words), "faster by >= %s%%", mtext);
+		v->word = w->up_by;
+		snprintf(v->words, sizeof(v->words), "%s by >= %s%%", w->up_text, mtext);
 		v->decided = true;
 	}
 	else if (dir_ok && below && v->high < 1 - margin)
 	{
-		v->word = WSB_W_SLOWER_BY;
-		snprintf(v->words, sizeof(v->words), "slower by >= %s%%", mtext);
+		v->word = w->down_by;
+		snprintf(v->words, sizeof(v->words), "%s by >= %s%%", w->down_text, mtext);
 		v->decided = true;
 	}
 	else if (eq_ok && v->p_equiv_holm < v->alpha_used)
@@ -565,25 +601,25 @@ tps_words(WsbPaired *v, double margin, double tail_dir, double tail_equiv,
 			/* inside the margin, and which way: both, or the words hide it */
 			pct_interval(iv, sizeof(iv), v->low, v->high);
 			snprintf(v->words, sizeof(v->words), "equivalent within +-%s%%, %.1f%% %s %s", mtext,
-					 100 * fabs(v->ratio - 1), above ? "faster" : "slower", iv);
+					 100 * fabs(v->ratio - 1), above ? w->up_text : w->down_text, iv);
 		}
 		else
 			snprintf(v->words, sizeof(v->words), "equivalent within +-%s%%", mtext);
 	}
 	else if (dir_ok && above)
 	{
-		v->word = WSB_W_FASTER;
-		snprintf(v->words, sizeof(v->words), "faster");
+		v->word = w->up;
+		snprintf(v->words, sizeof(v->words), "%s", w->up_text);
 	}
 	else if (dir_ok && below)
 	{
-		v->word = WSB_W_SLOWER;
-		snprintf(v->words, sizeof(v->words), "slower");
+		v->word = w->down;
+		snprintf(v->words, sizeof(v->words), "%s", w->down_text);
 	}
 	else if (!eq_reach)
-		too_few_for_any(v, a_eq, "faster or slower");
+		too_few_for_any(v, a_eq, w->either);
 	else if ((above || below) && !dir_reach)
-		too_few_for_direction(v, a_dir, above ? "faster" : "slower");
+		too_few_for_direction(v, a_dir, above ? w->up_text : w->down_text);
 	else
 		inconclusive_words(v, m, sd, up, dn, tail_dir, tail_equiv, mtext);
 }
@@ -869,6 +905,8 @@ static void
 figures_present(const WsbRoundRun *runs, int nruns, bool *present)
 {
 	bool		tps = false,
+				p99 = false,
+				longest = false,
 				client = false,
 				stall[WSB_N_STALL] = {false},
 				episodes[WSB_N_STALL] = {false},
@@ -877,6 +915,8 @@ figures_present(const WsbRoundRun *runs, int nruns, bool *present)
 	for (int i = 0; i < nruns; i++)
 	{
 		tps |= runs[i].tps > 0;
+		p99 |= runs[i].latency_p99_ms > 0;
+		longest |= !isnan(runs[i].longest_stall_ms);
 		client |= runs[i].client_ms > 0;
 		for (int k = 0; k < WSB_N_STALL; k++)
 		{
@@ -885,6 +925,8 @@ figures_present(const WsbRoundRun *runs, int nruns, bool *present)
 		}
 	}
 	present[WSB_M_TPS] = tps;
+	present[WSB_M_P99] = p99;
+	present[WSB_M_LONGEST] = longest;
 	for (int k = 0; k < WSB_N_STALL; k++)
 	{
 		present[WSB_M_SHARE + k] = client && stall[k];
@@ -1239,10 +1281,11 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 			v->level90 = rankeq[c] >= 0 ? 1 - 2 * a / (keq - rankeq[c]) : 1 - 2 * a;
 			fit_interval(&fit[c], v->level, &v->low, &v->high);
 			fit_interval(&fit[c], v->level90, &v->low90, &v->high90);
-			if (m == WSB_M_TPS)
-				tps_words(v, margin, 1 - a_plan / (2.0 * (k - rank[c])),
-						  1 - a_plan / (rankeq[c] >= 0 ? keq - rankeq[c] : 1),
-						  fit[c].estimate, fit[c].sd, mtext, a_dir, a_eq);
+			if (m == WSB_M_TPS || m == WSB_M_P99 || m == WSB_M_LONGEST)
+				margin_words(v, m == WSB_M_TPS ? &tps_words_of : &latency_words_of, margin,
+							 1 - a_plan / (2.0 * (k - rank[c])),
+							 1 - a_plan / (rankeq[c] >= 0 ? keq - rankeq[c] : 1),
+							 fit[c].estimate, fit[c].sd, mtext, a_dir, a_eq);
 			else if (m == WSB_M_IMPLIED)
 			{
 				v->word = WSB_W_NONE;

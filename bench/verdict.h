@@ -21,12 +21,15 @@
 #define WSB_N_STALL 4
 extern const char *const wsb_stall_classes[WSB_N_STALL];
 
-/* What is judged per configuration: tps, each stall class's share of the
- * clients' time and its episodes, the share of all classes, and the tps
- * change that share alone implies. */
+/* What is judged per configuration: tps, the latency a client sees (its
+ * transactions' 99th percentile and its longest stall), each stall class's
+ * share of the clients' time and its episodes, the share of all classes,
+ * and the tps change that share alone implies. */
 typedef enum WsbMetric
 {
 	WSB_M_TPS,
+	WSB_M_P99,					/* pgbench's per-transaction p99, ms */
+	WSB_M_LONGEST,				/* the longest stall of any class, ms */
 	WSB_M_SHARE,				/* + class, WSB_N_STALL of them */
 	WSB_M_SHARE_ALL = WSB_M_SHARE + WSB_N_STALL,
 	WSB_M_EPISODES,				/* + class */
@@ -45,6 +48,8 @@ typedef struct WsbRoundRun
 	double		tps;			/* what is paired (round_table.c's use_window_tps) */
 	double		tps_window;		/* results.csv's tps_window, NAN unknown */
 	double		client_ms;		/* clients x run ms, NAN unknown */
+	double		latency_p99_ms;	/* NAN unknown */
+	double		longest_stall_ms;	/* NAN unknown */
 	double		stall_ms[WSB_N_STALL];	/* NAN unknown */
 	double		episodes[WSB_N_STALL];
 } WsbRoundRun;
@@ -66,6 +71,10 @@ typedef enum WsbWord
 	WSB_W_SLOWER_BY,
 	WSB_W_FASTER,				/* excludes no change, overlaps the margin */
 	WSB_W_SLOWER,
+	WSB_W_FELL_BY,				/* latency: the whole interval below -margin */
+	WSB_W_ROSE_BY,
+	WSB_W_FELL,					/* latency: excludes no change, overlaps the margin */
+	WSB_W_ROSE,
 	WSB_W_EQUIVALENT,			/* 90% (TOST) interval inside +-margin */
 	WSB_W_INCONCLUSIVE,
 	WSB_W_FEWER,				/* stall metrics */

@@ -31,7 +31,9 @@ wsb_method_text(const WsbJudgeSpec *spec, WsbMetric m, const WsbPaired *p, PQExp
 {
 	appendPQExpBuffer(buf, "paired t on per-round log ratios of %s, %s%g df, %.4g%% interval "
 					  "(Holm over configurations), TOST at %.4g%% (Holm over configurations)",
-					  m == WSB_M_TPS ? "tps" : m == WSB_M_IMPLIED ? "(1 - stall share)" :
+					  m == WSB_M_TPS ? "tps" : m == WSB_M_P99 ? "p99 latency" :
+					  m == WSB_M_LONGEST ? "the longest stall (floor 1 ms)" :
+					  m == WSB_M_IMPLIED ? "(1 - stall share)" :
 					  (m >= WSB_M_EPISODES ? "episodes (floor 1)" : "stall share (floor 1 ms)"),
 					  p->place_adjusted ? "the run's place in its round a covariate, " : "",
 					  p->df > 0 ? p->df : 0,
@@ -135,6 +137,18 @@ static bool
 stall_line_shown(const WsbPaired *p)
 {
 	return !isnan(p->ratio) && !(p->ratio == 1 && p->low == 1 && p->high == 1);
+}
+
+/* a latency verdict's line under tps, when the runs measured it */
+static void
+print_latency_line(FILE *f, const char *name, const WsbPaired *p)
+{
+	char		r[128];
+
+	if (!stall_line_shown(p))
+		return;
+	fmt_ratio(r, sizeof(r), p);
+	fprintf(f, "    %-16s %s  %s\n", name, r, p->words);
 }
 
 static int
@@ -246,6 +260,8 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 		fprintf(f, "  %-26s  %s\n", r, p[WSB_M_TPS].words);
 		if (p[WSB_M_TPS].limit[0])
 			fprintf(f, "    limit: %s\n", p[WSB_M_TPS].limit);
+		print_latency_line(f, "latency p99", &p[WSB_M_P99]);
+		print_latency_line(f, "longest stall", &p[WSB_M_LONGEST]);
 		if (p[WSB_M_SHARE_ALL].word == WSB_W_NEGLIGIBLE)
 			fprintf(f, "    stall share of client time  negligible in both (under %g%%)\n",
 					100 * WSB_NEGLIGIBLE_SHARE);
@@ -330,10 +346,14 @@ word_class(WsbWord w)
 		case WSB_W_FASTER_BY:
 		case WSB_W_FASTER:
 		case WSB_W_FEWER:
+		case WSB_W_FELL_BY:
+		case WSB_W_FELL:
 			return "faster";
 		case WSB_W_SLOWER_BY:
 		case WSB_W_SLOWER:
 		case WSB_W_MORE:
+		case WSB_W_ROSE_BY:
+		case WSB_W_ROSE:
 			return "slower";
 		case WSB_W_TOO_FEW:
 			return "few";

@@ -127,6 +127,7 @@ simulate(int rounds, int nconfigs, const double *true_ratio, WsbRoundRun *runs)
 			x->ok = true;
 			x->tps = exp(lt);
 			x->client_ms = NAN;
+			x->latency_p99_ms = x->longest_stall_ms = NAN;
 			for (int k = 0; k < WSB_N_STALL; k++)
 				x->stall_ms[k] = x->episodes[k] = NAN;
 		}
@@ -269,6 +270,7 @@ simulate_machine(const Machine *m, int rounds, int nconfigs, const double *truth
 		x->tps = exp(log(1000 * truth[c]) + m->drift * i + state + m->noise * normal() +
 					 (i > 0 && order[i - 1] == 1 ? m->carry : 0));
 		x->client_ms = NAN;
+		x->latency_p99_ms = x->longest_stall_ms = NAN;
 		for (int k = 0; k < WSB_N_STALL; k++)
 			x->stall_ms[k] = x->episodes[k] = NAN;
 	}
@@ -430,6 +432,7 @@ two_point_rate(double truth, double margin_pct, int rounds, WsbWord word)
 				x->ok = true;
 				x->tps = c == 0 ? 1000 : 1000 * exp(d);
 				x->tps_window = x->client_ms = NAN;
+				x->latency_p99_ms = x->longest_stall_ms = NAN;
 				for (int k = 0; k < WSB_N_STALL; k++)
 					x->stall_ms[k] = x->episodes[k] = NAN;
 			}
@@ -495,6 +498,7 @@ plain_rounds(double truth, double sd, int rounds, WsbRoundRun *runs)
 			x->ok = true;
 			x->tps = c == 0 ? 1000 : 1000 * exp(d);
 			x->tps_window = x->client_ms = NAN;
+			x->latency_p99_ms = x->longest_stall_ms = NAN;
 			for (int k = 0; k < WSB_N_STALL; k++)
 				x->stall_ms[k] = x->episodes[k] = NAN;
 		}

@@ -61,6 +61,7 @@ rounds_of(int nrounds, int nconfigs, const double *tps, int *nruns)
 			x->ok = true;
 			x->tps = tps[i * nconfigs + c];
 			x->client_ms = NAN;
+			x->latency_p99_ms = x->longest_stall_ms = NAN;
 			for (int k = 0; k < WSB_N_STALL; k++)
 				x->stall_ms[k] = x->episodes[k] = NAN;
 		}
@@ -547,6 +548,60 @@ test_stalls(void)
 	check(strcmp(wsb_metric_name(WSB_M_SHARE + 1), "wal_flush_share") == 0 &&
 		  strcmp(wsb_metric_name(WSB_M_EPISODES + 3), "clog_episodes") == 0,
 		  "metric names");
+	free(r);
+}
+
+/*
+ * Latency judged like tps, lower the better: p99 a third lower in every
+ * round "fell by >= 5%", the longest stall the same on both sides
+ * "equivalent", and a p99 3% higher in every round equivalent within the
+ * margin, with the direction said in latency's words.
+ */
+static void
+test_latency(void)
+{
+	const double tps[] = {1000, 1010, 1000, 990, 1000, 1005, 1000, 1002,
+	1000, 998, 1000, 1003, 1000, 1001, 1000, 999};
+	static const double wobble[8] = {0, 0.004, -0.003, 0.002, -0.001, 0.003, -0.002, 0.001};
+	WsbJudgeSpec s = spec5();
+	WsbPaired	v[2 * WSB_N_METRICS];
+	const WsbPaired *p99 = &v[WSB_N_METRICS + WSB_M_P99],
+			   *longest = &v[WSB_N_METRICS + WSB_M_LONGEST];
+	int			n;
+	WsbRoundRun *r = rounds_of(8, 2, tps, &n);
+
+	for (int i = 0; i < n; i++)
+	{
+		double		w = 1 + wobble[r[i].round - 1];
+
+		r[i].latency_p99_ms = (r[i].config == 0 ? 300 : 200) * w;
+		r[i].longest_stall_ms = 450 * (r[i].config == 0 ? 1 : w);
+	}
+	wsb_judge_rounds(r, n, 2, &s, v);
+	check(p99->word == WSB_W_FELL_BY && p99->decided && strcmp(p99->words, "fell by >= 5%") == 0 &&
+		  near(p99->ratio, 2.0 / 3, 0.01),
+		  "latency: p99 a third lower in 8 rounds \"fell by >= 5%%\" (got \"%s\", %.3f)",
+		  p99->words, p99->ratio);
+	check(longest->word == WSB_W_EQUIVALENT && strncmp(longest->words, "equivalent within +-5%", 22) == 0,
+		  "latency: the same longest stall is \"equivalent within +-5%%\" (got \"%s\")", longest->words);
+	check(strcmp(wsb_metric_name(WSB_M_P99), "latency_p99") == 0 &&
+		  strcmp(wsb_metric_name(WSB_M_LONGEST), "longest_stall") == 0, "latency: metric names");
+
+	for (int i = 0; i < n; i++)
+		r[i].latency_p99_ms = (r[i].config == 0 ? 300 : 309) * (1 + wobble[r[i].round - 1]);
+	wsb_judge_rounds(r, n, 2, &s, v);
+	check(p99->word == WSB_W_EQUIVALENT &&
+		  strcmp(p99->words, "equivalent within +-5%, 3.0% rose [+3.0%, +3.0%]") == 0,
+		  "latency: p99 3%% higher in every round, margin 5%%: equivalent, \"3.0%% rose\" (got \"%s\")",
+		  p99->words);
+
+	/* runs without the figures: not measured, and the tps verdict as before */
+	for (int i = 0; i < n; i++)
+		r[i].latency_p99_ms = r[i].longest_stall_ms = NAN;
+	wsb_judge_rounds(r, n, 2, &s, v);
+	check(p99->word == WSB_W_NONE && strcmp(p99->words, "not measured") == 0 &&
+		  longest->word == WSB_W_NONE,
+		  "latency: unknown in every run is \"not measured\" (got \"%s\")", p99->words);
 	free(r);
 }
 
@@ -1547,6 +1602,7 @@ test_verdict(void)
 	test_left_out();
 	test_pieces();
 	test_stalls();
+	test_latency();
 	test_negligible();
 	test_limit();
 	test_equivalence_holm();
