@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "answer.h"
 #include "figures.h"
@@ -61,6 +62,82 @@ static const char *const held_names[] = {
 	"full_page_writes", "wal_compression", "wal_writer_delay", "wal_writer_flush_after",
 	"wal_buffers", "wal_level"
 };
+
+/*
+ * The settings that trade safety for speed, with what a crash costs: an
+ * answer that says to set one says this in the same breath.
+ */
+static const struct
+{
+	const char *name;
+	const char *risk;
+}			risky_settings[] = {
+	{"synchronous_commit", "a crash can lose the transactions of the last moments (up to three "
+	 "times wal_writer_delay) after their commit was reported, though it cannot corrupt the database"},
+	{"fsync", "a crash or power loss can corrupt the database beyond repair"},
+	{"full_page_writes", "a crash can leave torn pages that the WAL cannot repair, unless the "
+	 "file system and disk rule out partial page writes"},
+};
+
+/* a boolean setting's value read as off, as PostgreSQL reads it */
+static bool
+value_is_off(const char *v)
+{
+	static const char *const off[] = {"off", "false", "no", "0", "of", "f", "n"};
+
+	for (size_t i = 0; i < sizeof(off) / sizeof(off[0]); i++)
+		if (strcasecmp(v, off[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * What setting name to value risks, or NULL: each of risky_settings
+ * risks only when off (synchronous_commit's local and remote_* levels
+ * still wait for the local flush).
+ */
+const char *
+wsb_setting_risk(const char *name, const char *value)
+{
+	for (size_t i = 0; i < sizeof(risky_settings) / sizeof(risky_settings[0]); i++)
+		if (strcasecmp(name, risky_settings[i].name) == 0 && value_is_off(value))
+			return risky_settings[i].risk;
+	return NULL;
+}
+
+/*
+ * The risk a configuration's label names ("wal_buffers=1MB
+ * synchronous_commit=off": its name=value words), for a CSV judged
+ * without its plan; NULL none.
+ */
+static const char *
+label_risk(const char *label)
+{
+	char		word[WSB_NAME_LEN + WSB_VALUE_LEN + 2];
+
+	for (const char *p = label; *p;)
+	{
+		size_t		n = strcspn(p, " ");
+		char	   *eq;
+
+		if (n > 0 && n < sizeof(word))
+		{
+			memcpy(word, p, n);
+			word[n] = '\0';
+			if ((eq = strchr(word, '=')) != NULL)
+			{
+				const char *risk;
+
+				*eq = '\0';
+				if ((risk = wsb_setting_risk(word, eq + 1)) != NULL)
+					return risk;
+			}
+		}
+		p += n;
+		p += strspn(p, " ");
+	}
+	return NULL;
+}
 
 void
 wsb_answer_conditions_init(WsbAnswerConditions *cond)
@@ -109,7 +186,13 @@ wsb_answer_conditions_of_runs(const WsbOptions *o, const WsbPlan *plan, const Ws
 		wsb_answer_held(o->extra_conf, cond->held, sizeof(cond->held));
 	}
 	for (int c = 0; c < plan->nconfigs && c < 64; c++)
+	{
+		const WsbConfig *cf = &plan->configs[c];
+
 		cond->wal_mb_per_s[c] = wsb_config_median(runs, nruns, c, run_wal_mb_per_s, NULL, NULL);
+		for (int s = 0; s < cf->nsettings && cond->risk[c] == NULL; s++)
+			cond->risk[c] = wsb_setting_risk(cf->names[s], cf->values[s]);
+	}
 }
 
 /*
@@ -300,26 +383,74 @@ best_gain(const WsbVerdicts *vs)
 	return best;
 }
 
+/*
+ * What a client's p99 latency did, when the rounds decided it, after lead:
+ * "p99 latency fell 38% (-45% to -30%)", "p99 latency unchanged within
+ * +-10%"; nothing while undecided.
+ */
 static void
-say_gain(char *buf, size_t len, const WsbVerdicts *vs, int c)
+latency_clause(char *buf, size_t len, const WsbVerdicts *vs, int c, const char *lead)
+{
+	const WsbPaired *l = &vs->v[c * WSB_N_METRICS + WSB_M_P99];
+	char		x[32],
+				iv[64];
+
+	change(x, sizeof(x), l->ratio);
+	interval(iv, sizeof(iv), l->low, l->high);
+	switch (l->word)
+	{
+		case WSB_W_FELL_BY:
+		case WSB_W_FELL:
+		case WSB_W_ROSE_BY:
+		case WSB_W_ROSE:
+			add(buf, len, "%sp99 latency %s %s (%s)", lead,
+				l->word == WSB_W_FELL_BY || l->word == WSB_W_FELL ? "fell" : "rose", x, iv);
+			break;
+		case WSB_W_EQUIVALENT:
+			add(buf, len, "%sp99 latency unchanged within +-%g%%", lead, vs->spec.margin_pct);
+			break;
+		default:
+			break;
+	}
+}
+
+static bool
+latency_beyond_margin(const WsbVerdicts *vs, int c)
+{
+	WsbWord		w = vs->v[c * WSB_N_METRICS + WSB_M_P99].word;
+
+	return w == WSB_W_FELL_BY || w == WSB_W_ROSE_BY;
+}
+
+static void
+say_gain(char *buf, size_t len, const WsbVerdicts *vs, const WsbAnswerConditions *cond, int c)
 {
 	const WsbPaired *t = tps_of(vs, c);
 	const char *base = vs->table.labels[0];
+	const char *risk;
 	char		x[32],
 				iv[64];
 
 	change(x, sizeof(x), t->ratio);
 	interval(iv, sizeof(iv), t->low, t->high);
-	if (t->word == WSB_W_FASTER_BY)
+	/* from twice on, a multiple reads better than a percentage */
+	if (t->word == WSB_W_FASTER_BY && t->low >= 2)
+		add(buf, len, "set %s: %.3gx the tps of %s (%.3gx to %.3gx), beyond the +-%g%% margin",
+			vs->table.labels[c], t->ratio, base, t->low, t->high, vs->spec.margin_pct);
+	else if (t->word == WSB_W_FASTER_BY)
 		add(buf, len, "set %s: %s more tps than %s (%s), beyond the +-%g%% margin",
 			vs->table.labels[c], x, base, iv, vs->spec.margin_pct);
 	else
 		add(buf, len, "%s gives %s more tps than %s (%s), not yet beyond the +-%g%% margin: "
 			"set it if that is worth having, or give it more rounds (--budget) to settle it",
 			vs->table.labels[c], x, base, iv, vs->spec.margin_pct);
+	latency_clause(buf, len, vs, c, "; ");
 	if (t->limit[0])
 		add(buf, len, "; %s", t->limit);
 	add(buf, len, ".");
+	risk = c < 64 && cond->risk[c] ? cond->risk[c] : label_risk(vs->table.labels[c]);
+	if (risk)
+		add(buf, len, " Its risk: %s.", risk);
 }
 
 static void
@@ -340,7 +471,13 @@ say_no_better(char *buf, size_t len, const WsbVerdicts *vs, const WsbAnswerCondi
 		if (t->low > 1 || t->high < 1)
 			add(buf, len, " (%s %s, %s, too little to matter)", x,
 				t->low > 1 ? "faster" : "slower", iv);
-		add(buf, len, ": it does not matter here; ");
+		/* a latency decided beyond the margin is what the change does */
+		if (latency_beyond_margin(vs, c))
+			add(buf, len, ": it does not change tps here, but");
+		else
+			add(buf, len, ": it does not matter here");
+		latency_clause(buf, len, vs, c, latency_beyond_margin(vs, c) ? " " : "; ");
+		add(buf, len, "; ");
 	}
 	else
 	{
@@ -435,7 +572,7 @@ wsb_answer_text(const WsbVerdicts *vs, const WsbAnswerConditions *cond, char *bu
 	conditions(buf, len, cond);
 	if ((best = best_gain(vs)) > 0)
 	{
-		say_gain(buf, len, vs, best);
+		say_gain(buf, len, vs, cond, best);
 		if (n > 2)
 			add(buf, len, " It gains the most of the %d configurations against %s.", n - 1,
 				vs->table.labels[0]);

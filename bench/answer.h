@@ -27,6 +27,8 @@ typedef struct WsbAnswerConditions
 								 * "" none (wsb_answer_held) */
 	double		wal_mb_per_s[64];	/* per configuration: the median of its runs'
 									 * WAL written per second, NAN unknown */
+	const char *risk[64];		/* per configuration: what its settings risk
+								 * (wsb_setting_risk), NULL nothing */
 } WsbAnswerConditions;
 
 /* the answer is at most this long, its terminating zero included */
@@ -36,6 +38,7 @@ extern void wsb_answer_conditions_init(WsbAnswerConditions *cond);
 extern void wsb_answer_conditions_of_runs(const WsbOptions *o, const WsbPlan *plan,
 										  const WsbRun *runs, int nruns,
 										  WsbAnswerConditions *cond);
+extern const char *wsb_setting_risk(const char *name, const char *value);
 extern void wsb_answer_held(const char *conf_lines, char *buf, size_t len);
 extern void wsb_answer_text(const WsbVerdicts *vs, const WsbAnswerConditions *cond,
 							char *buf, size_t len);

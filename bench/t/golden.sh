@@ -116,6 +116,9 @@ run_case limit yes --judge limit.csv --out limit
 # limit.csv with no wal_flush time: wal_buffer_full holds all the stall time
 run_case one_class no --judge one_class.csv
 run_case budget yes --judge budget.csv --out budget
+# measured here (--set synchronous_commit=on,off --slow-wal 100 --runs 6
+# --duration 10 --clients 4 --scale 1): set it off, its risk named, p99 fell
+run_case synchronous_commit no --judge synchronous_commit.csv
 run_case results_dir yes --judge runs --out results_dir
 run_case judge_resume no --judge tps.csv --resume runs
 run_case runs_abc no --runs abc

@@ -388,6 +388,73 @@ test_answer_judged(void)
 }
 
 /* report.html's paragraph: escaped, and none for no answer */
+/* configuration c's p99 latency verdict */
+static void
+p99(WsbVerdicts *vs, int c, WsbWord word, double ratio, double low, double high)
+{
+	WsbPaired  *l = &vs->v[c * WSB_N_METRICS + WSB_M_P99];
+
+	l->word = word;
+	l->ratio = ratio;
+	l->low = low;
+	l->high = high;
+}
+
+/*
+ * A setting that trades safety for tps: the answer that says to set it
+ * names its risk, and says what p99 latency did; a latency change beyond
+ * the margin is said even when tps does not move.
+ */
+static void
+test_answer_risk_and_latency(void)
+{
+	const char *const labels[] = {"synchronous_commit=on", "synchronous_commit=off"};
+	WsbVerdicts *vs = verdicts(2, labels, 6, 10);
+	WsbAnswerConditions cond;
+	char		a[WSB_ANSWER_MAX];
+
+	tps(vs, 1, WSB_W_FASTER_BY, 3.1, 2.6, 3.7, 6);
+	p99(vs, 1, WSB_W_FELL_BY, 0.31, 0.25, 0.38);
+	wsb_answer_conditions_init(&cond);
+	cond.slow_wal_iops = 100;
+	cond.risk[1] = wsb_setting_risk("synchronous_commit", "off");
+	wsb_answer_text(vs, &cond, a, sizeof(a));
+	check(strcmp(a, "On this WAL disk (throttled to 100 write IOPS), set synchronous_commit=off: "
+				 "3.1x the tps of synchronous_commit=on (2.6x to 3.7x), beyond the +-10% "
+				 "margin; p99 latency fell 69% (-75% to -62%). Its risk: a crash can lose the "
+				 "transactions of the last moments (up to three times wal_writer_delay) after "
+				 "their commit was reported, though it cannot corrupt the database.") == 0,
+		  "answer: synchronous_commit=off: set it, p99 fell, its risk named (got \"%s\")", a);
+
+	/* a CSV judged alone: the label names the setting */
+	wsb_answer_conditions_init(&cond);
+	wsb_answer_text(vs, &cond, a, sizeof(a));
+	check(strstr(a, "In these runs, set synchronous_commit=off") == a &&
+		  strstr(a, ". Its risk: a crash can lose the transactions") != NULL,
+		  "answer: without the plan, the risk read from the label (got \"%s\")", a);
+
+	check(wsb_setting_risk("synchronous_commit", "local") == NULL &&
+		  wsb_setting_risk("synchronous_commit", "on") == NULL &&
+		  wsb_setting_risk("SYNCHRONOUS_COMMIT", "False") != NULL &&
+		  wsb_setting_risk("fsync", "0") != NULL && wsb_setting_risk("full_page_writes", "no") != NULL &&
+		  wsb_setting_risk("wal_buffers", "off") == NULL,
+		  "answer: the risky settings, off as PostgreSQL reads off; local and on are safe");
+
+	tps(vs, 1, WSB_W_EQUIVALENT, 1.01, 0.97, 1.05, 6);
+	p99(vs, 1, WSB_W_FELL_BY, 0.62, 0.55, 0.70);
+	cond.risk[1] = NULL;
+	wsb_answer_text(vs, &cond, a, sizeof(a));
+	check(strstr(a, "within +-10%: it does not change tps here, but p99 latency fell 38% "
+				 "(-45% to -30%); ") != NULL,
+		  "answer: tps equivalent, p99 down beyond the margin: said (got \"%s\")", a);
+
+	p99(vs, 1, WSB_W_EQUIVALENT, 0.99, 0.95, 1.03);
+	wsb_answer_text(vs, &cond, a, sizeof(a));
+	check(strstr(a, "it does not matter here; p99 latency unchanged within +-10%; ") != NULL,
+		  "answer: tps and p99 both unchanged (got \"%s\")", a);
+	free_verdicts(vs);
+}
+
 static void
 test_answer_html(void)
 {
@@ -413,5 +480,6 @@ test_answer(void)
 	test_answer_undecided();
 	test_answer_conditions();
 	test_answer_judged();
+	test_answer_risk_and_latency();
 	test_answer_html();
 }
