@@ -551,7 +551,7 @@ wsb_control_restart(WsbTarget *t, char *err, size_t errlen)
 	{
 		char	   *how = wsb_control_describe(t);
 
-		wsb_note("restarted the server (%s)", how);
+		wsb_log("restarted the server (%s)", how);
 		free(how);
 	}
 	return wsb_sql_connect(t, t->dbname, err, errlen);

@@ -33,6 +33,9 @@ extern volatile sig_atomic_t wsb_interrupted;	/* SIGINT/SIGTERM seen */
 extern void wsb_error(const char *fmt,...) __attribute__((format(printf, 1, 2)));
 extern void wsb_note(const char *fmt,...) __attribute__((format(printf, 1, 2)));
 extern bool wsb_quiet;
+/* the run's log, OUT/harness.log: made on its first line; NULL stops it */
+extern void wsb_log_to(const char *path);
+extern void wsb_log(const char *fmt,...) __attribute__((format(printf, 1, 2)));
 extern void wsb_strlcpy(char *dst, const char *src, size_t size);
 extern char *wsb_trim(char *s);
 extern bool wsb_parse_int(const char *s, int min, int max, int *out);
