@@ -320,28 +320,59 @@ html_cell_text(FILE *f, const char *s, bool code)
 #define TOO_LITTLE_EVIDENCE "too little evidence"
 
 /*
+ * How many configurations' last successful runs were too short for
+ * wal_stall_advice() (it said "too little evidence"), and in *read how
+ * many it was read after at all.
+ */
+static int
+advice_too_short(const WsbPlan *plan, const WsbRun *runs, int nruns, int *read)
+{
+	int			n = 0;
+
+	*read = 0;
+	for (int c = 0; c < plan->nconfigs; c++)
+	{
+		const WsbRun *r = last_ok_run(runs, nruns, c);
+		bool		short_run = false;
+
+		*read += r && r->advice.nrows > 0;
+		for (int k = 0; r && k < r->advice.nrows; k++)
+		{
+			const char *e = wsb_rows_get(&r->advice, k, "evidence");
+
+			if (e && strncmp(e, TOO_LITTLE_EVIDENCE, strlen(TOO_LITTLE_EVIDENCE)) == 0)
+				short_run = true;
+		}
+		n += short_run;
+	}
+	return n;
+}
+
+/*
  * Advice: wal_stall_advice() read after the last successful run of each
- * configuration, over the figures since the reset before that run.
+ * configuration, over the figures since the reset before that run.  When
+ * every run was too short for it, one line says so in place of a section
+ * of "too little evidence" rows.
  */
 static void
 write_advice_html(FILE *f, const WsbOptions *opts, const WsbPlan *plan,
 				  const WsbRun *runs, int nruns)
 {
 	static const char *const cols[] = {"setting", "current", "suggested", "confidence", "evidence"};
-	bool		too_short = false;
+	int			read,
+				nshort = advice_too_short(plan, runs, nruns, &read);
+	bool		too_short = nshort > 0;
 
-	for (int c = 0; c < plan->nconfigs; c++)
+	if (read > 0 && nshort == read)
 	{
-		const WsbRun *r = last_ok_run(runs, nruns, c);
-
-		for (int k = 0; r && k < r->advice.nrows; k++)
-		{
-			const char *e = wsb_rows_get(&r->advice, k, "evidence");
-
-			if (e && strncmp(e, TOO_LITTLE_EVIDENCE, strlen(TOO_LITTLE_EVIDENCE)) == 0)
-				too_short = true;
-		}
+		fputs("<p class=\"note\">No advice: <code>wal_stall_advice()</code> needs 60 s of "
+			  "history since the reset the harness does before every run", f);
+		if (opts != NULL)
+			html_printf(f, ", and these runs lasted %d s", opts->duration);
+		fputs(". Runs of <code>--duration 60</code> or more give it.</p>\n", f);
+		return;
 	}
+	fputs("<h2>Advice</h2>\n", f);
 	fputs("<p>What <code>wal_stall_advice()</code> suggested after the last successful run of "
 		  "each configuration, from the figures since the reset the harness does before every "
 		  "run: which settings to change, each with its evidence in numbers (see the "
@@ -373,8 +404,7 @@ write_advice_html(FILE *f, const WsbOptions *opts, const WsbPlan *plan,
 			else if (strcmp(r->statements_why, "wal_stall is not loaded") == 0)
 				fputs("wal_stall is not loaded in this configuration", f);
 			else
-				fputs("not read: <code>wal_stall_advice()</code> failed (it needs the "
-					  "extension's version 1.1)", f);
+				fputs("not read: <code>wal_stall_advice()</code> failed", f);
 			fputs("</td></tr>\n", f);
 			continue;
 		}
@@ -753,7 +783,6 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 		wsb_clog_html(f, plotdir, plan, runs, nruns, env, verdicts);
 	fputs("<h2>Statements with the most stall time</h2>\n", f);
 	write_statements_html(f, plan, runs, nruns);
-	fputs("<h2>Advice</h2>\n", f);
 	write_advice_html(f, opts, plan, runs, nruns);
 	wsb_validate_html(f, plan, runs, nruns);
 	fputs("<h2>Environment</h2>\n", f);
