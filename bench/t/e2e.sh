@@ -114,6 +114,20 @@ assert re.search(r"shared_buffers = [0-9]+(kB|MB|GB)\b", html), "settings withou
 PY
 ok "one verdict printed: by rounds, no \"within noise\"" \
 	eval 'grep -q "^verdict by rounds" "$work/t1.out" && ! grep -q "within noise" "$work/t1.out"'
+# latency judged beside tps: each run's p99 and longest stall in results.csv,
+# a verdicts.csv row of each per configuration; the restarts in the log
+ok "latency: results.csv has each run's p99 and longest stall, verdicts.csv judges both" \
+	python3 - "$out1/results.csv" "$out1/verdicts.csv" <<'PY'
+import csv, sys
+runs = list(csv.DictReader(open(sys.argv[1])))
+assert all(float(r["latency_p99_ms"]) > 0 and float(r["longest_stall_ms"]) >= 0 for r in runs), runs
+metrics = [r["metric"] for r in csv.DictReader(open(sys.argv[2]))]
+assert metrics.count("latency_p99") == 1 and metrics.count("longest_stall") == 1, metrics
+PY
+ok "harness.log: the server's restarts, none on the terminal" \
+	eval 'grep -q "restarted the server" "$out1/harness.log" && ! grep -q "restarted the server" "$work/t1.out" "$work/t1.err"'
+ok "runs of 3 s: no Advice section of \"too little evidence\" rows, one line saying why" \
+	eval '! grep -q "<h2>Advice</h2>" "$out1/report.html" && grep -q "No advice: .*these runs lasted 3 s" "$out1/report.html"'
 ok "temporary cluster: nothing left behind" nothing_left
 
 # SIGTERM (as from a service manager) 2-3 s into a run of a temporary cluster
@@ -436,7 +450,7 @@ if command -v pg_createcluster >/dev/null && [ -x "/usr/lib/postgresql/$major/bi
 	rc=$?
 	ok "Debian cluster, running: exit status 0 as root (got $rc)" [ "$rc" = 0 ]
 	[ "$rc" = 0 ] || sed 's/^/# /' "$work/tdc1.err"
-	ok "Debian cluster, running: restarts through pg_ctlcluster" grep -q "restarted the server (pg_ctlcluster $major $dc)" "$work/tdc1.err"
+	ok "Debian cluster, running: restarts through pg_ctlcluster, said in harness.log" grep -q "restarted the server (pg_ctlcluster $major $dc)" "$work/outdc1/harness.log"
 	ok "Debian cluster, running: both runs measured with wal_stall" python3 - "$work/outdc1/results.csv" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
