@@ -827,6 +827,8 @@ wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 	}
 	pct(a, sizeof(a), base[k]);
 	pct(b, sizeof(b), cfg[k]);
+	/* the unit once, on the first figure: "26% of client time with 32kB, 0.4% with 1MB" */
+	snprintf(a + strlen(a), sizeof(a) - strlen(a), " of client time");
 	/* each figure with the configuration it is of, when they have names */
 	if (base_label && label)
 	{
@@ -843,7 +845,7 @@ wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 	else if (v[WSB_M_SHARE + k].word == WSB_W_FEWER || v[WSB_M_SHARE + k].word == WSB_W_MORE)
 	{
 		*kind = WSB_L_MOVED;
-		snprintf(buf, len, "%s %s from %s to %s of client time", class_limit[k],
+		snprintf(buf, len, "%s %s from %s to %s", class_limit[k],
 				 v[WSB_M_SHARE + k].word == WSB_W_FEWER ? "fell" : "rose", a, b);
 	}
 	else if (v[WSB_M_EPISODES + k].word == WSB_W_FEWER || v[WSB_M_EPISODES + k].word == WSB_W_MORE)
@@ -853,7 +855,7 @@ wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 		double		times = fewer ? 1 / r : r;
 
 		*kind = WSB_L_GRAIN;
-		snprintf(buf, len, "%s stall time (%s, %s of client time) in %.*fx %s %s waits: %s",
+		snprintf(buf, len, "%s stall time (%s, %s) in %.*fx %s %s waits: %s",
 				 v[WSB_M_SHARE + k].word == WSB_W_UNCHANGED ? "the same" : "about the same",
 				 a, b, times < 10 ? 1 : 0, times, fewer ? "fewer," : "more,",
 				 fewer ? "longer" : "shorter", class_pace[k]);
@@ -861,13 +863,13 @@ wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 	else if (v[WSB_M_SHARE + k].word == WSB_W_UNCHANGED)
 	{
 		*kind = WSB_L_SAME;
-		snprintf(buf, len, "%s: %s and %s of client time, unchanged, in as many waits: it limits both alike",
+		snprintf(buf, len, "%s: %s and %s, unchanged, in as many waits: it limits both alike",
 				 wsb_stall_classes[k], a, b);
 	}
 	else
 	{
 		*kind = WSB_L_UNTOLD;
-		snprintf(buf, len, "%s takes most stall time (%s, %s of client time); the rounds do not "
+		snprintf(buf, len, "%s takes most stall time (%s, %s); the rounds do not "
 				 "tell how it changed", wsb_stall_classes[k], a, b);
 	}
 }

@@ -537,7 +537,7 @@ test_stalls(void)
 		  "stalls: zero against zero is \"negligible in both\" (got \"%s\")",
 		  v[WSB_N_METRICS + WSB_M_SHARE + 0].words);
 	check(strcmp(v[WSB_N_METRICS + WSB_M_TPS].limit,
-				 "WAL flushes: the clients' flush waits fell from 26% to 0% of client time") == 0,
+				 "WAL flushes: the clients' flush waits fell from 26% of client time to 0%") == 0,
 		  "stalls: the limit of a +31%% from flushes gone (25.5%% median) (got \"%s\")", v[WSB_N_METRICS + WSB_M_TPS].limit);
 	/* implied: (1 - 0) / (1 - 10200/40000) = 1 / 0.745 = 1.3423 in round 2 */
 	for (int i = 1; i <= 6; i++)
@@ -696,7 +696,7 @@ test_limit(void)
 
 		r = stall_rounds(6, faster, sb, sx, ep, ep, &n);
 		wsb_judge_rounds(r, n, 2, &s, v);
-		check(t->decided && strcmp(t->limit, "the ring: wrap-around time fell from 26% to 2% of client time") == 0,
+		check(t->decided && strcmp(t->limit, "the ring: wrap-around time fell from 26% of client time to 2%") == 0,
 			  "limit: \"%s\"", t->limit);
 		check(t->limit_kind == WSB_L_MOVED && t->limit_class == 0,
 			  "limit kind: the share moved, the ring's class (got %d, %d)", t->limit_kind, t->limit_class);
@@ -708,7 +708,7 @@ test_limit(void)
 
 		r = stall_rounds(6, faster, sh, sh, ep, ep12, &n);
 		wsb_judge_rounds(r, n, 2, &s, v);
-		check(t->decided && strcmp(t->limit, "the same stall time (40%, 40% of client time) in 12x fewer, "
+		check(t->decided && strcmp(t->limit, "the same stall time (40% of client time, 40%) in 12x fewer, "
 								   "longer waits: the WAL disk's write rate, not the ring, limits both") == 0,
 			  "limit: \"%s\"", t->limit);
 		check(t->limit_kind == WSB_L_GRAIN && t->limit_class == 0,
@@ -717,7 +717,7 @@ test_limit(void)
 			const char	names[2][1024] = {"32kB", "1MB"};
 
 			wsb_limit_lines(r, n, 2, names, v);
-			check(strcmp(t->limit, "the same stall time (40% with 32kB, 40% with 1MB of client time) in "
+			check(strcmp(t->limit, "the same stall time (40% of client time with 32kB, 40% with 1MB) in "
 						 "12x fewer, longer waits: the WAL disk's write rate, not the ring, limits both") == 0 &&
 				  t->limit_kind == WSB_L_GRAIN,
 				  "limit: named, each figure says whose it is: \"%s\"", t->limit);
@@ -731,7 +731,7 @@ test_limit(void)
 
 		r = stall_rounds(6, same, sh, sh, e, e, &n);
 		wsb_judge_rounds(r, n, 2, &s, v);
-		check(t->decided && strcmp(t->limit, "wal_flush: 30% and 30% of client time, unchanged, in as many "
+		check(t->decided && strcmp(t->limit, "wal_flush: 30% of client time and 30%, unchanged, in as many "
 								   "waits: it limits both alike") == 0,
 			  "limit: \"%s\" (%s)", t->limit, t->words);
 		check(t->limit_kind == WSB_L_SAME && t->limit_class == 1,
@@ -1075,8 +1075,8 @@ test_limit_printed(void)
 	got = fread(out, 1, sizeof(out) - 1, f);
 	out[got] = '\0';
 	fclose(f);
-	check(strstr(out, "faster by >= 10%\n    limit: the ring: wrap-around time fell from 26% with 32kB "
-				 "to 2% with 16MB of client time\n"),
+	check(strstr(out, "faster by >= 10%\n    limit: the ring: wrap-around time fell from 26% of client "
+				 "time with 32kB to 2% with 16MB\n"),
 		  "terminal: the limit under the decided configuration, each figure with its configuration");
 	check(strstr(out, "    wal_flush        negligible in both (share under 1% of client time)\n") &&
 		  strstr(out, "wal_flush        episodes") == NULL && strstr(out, "wal_insert") == NULL,
