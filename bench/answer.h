@@ -27,6 +27,9 @@ typedef struct WsbAnswerConditions
 								 * "" none (wsb_answer_held) */
 	double		wal_mb_per_s[64];	/* per configuration: the median of its runs'
 									 * WAL written per second, NAN unknown */
+	bool		charted_wal_rate;	/* report.html's timeline has the panel
+									 * "WAL written, MB/s" */
+	bool		charted_fsync;	/* ... and "longest WAL fsync, ms" */
 } WsbAnswerConditions;
 
 /* the answer is at most this long, its terminating zero included */
@@ -34,7 +37,7 @@ typedef struct WsbAnswerConditions
 
 extern void wsb_answer_conditions_init(WsbAnswerConditions *cond);
 extern void wsb_answer_conditions_of_runs(const WsbOptions *o, const WsbPlan *plan,
-										  const WsbRun *runs, int nruns,
+										  const WsbRun *runs, int nruns, bool charted,
 										  WsbAnswerConditions *cond);
 extern void wsb_answer_held(const char *conf_lines, char *buf, size_t len);
 extern void wsb_answer_text(const WsbVerdicts *vs, const WsbAnswerConditions *cond,

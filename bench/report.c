@@ -650,7 +650,7 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 		WsbAnswerConditions cond;
 		char		answer[WSB_ANSWER_MAX];
 
-		wsb_answer_conditions_of_runs(opts, plan, runs, nruns, &cond);
+		wsb_answer_conditions_of_runs(opts, plan, runs, nruns, charts, &cond);
 		wsb_answer_text(verdicts, &cond, answer, sizeof(answer));
 		wsb_answer_html(f, answer);
 	}
