@@ -21,6 +21,10 @@
  *				decided yet, and --runs or --budget gives the rounds
  *	failed runs	said at the end, with the rounds they took out
  *
+ * When what limits both is the WAL disk's write or flush rate, the sentence
+ * names the timeline panels of report.html that show it (when they were
+ * drawn), so that the claim can be checked against the seconds.
+ *
  * Everything here is pure and unit-tested (test_unit_answer.c).
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
@@ -35,7 +39,7 @@
 #include <strings.h>
 
 #include "answer.h"
-#include "figures.h"
+#include "report_internal.h"
 
 /* what paces both sides when a class limits them alike, and what would help */
 static const char *const class_limiter[WSB_N_STALL] = {
@@ -170,13 +174,14 @@ run_wal_mb_per_s(const WsbRun *run, const char *unused_a, const char *unused_b)
 
 /*
  * The conditions of the harness's own runs: the WAL disk's throttle, the
- * conf lines every configuration ran with (wsb_answer_held), and per
- * configuration the median of its successful runs' WAL rate.  o may be
- * NULL (the throttle is then unknown).
+ * conf lines every configuration ran with (wsb_answer_held), per
+ * configuration the median of its successful runs' WAL rate, and, when
+ * report.html's charts were drawn (charted), which of the timeline's WAL
+ * disk panels it has.  o may be NULL (the throttle is then unknown).
  */
 void
 wsb_answer_conditions_of_runs(const WsbOptions *o, const WsbPlan *plan, const WsbRun *runs,
-							  int nruns, WsbAnswerConditions *cond)
+							  int nruns, bool charted, WsbAnswerConditions *cond)
 {
 	wsb_answer_conditions_init(cond);
 	if (o)
@@ -193,6 +198,8 @@ wsb_answer_conditions_of_runs(const WsbOptions *o, const WsbPlan *plan, const Ws
 		for (int s = 0; s < cf->nsettings && cond->risk[c] == NULL; s++)
 			cond->risk[c] = wsb_setting_risk(cf->names[s], cf->values[s]);
 	}
+	if (charted)
+		wsb_timeline_wal_panels(runs, nruns, &cond->charted_wal_rate, &cond->charted_fsync);
 }
 
 /*
@@ -284,27 +291,65 @@ conditions(char *buf, size_t len, const WsbAnswerConditions *cond)
 		add(buf, len, "In these runs, ");
 }
 
-/* the WAL rate measured on both sides, for a disk class: " (4.1 MB/s
- * measured against its 4 MB/s cap)"; nothing when not measured */
+/*
+ * Where the timeline shows a WAL disk class's limit, for a reader to check
+ * the claim: "see the timeline's \"WAL written, MB/s\" panel" for the
+ * write rate (wal_buffer_full), the longest fsync first for the flush rate
+ * (wal_flush).  Only the panels report.html has; "" none.  k is the
+ * class's index in wsb_stall_classes.
+ */
 static void
-measured_rate(char *buf, size_t len, const WsbAnswerConditions *cond, int config)
+chart_pointer(char *out, size_t len, const WsbAnswerConditions *cond, int k)
+{
+	bool		fsync = k == 1 && cond->charted_fsync;
+	bool		rate = (k == 0 || k == 1) && cond->charted_wal_rate;
+
+	out[0] = '\0';
+	if (!fsync && !rate)
+		return;
+	snprintf(out, len, "see the timeline's %s%s%s panel%s",
+			 fsync ? "\"longest WAL fsync, ms\"" : "", fsync && rate ? " and " : "",
+			 rate ? "\"WAL written, MB/s\"" : "", fsync && rate ? "s" : "");
+}
+
+/* The evidence for a disk class k on both sides: " (4.1 MB/s measured
+ * against its 4 MB/s cap; see the timeline's ... panel)", each part when
+ * it is known; nothing when neither is. */
+static void
+disk_evidence(char *buf, size_t len, const WsbAnswerConditions *cond, int config, int k)
 {
 	double		a = cond->wal_mb_per_s[0],
 				b = cond->wal_mb_per_s[config],
-				lo,
-				hi;
+				lo = fmin(a, b),
+				hi = fmax(a, b);
+	bool		measured = !isnan(a) && !isnan(b);
+	char		pointer[128];
 
-	if (isnan(a) || isnan(b))
+	chart_pointer(pointer, sizeof(pointer), cond, k);
+	if (!measured && !pointer[0])
 		return;
-	lo = fmin(a, b);
-	hi = fmax(a, b);
-	if (hi - lo < 0.05)
-		add(buf, len, " (%.1f MB/s measured", hi);
-	else
-		add(buf, len, " (%.1f and %.1f MB/s measured", lo, hi);
-	if (cond->slow_wal_iops > 0 && cond->slow_wal_mbps > 0)
+	add(buf, len, " (");
+	if (measured && hi - lo < 0.05)
+		add(buf, len, "%.1f MB/s measured", hi);
+	else if (measured)
+		add(buf, len, "%.1f and %.1f MB/s measured", lo, hi);
+	if (measured && cond->slow_wal_iops > 0 && cond->slow_wal_mbps > 0)
 		add(buf, len, " against its %d MB/s cap", cond->slow_wal_mbps);
-	add(buf, len, ")");
+	add(buf, len, "%s%s)", measured && pointer[0] ? "; " : "", pointer);
+}
+
+/* A limit line within the sentence; when it says the WAL disk's rate
+ * limits both (its waits only changed their grain), where that shows. */
+static void
+add_limit(char *buf, size_t len, const WsbPaired *t, const WsbAnswerConditions *cond)
+{
+	char		pointer[128] = "";
+
+	add(buf, len, "%s", t->limit);
+	if (t->limit_kind == WSB_L_GRAIN)
+		chart_pointer(pointer, sizeof(pointer), cond, t->limit_class);
+	if (pointer[0])
+		add(buf, len, " (%s)", pointer);
 }
 
 /* Why a configuration that is no better does not matter: what limits both,
@@ -323,7 +368,7 @@ why_no_better(char *buf, size_t len, const WsbPaired *tps, const WsbAnswerCondit
 				break;
 			add(buf, len, "%s", class_limiter[k]);
 			if (k <= 1)
-				measured_rate(buf, len, cond, config);
+				disk_evidence(buf, len, cond, config, k);
 			add(buf, len, " limits both. %s", class_help[k]);
 			return;
 		case WSB_L_NOT_STALL:
@@ -446,7 +491,10 @@ say_gain(char *buf, size_t len, const WsbVerdicts *vs, const WsbAnswerConditions
 			vs->table.labels[c], x, base, iv, vs->spec.margin_pct);
 	latency_clause(buf, len, vs, c, "; ");
 	if (t->limit[0])
-		add(buf, len, "; %s", t->limit);
+	{
+		add(buf, len, "; ");
+		add_limit(buf, len, t, cond);
+	}
 	add(buf, len, ".");
 	risk = c < 64 && cond->risk[c] ? cond->risk[c] : label_risk(vs->table.labels[c]);
 	if (risk)
@@ -484,7 +532,12 @@ say_no_better(char *buf, size_t len, const WsbVerdicts *vs, const WsbAnswerCondi
 		add(buf, len, "keep %s: %s gives %s less tps (%s), %s the +-%g%% margin", base,
 			vs->table.labels[c], x, iv, t->word == WSB_W_SLOWER_BY ? "beyond" : "not yet beyond",
 			vs->spec.margin_pct);
-		add(buf, len, t->limit[0] ? "; %s." : ".", t->limit);
+		if (t->limit[0])
+		{
+			add(buf, len, "; ");
+			add_limit(buf, len, t, cond);
+		}
+		add(buf, len, ".");
 		return;
 	}
 	why_no_better(buf, len, t, cond, c);

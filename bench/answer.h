@@ -29,6 +29,9 @@ typedef struct WsbAnswerConditions
 									 * WAL written per second, NAN unknown */
 	const char *risk[64];		/* per configuration: what its settings risk
 								 * (wsb_setting_risk), NULL nothing */
+	bool		charted_wal_rate;	/* report.html's timeline has the panel
+									 * "WAL written, MB/s" */
+	bool		charted_fsync;	/* ... and "longest WAL fsync, ms" */
 } WsbAnswerConditions;
 
 /* the answer is at most this long, its terminating zero included */
@@ -36,7 +39,7 @@ typedef struct WsbAnswerConditions
 
 extern void wsb_answer_conditions_init(WsbAnswerConditions *cond);
 extern void wsb_answer_conditions_of_runs(const WsbOptions *o, const WsbPlan *plan,
-										  const WsbRun *runs, int nruns,
+										  const WsbRun *runs, int nruns, bool charted,
 										  WsbAnswerConditions *cond);
 extern const char *wsb_setting_risk(const char *name, const char *value);
 extern void wsb_answer_held(const char *conf_lines, char *buf, size_t len);

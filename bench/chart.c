@@ -37,6 +37,29 @@ static const char *const stall_columns[] = {
 /* buffer_fill_max: WAL reserved but not yet written, in rings (above 1
  * while inserters wait for room) */
 #define FILL_AXIS "WAL not yet written, x wal_buffers (peak)"
+/* the WAL disk's side: what it was given to write, and its slowest fsync */
+#define WAL_RATE_AXIS "WAL written, MB/s"
+#define FSYNC_AXIS "longest WAL fsync, ms"
+
+/*
+ * A run's data file: second, tps, the stall columns, then these; gnuplot
+ * numbers the columns from 1.
+ */
+#define DAT_COL_STALL 3
+#define DAT_COL_FILL (DAT_COL_STALL + N_STALL_COLUMNS)
+#define DAT_COL_WAL_RATE (DAT_COL_FILL + 1)
+#define DAT_COL_FSYNC (DAT_COL_FILL + 2)
+
+/* One panel under the tps: its data file column and its axis name. */
+typedef struct TimelinePanel
+{
+	int			column;
+	char		axis[64];
+	bool		ring_line;		/* the dashed line at 1 ring (the fill panel) */
+	bool		wal_cap;		/* the WAL disk's throttle (the WAL rate panel) */
+} TimelinePanel;
+
+#define MAX_TIMELINE_PANELS (N_STALL_COLUMNS + 3)
 
 /* one colour per configuration, cycled past ten */
 static const char *const palette[] = {
@@ -271,37 +294,50 @@ checkpoint_active(const char *v)
 }
 
 /*
- * Chart (1): per-second tps of every run, coloured by configuration, and
- * beneath it on the same x axis the stall ms per second of each class and
- * the WAL ring's peak fill.  Writes run_<order>.dat and timeline.gp into
- * plotdir; caption receives what was left out, *ckpt whether checkpoint
- * bands were drawn.
+ * Which of the timeline's WAL disk panels some successful run fills: the
+ * WAL written per second (wal_bytes over seconds) and the longest WAL
+ * fsync per second.  The answer (answer.c) names a panel only when it is
+ * there.
+ */
+void
+wsb_timeline_wal_panels(const WsbRun *runs, int nruns, bool *wal_rate, bool *fsync)
+{
+	bool		present,
+				defined;
+
+	/* without seconds every rate is undefined, and gnuplot stops on that */
+	*wal_rate = history_has_values(runs, nruns, "wal_bytes", &present, &defined) &&
+		history_has_values(runs, nruns, "seconds", &present, &defined);
+	*fsync = history_has_values(runs, nruns, "wal_fsync_max_ms", &present, &defined);
+}
+
+/*
+ * The panels under the tps, top to bottom: each stall class with a stall
+ * in some run, the ring's fill, the WAL written, the longest WAL fsync.
+ * caption_extra receives the stall classes left out (no stall in any run).
  */
 static int
-write_timeline_chart(const char *plotdir, const WsbPlan *plan,
-					 const WsbRun *runs, int nruns,
-					 char *caption_extra, size_t caplen, bool *ckpt)
+timeline_panels(const WsbRun *runs, int nruns, TimelinePanel *panels,
+				char *caption_extra, size_t caplen)
 {
-	FILE	   *gp;
-	const char *panels[N_STALL_COLUMNS + 1];
-	int			npanels = 0;
-	bool		fill_present,
-				fill_column,
-				ckpt_present = false;
-	int64_t		max_second = 1;
-	int			nobj = 0;
-	bool	   *titled = calloc(plan->nconfigs > 0 ? plan->nconfigs : 1, sizeof(bool));
+	int			n = 0;
+	bool		present,
+				defined,
+				wal_rate,
+				fsync;
 
-	if (titled == NULL)
-		return -1;
 	caption_extra[0] = '\0';
+	memset(panels, 0, sizeof(TimelinePanel) * MAX_TIMELINE_PANELS);
 	for (int k = 0; k < N_STALL_COLUMNS; k++)
 	{
-		bool		present,
-					defined;
-
 		if (history_has_values(runs, nruns, stall_columns[k], &present, &defined))
-			panels[npanels++] = stall_columns[k];
+		{
+			panels[n].column = DAT_COL_STALL + k;
+			/* the class, its column's name less "_ms", and the unit */
+			snprintf(panels[n].axis, sizeof(panels[n].axis), "%.*s: client wait, ms/s",
+					 (int) strlen(stall_columns[k]) - 3, stall_columns[k]);
+			n++;
+		}
 		else if (present)
 		{
 			size_t		used = strlen(caption_extra);
@@ -310,183 +346,288 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan,
 					 used ? ", " : "", stall_columns[k]);
 		}
 	}
-	history_has_values(runs, nruns, "buffer_fill_max", &fill_column, &fill_present);
+	/* a ring that never filled is shown too: the fill says how far it was */
+	history_has_values(runs, nruns, "buffer_fill_max", &present, &defined);
+	if (defined)
+	{
+		panels[n].column = DAT_COL_FILL;
+		snprintf(panels[n].axis, sizeof(panels[n].axis), "%s", FILL_AXIS);
+		panels[n++].ring_line = true;
+	}
+	wsb_timeline_wal_panels(runs, nruns, &wal_rate, &fsync);
+	if (wal_rate)
+	{
+		panels[n].column = DAT_COL_WAL_RATE;
+		snprintf(panels[n].axis, sizeof(panels[n].axis), "%s", WAL_RATE_AXIS);
+		panels[n++].wal_cap = true;
+	}
+	if (fsync)
+	{
+		panels[n].column = DAT_COL_FSYNC;
+		snprintf(panels[n].axis, sizeof(panels[n].axis), "%s", FSYNC_AXIS);
+		n++;
+	}
+	return n;
+}
+
+/* A history row's WAL written per second in MB/s (1048576 bytes, the unit
+ * of --slow-wal-mbps); NAN when the row does not say. */
+static double
+row_wal_mb_per_s(const WsbRows *history, int row)
+{
+	double		bytes = wsb_rows_double(history, row, "wal_bytes", NAN);
+	double		seconds = wsb_rows_double(history, row, "seconds", NAN);
+
+	return seconds > 0 ? bytes / seconds / 1048576.0 : NAN;
+}
+
+/*
+ * Run r's data file run_<order>.dat: one line a second (second, tps, the
+ * stall columns, buffer_fill_max, WAL MB/s, wal_fsync_max_ms), and into gp
+ * a grey band for each stretch of seconds with a checkpoint under way
+ * (*nobj counts gnuplot's objects).  *max_second grows to the run's last
+ * second.  0, or -1 when the file cannot be written.
+ */
+static int
+write_run_data(const char *plotdir, const WsbPlan *plan, const WsbRun *r, FILE *gp,
+			   int *nobj, int64_t *max_second)
+{
+	WsbJoinRow *rows = NULL;
+	int			n = wsb_join_run(r, &rows);
+	FILE	   *d;
+	int			ckc = wsb_rows_col(&r->history, "checkpoint");
+	int64_t		ck_start = -1;
+
+	if (n < 0)
+		return 0;
+	if ((d = wsb_fopenf("w", "%s/run_%d.dat", plotdir, r->order)) == NULL)
+	{
+		free(rows);
+		return -1;
+	}
+	fprintf(d, "# run %d (order %d) of ", r->repeat, r->order);
+	gp_comment(d, wsb_config_label(plan, r->config));
+	fputs("\n# second tps", d);
+	for (int k = 0; k < N_STALL_COLUMNS; k++)
+		fprintf(d, " %s", stall_columns[k]);
+	fputs(" buffer_fill_max wal_mb_per_s wal_fsync_max_ms\n", d);
+	for (int k = 0; k < n; k++)
+	{
+		int64_t		sec = rows[k].epoch - rows[0].epoch + 1;
+		int			h = rows[k].hist;
+		const char *ck = NULL;
+
+		if (sec > *max_second)
+			*max_second = sec;
+		fprintf(d, "%lld ", (long long) sec);
+		if (rows[k].pg >= 0)
+			fprintf(d, "%lld", (long long) r->per_second[rows[k].pg].transactions);
+		else
+			fputs("?", d);
+		for (int c = 0; c < N_STALL_COLUMNS; c++)
+		{
+			fputc(' ', d);
+			wsb_gp_number(d, h >= 0 ? wsb_rows_double(&r->history, h, stall_columns[c], NAN) : NAN);
+		}
+		fputc(' ', d);
+		wsb_gp_number(d, h >= 0 ? wsb_rows_double(&r->history, h, "buffer_fill_max", NAN) : NAN);
+		fputc(' ', d);
+		wsb_gp_number(d, h >= 0 ? row_wal_mb_per_s(&r->history, h) : NAN);
+		fputc(' ', d);
+		wsb_gp_number(d, h >= 0 ? wsb_rows_double(&r->history, h, "wal_fsync_max_ms", NAN) : NAN);
+		fputc('\n', d);
+
+		/* checkpoint shading: contiguous seconds under way */
+		if (ckc >= 0 && h >= 0)
+			ck = r->history.cells[h][ckc];
+		if (checkpoint_active(ck) && ck_start < 0)
+			ck_start = sec;
+		if (ck_start >= 0 && (!checkpoint_active(ck) || k == n - 1 ||
+							  (ck != NULL && strcmp(ck, "done") == 0)))
+		{
+			int64_t		ck_end = checkpoint_active(ck) ? sec : sec - 1;
+
+			fprintf(gp, "set object %d rect from %.1f, graph 0 to %.1f, graph 1 "
+					"behind fillcolor rgb '#808080' fillstyle transparent solid 0.12 noborder\n",
+					++*nobj, ck_start - 0.5, ck_end + 0.5);
+			ck_start = -1;
+		}
+	}
+	fclose(d);
+	free(rows);
+	return 0;
+}
+
+/*
+ * The top panel: every successful run's tps, one colour per configuration,
+ * each configuration named once in the key.
+ */
+static void
+write_tps_panel(FILE *gp, const WsbPlan *plan, const WsbRun *runs, int nruns)
+{
+	bool	   *titled = calloc(plan->nconfigs > 0 ? plan->nconfigs : 1, sizeof(bool));
+	int			nplotted = 0;
+
+	fputs("plot \\\n", gp);
+	for (int i = 0; i < nruns; i++)
+	{
+		const WsbRun *r = &runs[i];
+
+		if (!r->ok)
+			continue;
+		if (nplotted++ > 0)
+			fputs(", \\\n", gp);
+		fprintf(gp, "  'run_%d.dat' using 1:2 with lines lw 1.2 lc rgb '%s' ",
+				r->order, wsb_config_colour(r->config));
+		if (titled != NULL && r->config >= 0 && r->config < plan->nconfigs && !titled[r->config])
+		{
+			char		lab[48];
+
+			/* the legend has 30% of the width; the tables show labels whole */
+			snprintf(lab, sizeof(lab), "%.47s", wsb_config_label(plan, r->config));
+			if (strlen(wsb_config_label(plan, r->config)) > 40)
+				strcpy(lab + 37, "...");
+			fputs("title ", gp);
+			wsb_gp_string(gp, lab);
+			titled[r->config] = true;
+		}
+		else
+			fputs("notitle", gp);
+	}
+	fputs(nplotted ? "\n" : "  NaN notitle\n", gp);
+	fputs("unset key\n", gp);
+	free(titled);
+}
+
+/*
+ * The WAL disk's throttle on the WAL rate panel, beside it where the key
+ * is.  A bandwidth cap (--slow-wal-mbps) is a line, and *cap_mbps says
+ * where (0 none).  An IOPS cap alone draws no line: it bounds MB/s only
+ * through the size of each write, which PostgreSQL chooses, so the panel
+ * says the cap is in IOPS instead.
+ */
+static void
+write_wal_cap_note(FILE *gp, const WsbOptions *o, int *cap_mbps)
+{
+	char		note[96] = "";
+
+	*cap_mbps = 0;
+	if (o == NULL)
+		return;
+	if (o->slow_wal_iops > 0 && o->slow_wal_mbps > 0)
+	{
+		*cap_mbps = o->slow_wal_mbps;
+		fputs("set key at graph 1.02, graph 1 left top Left reverse noenhanced\n", gp);
+		return;
+	}
+	if (o->slow_wal_iops > 0)
+		snprintf(note, sizeof(note), "pg_wal capped at %d write IOPS", o->slow_wal_iops);
+	else if (o->slow_disk_iops > 0)
+		snprintf(note, sizeof(note), "data directory, pg_wal in it, capped at %d write IOPS",
+				 o->slow_disk_iops);
+	if (note[0] == '\0')
+		return;
+	fputs("set label 1 ", gp);
+	wsb_gp_string(gp, note);
+	fputs(" at graph 1.02, graph 0.95 left noenhanced\n"
+		  "set label 2 \"no MB/s cap, so no cap line\" at graph 1.02, graph 0.82 left noenhanced\n", gp);
+}
+
+/* One panel under the tps: column p->column of every successful run. */
+static void
+write_timeline_panel(FILE *gp, const WsbRun *runs, int nruns, const TimelinePanel *p,
+					 bool last, const WsbOptions *o)
+{
+	int			nplotted = 0;
+	int			cap_mbps = 0;
+
+	if (last)
+		fputs("set format x '%g'\nset xlabel 'seconds since the run started' noenhanced\n", gp);
+	fputs("set ylabel ", gp);
+	wsb_gp_string(gp, p->axis);
+	fputs(" noenhanced\n", gp);
+	if (p->ring_line)
+		fputs("set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb '#555555'\n", gp);
+	if (p->wal_cap)
+		write_wal_cap_note(gp, o, &cap_mbps);
+	fputs("plot \\\n", gp);
+	for (int i = 0; i < nruns; i++)
+	{
+		if (!runs[i].ok)
+			continue;
+		if (nplotted++ > 0)
+			fputs(", \\\n", gp);
+		fprintf(gp, "  'run_%d.dat' using 1:%d with lines lw 1.2 lc rgb '%s' notitle",
+				runs[i].order, p->column, wsb_config_colour(runs[i].config));
+	}
+	if (nplotted == 0)
+		fputs("  NaN notitle", gp);
+	/* a function, so that autoscaling keeps the cap in view */
+	if (cap_mbps > 0)
+		fprintf(gp, ", \\\n  %d with lines dt 2 lw 1.2 lc rgb '#555555' title \"cap %d MB/s\"",
+				cap_mbps, cap_mbps);
+	fputc('\n', gp);
+	/* what belongs to this panel alone */
+	if (p->ring_line)
+		fputs("unset arrow 1\n", gp);
+	if (p->wal_cap)
+		fputs("unset key\nunset label 1\nunset label 2\n", gp);
+}
+
+/*
+ * Chart (1): per-second tps of every run, coloured by configuration, and
+ * beneath it on the same x axis the stall ms per second of each class,
+ * the WAL ring's peak fill, the WAL written per second (with the WAL
+ * disk's bandwidth cap when the harness set one, o may be NULL) and the
+ * longest WAL fsync per second.  Writes run_<order>.dat and timeline.gp
+ * into plotdir; caption receives what was left out, *ckpt whether
+ * checkpoint bands were drawn.
+ */
+static int
+write_timeline_chart(const char *plotdir, const WsbPlan *plan, const WsbOptions *o,
+					 const WsbRun *runs, int nruns,
+					 char *caption_extra, size_t caplen, bool *ckpt)
+{
+	FILE	   *gp;
+	TimelinePanel panels[MAX_TIMELINE_PANELS];
+	int			npanels = timeline_panels(runs, nruns, panels, caption_extra, caplen);
+	bool		ckpt_present = false;
+	int64_t		max_second = 1;
+	int			nobj = 0;
+	int			height = 80 + 190 * (1 + npanels);
+
 	for (int i = 0; i < nruns; i++)
 		if (wsb_rows_col(&runs[i].history, "checkpoint") >= 0)
 			ckpt_present = true;
 
 	if ((gp = wsb_fopenf("w", "%s/timeline.gp", plotdir)) == NULL)
-	{
-		free(titled);
 		return -1;
-	}
 
-	/* data: one file per run; columns second tps <stall columns> fill */
+	/* data: one file per successful run */
 	for (int i = 0; i < nruns; i++)
-	{
-		const WsbRun *r = &runs[i];
-		WsbJoinRow    *rows = NULL;
-		int			n = r->ok ? wsb_join_run(r, &rows) : 0;
-		FILE	   *d;
-		int			cols[N_STALL_COLUMNS];
-		int			fillc = wsb_rows_col(&r->history, "buffer_fill_max");
-		int			ckc = wsb_rows_col(&r->history, "checkpoint");
-		int64_t		ck_start = -1;
-
-		if (!r->ok)
-			continue;
-		if (n < 0)
-			continue;
-		if ((d = wsb_fopenf("w", "%s/run_%d.dat", plotdir, r->order)) == NULL)
+		if (runs[i].ok &&
+			write_run_data(plotdir, plan, &runs[i], gp, &nobj, &max_second) != 0)
 		{
-			free(rows);
 			fclose(gp);
-			free(titled);
 			return -1;
 		}
-		fprintf(d, "# run %d (order %d) of ", r->repeat, r->order);
-		gp_comment(d, wsb_config_label(plan, r->config));
-		fputs("\n# second tps", d);
-		for (int k = 0; k < N_STALL_COLUMNS; k++)
-		{
-			cols[k] = wsb_rows_col(&r->history, stall_columns[k]);
-			fprintf(d, " %s", stall_columns[k]);
-		}
-		fputs(" buffer_fill_max\n", d);
-		for (int k = 0; k < n; k++)
-		{
-			int64_t		sec = rows[k].epoch - rows[0].epoch + 1;
-			const char *ck = NULL;
 
-			if (sec > max_second)
-				max_second = sec;
-			fprintf(d, "%lld ", (long long) sec);
-			if (rows[k].pg >= 0)
-				fprintf(d, "%lld", (long long) r->per_second[rows[k].pg].transactions);
-			else
-				fputs("?", d);
-			for (int c = 0; c < N_STALL_COLUMNS; c++)
-			{
-				fputc(' ', d);
-				wsb_gp_number(d, rows[k].hist >= 0 && cols[c] >= 0
-						  ? wsb_rows_double(&r->history, rows[k].hist, stall_columns[c], NAN)
-						  : NAN);
-			}
-			fputc(' ', d);
-			wsb_gp_number(d, rows[k].hist >= 0 && fillc >= 0
-					  ? wsb_rows_double(&r->history, rows[k].hist, "buffer_fill_max", NAN)
-					  : NAN);
-			fputc('\n', d);
-
-			/* checkpoint shading: contiguous seconds under way */
-			if (ckc >= 0 && rows[k].hist >= 0)
-				ck = r->history.cells[rows[k].hist][ckc];
-			if (checkpoint_active(ck) && ck_start < 0)
-				ck_start = sec;
-			if (ck_start >= 0 && (!checkpoint_active(ck) || k == n - 1 ||
-								  (ck != NULL && strcmp(ck, "done") == 0)))
-			{
-				int64_t		ck_end = checkpoint_active(ck) ? sec : sec - 1;
-
-				fprintf(gp, "set object %d rect from %.1f, graph 0 to %.1f, graph 1 "
-						"behind fillcolor rgb '#808080' fillstyle transparent solid 0.12 noborder\n",
-						++nobj, ck_start - 0.5, ck_end + 0.5);
-				ck_start = -1;
-			}
-		}
-		fclose(d);
-		free(rows);
-	}
-
-	{
-		int			npanel_all = 1 + npanels + (fill_present ? 1 : 0);
-		int			height = 80 + 190 * npanel_all;
-		int			nplotted = 0;
-
-		fprintf(gp, "set terminal svg size 1000,%d dynamic enhanced font 'sans,10'\n", height);
-		fputs("set output 'timeline.svg'\n"
-			  "set datafile missing '?'\n"
-			  "set grid ytics lc rgb '#dddddd'\n", gp);
-		fprintf(gp, "set xrange [0:%lld]\n", (long long) max_second + 1);
-		fprintf(gp, "set multiplot layout %d,1 margins screen 0.08,0.70,%.3f,0.98 spacing screen 0,0.025\n",
-				npanel_all, 55.0 / height);
-		fputs("set key at screen 0.71, screen 0.99 left top Left reverse noenhanced\n"
-			  "set format x ''\n"
-			  "set ylabel \"transactions/s\" noenhanced\n"
-			  "set yrange [0:*]\n", gp);
-
-		/* the tps panel */
-		for (int c = 0; c < plan->nconfigs; c++)
-			titled[c] = false;
-		fputs("plot \\\n", gp);
-		for (int i = 0; i < nruns; i++)
-		{
-			const WsbRun *r = &runs[i];
-
-			if (!r->ok)
-				continue;
-			if (nplotted++ > 0)
-				fputs(", \\\n", gp);
-			fprintf(gp, "  'run_%d.dat' using 1:2 with lines lw 1.2 lc rgb '%s' ",
-					r->order, wsb_config_colour(r->config));
-			if (r->config >= 0 && r->config < plan->nconfigs && !titled[r->config])
-			{
-				char		lab[48];
-
-				/* the legend has 30% of the width; the tables show labels whole */
-				snprintf(lab, sizeof(lab), "%.47s", wsb_config_label(plan, r->config));
-				if (strlen(wsb_config_label(plan, r->config)) > 40)
-					strcpy(lab + 37, "...");
-				fputs("title ", gp);
-				wsb_gp_string(gp, lab);
-				titled[r->config] = true;
-			}
-			else
-				fputs("notitle", gp);
-		}
-		fputs(nplotted ? "\n" : "  NaN notitle\n", gp);
-		fputs("unset key\n", gp);
-
-		for (int p = 0; p < npanels + (fill_present ? 1 : 0); p++)
-		{
-			bool		last = p == npanels + (fill_present ? 1 : 0) - 1;
-			int			col = 7;	/* buffer_fill_max */
-			char		name[64];
-
-			snprintf(name, sizeof(name), "%s", FILL_AXIS);
-			if (p < npanels)
-				for (int k = 0; k < N_STALL_COLUMNS; k++)
-					if (strcmp(stall_columns[k], panels[p]) == 0)
-					{
-						col = 3 + k;
-						/* the class, its column's name less "_ms", and the unit */
-						snprintf(name, sizeof(name), "%.*s: client wait, ms/s",
-								 (int) strlen(panels[p]) - 3, panels[p]);
-					}
-			if (last)
-				fputs("set format x '%g'\nset xlabel 'seconds since the run started' noenhanced\n", gp);
-			fputs("set ylabel ", gp);
-			wsb_gp_string(gp, name);
-			fputs(" noenhanced\n", gp);
-			if (p >= npanels)
-				fputs("set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb '#555555'\n", gp);
-			fputs("plot \\\n", gp);
-			nplotted = 0;
-			for (int i = 0; i < nruns; i++)
-			{
-				if (!runs[i].ok)
-					continue;
-				if (nplotted++ > 0)
-					fputs(", \\\n", gp);
-				fprintf(gp, "  'run_%d.dat' using 1:%d with lines lw 1.2 lc rgb '%s' notitle",
-						runs[i].order, col, wsb_config_colour(runs[i].config));
-			}
-			fputs(nplotted ? "\n" : "  NaN notitle\n", gp);
-		}
-		fputs("unset multiplot\nset output\n", gp);
-	}
+	fprintf(gp, "set terminal svg size 1000,%d dynamic enhanced font 'sans,10'\n", height);
+	fputs("set output 'timeline.svg'\n"
+		  "set datafile missing '?'\n"
+		  "set grid ytics lc rgb '#dddddd'\n", gp);
+	fprintf(gp, "set xrange [0:%lld]\n", (long long) max_second + 1);
+	fprintf(gp, "set multiplot layout %d,1 margins screen 0.08,0.70,%.3f,0.98 spacing screen 0,0.025\n",
+			1 + npanels, 55.0 / height);
+	fputs("set key at screen 0.71, screen 0.99 left top Left reverse noenhanced\n"
+		  "set format x ''\n"
+		  "set ylabel \"transactions/s\" noenhanced\n"
+		  "set yrange [0:*]\n", gp);
+	write_tps_panel(gp, plan, runs, nruns);
+	for (int p = 0; p < npanels; p++)
+		write_timeline_panel(gp, runs, nruns, &panels[p], p == npanels - 1, o);
+	fputs("unset multiplot\nset output\n", gp);
 	fclose(gp);
-	free(titled);
 	*ckpt = ckpt_present;
 	return 0;
 }
@@ -612,7 +753,8 @@ make_dir(const char *path)
 
 /*
  * Draw timeline.svg and strip.svg in plotdir (created if missing), keeping
- * gnuplot's inputs there.  0 when both were drawn; else -1 and why says
+ * gnuplot's inputs there; opts (NULL: unknown) say how the WAL disk was
+ * throttled.  0 when both were drawn; else -1 and why says
  * what is missing (no gnuplot, a file that could not be written, gnuplot's
  * own error).  left_out receives the stall columns left out of the
  * timeline (no stall in any run), *ckpt whether checkpoint bands were
@@ -620,8 +762,9 @@ make_dir(const char *path)
  * chart without points.
  */
 int
-wsb_draw_charts(const char *plotdir, const WsbPlan *plan, const WsbRun *runs, int nruns,
-				char *left_out, size_t lolen, bool *ckpt, char *why, size_t whylen)
+wsb_draw_charts(const char *plotdir, const WsbPlan *plan, const WsbOptions *opts,
+				const WsbRun *runs, int nruns, char *left_out, size_t lolen, bool *ckpt,
+				char *why, size_t whylen)
 {
 	left_out[0] = '\0';
 	*ckpt = false;
@@ -632,7 +775,7 @@ wsb_draw_charts(const char *plotdir, const WsbPlan *plan, const WsbRun *runs, in
 		snprintf(why, whylen, "could not create directory \"%s\": %s", plotdir, strerror(errno));
 		return -1;
 	}
-	if (write_timeline_chart(plotdir, plan, runs, nruns, left_out, lolen, ckpt) != 0 ||
+	if (write_timeline_chart(plotdir, plan, opts, runs, nruns, left_out, lolen, ckpt) != 0 ||
 		write_strip_chart(plotdir, plan, runs, nruns) != 0)
 	{
 		snprintf(why, whylen, "could not write the chart data in \"%s\": %s", plotdir, strerror(errno));

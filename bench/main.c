@@ -527,6 +527,7 @@ main(int argc, char **argv)
 	WsbResume	resumed = {0};
 	WsbVerdicts verdicts;
 	bool		have_verdicts = false;
+	bool		charted = false;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	pdir = presets_dir(argv[0]);
@@ -865,12 +866,15 @@ main(int argc, char **argv)
 	}
 	free(path);
 	path = NULL;
+	/* 0: report.html with its charts, so the answer may point at them */
 	if (wsb_write_report(opts.out, &opts, &plan, runs, ndone, &env,
 						 have_verdicts ? &verdicts : NULL) != 0)
 	{
 		wsb_error("could not write the report in \"%s\"", opts.out);
 		failed++;
 	}
+	else
+		charted = true;
 	wsb_cleanup_run();			/* restore and remove before the verdict */
 	wsb_print_runs(stdout, &plan, runs, ndone);
 	if (have_verdicts)
@@ -883,7 +887,7 @@ main(int argc, char **argv)
 		WsbAnswerConditions cond;
 		char		answer[WSB_ANSWER_MAX];
 
-		wsb_answer_conditions_of_runs(&opts, &plan, runs, ndone, &cond);
+		wsb_answer_conditions_of_runs(&opts, &plan, runs, ndone, charted, &cond);
 		wsb_answer_text(&verdicts, &cond, answer, sizeof(answer));
 		if (answer[0])
 			printf("\n%s\n", answer);

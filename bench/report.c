@@ -648,7 +648,7 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 	if (nfailed == nruns)
 		snprintf(why, sizeof(why), "%s", nruns ? "every run failed, so there is nothing to draw; "
 				 "the run order below says why each failed" : "there were no runs");
-	else if (wsb_draw_charts(plotdir, plan, runs, nruns, extra, sizeof(extra), &ckpt,
+	else if (wsb_draw_charts(plotdir, plan, opts, runs, nruns, extra, sizeof(extra), &ckpt,
 							 why, sizeof(why)) == 0)
 		charts = true;
 
@@ -680,7 +680,7 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 		WsbAnswerConditions cond;
 		char		answer[WSB_ANSWER_MAX];
 
-		wsb_answer_conditions_of_runs(opts, plan, runs, nruns, &cond);
+		wsb_answer_conditions_of_runs(opts, plan, runs, nruns, charts, &cond);
 		wsb_answer_text(verdicts, &cond, answer, sizeof(answer));
 		wsb_answer_html(f, answer);
 	}
@@ -742,7 +742,14 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 			  "in each second per class (ms of waiting per second, summed over backends), then "
 			  "the WAL reserved but not yet written at that second's peak, in multiples of "
 			  "<code>wal_buffers</code> (<code>buffer_fill_max</code>; at or above the dashed "
-			  "line at 1 the ring was full and inserters waited for room).", f);
+			  "line at 1 the ring was full and inserters waited for room); then what the WAL "
+			  "disk was given to write: the WAL written in each second, in MB/s of 1048576 "
+			  "bytes (<code>wal_bytes</code> / <code>seconds</code>, the advance of the insert "
+			  "position: what the disk had to take in, not what reached it in that very second), "
+			  "with the disk's bandwidth cap as a dashed line when the harness set one "
+			  "(<code>--slow-wal-mbps</code>), and the longest WAL fsync of each second in ms "
+			  "(<code>wal_fsync_max_ms</code>). These two are the evidence when the answer "
+			  "or a limit line says the WAL disk's write or flush rate limits both.", f);
 		if (extra[0])
 		{
 			fputs(" Classes with no stall in any run are left out: ", f);

@@ -61,6 +61,25 @@ bad() {	# bad NAME STATUS PATTERN ARGS...: run as root unless RUNAS is set
 	ok "bad input, $name: nothing left behind" nothing_left
 }
 
+# The timeline's WAL disk panels in DIR/plots/timeline.svg, both axes named
+# with their unit, and the WAL disk's throttle as HOW says: "cap N MB/s" a
+# line so titled, "iops N" the note that only IOPS were capped, "none"
+# neither.
+timeline_wal_panels() {
+	python3 - "$1/plots/timeline.svg" "$2" <<'PY'
+import sys
+svg, how = open(sys.argv[1]).read(), sys.argv[2]
+assert ">WAL written, MB/s<" in svg, "no WAL written panel"
+assert ">longest WAL fsync, ms<" in svg, "no fsync panel"
+if how.startswith("cap "):
+    assert ">%s<" % how in svg, "no line titled " + how
+elif how.startswith("iops "):
+    assert ">pg_wal capped at %s write IOPS<" % how[5:] in svg and ">cap " not in svg, "IOPS note"
+else:
+    assert ">cap " not in svg and "write IOPS<" not in svg, "a throttle drawn without one"
+PY
+}
+
 # ---------- 1. temporary cluster: 2 configurations x 2 runs x 3 s ----------
 out1=$work/out1
 mark
@@ -105,13 +124,17 @@ assert html.count("<svg") == 2, html.count("<svg")
 assert "<svg" in timeline and ">transactions/s<" in timeline, "timeline"
 assert "wal_buffers=32kB" in timeline and "wal_buffers=1MB" in timeline, "timeline legend"
 assert "buffer_fill_max" in timeline and "WAL not yet written, x wal_buffers" in timeline, "timeline ring panel"
-# each panel's axis named with its unit, not by its raw column
-assert not re.search(r">[a-z_]+_ms<", timeline), "timeline axis named by a column"
+# each panel's axis named with its unit, not by its raw column (the
+# caption under the chart may name the columns)
+timeline_svg = timeline[timeline.index("<svg"):timeline.index("</svg>")]
+assert not re.search(r">[a-z_]+_ms<", timeline_svg), "timeline axis named by a column"
 assert "<svg" in strip and "transactions/s" in strip, "strip"
 assert ">median<" in strip, "strip legend"
 # the server's settings as SHOW gives them, units and all
 assert re.search(r"shared_buffers = [0-9]+(kB|MB|GB)\b", html), "settings without units"
 PY
+ok "timeline: the WAL written and longest WAL fsync panels, no cap on a disk not throttled" \
+	timeline_wal_panels "$out1" none
 ok "one verdict printed: by rounds, no \"within noise\"" \
 	eval 'grep -q "^verdict by rounds" "$work/t1.out" && ! grep -q "within noise" "$work/t1.out"'
 # latency judged beside tps: each run's p99 and longest stall in results.csv,
@@ -606,13 +629,15 @@ fi
 if [ -e /sys/fs/cgroup/blkio/blkio.throttle.write_iops_device ] && [ -e /dev/loop-control ] &&
 	command -v losetup >/dev/null; then
 	mark
-	"$BENCH" --pg-config "$PG_CONFIG" --slow-wal 200 --set wal_buffers=32kB,1MB \
+	"$BENCH" --pg-config "$PG_CONFIG" --slow-wal 200 --slow-wal-mbps 8 --set wal_buffers=32kB,1MB \
 		--set synchronous_commit=off --runs 1 --duration 3 --clients 2 --scale 1 --quiet \
 		--out "$work/out5" >"$work/t5.out" 2>"$work/t5.err"
 	rc=$?
 	ok "--slow-wal: exit status 0 (got $rc)" [ "$rc" = 0 ]
 	[ "$rc" = 0 ] || sed 's/^/# /' "$work/t5.err"
 	ok "--slow-wal: 2 results rows" [ "$(($(wc -l <"$work/out5/results.csv") - 1))" = 2 ]
+	ok "--slow-wal-mbps 8: the timeline's WAL written panel has the line \"cap 8 MB/s\"" \
+		timeline_wal_panels "$work/out5" "cap 8 MB/s"
 	ok "--slow-wal: loop device, cgroup and mount removed" nothing_left
 
 	# 2 x 20 s runs on the throttled disk, in the background ($bench)
@@ -684,6 +709,8 @@ assert small["current"] == "32kB" and size(small["suggested"]) > 32, small
 # second or two of this noisy machine's 63
 assert (big["suggested"] == "16MB" and big["evidence"].startswith("keep")) or big["confidence"] == "low", big
 PY
+	ok "--slow-wal without --slow-wal-mbps: no cap line, the panel says only IOPS were capped" \
+		timeline_wal_panels "$work/out5a" "iops 100"
 	ok "--slow-wal advice: nothing left behind" nothing_left
 else
 	echo "# skipped the --slow-wal smoke: no cgroup v1 blkio or loop devices here"

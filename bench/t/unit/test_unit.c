@@ -31,6 +31,7 @@
 /* this file holds main(): check() and tap_finish() are defined here */
 #define TAP_MAIN
 #include "experiment.h"
+#include "report_internal.h"
 #include "test_unit.h"
 
 static bool
@@ -255,12 +256,14 @@ make_crafted_runs(WsbPlan *plan, WsbRun *runs, const char *label0)
 			{
 				static const char *const hn[] = {"sample_time", "buffer_fill_max",
 					"wal_buffer_full_ms", "wal_flush_ms", "wal_insert_ms", "clog_ms",
-				"checkpoint", "sample_epoch"};
-				const char *cells[15 * 8];
+				"checkpoint", "sample_epoch", "seconds", "wal_bytes", "wal_fsync_max_ms"};
+				const char *cells[15 * 11];
 				char		ts[15][64],
 							epoch[15][32],
 							fill[15][32],
-							wbf[15][32];
+							wbf[15][32],
+							bytes[15][32],
+							fsync[15][32];
 
 				for (int s = 0; s < 15; s++)
 				{
@@ -276,16 +279,23 @@ make_crafted_runs(WsbPlan *plan, WsbRun *runs, const char *label0)
 					snprintf(epoch[s], 32, "%lld.042", (long long) t);
 					snprintf(fill[s], 32, "%.2f", c == 2 ? 1.0 + (s % 2) * 0.3 : 0.2);
 					snprintf(wbf[s], 32, "%.1f", c == 2 ? 2900.0 : 50.0);
-					cells[s * 8 + 0] = ts[s];
-					cells[s * 8 + 1] = fill[s];
-					cells[s * 8 + 2] = wbf[s];
-					cells[s * 8 + 3] = "1.5";
-					cells[s * 8 + 4] = "0";
-					cells[s * 8 + 5] = "0";
-					cells[s * 8 + 6] = (s >= 2 && s <= 4) ? (s == 2 ? "start" : s == 4 ? "done" : "running") : NULL;
-					cells[s * 8 + 7] = epoch[s];
+					/* 4 MB/s or 2 MB/s; second 8 a row of 2 s (a gap), twice the bytes */
+					snprintf(bytes[s], 32, "%d", (c == 2 ? 4 : 2) * 1048576 * (s == 7 ? 2 : 1));
+					snprintf(fsync[s], 32, "%.1f", c == 2 ? 250.5 : 12.0);
+					cells[s * 11 + 0] = ts[s];
+					cells[s * 11 + 1] = fill[s];
+					cells[s * 11 + 2] = wbf[s];
+					cells[s * 11 + 3] = "1.5";
+					cells[s * 11 + 4] = "0";
+					cells[s * 11 + 5] = "0";
+					cells[s * 11 + 6] = (s >= 2 && s <= 4) ? (s == 2 ? "start" : s == 4 ? "done" : "running") : NULL;
+					cells[s * 11 + 7] = epoch[s];
+					cells[s * 11 + 8] = s == 7 ? "2" : "1";
+					cells[s * 11 + 9] = bytes[s];
+					/* no fsync ended in the first second */
+					cells[s * 11 + 10] = s == 0 ? NULL : fsync[s];
 				}
-				r->history = make_rows(8, hn, 15, cells);
+				r->history = make_rows(11, hn, 15, cells);
 			}
 			n++;
 		}
@@ -453,7 +463,7 @@ test_csv(void)
 		l = line_of(text ? text : "", 0);
 		check(strcmp(l, "configuration,run,order,second,epoch,tps,latency_avg_ms,latency_max_ms,"
 					 "sample_time,buffer_fill_max,wal_buffer_full_ms,wal_flush_ms,wal_insert_ms,clog_ms,checkpoint,"
-					 "sample_epoch") == 0,
+					 "sample_epoch,seconds,wal_bytes,wal_fsync_max_ms") == 0,
 			  "timeline.csv header: pgbench columns then every history column (%s)", l);
 		free(l);
 		free(text);
@@ -627,6 +637,7 @@ fill_environment(WsbEnvironment *env, WsbOptions *opts)
 	opts->jobs = 2;
 	opts->scale = 10;
 	opts->slow_wal_iops = 100;
+	opts->slow_wal_mbps = 4;
 	snprintf(opts->builtin, sizeof(opts->builtin), "tpcb-like");
 	snprintf(opts->preset, sizeof(opts->preset), "wal_buffers_small");
 	opts->nsets = 1;
@@ -849,6 +860,118 @@ test_report(void)
 		if (system(path) != 0)
 			fprintf(stderr, "could not remove %s\n", dir);
 	}
+}
+
+/* A line of a file that starts with prefix, without its newline; "" none. */
+static char *
+line_starting(const char *text, const char *prefix)
+{
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (starts_with(p, prefix))
+			return strndup(p, strcspn(p, "\n"));
+	return strdup("");
+}
+
+/*
+ * The timeline's WAL disk panels: the WAL written per second, with the
+ * bandwidth cap as a line when the harness set one and a note when it
+ * capped IOPS alone, and the longest fsync per second; neither when the
+ * runs' history lacks their columns.
+ */
+static void
+test_timeline_wal_panels(void)
+{
+	WsbPlan		plan;
+	WsbRun		runs[15];
+	WsbEnvironment env;
+	WsbOptions	opts;
+	int			n = make_crafted_runs(&plan, runs, "wal_buffers=-1");
+	char		dir[] = "/tmp/wsb_test_walpanels_XXXXXX";
+	char		path[600],
+				extra[512],
+				why[1024];
+	char	   *gp,
+			   *dat,
+			   *l;
+	bool		ckpt,
+				rate,
+				fsync;
+
+	fill_environment(&env, &opts);
+	if (mkdtemp(dir) == NULL)
+	{
+		check(false, "timeline WAL panels: a temporary directory");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/plots", dir);
+	check(wsb_draw_charts(path, &plan, &opts, runs, n, extra, sizeof(extra), &ckpt,
+						  why, sizeof(why)) == 0, "timeline WAL panels: drawn (%s)", why);
+	snprintf(path, sizeof(path), "%s/plots/timeline.gp", dir);
+	gp = read_path(path);
+	check(gp && strstr(gp, "set ylabel \"WAL written, MB/s\" noenhanced\n") &&
+		  strstr(gp, "set ylabel \"longest WAL fsync, ms\" noenhanced\n") &&
+		  strstr(gp, "using 1:8 with lines") && strstr(gp, "using 1:9 with lines"),
+		  "timeline WAL panels: the WAL written and the longest fsync, units on their axes");
+	check(gp && strstr(gp, "  4 with lines dt 2 lw 1.2 lc rgb '#555555' title \"cap 4 MB/s\"\n") &&
+		  strstr(gp, "no MB/s cap") == NULL,
+		  "timeline WAL panels: --slow-wal-mbps 4 is a line titled \"cap 4 MB/s\"");
+	{
+		const char *rate_panel = gp ? strstr(gp, "set ylabel \"WAL written, MB/s\"") : NULL;
+		const char *xname = gp ? strstr(gp, "set xlabel 'seconds since the run started'") : NULL;
+		const char *fsync_panel = gp ? strstr(gp, "set ylabel \"longest WAL fsync, ms\"") : NULL;
+
+		check(rate_panel && xname && fsync_panel && rate_panel < xname && xname < fsync_panel,
+			  "timeline WAL panels: the WAL written, then the fsync panel last, over the x axis's name");
+	}
+	free(gp);
+	/* run 7: 2 MB/s, second 8 a row of 2 s with twice the bytes, no fsync in second 1 */
+	snprintf(path, sizeof(path), "%s/plots/run_7.dat", dir);
+	dat = read_path(path);
+	l = line_starting(dat, "1 ");
+	check(strcmp(l, "1 1200 50 1.5 0 0 0.2 2 ?") == 0,
+		  "timeline WAL panels: MB/s of 1048576 bytes, a NULL fsync undefined (got \"%s\")", l);
+	free(l);
+	l = line_starting(dat, "8 ");
+	check(strcmp(l, "8 1210 50 1.5 0 0 0.2 2 12") == 0,
+		  "timeline WAL panels: a row of 2 s is divided by its seconds (got \"%s\")", l);
+	free(l);
+	free(dat);
+
+	/* IOPS alone: no line, the panel says why */
+	opts.slow_wal_mbps = 0;
+	snprintf(path, sizeof(path), "%s/plots", dir);
+	wsb_draw_charts(path, &plan, &opts, runs, n, extra, sizeof(extra), &ckpt, why, sizeof(why));
+	snprintf(path, sizeof(path), "%s/plots/timeline.gp", dir);
+	gp = read_path(path);
+	check(gp && strstr(gp, "title \"cap ") == NULL &&
+		  strstr(gp, "set label 1 \"pg_wal capped at 100 write IOPS\"") &&
+		  strstr(gp, "no MB/s cap, so no cap line"),
+		  "timeline WAL panels: an IOPS cap alone draws no line and says so");
+	free(gp);
+
+	/* no throttle known: neither */
+	snprintf(path, sizeof(path), "%s/plots", dir);
+	wsb_draw_charts(path, &plan, NULL, runs, n, extra, sizeof(extra), &ckpt, why, sizeof(why));
+	snprintf(path, sizeof(path), "%s/plots/timeline.gp", dir);
+	gp = read_path(path);
+	check(gp && strstr(gp, "WAL written, MB/s") && strstr(gp, "title \"cap ") == NULL &&
+		  strstr(gp, "\nset label") == NULL,
+		  "timeline WAL panels: unknown options, the panel without cap or note");
+	free(gp);
+
+	wsb_timeline_wal_panels(runs, n, &rate, &fsync);
+	check(rate && fsync, "timeline WAL panels: the crafted runs fill both");
+	for (int i = 0; i < n; i++)
+	{
+		wsb_rows_free(&runs[i].history);
+		runs[i].history = make_rows(0, NULL, 0, NULL);
+	}
+	wsb_timeline_wal_panels(runs, n, &rate, &fsync);
+	check(!rate && !fsync, "timeline WAL panels: none without their history columns");
+	free_runs(runs, n);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	if (system(path) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
 }
 
 /*
@@ -1125,6 +1248,7 @@ main(void)
 	test_stats();
 	test_csv();
 	test_report();
+	test_timeline_wal_panels();
 	test_report_labels();
 	test_report_all_failed();
 	test_short_runs();

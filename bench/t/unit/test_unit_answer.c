@@ -192,6 +192,92 @@ test_answer_direction(void)
 	free_verdicts(vs);
 }
 
+/*
+ * Where the timeline shows a WAL disk limit: named in the sentence when
+ * report.html has the panel, for the write rate (wal_buffer_full) the WAL
+ * written, for the flush rate (wal_flush) the longest fsync too; never for
+ * another class, a limit that moved, or a panel not drawn.
+ */
+static void
+test_answer_chart_pointer(void)
+{
+	const char *const labels[] = {"wal_buffers=32kB", "wal_buffers=1MB"};
+	WsbVerdicts *vs = verdicts(2, labels, 3, 10);
+	WsbAnswerConditions cond;
+	char		a[WSB_ANSWER_MAX];
+
+	limit(tps(vs, 1, WSB_W_EQUIVALENT, 1.018, 0.984, 1.054, 3), WSB_L_GRAIN, 0,
+		  "the same stall time (65%, 68% of client time) in 1.8x fewer, longer waits: "
+		  "the WAL disk's write rate, not the ring, limits both");
+	wsb_answer_conditions_init(&cond);
+	cond.slow_wal_iops = 100;
+	cond.slow_wal_mbps = 4;
+	cond.wal_mb_per_s[0] = cond.wal_mb_per_s[1] = 4.1;
+	cond.charted_wal_rate = cond.charted_fsync = true;
+	wsb_answer_text(vs, &cond, a, sizeof(a));
+	check(strstr(a, "the WAL disk's write rate (4.1 MB/s measured against its 4 MB/s cap; see the "
+				 "timeline's \"WAL written, MB/s\" panel) limits both.") != NULL,
+		  "answer: the write rate limits both: the WAL written panel, after the figures "
+		  "(got \"%s\")", a);
+
+	limit(tps(vs, 1, WSB_W_EQUIVALENT, 1.0, 0.98, 1.02, 4), WSB_L_SAME, 1,
+		  "wal_flush: 30% and 30% of client time, unchanged, in as many waits: it limits both alike");
+	wsb_answer_text(vs, &cond, a, sizeof(a));
+	check(strstr(a, "the WAL disk's flush rate (4.1 MB/s measured against its 4 MB/s cap; see the "
+				 "timeline's \"longest WAL fsync, ms\" and \"WAL written, MB/s\" panels) limits "
+				 "both.") != NULL,
+		  "answer: the flush rate limits both: the fsync and WAL written panels (got \"%s\")", a);
+
+	/* no rate measured, the fsync panel drawn alone: the pointer alone */
+	cond.wal_mb_per_s[0] = cond.wal_mb_per_s[1] = NAN;
+	cond.charted_wal_rate = false;
+	wsb_answer_text(vs, &cond, a, sizeof(a));
+	check(strstr(a, "the WAL disk's flush rate (see the timeline's \"longest WAL fsync, ms\" "
+				 "panel) limits both.") != NULL,
+		  "answer: no rate measured: only the panel that is there (got \"%s\")", a);
+
+	/* no chart: nothing points at one */
+	cond.charted_fsync = false;
+	wsb_answer_text(vs, &cond, a, sizeof(a));
+	check(strstr(a, "the WAL disk's flush rate limits both.") != NULL && strstr(a, "timeline") == NULL,
+		  "answer: no chart drawn: no pointer (got \"%s\")", a);
+
+	/* the insert locks: not the WAL disk, no pointer */
+	cond.charted_wal_rate = cond.charted_fsync = true;
+	limit(tps(vs, 1, WSB_W_EQUIVALENT, 1.0, 0.98, 1.02, 4), WSB_L_SAME, 2,
+		  "wal_insert: 30% and 30% of client time, unchanged, in as many waits: it limits both alike");
+	wsb_answer_text(vs, &cond, a, sizeof(a));
+	check(strstr(a, "WAL insertion (the insert locks) limits both.") != NULL &&
+		  strstr(a, "timeline") == NULL,
+		  "answer: the insert locks limit both: no WAL disk panel named (got \"%s\")", a);
+
+	/* a gain whose limit line names the disk's write rate: pointed at */
+	limit(tps(vs, 1, WSB_W_FASTER_BY, 1.213, 1.158, 1.271, 4), WSB_L_GRAIN, 0,
+		  "the same stall time (65%, 68% of client time) in 1.8x fewer, longer waits: "
+		  "the WAL disk's write rate, not the ring, limits both");
+	wsb_answer_text(vs, &cond, a, sizeof(a));
+	check(strstr(a, "the WAL disk's write rate, not the ring, limits both (see the timeline's "
+				 "\"WAL written, MB/s\" panel).") != NULL,
+		  "answer: a gain with the write rate's limit line: the panel after it (got \"%s\")", a);
+
+	/* slower, the flush rate's limit line */
+	limit(tps(vs, 1, WSB_W_SLOWER_BY, 0.88, 0.84, 0.92, 4), WSB_L_GRAIN, 1,
+		  "the same stall time (5%, 5% of client time) in 2.0x more, shorter waits: "
+		  "the WAL disk's flush rate limits both");
+	wsb_answer_text(vs, &cond, a, sizeof(a));
+	check(strstr(a, "the WAL disk's flush rate limits both (see the timeline's \"longest WAL fsync, "
+				 "ms\" and \"WAL written, MB/s\" panels).") != NULL,
+		  "answer: slower with the flush rate's limit line: both panels (got \"%s\")", a);
+
+	/* a stall that moved is its own evidence, in the stall panels */
+	limit(tps(vs, 1, WSB_W_FASTER_BY, 1.213, 1.158, 1.271, 4), WSB_L_MOVED, 0,
+		  "the ring: wrap-around time fell from 22% to 2% of client time");
+	wsb_answer_text(vs, &cond, a, sizeof(a));
+	check(strstr(a, "fell from 22% to 2% of client time.") != NULL && strstr(a, "timeline") == NULL,
+		  "answer: a limit that moved: no WAL disk panel named (got \"%s\")", a);
+	free_verdicts(vs);
+}
+
 /* several configurations: the best decided one, or none */
 static void
 test_answer_several(void)
@@ -319,7 +405,7 @@ test_answer_conditions(void)
 	runs[2].config = 1;
 	runs[2].ok = false;			/* a failed run's rows are not its configuration's rate */
 	runs[2].history = make_rows(3, names, 2, rows_a);
-	wsb_answer_conditions_of_runs(o, plan, runs, 3, &cond);
+	wsb_answer_conditions_of_runs(o, plan, runs, 3, false, &cond);
 	check(cond.slow_wal_iops == 100 && cond.slow_wal_mbps == 4 &&
 		  strcmp(cond.held, "synchronous_commit = off") == 0 &&
 		  fabs(cond.wal_mb_per_s[0] - 4.1) < 1e-6 && fabs(cond.wal_mb_per_s[1] - 3.0) < 1e-9 &&
@@ -327,9 +413,15 @@ test_answer_conditions(void)
 		  "answer: the runs' conditions: throttle, settings, WAL MB/s per configuration "
 		  "(got %d, %d, \"%s\", %.6f, %.6f)", cond.slow_wal_iops, cond.slow_wal_mbps, cond.held,
 		  cond.wal_mb_per_s[0], cond.wal_mb_per_s[1]);
-	wsb_answer_conditions_of_runs(NULL, plan, runs, 0, &cond);
+	wsb_answer_conditions_of_runs(NULL, plan, runs, 0, false, &cond);
 	check(cond.slow_wal_iops == -1 && isnan(cond.wal_mb_per_s[0]),
 		  "answer: no options, no runs: throttle unknown, no rate");
+	check(!cond.charted_wal_rate && !cond.charted_fsync,
+		  "answer: no charts drawn: no panel to name");
+	wsb_answer_conditions_of_runs(o, plan, runs, 3, true, &cond);
+	check(cond.charted_wal_rate && !cond.charted_fsync,
+		  "answer: charts drawn: the WAL written panel the runs fill, no fsync panel without "
+		  "wal_fsync_max_ms");
 	for (int i = 0; i < 3; i++)
 		wsb_rows_free(&runs[i].history);
 	free(o);
@@ -476,6 +568,7 @@ test_answer(void)
 {
 	test_answer_equivalent();
 	test_answer_direction();
+	test_answer_chart_pointer();
 	test_answer_several();
 	test_answer_undecided();
 	test_answer_conditions();
