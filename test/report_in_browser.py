@@ -27,11 +27,10 @@ table (getBoundingClientRect, plus the scroll offset: positions in the
 page, whatever the window's height) and writes its findings as JSON into
 an element of the DOM, which `chromium --dump-dom` prints.
 
---self-test checks REPORT_HTML as above and, side by side with it, copies
-of it with one fault planted in each, every one of which must be caught: a
-script error, a missing image, a console.error call, a block 900 px high
-above the answer, and no answer (bench/t/e2e.sh runs this on a report of
-its own).
+--self-test checks REPORT_HTML as above, then copies of it with one fault
+planted in each, every one of which must be caught: a script error, a
+missing image, a console.error call, a block 900 px high above the answer,
+and no answer (bench/t/e2e.sh runs this on a report of its own).
 
 --screenshot writes a PNG of the first PX (default 1000) px of the page,
 1400 px wide, to OUT_PNG (scripts/screenshot.sh).
@@ -47,7 +46,6 @@ is removed at exit.  Uses python3's standard library only.
 
 Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 """
-import concurrent.futures
 import html
 import json
 import os
@@ -176,8 +174,7 @@ class Browser:
 
     def prepare(self, page):
         """A copy of the page's text, readable by the browser, and a home of
-        the browser's own (a profile per run: runs may go side by side);
-        (file: URL, home)."""
+        the browser's own (a fresh profile per run); (file: URL, home)."""
         self.n += 1
         path = os.path.join(self.base, 'page%d.html' % self.n)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
@@ -298,11 +295,10 @@ def self_test(browser, tap, page):
         ('a block 900 px high above the answer', planted('<div style="height:900px"></div>'), 'position'),
         ('no answer', page.replace('<p class="answer">', '<p>', 1), 'answer'),
     ]
-    # the report and its faulty copies side by side: most of a run is the
-    # browser starting, much of it waiting
-    prepared = [browser.prepare(with_probe(p)) for p in [page] + [c[1] for c in cases]]
-    with concurrent.futures.ThreadPoolExecutor(max_workers=len(prepared)) as pool:
-        results = list(pool.map(browser.render, prepared))
+    # one after another: a render is mostly the browser starting, which
+    # keeps both of this machine's cores busy (side by side, the six took
+    # as long)
+    results = [browser.check(p) for p in [page] + [c[1] for c in cases]]
     _, problems = check_report(tap, 'report.html', results[0])
     for (what, _, kind), (status, found, log) in zip(cases, results[1:]):
         if kind == 'problem':
