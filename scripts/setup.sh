@@ -12,9 +12,11 @@ pgbin=/usr/lib/postgresql/$PG_MAJOR/bin
 PACKAGES="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR libpq-dev postgresql-$PG_MAJOR-pgtap
 libtap-parser-sourcehandler-pgtap-perl libipc-run-perl make gcc gnuplot-nox
 e2fsprogs util-linux prometheus-postgres-exporter prometheus bpftrace python3"
-# R's standalone math library (the bench's t distribution), without the R
-# system its package recommends
-PACKAGES_NO_RECOMMENDS="r-mathlib"
+# Without what their packages recommend: R's standalone math library (the
+# bench's t distribution) without the R system, and Chromium (the tests open
+# the harness's report.html in it, headless) without the desktop packages
+# its libraries recommend
+PACKAGES_NO_RECOMMENDS="r-mathlib chromium"
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "setup.sh: run as root (it installs packages with apt-get)" >&2

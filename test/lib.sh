@@ -18,6 +18,12 @@
 #   require_root [MESSAGE]       bail unless run as root
 #   require_bench                bail unless $BENCH, the tree's
 #                                bench/wal_stall_bench, is built
+#   tap_fold FILE STATUS PREFIX  another TAP script's output (FILE) and
+#                                exit status counted as this script's: each
+#                                "ok"/"not ok" line renumbered, PREFIX
+#                                before its description, its "#" lines
+#                                kept; a non-zero STATUS with no "not ok"
+#                                line is one failure more
 #   tap_summary                  the closing "N passed, N failed" line
 #   tap_plan                     the closing "1..N" line (a trailing plan)
 # The counts are in n (lines printed), passed and failed.
@@ -72,6 +78,19 @@ bail() { echo "Bail out! $*"; exit 1; }
 require_root() { [ "$(id -u)" = 0 ] || bail "${1:-run as root}"; }
 
 require_bench() { [ -x "$BENCH" ] || bail "build $BENCH first"; }
+
+tap_fold() {	# tap_fold FILE STATUS PREFIX
+	local line failed_there=0
+	while IFS= read -r line; do
+		case $line in
+			"ok "*"# skip"*) skip "$3${line#ok * # skip }" ;;
+			"ok "*) ok "$3${line#ok * - }" true ;;
+			"not ok "*) failed_there=1; ok "$3${line#not ok * - }" false ;;
+			"#"*) echo "$line" ;;
+		esac
+	done <"$1"
+	[ "$2" -eq 0 ] || [ "$failed_there" = 1 ] || ok "$3$(basename "$1") ended with status $2" false
+}
 
 tap_summary() { echo "$passed passed, $failed failed"; }
 

@@ -135,6 +135,14 @@ assert re.search(r"shared_buffers = [0-9]+(kB|MB|GB)\b", html), "settings withou
 PY
 ok "timeline: the WAL written and longest WAL fsync panels, no cap on a disk not throttled" \
 	timeline_wal_panels "$out1" none
+# the report in a real browser: headless Chromium (scripts/setup.sh installs
+# it, so without it this fails) renders it without a console message, a
+# script error or a failed load, with the answer and the verdict table in
+# the first 800 px of a window 1400 px wide; and a fault planted in a copy
+# of it (a script error, a missing image, console.error, a block above the
+# answer, no answer) is caught (test/report_in_browser.py --self-test)
+python3 "$here/../test/report_in_browser.py" --self-test "$out1/report.html" >"$work/browser.out" 2>&1
+tap_fold "$work/browser.out" $? "Chromium: "
 ok "one verdict printed: by rounds, no \"within noise\"" \
 	eval 'grep -q "^verdict by rounds" "$work/t1.out" && ! grep -q "within noise" "$work/t1.out"'
 # latency judged beside tps: each run's p99 and longest stall in results.csv,
