@@ -57,6 +57,7 @@ typedef struct TimelinePanel
 	char		axis[64];
 	bool		ring_line;		/* the dashed line at 1 ring (the fill panel) */
 	bool		wal_cap;		/* the WAL disk's throttle (the WAL rate panel) */
+	bool		probe_line;		/* the fsync probe's time (the fsync panel) */
 } TimelinePanel;
 
 #define MAX_TIMELINE_PANELS (N_STALL_COLUMNS + 3)
@@ -365,7 +366,7 @@ timeline_panels(const WsbRun *runs, int nruns, TimelinePanel *panels,
 	{
 		panels[n].column = DAT_COL_FSYNC;
 		snprintf(panels[n].axis, sizeof(panels[n].axis), "%s", FSYNC_AXIS);
-		n++;
+		panels[n++].probe_line = true;
 	}
 	return n;
 }
@@ -533,13 +534,28 @@ write_wal_cap_note(FILE *gp, const WsbOptions *o, int *cap_mbps)
 		  "set label 2 \"no MB/s cap, so no cap line\" at graph 1.02, graph 0.82 left noenhanced\n", gp);
 }
 
+/*
+ * The time of one fdatasync of an 8kB write as the harness's probe of the
+ * WAL directory measured it before the runs (wal_stall_test_fsync), ms,
+ * for the fsync panel: what the disk does alone, against which the runs'
+ * longest fsyncs read.  0 when it was not measured.
+ */
+static double
+probe_fsync_ms(const WsbEnvironment *env)
+{
+	if (env == NULL || !(env->fdatasync_per_sec > 0))
+		return 0;
+	return 1000.0 / env->fdatasync_per_sec;
+}
+
 /* One panel under the tps: column p->column of every successful run. */
 static void
 write_timeline_panel(FILE *gp, const WsbRun *runs, int nruns, const TimelinePanel *p,
-					 bool last, const WsbOptions *o)
+					 bool last, const WsbOptions *o, const WsbEnvironment *env)
 {
 	int			nplotted = 0;
 	int			cap_mbps = 0;
+	double		probe_ms = p->probe_line ? probe_fsync_ms(env) : 0;
 
 	if (last)
 		fputs("set format x '%g'\nset xlabel 'seconds since the run started' noenhanced\n", gp);
@@ -550,6 +566,8 @@ write_timeline_panel(FILE *gp, const WsbRun *runs, int nruns, const TimelinePane
 		fputs("set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb '#555555'\n", gp);
 	if (p->wal_cap)
 		write_wal_cap_note(gp, o, &cap_mbps);
+	if (probe_ms > 0)
+		fputs("set key at graph 1.02, graph 1 left top Left reverse noenhanced\n", gp);
 	fputs("plot \\\n", gp);
 	for (int i = 0; i < nruns; i++)
 	{
@@ -566,11 +584,14 @@ write_timeline_panel(FILE *gp, const WsbRun *runs, int nruns, const TimelinePane
 	if (cap_mbps > 0)
 		fprintf(gp, ", \\\n  %d with lines dt 2 lw 1.2 lc rgb '#555555' title \"cap %d MB/s\"",
 				cap_mbps, cap_mbps);
+	if (probe_ms > 0)
+		fprintf(gp, ", \\\n  %.3f with lines dt 3 lw 1.2 lc rgb '#555555' "
+				"title \"probe: one fdatasync %.1f ms\"", probe_ms, probe_ms);
 	fputc('\n', gp);
 	/* what belongs to this panel alone */
 	if (p->ring_line)
 		fputs("unset arrow 1\n", gp);
-	if (p->wal_cap)
+	if (p->wal_cap || probe_ms > 0)
 		fputs("unset key\nunset label 1\nunset label 2\n", gp);
 }
 
@@ -579,13 +600,15 @@ write_timeline_panel(FILE *gp, const WsbRun *runs, int nruns, const TimelinePane
  * beneath it on the same x axis the stall ms per second of each class,
  * the WAL ring's peak fill, the WAL written per second (with the WAL
  * disk's bandwidth cap when the harness set one, o may be NULL) and the
- * longest WAL fsync per second.  Writes run_<order>.dat and timeline.gp
+ * longest WAL fsync per second (with the time of one fdatasync as the
+ * probe measured it before the runs, env may be NULL).  Writes
+ * run_<order>.dat and timeline.gp
  * into plotdir; caption receives what was left out, *ckpt whether
  * checkpoint bands were drawn.
  */
 static int
 write_timeline_chart(const char *plotdir, const WsbPlan *plan, const WsbOptions *o,
-					 const WsbRun *runs, int nruns,
+					 const WsbEnvironment *env, const WsbRun *runs, int nruns,
 					 char *caption_extra, size_t caplen, bool *ckpt)
 {
 	FILE	   *gp;
@@ -625,7 +648,7 @@ write_timeline_chart(const char *plotdir, const WsbPlan *plan, const WsbOptions 
 		  "set yrange [0:*]\n", gp);
 	write_tps_panel(gp, plan, runs, nruns);
 	for (int p = 0; p < npanels; p++)
-		write_timeline_panel(gp, runs, nruns, &panels[p], p == npanels - 1, o);
+		write_timeline_panel(gp, runs, nruns, &panels[p], p == npanels - 1, o, env);
 	fputs("unset multiplot\nset output\n", gp);
 	fclose(gp);
 	*ckpt = ckpt_present;
@@ -763,8 +786,8 @@ make_dir(const char *path)
  */
 int
 wsb_draw_charts(const char *plotdir, const WsbPlan *plan, const WsbOptions *opts,
-				const WsbRun *runs, int nruns, char *left_out, size_t lolen, bool *ckpt,
-				char *why, size_t whylen)
+				const WsbEnvironment *env, const WsbRun *runs, int nruns,
+				char *left_out, size_t lolen, bool *ckpt, char *why, size_t whylen)
 {
 	left_out[0] = '\0';
 	*ckpt = false;
@@ -775,7 +798,7 @@ wsb_draw_charts(const char *plotdir, const WsbPlan *plan, const WsbOptions *opts
 		snprintf(why, whylen, "could not create directory \"%s\": %s", plotdir, strerror(errno));
 		return -1;
 	}
-	if (write_timeline_chart(plotdir, plan, opts, runs, nruns, left_out, lolen, ckpt) != 0 ||
+	if (write_timeline_chart(plotdir, plan, opts, env, runs, nruns, left_out, lolen, ckpt) != 0 ||
 		write_strip_chart(plotdir, plan, runs, nruns) != 0)
 	{
 		snprintf(why, whylen, "could not write the chart data in \"%s\": %s", plotdir, strerror(errno));

@@ -648,7 +648,7 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 	if (nfailed == nruns)
 		snprintf(why, sizeof(why), "%s", nruns ? "every run failed, so there is nothing to draw; "
 				 "the run order below says why each failed" : "there were no runs");
-	else if (wsb_draw_charts(plotdir, plan, opts, runs, nruns, extra, sizeof(extra), &ckpt,
+	else if (wsb_draw_charts(plotdir, plan, opts, env, runs, nruns, extra, sizeof(extra), &ckpt,
 							 why, sizeof(why)) == 0)
 		charts = true;
 
@@ -748,7 +748,9 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 			  "position: what the disk had to take in, not what reached it in that very second), "
 			  "with the disk's bandwidth cap as a dashed line when the harness set one "
 			  "(<code>--slow-wal-mbps</code>), and the longest WAL fsync of each second in ms "
-			  "(<code>wal_fsync_max_ms</code>). These two are the evidence when the answer "
+			  "(<code>wal_fsync_max_ms</code>), with the time of one fdatasync as the probe "
+			  "measured it on the WAL directory before the runs as a dotted line. These two "
+			  "are the evidence when the answer "
 			  "or a limit line says the WAL disk's write or flush rate limits both.", f);
 		if (extra[0])
 		{

@@ -19,8 +19,8 @@
 
 extern const char *wsb_config_colour(int c);
 extern int	wsb_draw_charts(const char *plotdir, const WsbPlan *plan, const WsbOptions *opts,
-							const WsbRun *runs, int nruns, char *left_out, size_t lolen, bool *ckpt,
-							char *why, size_t whylen);
+							const WsbEnvironment *env, const WsbRun *runs, int nruns,
+							char *left_out, size_t lolen, bool *ckpt, char *why, size_t whylen);
 extern void wsb_timeline_wal_panels(const WsbRun *runs, int nruns, bool *wal_rate, bool *fsync);
 extern int	wsb_paste_svg(FILE *f, const char *path);
 extern int	wsb_paste_svg_image(FILE *f, const char *path, const char *alt);

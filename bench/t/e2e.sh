@@ -71,6 +71,8 @@ import sys
 svg, how = open(sys.argv[1]).read(), sys.argv[2]
 assert ">WAL written, MB/s<" in svg, "no WAL written panel"
 assert ">longest WAL fsync, ms<" in svg, "no fsync panel"
+# the harness probes the WAL directory before the runs: its fdatasync time
+assert ">probe: one fdatasync " in svg, "no probe line on the fsync panel"
 if how.startswith("cap "):
     assert ">%s<" % how in svg, "no line titled " + how
 elif how.startswith("iops "):

@@ -904,7 +904,7 @@ test_timeline_wal_panels(void)
 		return;
 	}
 	snprintf(path, sizeof(path), "%s/plots", dir);
-	check(wsb_draw_charts(path, &plan, &opts, runs, n, extra, sizeof(extra), &ckpt,
+	check(wsb_draw_charts(path, &plan, &opts, &env, runs, n, extra, sizeof(extra), &ckpt,
 						  why, sizeof(why)) == 0, "timeline WAL panels: drawn (%s)", why);
 	snprintf(path, sizeof(path), "%s/plots/timeline.gp", dir);
 	gp = read_path(path);
@@ -915,6 +915,10 @@ test_timeline_wal_panels(void)
 	check(gp && strstr(gp, "  4 with lines dt 2 lw 1.2 lc rgb '#555555' title \"cap 4 MB/s\"\n") &&
 		  strstr(gp, "no MB/s cap") == NULL,
 		  "timeline WAL panels: --slow-wal-mbps 4 is a line titled \"cap 4 MB/s\"");
+	/* the probe's 47 fdatasyncs a second: 21.3 ms each, on the fsync panel */
+	check(gp && strstr(gp, "  21.277 with lines dt 3 lw 1.2 lc rgb '#555555' "
+					   "title \"probe: one fdatasync 21.3 ms\"\n"),
+		  "timeline WAL panels: the fsync probe's time a line on the fsync panel");
 	{
 		const char *rate_panel = gp ? strstr(gp, "set ylabel \"WAL written, MB/s\"") : NULL;
 		const char *xname = gp ? strstr(gp, "set xlabel 'seconds since the run started'") : NULL;
@@ -940,7 +944,7 @@ test_timeline_wal_panels(void)
 	/* IOPS alone: no line, the panel says why */
 	opts.slow_wal_mbps = 0;
 	snprintf(path, sizeof(path), "%s/plots", dir);
-	wsb_draw_charts(path, &plan, &opts, runs, n, extra, sizeof(extra), &ckpt, why, sizeof(why));
+	wsb_draw_charts(path, &plan, &opts, &env, runs, n, extra, sizeof(extra), &ckpt, why, sizeof(why));
 	snprintf(path, sizeof(path), "%s/plots/timeline.gp", dir);
 	gp = read_path(path);
 	check(gp && strstr(gp, "title \"cap ") == NULL &&
@@ -951,12 +955,12 @@ test_timeline_wal_panels(void)
 
 	/* no throttle known: neither */
 	snprintf(path, sizeof(path), "%s/plots", dir);
-	wsb_draw_charts(path, &plan, NULL, runs, n, extra, sizeof(extra), &ckpt, why, sizeof(why));
+	wsb_draw_charts(path, &plan, NULL, NULL, runs, n, extra, sizeof(extra), &ckpt, why, sizeof(why));
 	snprintf(path, sizeof(path), "%s/plots/timeline.gp", dir);
 	gp = read_path(path);
 	check(gp && strstr(gp, "WAL written, MB/s") && strstr(gp, "title \"cap ") == NULL &&
-		  strstr(gp, "\nset label") == NULL,
-		  "timeline WAL panels: unknown options, the panel without cap or note");
+		  strstr(gp, "\nset label") == NULL && strstr(gp, "probe:") == NULL,
+		  "timeline WAL panels: unknown options and probe, the panels without cap, note or probe line");
 	free(gp);
 
 	wsb_timeline_wal_panels(runs, n, &rate, &fsync);

@@ -106,6 +106,7 @@ unset label 2
 set format x '%g'
 set xlabel 'seconds since the run started' noenhanced
 set ylabel "longest WAL fsync, ms" noenhanced
+set key at graph 1.02, graph 1 left top Left reverse noenhanced
 plot \
   'run_1.dat' using 1:9 with lines lw 1.2 lc rgb '#1f77b4' notitle, \
   'run_2.dat' using 1:9 with lines lw 1.2 lc rgb '#d62728' notitle, \
@@ -119,6 +120,10 @@ plot \
   'run_11.dat' using 1:9 with lines lw 1.2 lc rgb '#1f77b4' notitle, \
   'run_12.dat' using 1:9 with lines lw 1.2 lc rgb '#d62728' notitle, \
   'run_13.dat' using 1:9 with lines lw 1.2 lc rgb '#2ca02c' notitle, \
-  'run_14.dat' using 1:9 with lines lw 1.2 lc rgb '#ff7f0e' notitle
+  'run_14.dat' using 1:9 with lines lw 1.2 lc rgb '#ff7f0e' notitle, \
+  21.277 with lines dt 3 lw 1.2 lc rgb '#555555' title "probe: one fdatasync 21.3 ms"
+unset key
+unset label 1
+unset label 2
 unset multiplot
 set output
