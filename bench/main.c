@@ -635,9 +635,12 @@ main(int argc, char **argv)
 	}
 	if (absolute(opts.out, sizeof(opts.out), "--out") != 0)
 		return finish(WSB_EXIT_FAILURE);
-	path = wsb_psprintf("%s/harness.log", opts.out);
-	wsb_log_to(path);
-	free(path);
+	{
+		char	   *log = wsb_psprintf("%s/harness.log", opts.out);
+
+		wsb_log_to(log);
+		free(log);
+	}
 	if (wsb_target_open(&target, &opts, &env, err, sizeof(err)) != 0)
 	{
 		if (wsb_interrupted)
