@@ -48,7 +48,8 @@ wsb_summary_value(const WsbRun *run, const char *class, const char *column)
 /*
  * The longest single wait of a run in a class a client stalls in (the
  * first four of wsb_classes: the writer's and the probes' classes are not
- * a client's wait), ms; NAN when the summary has none of them.
+ * a client's wait), ms: 0 for a class the summary counts no episode of
+ * (its max_ms is NULL then); NAN when the summary has none of them.
  */
 double
 wsb_longest_stall_ms(const WsbRun *run)
@@ -58,6 +59,9 @@ wsb_longest_stall_ms(const WsbRun *run)
 	for (int k = 0; k < WSB_N_CLIENT_CLASSES; k++)
 	{
 		double		ms = wsb_summary_value(run, wsb_classes[k], "max_ms");
+
+		if (isnan(ms) && wsb_summary_value(run, wsb_classes[k], "episodes") == 0)
+			ms = 0;
 
 		if (!isnan(ms) && (isnan(longest) || ms > longest))
 			longest = ms;
