@@ -85,7 +85,7 @@ PY
 ok "A/A: verdicts.csv has a row per metric with ratio, interval, verdict, rounds, method" python3 - "$aa/verdicts.csv" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-assert len(rows) == 11, len(rows)  # tps, 4 shares, all, 4 episodes, implied
+assert len(rows) == 13, len(rows)  # tps, p99, longest stall, 4 shares, all, 4 episodes, implied
 t = [r for r in rows if r["metric"] == "tps"][0]
 assert float(t["low"]) <= float(t["ratio"]) <= float(t["high"]), t
 assert t["rounds"] == "3" and "paired t" in t["method"], t
@@ -197,9 +197,18 @@ if [ "$slow_wal" = yes ]; then
 	echo "# synchronous_commit=off: $v"
 	ok "synchronous_commit=off reads \"faster by >= 5%\" in 6 rounds ($v)" [ "$v" = "faster by >= 5%" ]
 	ok "synchronous_commit=off: a limit line under the decided verdict" \
-		grep -qE '^    limit: WAL flushes: the clients. flush waits fell from [0-9.]+% with synchronous_commit=on to [0-9.]+% with synchronous_commit=off of client time' "$work/sc.out"
+		grep -qE '^    limit: WAL flushes: the clients. flush waits fell from [0-9.]+% of client time with synchronous_commit=on to [0-9.]+% with synchronous_commit=off$' "$work/sc.out"
 	ok "synchronous_commit=off: the answer, last before the results' path, says to set it" \
 		eval 'grep -B1 "^results in" "$work/sc.out" | grep -q "^On this WAL disk (throttled to 100 write IOPS), set synchronous_commit=off: "'
+	ok "synchronous_commit=off: the answer names its risk and what p99 latency did" \
+		eval 'grep -B1 "^results in" "$work/sc.out" | grep -q "; p99 latency fell [0-9.]*% (.*Its risk: a crash can lose the transactions of the last moments"'
+	ok "synchronous_commit=off: its latency verdicts say p99 and the longest stall fell" python3 - "$sc/verdicts.csv" <<'PY'
+import csv, sys
+rows = {r["metric"]: r for r in csv.DictReader(open(sys.argv[1]))}
+assert rows["latency_p99"]["verdict"].startswith("fell"), rows["latency_p99"]
+assert float(rows["latency_p99"]["high"]) < 1, rows["latency_p99"]
+assert rows["longest_stall"]["verdict"].startswith("fell"), rows["longest_stall"]
+PY
 	ok "synchronous_commit=off: wal_flush share of client time \"fewer\"" python3 - "$sc/verdicts.csv" <<'PY'
 import csv, sys
 rows = {r["metric"]: r for r in csv.DictReader(open(sys.argv[1]))}
