@@ -110,9 +110,10 @@ wsb_setting_risk(const char *name, const char *value)
 }
 
 /*
- * The risk a configuration's label names ("wal_buffers=1MB
- * synchronous_commit=off": its name=value words), for a CSV judged
- * without its plan; NULL none.
+ * What a configuration's settings risk, from its label: plan.c makes it of
+ * the settings' name=value words ("wal_buffers=1MB synchronous_commit=off",
+ * a value quoted only when empty or holding a blank or a comma), and a CSV
+ * judged alone carries the same labels; NULL none.
  */
 static const char *
 label_risk(const char *label)
@@ -191,13 +192,7 @@ wsb_answer_conditions_of_runs(const WsbOptions *o, const WsbPlan *plan, const Ws
 		wsb_answer_held(o->extra_conf, cond->held, sizeof(cond->held));
 	}
 	for (int c = 0; c < plan->nconfigs && c < 64; c++)
-	{
-		const WsbConfig *cf = &plan->configs[c];
-
 		cond->wal_mb_per_s[c] = wsb_config_median(runs, nruns, c, run_wal_mb_per_s, NULL, NULL);
-		for (int s = 0; s < cf->nsettings && cond->risk[c] == NULL; s++)
-			cond->risk[c] = wsb_setting_risk(cf->names[s], cf->values[s]);
-	}
 	if (charted)
 		wsb_timeline_wal_panels(runs, nruns, &cond->charted_wal_rate, &cond->charted_fsync);
 }
@@ -496,8 +491,7 @@ say_gain(char *buf, size_t len, const WsbVerdicts *vs, const WsbAnswerConditions
 		add_limit(buf, len, t, cond);
 	}
 	add(buf, len, ".");
-	risk = c < 64 && cond->risk[c] ? cond->risk[c] : label_risk(vs->table.labels[c]);
-	if (risk)
+	if ((risk = label_risk(vs->table.labels[c])) != NULL)
 		add(buf, len, " Its risk: %s.", risk);
 }
 
@@ -521,10 +515,15 @@ say_no_better(char *buf, size_t len, const WsbVerdicts *vs, const WsbAnswerCondi
 				t->low > 1 ? "faster" : "slower", iv);
 		/* a latency decided beyond the margin is what the change does */
 		if (latency_beyond_margin(vs, c))
+		{
 			add(buf, len, ": it does not change tps here, but");
+			latency_clause(buf, len, vs, c, " ");
+		}
 		else
+		{
 			add(buf, len, ": it does not matter here");
-		latency_clause(buf, len, vs, c, latency_beyond_margin(vs, c) ? " " : "; ");
+			latency_clause(buf, len, vs, c, "; ");
+		}
 		add(buf, len, "; ");
 	}
 	else

@@ -27,8 +27,6 @@ typedef struct WsbAnswerConditions
 								 * "" none (wsb_answer_held) */
 	double		wal_mb_per_s[64];	/* per configuration: the median of its runs'
 									 * WAL written per second, NAN unknown */
-	const char *risk[64];		/* per configuration: what its settings risk
-								 * (wsb_setting_risk), NULL nothing */
 	bool		charted_wal_rate;	/* report.html's timeline has the panel
 									 * "WAL written, MB/s" */
 	bool		charted_fsync;	/* ... and "longest WAL fsync, ms" */
