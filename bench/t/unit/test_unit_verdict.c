@@ -1245,6 +1245,30 @@ test_csv_input(void)
 	wsb_verdicts_free(&vs);
 	unlink(path);
 
+	/* the latency columns: read when present, refused with line and column when bad */
+	path = write_tmp("configuration,round,tps,latency_p99_ms,longest_stall_ms\n"
+					 "a,1,100,30,400\nb,1,150,20,abc\n");
+	check(wsb_verdicts_from_csv(path, NULL, NAN, 0, 0, &vs, err, sizeof(err)) != 0 &&
+		  strstr(err, "line 3: longest_stall_ms: \"abc\" is not a number") != NULL,
+		  "CSV: a longest_stall_ms that is no number is refused, line and column named (%s)", err);
+	unlink(path);
+	path = write_tmp("configuration,round,tps,latency_p99_ms,longest_stall_ms\n"
+					 "a,1,100,-3,400\nb,1,150,20,300\n");
+	check(wsb_verdicts_from_csv(path, NULL, NAN, 0, 0, &vs, err, sizeof(err)) != 0 &&
+		  strstr(err, "line 2: latency_p99_ms: \"-3\" is not a number from 0") != NULL,
+		  "CSV: a negative latency_p99_ms is refused (%s)", err);
+	unlink(path);
+	path = write_tmp("configuration,round,tps,latency_p99_ms,longest_stall_ms\n"
+					 "a,1,100,30,400\nb,1,150,20,200\na,2,100,31,410\nb,2,150,21,190\n");
+	rc = wsb_verdicts_from_csv(path, NULL, NAN, 0, 0, &vs, err, sizeof(err));
+	check(rc == 0 && vs.v[WSB_N_METRICS + WSB_M_P99].rounds == 2 &&
+		  near(vs.v[WSB_N_METRICS + WSB_M_P99].ratio, sqrt(20.0 / 30 * 21.0 / 31), 1e-9) &&
+		  vs.v[WSB_N_METRICS + WSB_M_LONGEST].rounds == 2,
+		  "CSV: latency_p99_ms and longest_stall_ms paired by round (%s)", err);
+	if (rc == 0)
+		wsb_verdicts_free(&vs);
+	unlink(path);
+
 	path = write_tmp("configuration,tps\na,1\nb,2\n");
 	check(wsb_verdicts_from_csv(path, NULL, NAN, 0, 0, &vs, err, sizeof(err)) != 0 &&
 		  strstr(err, "needs the columns configuration, round and tps") != NULL,
