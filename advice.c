@@ -128,7 +128,7 @@ advise_wal_buffers(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *
 	if (target > cap)
 		target = cap;
 
-	if (in->rows > 0 && in->seconds_ring_full * 10 >= in->rows && share >= 1.0)
+	if (in->history_rows > 0 && in->seconds_ring_full * 10 >= in->history_rows && share >= 1.0)
 		confidence = "high";
 	else if (in->seconds_ring_full >= 3)
 		confidence = "medium";
@@ -243,15 +243,15 @@ advise_checkpoints(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *
 	double		rate_after,
 				rate_else,
 				interval;
-	double		seconds_else = in->seconds - in->seconds_after_ckpt;
+	double		seconds_else = in->seconds - in->seconds_after_checkpoint;
 	bool		timed;
 
-	if (in->checkpoints < 1 || in->wrap_ms <= 0 || in->seconds_after_ckpt <= 0 || seconds_else <= 0)
+	if (in->checkpoints < 1 || in->wrap_ms <= 0 || in->seconds_after_checkpoint <= 0 || seconds_else <= 0)
 		return;
-	rate_after = in->wrap_ms_after_ckpt / in->seconds_after_ckpt;
-	rate_else = (in->wrap_ms - in->wrap_ms_after_ckpt) / seconds_else;
+	rate_after = in->wrap_ms_after_checkpoint / in->seconds_after_checkpoint;
+	rate_else = (in->wrap_ms - in->wrap_ms_after_checkpoint) / seconds_else;
 	interval = in->seconds / in->checkpoints;
-	if (rate_after < 2 * rate_else || in->wrap_ms_after_ckpt < 0.5 * in->wrap_ms || interval >= 300)
+	if (rate_after < 2 * rate_else || in->wrap_ms_after_checkpoint < 0.5 * in->wrap_ms || interval >= 300)
 		return;
 	timed = in->checkpoints_timed * 2 > in->checkpoints;
 	row = add_row(rows, n, max, timed ? "checkpoint_timeout" : "max_wal_size", "medium");
@@ -272,7 +272,7 @@ advise_checkpoints(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *
 			 "the %d s after one began (%.1f ms per second there, %.1f elsewhere): full-page images "
 			 "after each checkpoint fill the ring; checkpoints half as often halve those bursts",
 			 in->checkpoints, in->seconds, interval, timed ? "mostly timed" : "mostly requested or WAL-driven",
-			 100.0 * in->wrap_ms_after_ckpt / in->wrap_ms, WS_ADVICE_CKPT_WINDOW,
+			 100.0 * in->wrap_ms_after_checkpoint / in->wrap_ms, WS_ADVICE_CKPT_WINDOW,
 			 rate_after, rate_else);
 }
 
@@ -480,17 +480,23 @@ ws_advise(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int max_rows)
 
 	if (in->seconds < WS_ADVICE_MIN_SECONDS || (in->xids == 0 && in->wal_bytes == 0))
 	{
+		char		since[64];
+
 		row = add_row(rows, &n, max_rows, "(none)", "none");
 		if (row == NULL)
 			return n;
+		if (in->readings > 1)
+			snprintf(since, sizeof(since), "in %d readings pooled", in->readings);
+		else
+			snprintf(since, sizeof(since), "since the last reset");
 		if (in->seconds < WS_ADVICE_MIN_SECONDS)
 			snprintf(row->evidence, sizeof(row->evidence),
-					 "too little evidence: %.0f s of history since the last reset, at least %d s are needed",
-					 in->seconds, WS_ADVICE_MIN_SECONDS);
+					 "too little evidence: %.0f s of history %s, at least %d s are needed",
+					 in->seconds, since, WS_ADVICE_MIN_SECONDS);
 		else
 			snprintf(row->evidence, sizeof(row->evidence),
-					 "no load: no transaction and no WAL in %.0f s of history since the last reset",
-					 in->seconds);
+					 "no load: no transaction and no WAL in %.0f s of history %s",
+					 in->seconds, since);
 		return n;
 	}
 	advise_wal_buffers(in, rows, &n, max_rows);
@@ -499,4 +505,128 @@ ws_advise(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int max_rows)
 	advise_clog(in, rows, &n, max_rows);
 	advise_storage(in, rows, &n, max_rows);
 	return n;
+}
+
+#define FIGURE(field, type, pool, unknown) \
+	{#field, offsetof(WalStallAdviceInput, field), type, pool, unknown}
+
+/*
+ * Every figure of WalStallAdviceInput, in the order of the columns of the
+ * SQL type wal_stall_advice_figures (views.c checks the two agree).
+ */
+const WalStallAdviceFigure ws_advice_figures[] = {
+	FIGURE(server_version, WS_FIGURE_INT, WS_POOL_SAME, false),
+	FIGURE(readings, WS_FIGURE_INT, WS_POOL_SUM, false),
+	FIGURE(seconds, WS_FIGURE_DOUBLE, WS_POOL_SUM, false),
+	FIGURE(history_rows, WS_FIGURE_INT, WS_POOL_SUM, false),
+	FIGURE(xids, WS_FIGURE_INT64, WS_POOL_SUM, false),
+	FIGURE(wal_bytes, WS_FIGURE_INT64, WS_POOL_SUM, false),
+	FIGURE(peak_wal_bytes_per_sec, WS_FIGURE_DOUBLE, WS_POOL_MAX, false),
+	FIGURE(seconds_ring_full, WS_FIGURE_INT, WS_POOL_SUM, false),
+	FIGURE(client_seconds, WS_FIGURE_DOUBLE, WS_POOL_SUM, false),
+	FIGURE(checkpoints, WS_FIGURE_INT, WS_POOL_SUM, false),
+	FIGURE(checkpoints_timed, WS_FIGURE_INT, WS_POOL_SUM, false),
+	FIGURE(wrap_ms_after_checkpoint, WS_FIGURE_DOUBLE, WS_POOL_SUM, false),
+	FIGURE(seconds_after_checkpoint, WS_FIGURE_DOUBLE, WS_POOL_SUM, false),
+	FIGURE(wrap_ms, WS_FIGURE_DOUBLE, WS_POOL_SUM, false),
+	FIGURE(flush_ms, WS_FIGURE_DOUBLE, WS_POOL_SUM, false),
+	FIGURE(wrap_ms_writer_asleep, WS_FIGURE_DOUBLE, WS_POOL_SUM, false),
+	FIGURE(write_p99_ms, WS_FIGURE_DOUBLE, WS_POOL_MAX, true),
+	FIGURE(fsync_p99_ms, WS_FIGURE_DOUBLE, WS_POOL_MAX, true),
+	FIGURE(write_ms, WS_FIGURE_DOUBLE, WS_POOL_SUM, false),
+	FIGURE(fsync_ms, WS_FIGURE_DOUBLE, WS_POOL_SUM, false),
+	FIGURE(clog_hits, WS_FIGURE_INT64, WS_POOL_SUM, true),
+	FIGURE(clog_reads, WS_FIGURE_INT64, WS_POOL_SUM, true),
+	FIGURE(clog_lock_ms, WS_FIGURE_DOUBLE, WS_POOL_SUM, false),
+	FIGURE(clog_slru_io_ms, WS_FIGURE_DOUBLE, WS_POOL_SUM, false),
+	FIGURE(clog_buffers, WS_FIGURE_INT, WS_POOL_SAME, false),
+	FIGURE(clog_span_pages, WS_FIGURE_INT, WS_POOL_MAX, false),
+	FIGURE(wal_buffers_bytes, WS_FIGURE_INT64, WS_POOL_SAME, false),
+	FIGURE(wal_buffers_max_bytes, WS_FIGURE_INT64, WS_POOL_SAME, false),
+	FIGURE(wal_block_size, WS_FIGURE_INT, WS_POOL_SAME, false),
+	FIGURE(wal_writer_delay_ms, WS_FIGURE_INT, WS_POOL_SAME, false),
+	FIGURE(wal_writer_flush_after_bytes, WS_FIGURE_INT64, WS_POOL_SAME, false),
+	FIGURE(max_wal_size_mb, WS_FIGURE_INT, WS_POOL_SAME, false),
+	FIGURE(checkpoint_timeout_s, WS_FIGURE_INT, WS_POOL_SAME, false),
+	FIGURE(shared_buffers_kb, WS_FIGURE_INT64, WS_POOL_SAME, false),
+	FIGURE(clog_buffers_max, WS_FIGURE_INT, WS_POOL_SAME, false),
+};
+const int	ws_advice_nfigures = sizeof(ws_advice_figures) / sizeof(ws_advice_figures[0]);
+
+/* An integer figure, whichever its width. */
+static int64_t
+get_integer(const WalStallAdviceFigure *f, const void *p)
+{
+	return f->type == WS_FIGURE_INT ? *(const int *) p : *(const int64_t *) p;
+}
+
+static void
+set_integer(const WalStallAdviceFigure *f, void *p, int64_t value)
+{
+	if (f->type == WS_FIGURE_INT)
+		*(int *) p = (int) value;
+	else
+		*(int64_t *) p = value;
+}
+
+/* Do a setting's two values agree? */
+static bool
+same_setting(const WalStallAdviceFigure *f, const void *a, const void *b)
+{
+	if (f->type == WS_FIGURE_DOUBLE)
+		return *(const double *) a == *(const double *) b;
+	return get_integer(f, a) == get_integer(f, b);
+}
+
+/* Pool one count, time or peak into *into. */
+static void
+pool_figure(const WalStallAdviceFigure *f, void *into, const void *reading)
+{
+	bool		max = f->pool == WS_POOL_MAX;
+
+	if (f->type == WS_FIGURE_DOUBLE)
+	{
+		double	   *a = into;
+		double		b = *(const double *) reading;
+
+		/* fmax() takes the number when one side is NaN (unknown) */
+		*a = max ? fmax(*a, b) : *a + b;
+	}
+	else
+	{
+		int64_t		a = get_integer(f, into);
+		int64_t		b = get_integer(f, reading);
+
+		if (max)
+			set_integer(f, into, a > b ? a : b);
+		else
+			set_integer(f, into, f->may_be_unknown && (a < 0 || b < 0) ? -1 : a + b);
+	}
+}
+
+/*
+ * ws_advice_pool
+ *		Add one reading's figures to into (advice.h says how each pools).
+ *		NULL when pooled, else the name of a setting that differs between
+ *		them, into then unchanged.
+ */
+const char *
+ws_advice_pool(WalStallAdviceInput *into, const WalStallAdviceInput *reading)
+{
+	for (int i = 0; i < ws_advice_nfigures; i++)
+	{
+		const WalStallAdviceFigure *f = &ws_advice_figures[i];
+
+		if (f->pool == WS_POOL_SAME &&
+			!same_setting(f, (const char *) into + f->offset, (const char *) reading + f->offset))
+			return f->name;
+	}
+	for (int i = 0; i < ws_advice_nfigures; i++)
+	{
+		const WalStallAdviceFigure *f = &ws_advice_figures[i];
+
+		if (f->pool != WS_POOL_SAME)
+			pool_figure(f, (char *) into + f->offset, (const char *) reading + f->offset);
+	}
+	return NULL;
 }

@@ -17,6 +17,7 @@
 #define WAL_STALL_ADVICE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Less history than this, in seconds, is too little to advise on. */
@@ -33,14 +34,17 @@
 #define WS_ADVICE_CLOG_LOCK_SHARE_MIN	0.001
 #define WS_ADVICE_CLOG_LOCK_SHARE_HIGH	0.01
 #define WS_ADVICE_MAX_ROWS			8
+/* Room for the figures of WalStallAdviceInput, counted in ws_advice_nfigures. */
+#define WS_ADVICE_MAX_FIGURES		64
 
 typedef struct WalStallAdviceInput
 {
 	int			server_version;	/* PG_VERSION_NUM */
+	int			readings;		/* figures pooled here: 1 since one reset */
 
 	/* the history since the reset */
 	double		seconds;		/* covered by history rows */
-	int			rows;
+	int			history_rows;
 	int64_t		xids;
 	int64_t		wal_bytes;
 	double		peak_wal_bytes_per_sec;
@@ -48,8 +52,8 @@ typedef struct WalStallAdviceInput
 	double		client_seconds;	/* sum of active_backends * seconds */
 	int			checkpoints;	/* rows saying "done" */
 	int			checkpoints_timed;	/* of those, counted as timed by core */
-	double		wrap_ms_after_ckpt; /* wal_buffer_full_ms within the window */
-	double		seconds_after_ckpt; /* seconds within the window */
+	double		wrap_ms_after_checkpoint; /* wal_buffer_full_ms within the window */
+	double		seconds_after_checkpoint; /* seconds within the window */
 
 	/* the summary since the reset */
 	double		wrap_ms;		/* wal_buffer_full total_ms */
@@ -81,6 +85,43 @@ typedef struct WalStallAdviceInput
 	int			clog_buffers_max;	/* what the lever can reach */
 } WalStallAdviceInput;
 
+/*
+ * How several readings of the figures (each since a reset, as on the
+ * harness's runs of one configuration) pool into one input
+ * (ws_advice_pool): counts and times add up, peaks and tails take the
+ * largest reading's (a p99 so taken bounds the pooled p99 from above: no
+ * reading has more than 1% of its waits beyond it), settings must be the
+ * same in every reading.
+ * A figure that may be unknown is -1 (integers) or NaN (doubles) then; an
+ * unknown part makes an unknown sum, and a peak ignores it.
+ */
+typedef enum WalStallPoolRule
+{
+	WS_POOL_SUM,
+	WS_POOL_MAX,
+	WS_POOL_SAME
+} WalStallPoolRule;
+
+typedef enum WalStallFigureType
+{
+	WS_FIGURE_INT,
+	WS_FIGURE_INT64,
+	WS_FIGURE_DOUBLE
+} WalStallFigureType;
+
+/* One figure of WalStallAdviceInput: a column of wal_stall_advice_figures. */
+typedef struct WalStallAdviceFigure
+{
+	const char *name;
+	size_t		offset;
+	WalStallFigureType type;
+	WalStallPoolRule pool;
+	bool		may_be_unknown;
+} WalStallAdviceFigure;
+
+extern const WalStallAdviceFigure ws_advice_figures[];
+extern const int ws_advice_nfigures;
+
 typedef struct WalStallAdviceRow
 {
 	char		setting[64];
@@ -91,6 +132,7 @@ typedef struct WalStallAdviceRow
 } WalStallAdviceRow;
 
 extern int	ws_advise(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int max_rows);
+extern const char *ws_advice_pool(WalStallAdviceInput *into, const WalStallAdviceInput *reading);
 extern int64_t ws_round_up_pow2(int64_t bytes);
 extern void ws_format_bytes(int64_t bytes, char *buf, int len);
 

@@ -27,6 +27,7 @@
 #include "access/htup_details.h"
 #include "access/transam.h"
 #include "access/xlog.h"
+#include "catalog/pg_type.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -34,9 +35,12 @@
 #include "storage/lwlock.h"
 #include "postmaster/bgwriter.h"
 #include "postmaster/walwriter.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/float.h"
+#include "utils/lsyscache.h"
 #include "utils/timestamp.h"
+#include "utils/typcache.h"
 #include "utils/tuplestore.h"
 
 #include "advice.h"
@@ -57,6 +61,8 @@ PG_FUNCTION_INFO_V1(wal_stall_reset);
 PG_FUNCTION_INFO_V1(wal_stall_history);
 PG_FUNCTION_INFO_V1(wal_stall_clog);
 PG_FUNCTION_INFO_V1(wal_stall_advice);
+PG_FUNCTION_INFO_V1(wal_stall_advice_figures);
+PG_FUNCTION_INFO_V1(wal_stall_advice_pooled);
 
 #define HISTORY_COLS	24
 #define STATUS_COLS		14
@@ -760,12 +766,6 @@ history_since_reset(int *count)
 }
 
 /*
- * advice_from_history
- *		The history's part of the advice's figures: seconds covered, WAL,
- *		peak rate, seconds with a full ring, client time, and wrap-around
- *		time in the seconds after each checkpoint began.
- */
-/*
  * The CLOG pages a tuple can still ask about: from the oldest unfrozen xid
  * (the cluster's oldest datfrozenxid) to the next xid, BLCKSZ * 4 xids a
  * page.  The xid arithmetic is modulo 2^32, as the counter's.
@@ -786,6 +786,12 @@ clog_span_pages(void)
 	return (int) ((uint32) (next - oldest) / (BLCKSZ * 4)) + 1;
 }
 
+/*
+ * advice_from_history
+ *		The history's part of the advice's figures: seconds covered, WAL,
+ *		peak rate, seconds with a full ring, client time, and wrap-around
+ *		time in the seconds after each checkpoint began.
+ */
 static void
 advice_from_history(const WalStallSecond *rows, int count, WalStallAdviceInput *in)
 {
@@ -793,7 +799,7 @@ advice_from_history(const WalStallSecond *rows, int count, WalStallAdviceInput *
 	TimestampTz window_end = 0;
 	uint8		previous = WS_CKPT_NONE;
 
-	in->rows = count;
+	in->history_rows = count;
 	for (int i = 0; i < count; i++)
 	{
 		const WalStallSecond *r = &rows[i];
@@ -819,8 +825,8 @@ advice_from_history(const WalStallSecond *rows, int count, WalStallAdviceInput *
 			in->checkpoints_timed++;
 		if (began < window_end)
 		{
-			in->seconds_after_ckpt += r->seconds;
-			in->wrap_ms_after_ckpt += r->stall_ms[WS_CLASS_WAL_BUFFER_FULL];
+			in->seconds_after_checkpoint += r->seconds;
+			in->wrap_ms_after_checkpoint += r->stall_ms[WS_CLASS_WAL_BUFFER_FULL];
 		}
 		previous = r->checkpoint;
 	}
@@ -837,29 +843,22 @@ class_p99_ms(const StatsCopy *copy, WalStallClass cls)
 	return ws_histogram_percentile(s, copy->hist_base_ns, 0.99);
 }
 
-#define ADVICE_COLS 5
-
 /*
- * wal_stall_advice
- *		Settings to change, with the measured evidence (advice.c has the
- *		rules and their reasoning).
+ * advice_input_since_reset
+ *		The figures wal_stall_advice() reads: the history, summary and CLOG
+ *		counters since the last reset, and the settings in force.
  */
-Datum
-wal_stall_advice(PG_FUNCTION_ARGS)
+static void
+advice_input_since_reset(WalStallAdviceInput *in)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	StatsCopy	copy;
 	WalStallCounters now;
 	WalStallCounters delta;
-	WalStallAdviceInput in;
-	WalStallAdviceRow rows[WS_ADVICE_MAX_ROWS];
 	WalStallSecond *history;
 	int			count;
-	int			n;
 	uint64		asleep_ns;
 
 	copy_stats(&copy);
-	ws_init_materialized_srf(fcinfo);
 	ws_read_counters(&now, true);
 	ws_counters_delta(&now, &copy.baseline, &delta);
 	history = history_since_reset(&count);
@@ -867,33 +866,47 @@ wal_stall_advice(PG_FUNCTION_ARGS)
 	asleep_ns = ws_shared->figures.wrap_writer_asleep_ns;
 	LWLockRelease(ws_shared->lock);
 
-	memset(&in, 0, sizeof(in));
-	in.server_version = PG_VERSION_NUM;
-	advice_from_history(history, count, &in);
-	in.wrap_ms = copy.classes[WS_CLASS_WAL_BUFFER_FULL].total_ns / WS_NS_PER_MS;
-	in.flush_ms = copy.classes[WS_CLASS_WAL_FLUSH].total_ns / WS_NS_PER_MS;
-	in.wrap_ms_writer_asleep = asleep_ns / WS_NS_PER_MS;
-	in.write_p99_ms = class_p99_ms(&copy, WS_CLASS_WAL_WRITE);
-	in.fsync_p99_ms = class_p99_ms(&copy, WS_CLASS_WAL_FSYNC);
-	in.write_ms = copy.classes[WS_CLASS_WAL_WRITE].total_ns / WS_NS_PER_MS;
-	in.fsync_ms = copy.classes[WS_CLASS_WAL_FSYNC].total_ns / WS_NS_PER_MS;
-	in.clog_hits = delta.clog_hits;
-	in.clog_reads = delta.clog_reads;
-	in.clog_lock_ms = copy.classes[WS_CLASS_CLOG].total_ns / WS_NS_PER_MS;
-	in.clog_slru_io_ms = copy.classes[WS_CLASS_SLRU_IO].total_ns / WS_NS_PER_MS;
-	in.clog_buffers = ws_clog_buffers();
-	in.clog_span_pages = clog_span_pages();
-	in.clog_buffers_max = ws_clog_buffers_max();
-	in.wal_buffers_bytes = (int64) ws_ring_bytes();
-	in.wal_buffers_max_bytes = (int64) (INT_MAX / XLOG_BLCKSZ) * XLOG_BLCKSZ;
-	in.wal_block_size = XLOG_BLCKSZ;
-	in.wal_writer_delay_ms = WalWriterDelay;
-	in.wal_writer_flush_after_bytes = (int64) WalWriterFlushAfter * XLOG_BLCKSZ;
-	in.max_wal_size_mb = max_wal_size_mb;
-	in.checkpoint_timeout_s = CheckPointTimeout;
-	in.shared_buffers_kb = (int64) NBuffers * (BLCKSZ / 1024);
+	memset(in, 0, sizeof(*in));
+	in->server_version = PG_VERSION_NUM;
+	in->readings = 1;
+	advice_from_history(history, count, in);
+	pfree(history);
+	in->wrap_ms = copy.classes[WS_CLASS_WAL_BUFFER_FULL].total_ns / WS_NS_PER_MS;
+	in->flush_ms = copy.classes[WS_CLASS_WAL_FLUSH].total_ns / WS_NS_PER_MS;
+	in->wrap_ms_writer_asleep = asleep_ns / WS_NS_PER_MS;
+	in->write_p99_ms = class_p99_ms(&copy, WS_CLASS_WAL_WRITE);
+	in->fsync_p99_ms = class_p99_ms(&copy, WS_CLASS_WAL_FSYNC);
+	in->write_ms = copy.classes[WS_CLASS_WAL_WRITE].total_ns / WS_NS_PER_MS;
+	in->fsync_ms = copy.classes[WS_CLASS_WAL_FSYNC].total_ns / WS_NS_PER_MS;
+	in->clog_hits = delta.clog_hits;
+	in->clog_reads = delta.clog_reads;
+	in->clog_lock_ms = copy.classes[WS_CLASS_CLOG].total_ns / WS_NS_PER_MS;
+	in->clog_slru_io_ms = copy.classes[WS_CLASS_SLRU_IO].total_ns / WS_NS_PER_MS;
+	in->clog_buffers = ws_clog_buffers();
+	in->clog_span_pages = clog_span_pages();
+	in->clog_buffers_max = ws_clog_buffers_max();
+	in->wal_buffers_bytes = (int64) ws_ring_bytes();
+	in->wal_buffers_max_bytes = (int64) (INT_MAX / XLOG_BLCKSZ) * XLOG_BLCKSZ;
+	in->wal_block_size = XLOG_BLCKSZ;
+	in->wal_writer_delay_ms = WalWriterDelay;
+	in->wal_writer_flush_after_bytes = (int64) WalWriterFlushAfter * XLOG_BLCKSZ;
+	in->max_wal_size_mb = max_wal_size_mb;
+	in->checkpoint_timeout_s = CheckPointTimeout;
+	in->shared_buffers_kb = (int64) NBuffers * (BLCKSZ / 1024);
+}
 
-	n = ws_advise(&in, rows, lengthof(rows));
+#define ADVICE_COLS 5
+
+/* The advice on in, as the rows of the function's result set. */
+static void
+put_advice_rows(FunctionCallInfo fcinfo, const WalStallAdviceInput *in)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	WalStallAdviceRow rows[WS_ADVICE_MAX_ROWS];
+	int			n;
+
+	ws_init_materialized_srf(fcinfo);
+	n = ws_advise(in, rows, lengthof(rows));
 	for (int r = 0; r < n; r++)
 	{
 		ResultRow	row = {.ncols = 0};
@@ -908,6 +921,189 @@ wal_stall_advice(PG_FUNCTION_ARGS)
 
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, row.values, row.nulls);
 	}
-	pfree(history);
+}
+
+/*
+ * wal_stall_advice
+ *		Settings to change, with the measured evidence (advice.c has the
+ *		rules and their reasoning).
+ */
+Datum
+wal_stall_advice(PG_FUNCTION_ARGS)
+{
+	WalStallAdviceInput in;
+
+	advice_input_since_reset(&in);
+	put_advice_rows(fcinfo, &in);
+	return (Datum) 0;
+}
+
+/*
+ * Does the SQL type wal_stall_advice_figures have advice.c's figures, in
+ * order, with their types?  A library and a SQL script of different
+ * versions would otherwise read one figure as another.
+ */
+static void
+check_figures_type(TupleDesc desc)
+{
+	bool		same = desc->natts == ws_advice_nfigures;
+
+	for (int i = 0; same && i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		Oid			want = ws_advice_figures[i].type == WS_FIGURE_INT ? INT4OID :
+			ws_advice_figures[i].type == WS_FIGURE_INT64 ? INT8OID : FLOAT8OID;
+
+		same = !att->attisdropped && att->atttypid == want &&
+			strcmp(NameStr(att->attname), ws_advice_figures[i].name) == 0;
+	}
+	if (!same)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("type wal_stall_advice_figures does not match the wal_stall library"),
+				 errhint("Install the library of the extension's version, or run ALTER EXTENSION wal_stall UPDATE.")));
+}
+
+/*
+ * wal_stall_advice_figures
+ *		The figures wal_stall_advice() reads, as one row: to see what it
+ *		saw, or to pool readings with wal_stall_advice(figures[]).  An
+ *		unknown figure is NULL.
+ */
+Datum
+wal_stall_advice_figures(PG_FUNCTION_ARGS)
+{
+	WalStallAdviceInput in;
+	TupleDesc	desc;
+	Datum		values[WS_ADVICE_MAX_FIGURES];
+	bool		nulls[WS_ADVICE_MAX_FIGURES];
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	check_figures_type(desc);
+
+	advice_input_since_reset(&in);
+	for (int i = 0; i < ws_advice_nfigures; i++)
+	{
+		const WalStallAdviceFigure *f = &ws_advice_figures[i];
+		const char *p = (const char *) &in + f->offset;
+
+		nulls[i] = false;
+		if (f->type == WS_FIGURE_INT)
+		{
+			values[i] = Int32GetDatum(*(const int *) p);
+			nulls[i] = f->may_be_unknown && *(const int *) p < 0;
+		}
+		else if (f->type == WS_FIGURE_INT64)
+		{
+			values[i] = Int64GetDatum(*(const int64 *) p);
+			nulls[i] = f->may_be_unknown && *(const int64 *) p < 0;
+		}
+		else
+		{
+			values[i] = Float8GetDatum(*(const double *) p);
+			nulls[i] = f->may_be_unknown && isnan(*(const double *) p);
+		}
+	}
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+}
+
+/*
+ * One element of the array wal_stall_advice(figures[]) pools, into *in.
+ * A NULL is an unknown figure where the figure may be unknown; any other
+ * NULL, and any negative figure, is an error.
+ */
+static void
+figures_from_row(HeapTupleHeader row, int element, WalStallAdviceInput *in)
+{
+	TupleDesc	desc = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(row),
+											  HeapTupleHeaderGetTypMod(row));
+	HeapTupleData tuple;
+	Datum		values[WS_ADVICE_MAX_FIGURES];
+	bool		nulls[WS_ADVICE_MAX_FIGURES];
+
+	check_figures_type(desc);
+	tuple.t_len = HeapTupleHeaderGetDatumLength(row);
+	ItemPointerSetInvalid(&tuple.t_self);
+	tuple.t_tableOid = InvalidOid;
+	tuple.t_data = row;
+	heap_deform_tuple(&tuple, desc, values, nulls);
+	ReleaseTupleDesc(desc);
+
+	memset(in, 0, sizeof(*in));
+	for (int i = 0; i < ws_advice_nfigures; i++)
+	{
+		const WalStallAdviceFigure *f = &ws_advice_figures[i];
+		char	   *p = (char *) in + f->offset;
+		double		value;
+
+		if (nulls[i] && !f->may_be_unknown)
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("figure \"%s\" of element %d is null", f->name, element),
+					 errdetail("Only write_p99_ms, fsync_p99_ms, clog_hits and clog_reads may be unknown.")));
+		if (f->type == WS_FIGURE_INT)
+			value = *(int *) p = nulls[i] ? -1 : DatumGetInt32(values[i]);
+		else if (f->type == WS_FIGURE_INT64)
+			value = *(int64 *) p = nulls[i] ? -1 : DatumGetInt64(values[i]);
+		else
+			value = *(double *) p = nulls[i] ? get_float8_nan() : DatumGetFloat8(values[i]);
+		if (!nulls[i] && !(value >= 0 && isfinite(value)))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("figure \"%s\" of element %d must be a finite number of at least 0", f->name,
+							element)));
+	}
+	if (in->readings < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("figure \"readings\" of element %d must be at least 1", element)));
+}
+
+/*
+ * wal_stall_advice_pooled
+ *		wal_stall_advice(figures[]): the advice on several readings of
+ *		wal_stall_advice_figures() pooled (advice.h says how), as on the
+ *		runs of one configuration that are each too short alone.
+ */
+Datum
+wal_stall_advice_pooled(PG_FUNCTION_ARGS)
+{
+	ArrayType  *array = PG_GETARG_ARRAYTYPE_P(0);
+	Datum	   *elements;
+	bool	   *nulls;
+	int			n;
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	WalStallAdviceInput pooled;
+
+	get_typlenbyvalalign(ARR_ELEMTYPE(array), &typlen, &typbyval, &typalign);
+	deconstruct_array(array, ARR_ELEMTYPE(array), typlen, typbyval, typalign,
+					  &elements, &nulls, &n);
+	if (n == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("wal_stall_advice() needs at least one reading to pool")));
+	for (int i = 0; i < n; i++)
+	{
+		WalStallAdviceInput reading;
+		const char *differs;
+
+		if (nulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("element %d of the readings to pool is null", i + 1)));
+		figures_from_row(DatumGetHeapTupleHeader(elements[i]), i + 1, &reading);
+		if (i == 0)
+			pooled = reading;
+		else if ((differs = ws_advice_pool(&pooled, &reading)) != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("readings taken under different settings cannot be pooled"),
+					 errdetail("Figure \"%s\" of element %d differs from the elements before it.",
+							   differs, i + 1)));
+	}
+	put_advice_rows(fcinfo, &pooled);
 	return (Datum) 0;
 }

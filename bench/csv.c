@@ -425,42 +425,57 @@ wsb_write_timeline_csv(const char *path, const WsbPlan *plan,
 	return close_in_run_order(f, ord, rc);
 }
 
+/* One run's advice rows, each with how many runs' figures it pools. */
+static void
+write_advice_rows(FILE *f, const WsbPlan *plan, const WsbRun *r, const WsbRows *advice,
+				  int readings)
+{
+	static const char *const cols[] = {"setting", "current", "suggested", "confidence", "evidence"};
+
+	for (int k = 0; k < advice->nrows; k++)
+	{
+		wsb_csv_field(f, wsb_config_label(plan, r->config));
+		fprintf(f, ",%d,%d,%d", r->repeat, r->order, readings);
+		for (int c = 0; c < 5; c++)
+		{
+			const char *v = wsb_rows_get(advice, k, cols[c]);
+
+			fputc(',', f);
+			wsb_csv_field(f, v ? v : "");
+		}
+		fputc('\n', f);
+	}
+}
+
 /*
  * wsb_write_advice_csv
  *		advice.csv: wal_stall_advice()'s rows after every successful run,
- *		in run order, one line per row (the report shows those of each
- *		configuration's last run).
+ *		in run order (runs 1), then for each configuration with two or
+ *		more the rows on all their figures pooled (runs N, under its last
+ *		run's number): those the report shows.
  */
 int
 wsb_write_advice_csv(const char *path, const WsbPlan *plan,
 					 const WsbRun *runs, int nruns)
 {
-	static const char *const cols[] = {"setting", "current", "suggested", "confidence", "evidence"};
 	const WsbRun **ord;
 	FILE	   *f = open_in_run_order(path, runs, nruns, &ord);
 
 	if (f == NULL)
 		return -1;
-	fputs("configuration,run,order,setting,current,suggested,confidence,evidence\n", f);
+	fputs("configuration,run,order,runs,setting,current,suggested,confidence,evidence\n", f);
 	for (int i = 0; i < nruns; i++)
+		if (ord[i]->ok)
+			write_advice_rows(f, plan, ord[i], &ord[i]->advice, 1);
+	for (int c = 0; c < plan->nconfigs; c++)
 	{
-		const WsbRun *r = ord[i];
+		const WsbRun *last = NULL;
 
-		if (!r->ok)
-			continue;
-		for (int k = 0; k < r->advice.nrows; k++)
-		{
-			wsb_csv_field(f, wsb_config_label(plan, r->config));
-			fprintf(f, ",%d,%d", r->repeat, r->order);
-			for (int c = 0; c < 5; c++)
-			{
-				const char *v = wsb_rows_get(&r->advice, k, cols[c]);
-
-				fputc(',', f);
-				wsb_csv_field(f, v ? v : "");
-			}
-			fputc('\n', f);
-		}
+		for (int i = 0; i < nruns; i++)
+			if (ord[i]->ok && ord[i]->config == c)
+				last = ord[i];
+		if (last && last->advice_readings >= 2)
+			write_advice_rows(f, plan, last, &last->advice_pooled, last->advice_readings);
 	}
 	return close_in_run_order(f, ord, 0);
 }

@@ -321,6 +321,7 @@ extern int	wsb_settings_apply(WsbTarget *t, int n, char names[][WSB_NAME_LEN],
 extern int	wsb_run_one(WsbTarget *t, const WsbOptions *o, const WsbPlan *plan,
 						WsbRun *run, int nruns_total, char *err, size_t errlen);
 extern char *wsb_pgbench_command(const WsbTarget *t, const WsbOptions *o);	/* malloc'd */
+extern void wsb_pool_advice(WsbTarget *t, const WsbRun *runs, int nruns, WsbRun *run);
 extern void wsb_steady_state(WsbTarget *t, const WsbOptions *o, char *buf, size_t len);
 
 #endif							/* WSB_ENGINE_H */

@@ -760,6 +760,8 @@ main(int argc, char **argv)
 			wsb_error("run %d (%s): %s", run->order, plan.configs[run->config].label, err);
 			failed++;
 		}
+		else
+			wsb_pool_advice(&target, runs, ndone, run);
 		if (run->position == plan.nconfigs && i / plan.nconfigs == first / plan.nconfigs)
 		{
 			/* the first round: are the runs long against the stall cycles? */

@@ -320,39 +320,76 @@ html_cell_text(FILE *f, const char *s, bool code)
 #define TOO_LITTLE_EVIDENCE "too little evidence"
 
 /*
- * How many configurations' last successful runs were too short for
- * wal_stall_advice() (it said "too little evidence"), and in *read how
- * many it was read after at all.
+ * The advice shown for a configuration whose last successful run is r: on
+ * the figures of its runs pooled when there were two or more, else on r's
+ * alone.  *readings gets how many runs it pools.
+ */
+static const WsbRows *
+shown_advice(const WsbRun *r, int *readings)
+{
+	if (r->advice_readings >= 2)
+	{
+		*readings = r->advice_readings;
+		return &r->advice_pooled;
+	}
+	*readings = 1;
+	return &r->advice;
+}
+
+/*
+ * How many configurations' advice said "too little evidence", and in *read
+ * how many had advice read at all; *most gets the most runs pooled in any
+ * advice that said so.
  */
 static int
-advice_too_short(const WsbPlan *plan, const WsbRun *runs, int nruns, int *read)
+advice_too_short(const WsbPlan *plan, const WsbRun *runs, int nruns, int *read, int *most)
 {
 	int			n = 0;
 
 	*read = 0;
+	*most = 0;
 	for (int c = 0; c < plan->nconfigs; c++)
 	{
 		const WsbRun *r = last_ok_run(runs, nruns, c);
+		const WsbRows *advice;
+		int			readings;
 		bool		short_run = false;
 
-		*read += r && r->advice.nrows > 0;
-		for (int k = 0; r && k < r->advice.nrows; k++)
+		if (r == NULL)
+			continue;
+		advice = shown_advice(r, &readings);
+		*read += advice->nrows > 0;
+		for (int k = 0; k < advice->nrows; k++)
 		{
-			const char *e = wsb_rows_get(&r->advice, k, "evidence");
+			const char *e = wsb_rows_get(advice, k, "evidence");
 
 			if (e && strncmp(e, TOO_LITTLE_EVIDENCE, strlen(TOO_LITTLE_EVIDENCE)) == 0)
 				short_run = true;
 		}
 		n += short_run;
+		if (short_run && readings > *most)
+			*most = readings;
 	}
 	return n;
 }
 
+/* "these runs lasted 5 s, 6 of them pooled", or less where unknown */
+static void
+html_runs_pooled(FILE *f, const WsbOptions *opts, int most)
+{
+	if (opts != NULL)
+		html_printf(f, "these runs lasted %d s", opts->duration);
+	else
+		fputs("these runs were shorter", f);
+	if (most >= 2)
+		html_printf(f, ", and even the %d of a configuration pooled fell short", most);
+}
+
 /*
- * Advice: wal_stall_advice() read after the last successful run of each
- * configuration, over the figures since the reset before that run.  When
- * every run was too short for it, one line says so in place of a section
- * of "too little evidence" rows.
+ * Advice: wal_stall_advice() on the figures of each configuration's
+ * successful runs pooled (each run's alone when it had one).  When every
+ * configuration's fell short of 60 s, one line says so in place of a
+ * section of "too little evidence" rows.
  */
 static void
 write_advice_html(FILE *f, const WsbOptions *opts, const WsbPlan *plan,
@@ -360,45 +397,44 @@ write_advice_html(FILE *f, const WsbOptions *opts, const WsbPlan *plan,
 {
 	static const char *const cols[] = {"setting", "current", "suggested", "confidence", "evidence"};
 	int			read,
-				nshort = advice_too_short(plan, runs, nruns, &read);
-	bool		too_short = nshort > 0;
+				most,
+				nshort = advice_too_short(plan, runs, nruns, &read, &most);
 
 	if (read > 0 && nshort == read)
 	{
 		fputs("<p class=\"note\">No advice: <code>wal_stall_advice()</code> needs 60 s of "
-			  "history since the reset the harness does before every run", f);
-		if (opts != NULL)
-			html_printf(f, ", and these runs lasted %d s", opts->duration);
-		fputs(". Runs of <code>--duration 60</code> or more give it.</p>\n", f);
+			  "history since the reset the harness does before every run, ", f);
+		html_runs_pooled(f, opts, most);
+		fputs(". Runs of <code>--duration 60</code> or more, or more of them, give it.</p>\n", f);
 		return;
 	}
 	fputs("<h2>Advice</h2>\n", f);
-	fputs("<p>What <code>wal_stall_advice()</code> suggested after the last successful run of "
-		  "each configuration, from the figures since the reset the harness does before every "
-		  "run: which settings to change, each with its evidence in numbers (see the "
-		  "extension's README, &ldquo;Advice&rdquo;).</p>\n", f);
-	if (too_short)
+	fputs("<p>What <code>wal_stall_advice()</code> suggested for each configuration, from the "
+		  "figures of its successful runs pooled (<code>wal_stall_advice(figures[])</code>: "
+		  "counts and times add up, peaks and tails are the largest run's; the harness resets "
+		  "them before every run): which settings to change, each with its evidence in numbers "
+		  "(see the extension's README, &ldquo;Advice&rdquo;).</p>\n", f);
+	if (nshort > 0)
 	{
-		fputs("<p class=\"warn\">The advice needs 60 s of history since the reset, and ", f);
-		if (opts != NULL)
-			html_printf(f, "these runs lasted %d s, ", opts->duration);
-		else
-			fputs("these runs were shorter, ", f);
-		fputs("so it says &ldquo;too little evidence&rdquo; and suggests nothing. "
+		fputs("<p class=\"warn\">The advice needs 60 s of history, and ", f);
+		html_runs_pooled(f, opts, most);
+		fputs(", so where it says &ldquo;too little evidence&rdquo; it suggests nothing. "
 			  "Run with <code>--duration 60</code> or more for advice.</p>\n", f);
 	}
-	fputs("<table><tr><th>configuration</th><th>setting</th><th>current</th><th>suggested</th>"
-		  "<th>confidence</th><th>evidence</th></tr>\n", f);
+	fputs("<table><tr><th>configuration</th><th>runs</th><th>setting</th><th>current</th>"
+		  "<th>suggested</th><th>confidence</th><th>evidence</th></tr>\n", f);
 	for (int c = 0; c < plan->nconfigs; c++)
 	{
 		const WsbRun *r = last_ok_run(runs, nruns, c);
-		int			n = r ? r->advice.nrows : 0;
+		int			readings = 0;
+		const WsbRows *advice = r ? shown_advice(r, &readings) : NULL;
+		int			n = advice ? advice->nrows : 0;
 
 		fputs("<tr>", f);
 		config_cell(f, plan, c, n);
 		if (n == 0)
 		{
-			fputs("<td colspan=\"5\">", f);
+			fputs("<td colspan=\"6\">", f);
 			if (r == NULL)
 				fputs("no successful run", f);
 			else if (strcmp(r->statements_why, "wal_stall is not loaded") == 0)
@@ -408,12 +444,13 @@ write_advice_html(FILE *f, const WsbOptions *opts, const WsbPlan *plan,
 			fputs("</td></tr>\n", f);
 			continue;
 		}
+		fprintf(f, "<td rowspan=\"%d\">%d</td>", n, readings);
 		for (int k = 0; k < n; k++)
 		{
 			if (k > 0)
 				fputs("<tr>", f);
 			for (int col = 0; col < 5; col++)
-				html_cell_text(f, wsb_rows_get(&r->advice, k, cols[col]), false);
+				html_cell_text(f, wsb_rows_get(advice, k, cols[col]), false);
 			fputs("</tr>\n", f);
 		}
 	}

@@ -859,6 +859,8 @@ read_figures(RunState *s)
 		fetch_after(t, "SELECT * FROM public.wal_stall_clog", &run->clog);
 		fetch_after(t, "SELECT * FROM public.wal_stall_status()", &run->status);
 		fetch_after(t, "SELECT * FROM public.wal_stall_advice()", &run->advice);
+		fetch_after(t, "SELECT public.wal_stall_advice_figures()::pg_catalog.text AS figures",
+					&run->figures);
 		if (s->statements)
 			fetch_statements(t, run);
 		if (s->cpu0 >= 0 && cpu1 >= s->cpu0)
@@ -867,6 +869,43 @@ read_figures(RunState *s)
 	if (run->validation.traced)
 		wsb_validate_compare(&run->validation, &run->summary, &run->wal, &run->history);
 	return 0;
+}
+
+/*
+ * wsb_pool_advice
+ *		The advice on the figures of run and of the earlier successful runs
+ *		of its configuration pooled, into run->advice_pooled: runs too short
+ *		for wal_stall_advice() alone may together be long enough.  Left
+ *		empty with fewer than two runs' figures, or when the server refuses.
+ */
+void
+wsb_pool_advice(WsbTarget *t, const WsbRun *runs, int nruns, WsbRun *run)
+{
+	const char **params = wsb_xmalloc(sizeof(char *) * (nruns + 1));
+	PQExpBufferData sql;
+	int			n = 0;
+	char		err[256];
+
+	initPQExpBuffer(&sql);
+	appendPQExpBufferStr(&sql, "SELECT * FROM public.wal_stall_advice(ARRAY[");
+	for (int i = 0; i < nruns; i++)
+	{
+		const char *figures;
+
+		if (runs[i].config != run->config || !runs[i].ok ||
+			(figures = wsb_rows_get(&runs[i].figures, 0, "figures")) == NULL)
+			continue;
+		params[n++] = figures;
+		appendPQExpBuffer(&sql, "%s$%d::public.wal_stall_advice_figures", n > 1 ? ", " : "", n);
+	}
+	appendPQExpBufferStr(&sql, "])");
+	if (n >= 2 && wsb_sql_rows(t->conn, wsb_buffer_text(&sql), n, params, &run->advice_pooled,
+							   err, sizeof(err)) == 0)
+		run->advice_readings = n;
+	else if (n >= 2)
+		wsb_note("run %d: the advice on %d runs pooled was not read: %s", run->order, n, err);
+	termPQExpBuffer(&sql);
+	free(params);
 }
 
 /*

@@ -307,6 +307,11 @@ typedef struct WsbRun
 	WsbRows		wal;			/* pg_stat_wal after the run (reset before) */
 	WsbRows		status;			/* wal_stall_status() after the run */
 	WsbRows		advice;			/* wal_stall_advice() after the run */
+	WsbRows		figures;		/* wal_stall_advice_figures() after the run, as
+								 * text (one row, column "figures") */
+	WsbRows		advice_pooled;	/* wal_stall_advice(figures[]) of this run and
+								 * its configuration's earlier ones */
+	int			advice_readings;	/* how many runs advice_pooled pools, 0 none */
 	WsbRows		statements;		/* the 5 statements with the most stall time
 								 * (wal_stall_queries + pg_stat_statements) */
 	char		statements_why[256];	/* why statements was not read, "" if it was */

@@ -275,3 +275,67 @@ LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 
 REVOKE ALL ON FUNCTION @extschema@.wal_stall_advice() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION @extschema@.wal_stall_advice() TO pg_monitor;
+
+--
+-- The figures the advice reads, as one row, and the advice on several such
+-- readings pooled (the runs of one configuration, each too short alone).
+-- The columns are advice.c's figures in order: the library checks them.
+--
+CREATE TYPE @extschema@.wal_stall_advice_figures AS (
+    server_version integer,
+    readings integer,
+    seconds float8,
+    history_rows integer,
+    xids bigint,
+    wal_bytes bigint,
+    peak_wal_bytes_per_sec float8,
+    seconds_ring_full integer,
+    client_seconds float8,
+    checkpoints integer,
+    checkpoints_timed integer,
+    wrap_ms_after_checkpoint float8,
+    seconds_after_checkpoint float8,
+    wrap_ms float8,
+    flush_ms float8,
+    wrap_ms_writer_asleep float8,
+    write_p99_ms float8,
+    fsync_p99_ms float8,
+    write_ms float8,
+    fsync_ms float8,
+    clog_hits bigint,
+    clog_reads bigint,
+    clog_lock_ms float8,
+    clog_slru_io_ms float8,
+    clog_buffers integer,
+    clog_span_pages integer,
+    wal_buffers_bytes bigint,
+    wal_buffers_max_bytes bigint,
+    wal_block_size integer,
+    wal_writer_delay_ms integer,
+    wal_writer_flush_after_bytes bigint,
+    max_wal_size_mb integer,
+    checkpoint_timeout_s integer,
+    shared_buffers_kb bigint,
+    clog_buffers_max integer);
+
+CREATE FUNCTION @extschema@.wal_stall_advice_figures()
+RETURNS @extschema@.wal_stall_advice_figures
+AS 'MODULE_PATHNAME', 'wal_stall_advice_figures'
+LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
+
+REVOKE ALL ON FUNCTION @extschema@.wal_stall_advice_figures() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION @extschema@.wal_stall_advice_figures() TO pg_monitor;
+
+CREATE FUNCTION @extschema@.wal_stall_advice(
+    figures @extschema@.wal_stall_advice_figures[],
+    OUT setting text,
+    OUT current text,
+    OUT suggested text,
+    OUT confidence text,
+    OUT evidence text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'wal_stall_advice_pooled'
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+REVOKE ALL ON FUNCTION @extschema@.wal_stall_advice(@extschema@.wal_stall_advice_figures[]) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION @extschema@.wal_stall_advice(@extschema@.wal_stall_advice_figures[]) TO pg_monitor;

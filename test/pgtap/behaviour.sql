@@ -4,7 +4,7 @@
 --
 -- Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 BEGIN;
-SELECT plan(58);
+SELECT plan(60);
 
 CREATE ROLE regress_tap_plain;
 CREATE ROLE regress_tap_monitor IN ROLE pg_monitor;
@@ -33,6 +33,8 @@ INSERT INTO regress_objects (kind, object, priv) VALUES
     ('function', 'wal_stall_clog()', 'EXECUTE'),
     ('function', 'wal_stall_queries()', 'EXECUTE'),
     ('function', 'wal_stall_advice()', 'EXECUTE'),
+    ('function', 'wal_stall_advice_figures()', 'EXECUTE'),
+    ('function', 'wal_stall_advice(wal_stall_advice_figures[])', 'EXECUTE'),
     ('function', 'wal_stall_reset()', 'EXECUTE'),
     ('function', 'wal_stall_test_fsync(float8,text)', 'EXECUTE');
 GRANT SELECT ON regress_objects TO PUBLIC;
@@ -60,7 +62,8 @@ SELECT results_eq(regress_usable('regress_tap_monitor'),
              ('wal_stall_history'), ('wal_stall_clog'), ('wal_stall_queries'),
              ('wal_stall_summary()'), ('wal_stall_histogram()'), ('wal_stall_current()'),
              ('wal_stall_status()'), ('wal_stall_history(timestamptz)'), ('wal_stall_clog()'),
-             ('wal_stall_queries()'), ('wal_stall_advice()')$$,
+             ('wal_stall_queries()'), ('wal_stall_advice()'), ('wal_stall_advice_figures()'),
+             ('wal_stall_advice(wal_stall_advice_figures[])')$$,
     'pg_monitor reads every view and function, and may neither reset nor probe');
 SELECT results_eq(regress_usable('regress_tap_prober'),
     $$VALUES ('wal_stall_test_fsync(float8,text)')$$,
@@ -76,7 +79,7 @@ SELECT throws_ok(format('SELECT * FROM %s()', f), '42501',
     format('permission denied for function %s', f), 'a plain role cannot call ' || f)
 FROM unnest(ARRAY['wal_stall_summary', 'wal_stall_histogram', 'wal_stall_current',
     'wal_stall_status', 'wal_stall_clog', 'wal_stall_queries', 'wal_stall_advice',
-    'wal_stall_reset']) f;
+    'wal_stall_advice_figures', 'wal_stall_reset']) f;
 SELECT throws_ok('SELECT * FROM wal_stall_history(NULL)', '42501',
     'permission denied for function wal_stall_history', 'a plain role cannot call wal_stall_history');
 SELECT throws_ok('SELECT * FROM wal_stall_test_fsync(1)', '42501',
@@ -97,6 +100,8 @@ SELECT lives_ok(format('SELECT * FROM %s', v), 'pg_monitor reads ' || v)
 FROM unnest(ARRAY['wal_stall_histogram', 'wal_stall_current', 'wal_stall_history',
     'wal_stall_queries']) v;
 SELECT lives_ok('SELECT * FROM wal_stall_advice()', 'pg_monitor reads wal_stall_advice()');
+SELECT lives_ok('SELECT * FROM wal_stall_advice(ARRAY[wal_stall_advice_figures()])',
+    'pg_monitor reads the figures and pools them');
 SELECT throws_ok('SELECT wal_stall_reset()', '42501',
     'permission denied for function wal_stall_reset', 'pg_monitor cannot reset');
 SELECT throws_ok('SELECT * FROM wal_stall_test_fsync(1)', '42501',

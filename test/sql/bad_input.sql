@@ -80,7 +80,50 @@ SELECT count(*) > 0 AS advice_rows, count(*) = count(evidence) AS evidence_in_ev
 FROM wal_stall_advice(); \echo :SQLSTATE
 SELECT * FROM wal_stall_advice('wal_buffers'); \echo :SQLSTATE
 SELECT * FROM wal_stall_advice(NULL::int); \echo :SQLSTATE
+SELECT * FROM wal_stall_advice(ARRAY[ROW(1, 2)]); \echo :SQLSTATE
 \set VERBOSITY default
+
+--
+-- wal_stall_advice_figures(): the figures the advice reads, one row, and
+-- wal_stall_advice(figures[]): readings pooled.  A live reading first, then
+-- a crafted one (30 s of a loaded server whose 32kB ring filled in 5 s),
+-- alone, pooled twenty times, and with figures that are wrong.
+--
+SELECT readings = 1 AS one_reading,
+       server_version = current_setting('server_version_num')::int AS this_server,
+       wal_buffers_bytes = 32768 AS ring_is_32kb,
+       wal_block_size = current_setting('wal_block_size')::int AS block_size,
+       seconds >= 0 AND history_rows >= 0 AND wal_bytes >= 0 AS counts_not_negative
+FROM wal_stall_advice_figures(); \echo :SQLSTATE
+SELECT count(*) > 0 AS pooled_rows
+FROM wal_stall_advice(ARRAY[wal_stall_advice_figures(), wal_stall_advice_figures()]); \echo :SQLSTATE
+CREATE TEMP TABLE regress_reading AS
+SELECT ROW(150000, 1, 30, 30, 30000, 31457280, 8388608, 5, 120, 0, 0, 0, 0, 500, 0, 0,
+           1.0, 2.0, 10, 50, NULL, NULL, 0, 0, 32, 1, 32768, 2147475456, 8192, 200,
+           1048576, 1024, 300, 131072, 128)::wal_stall_advice_figures AS f;
+GRANT SELECT ON regress_reading TO PUBLIC;
+-- the reading with one figure changed
+CREATE FUNCTION regress_reading_with(figure text, value text) RETURNS wal_stall_advice_figures
+LANGUAGE sql AS $$
+    SELECT jsonb_populate_record(f, jsonb_build_object(figure, value)) FROM regress_reading
+$$;
+SELECT setting, confidence, evidence
+FROM wal_stall_advice(ARRAY[(SELECT f FROM regress_reading)]); \echo :SQLSTATE
+SELECT setting, current, suggested, confidence, evidence
+FROM wal_stall_advice((SELECT array_fill(f, ARRAY[20]) FROM regress_reading)); \echo :SQLSTATE
+SELECT count(*) AS rows FROM wal_stall_advice(NULL); \echo :SQLSTATE
+SELECT * FROM wal_stall_advice('{}'::wal_stall_advice_figures[]); \echo :SQLSTATE
+SELECT * FROM wal_stall_advice(ARRAY[NULL::wal_stall_advice_figures]); \echo :SQLSTATE
+SELECT * FROM wal_stall_advice(ARRAY[regress_reading_with('seconds', NULL)]); \echo :SQLSTATE
+SELECT * FROM wal_stall_advice(ARRAY[regress_reading_with('wrap_ms', '-1')]); \echo :SQLSTATE
+SELECT * FROM wal_stall_advice(ARRAY[regress_reading_with('seconds', 'NaN')]); \echo :SQLSTATE
+SELECT * FROM wal_stall_advice(ARRAY[regress_reading_with('seconds', 'Infinity')]); \echo :SQLSTATE
+SELECT * FROM wal_stall_advice(ARRAY[regress_reading_with('readings', '0')]); \echo :SQLSTATE
+SELECT * FROM wal_stall_advice(ARRAY[(SELECT f FROM regress_reading),
+    regress_reading_with('wal_buffers_bytes', '1048576')]); \echo :SQLSTATE
+-- an unknown tail (no fsync waited for) is no error: the write's alone counts
+SELECT setting, evidence
+FROM wal_stall_advice(array_fill(regress_reading_with('fsync_p99_ms', NULL), ARRAY[20])); \echo :SQLSTATE
 
 --
 -- wal_stall_history(since timestamptz): rows after since.  Wait for the
@@ -192,10 +235,14 @@ SELECT count(*) FROM wal_stall_clog; \echo :SQLSTATE
 SELECT * FROM wal_stall_histogram; \echo :SQLSTATE
 SELECT count(*) FROM wal_stall_queries; \echo :SQLSTATE
 SELECT count(*) FROM wal_stall_advice(); \echo :SQLSTATE
+SELECT count(*) FROM wal_stall_advice_figures(); \echo :SQLSTATE
+SELECT count(*) FROM wal_stall_advice(ARRAY[(SELECT f FROM regress_reading)]); \echo :SQLSTATE
 RESET ROLE;
 SET ROLE regress_monitor;
 SELECT count(*) >= 0 AS queries_readable FROM wal_stall_queries; \echo :SQLSTATE
 SELECT count(*) > 0 AS advice_readable FROM wal_stall_advice(); \echo :SQLSTATE
+SELECT readings AS figures_readable FROM wal_stall_advice_figures(); \echo :SQLSTATE
+SELECT count(*) AS pooled_advice_readable FROM wal_stall_advice(ARRAY[(SELECT f FROM regress_reading)]); \echo :SQLSTATE
 SELECT wal_stall_reset(); \echo :SQLSTATE
 SELECT count(*) AS rows FROM wal_stall_history(timestamptz 'infinity'); \echo :SQLSTATE
 SELECT count(*) FROM wal_stall_history('garbage'); \echo :SQLSTATE
@@ -377,4 +424,6 @@ DROP ROLE regress_nobody;
 DROP ROLE regress_monitor;
 DROP ROLE regress_fsync_grantee;
 DROP ROLE regress_attacker;
+DROP FUNCTION regress_reading_with(text, text);
+DROP TABLE regress_reading;
 DROP EXTENSION wal_stall;

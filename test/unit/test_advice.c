@@ -23,8 +23,9 @@ quiet_server(void)
 
 	memset(&in, 0, sizeof(in));
 	in.server_version = 150000;
+	in.readings = 1;
 	in.seconds = 600;
-	in.rows = 600;
+	in.history_rows = 600;
 	in.xids = 600000;
 	in.wal_bytes = (int64_t) 600 * 5 * 1024 * 1024;
 	in.peak_wal_bytes_per_sec = 8.0 * 1024 * 1024;
@@ -290,8 +291,8 @@ test_checkpoints(void)
 
 	in.checkpoints = 5;			/* every 120 s */
 	in.checkpoints_timed = 0;
-	in.seconds_after_ckpt = 150;
-	in.wrap_ms_after_ckpt = 8000;
+	in.seconds_after_checkpoint = 150;
+	in.wrap_ms_after_checkpoint = 8000;
 	r = advise_row(&in, rows, &n, "max_wal_size");
 	check(r && strcmp(r->suggested, "2048MB") == 0,
 		  "80%% of wrap-around in post-checkpoint windows, WAL-driven checkpoints every 120 s: max_wal_size 2048MB");
@@ -303,7 +304,7 @@ test_checkpoints(void)
 	check(find(rows, n, "checkpoint_timeout") == NULL && find(rows, n, "max_wal_size") == NULL,
 		  "a checkpoint every 600 s is not often: no row");
 	in.checkpoints = 5;
-	in.wrap_ms_after_ckpt = 2500;	/* 16.7 ms/s after, 16.4 elsewhere */
+	in.wrap_ms_after_checkpoint = 2500;	/* 16.7 ms/s after, 16.4 elsewhere */
 	n = advise(&in, rows);
 	check(find(rows, n, "checkpoint_timeout") == NULL, "stalls spread evenly: no row");
 }
@@ -439,6 +440,127 @@ test_storage(void)
 		  "clients hardly stalled (10 ms in 2400 client-seconds): no storage row, however slow the fsyncs");
 }
 
+/* The figures of a reading, scaled in time: 600 s of the server times share. */
+static WalStallAdviceInput
+part_of(WalStallAdviceInput in, double share)
+{
+	in.seconds *= share;
+	in.history_rows = (int) (in.history_rows * share);
+	in.xids = (int64_t) (in.xids * share);
+	in.wal_bytes = (int64_t) (in.wal_bytes * share);
+	in.client_seconds *= share;
+	in.seconds_ring_full = (int) (in.seconds_ring_full * share);
+	in.wrap_ms *= share;
+	in.write_ms *= share;
+	in.fsync_ms *= share;
+	return in;
+}
+
+/*
+ * Every figure of WalStallAdviceInput is in ws_advice_figures, laid end to
+ * end: a field added to the struct and not to the table leaves a gap that
+ * padding cannot explain.
+ */
+static void
+test_figures_table(void)
+{
+	size_t		end = 0;
+	bool		tiled = true;
+
+	check(ws_advice_nfigures <= WS_ADVICE_MAX_FIGURES, "%d figures fit WS_ADVICE_MAX_FIGURES",
+		  ws_advice_nfigures);
+	for (int i = 0; i < ws_advice_nfigures; i++)
+	{
+		const WalStallAdviceFigure *f = &ws_advice_figures[i];
+		size_t		size = f->type == WS_FIGURE_INT ? sizeof(int) : 8;
+		size_t		aligned = (end + size - 1) / size * size;
+
+		if (f->offset != aligned)
+		{
+			tiled = false;
+			printf("# %s at offset %zu, expected %zu\n", f->name, f->offset, aligned);
+		}
+		end = f->offset + size;
+	}
+	check(tiled && (end + 7) / 8 * 8 == sizeof(WalStallAdviceInput),
+		  "the figures cover WalStallAdviceInput in order (%zu of %zu bytes)", end,
+		  sizeof(WalStallAdviceInput));
+}
+
+static void
+test_pooling(void)
+{
+	WalStallAdviceRow rows[WS_ADVICE_MAX_ROWS];
+	WalStallAdviceInput whole = filling_ring_server();
+	WalStallAdviceInput pooled = part_of(whole, 0.05);
+	WalStallAdviceInput reading = pooled;
+	const WalStallAdviceRow *r;
+	int			n,
+				refused = 0;
+
+	/* one 30 s reading is too short; twenty of them pooled are not */
+	n = advise(&pooled, rows);
+	check(n == 1 && strstr(rows[0].evidence, "30 s of history since the last reset") != NULL,
+		  "one 30 s reading: too little evidence (%s)", rows[0].evidence);
+	for (int i = 1; i < 20; i++)
+		refused += ws_advice_pool(&pooled, &reading) != NULL;
+	check(refused == 0 && pooled.readings == 20 && pooled.seconds == 600 && pooled.history_rows == 600 &&
+		  pooled.seconds_ring_full == 100 && pooled.wrap_ms == 10000 && pooled.xids == 600000,
+		  "twenty readings add up: %d readings, %.0f s, %d rows, %d full, %.0f ms", pooled.readings,
+		  pooled.seconds, pooled.history_rows, pooled.seconds_ring_full, pooled.wrap_ms);
+	r = advise_row(&pooled, rows, &n, "wal_buffers");
+	{
+		WalStallAdviceRow once[WS_ADVICE_MAX_ROWS];
+		const WalStallAdviceRow *w = advise_row(&whole, once, &n, "wal_buffers");
+
+		check(r && w && strcmp(r->suggested, w->suggested) == 0 && strcmp(r->evidence, w->evidence) == 0,
+			  "pooled, they get the advice of the whole 600 s: %s (%s)", r ? r->suggested : "none",
+			  r ? r->evidence : "none");
+	}
+
+	/* too short even pooled: the row says how many readings */
+	pooled = reading = part_of(whole, 0.05 / 1.5);
+	ws_advice_pool(&pooled, &reading);
+	n = advise(&pooled, rows);
+	check(n == 1 && strstr(rows[0].evidence, "40 s of history in 2 readings pooled") != NULL,
+		  "two 20 s readings: too little evidence, pooled (%s)", rows[0].evidence);
+	reading = part_of(whole, 0.05);
+
+	/* peaks and tails take the largest; an unknown tail is ignored */
+	pooled = reading;
+	reading.peak_wal_bytes_per_sec = 20.0 * 1024 * 1024;
+	reading.fsync_p99_ms = NAN;
+	reading.write_p99_ms = 7.5;
+	reading.clog_span_pages = 3;
+	ws_advice_pool(&pooled, &reading);
+	check(pooled.peak_wal_bytes_per_sec == 20.0 * 1024 * 1024 && pooled.write_p99_ms == 7.5 &&
+		  pooled.fsync_p99_ms == 2.0 && pooled.clog_span_pages == 3,
+		  "peak, p99 and span: the largest reading's, NaN ignored (%.1f ms, %.1f ms)",
+		  pooled.write_p99_ms, pooled.fsync_p99_ms);
+
+	/* an unknown count makes an unknown sum */
+	pooled = reading;
+	pooled.clog_hits = 500;
+	pooled.clog_reads = 20;
+	reading.clog_hits = -1;
+	reading.clog_reads = 30;
+	ws_advice_pool(&pooled, &reading);
+	check(pooled.clog_hits == -1 && pooled.clog_reads == 50, "CLOG hits unknown in one: unknown; "
+		  "reads add up (%lld, %lld)", (long long) pooled.clog_hits, (long long) pooled.clog_reads);
+
+	/* a setting that differs: refused, nothing pooled */
+	pooled = part_of(whole, 0.5);
+	reading = pooled;
+	reading.wal_buffers_bytes = 1024 * 1024;
+	{
+		const char *differs = ws_advice_pool(&pooled, &reading);
+
+		check(differs != NULL && strcmp(differs, "wal_buffers_bytes") == 0 && pooled.readings == 1 &&
+			  pooled.seconds == 300, "another wal_buffers: refused by name (%s), nothing pooled",
+			  differs ? differs : "pooled");
+	}
+}
+
 int
 main(void)
 {
@@ -449,6 +571,8 @@ main(void)
 	test_checkpoints();
 	test_clog();
 	test_storage();
+	test_figures_table();
+	test_pooling();
 	check(rows_inconsistent == 0,
 		  "every row suggests a change, or is a keep row suggesting the current value (%d of %d rows not)",
 		  rows_inconsistent, rows_seen);

@@ -576,8 +576,9 @@ none_counted_in_config(WsbRun *runs, int n, int config, const char *class)
 }
 
 /* Advice and statements for the crafted runs: the last run of
- * configuration 2 (wal_buffers=32kB) has both, configuration 0's last run
- * ran without pg_stat_statements and too briefly for advice. */
+ * configuration 2 (wal_buffers=32kB) has both, its advice alone and on its
+ * three runs pooled; configuration 0's last run ran without
+ * pg_stat_statements and too briefly for advice. */
 static void
 add_advice_and_statements(WsbRun *runs, int n)
 {
@@ -600,7 +601,12 @@ add_advice_and_statements(WsbRun *runs, int n)
 				NULL, NULL, "900.0", "wal_flush 900.0"
 			};
 
+			const char *pc[] = {"wal_buffers", "32kB", "256kB", "high",
+			"ring full in 24 of 213 s; <b>peak</b> WAL 4.3 MB/s"};
+
 			r->advice = make_rows(5, an, 1, ac);
+			r->advice_pooled = make_rows(5, an, 1, pc);
+			r->advice_readings = 3;
 			r->statements = make_rows(4, sn, 2, sc);
 		}
 		else if (r->config == 0)
@@ -709,9 +715,10 @@ test_report(void)
 		const char *adv = strstr(html, "<h2>Advice</h2>");
 		const char *st = strstr(html, "<h2>Statements with the most stall time</h2>");
 
-		check(adv && strstr(adv, "<td>wal_buffers</td><td>32kB</td><td>128kB</td><td>high</td>") &&
-			  strstr(adv, "&lt;b&gt;peak&lt;/b&gt; WAL 4.3 MB/s"),
-			  "advice section: the last run's rows, evidence escaped");
+		check(adv && strstr(adv, "<td rowspan=\"1\">3</td><td>wal_buffers</td><td>32kB</td><td>256kB</td>"
+							"<td>high</td><td>ring full in 24 of 213 s; &lt;b&gt;peak&lt;/b&gt; WAL 4.3 MB/s") &&
+			  !strstr(adv, "ring full in 8 of 71 s"),
+			  "advice section: the advice on the three runs pooled, not the last run's alone; evidence escaped");
 		check(adv && strstr(adv, "needs 60 s of history") && strstr(adv, "these runs lasted 15 s") &&
 			  strstr(adv, "too little evidence: 16 s"),
 			  "advice section: too short runs are named as the reason for no advice");
@@ -735,11 +742,15 @@ test_report(void)
 		check(wsb_write_advice_csv(path, &plan, runs, n) == 0, "advice.csv written");
 		csv = read_path(path);
 		row32 = csv ? strstr(csv, "\nwal_buffers=32kB,3,") : NULL;
-		check(csv && starts_with(csv, "configuration,run,order,setting,current,suggested,confidence,evidence\n") &&
-			  count_lines(csv) == 3,
-			  "advice.csv: header and the two runs' rows (%d lines)", csv ? count_lines(csv) : -1);
-		check(row32 && strstr(row32, ",wal_buffers,32kB,128kB,high,ring full in 8 of 71 s; <b>peak</b> WAL 4.3 MB/s\n"),
+		check(csv && starts_with(csv, "configuration,run,order,runs,setting,current,suggested,confidence,evidence\n") &&
+			  count_lines(csv) == 4,
+			  "advice.csv: header, the two runs' rows and the pooled row (%d lines)", csv ? count_lines(csv) : -1);
+		check(row32 && strstr(row32, ",1,wal_buffers,32kB,128kB,high,ring full in 8 of 71 s; <b>peak</b> WAL 4.3 MB/s\n"),
 			  "advice.csv: a row carries the run and the advice as given");
+		check(row32 && strstr(strstr(row32, "ring full in 8") ? strstr(row32, "ring full in 8") : row32,
+							  "\nwal_buffers=32kB,3,") &&
+			  strstr(row32, ",3,wal_buffers,32kB,256kB,high,ring full in 24 of 213 s; <b>peak</b> WAL 4.3 MB/s\n"),
+			  "advice.csv: the pooled row last, under the last run, with the runs it pools");
 		check(csv && strstr(csv, ",(none),none,,none,\"too little evidence: 16 s"),
 			  "advice.csv: a NULL suggestion is an empty cell, a comma in the evidence quoted");
 		free(csv);
@@ -1186,7 +1197,7 @@ test_report_all_failed(void)
 		  "every run failed: the runs table and each run's error are there");
 	check(strstr(html, "<svg") == NULL && strstr(html, "every run failed, so there is nothing to draw"),
 		  "every run failed: no charts, and the report says why");
-	check(strstr(html, "<h2>Advice</h2>") && strstr(html, "<td colspan=\"5\">no successful run</td>"),
+	check(strstr(html, "<h2>Advice</h2>") && strstr(html, "<td colspan=\"6\">no successful run</td>"),
 		  "every run failed: the advice section says there was no successful run");
 	check(strstr(html, "Confound") == NULL, "wal_buffers varies: no CLOG confound stated");
 	free(html);
