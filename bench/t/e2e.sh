@@ -736,7 +736,9 @@ fi
 if command -v bpftrace >/dev/null &&
 	bpftrace -l "usdt:$PGBIN/postgres:postgresql:lwlock__wait__start" 2>/dev/null | grep -q lwlock__wait__start; then
 	mark
-	"$BENCH" --pg-config "$PG_CONFIG" --set wal_buffers=32kB --runs 2 --duration 3 --clients 2 \
+	# 4 clients committing on one WAL for 5 s: WAL-path waits to trace even
+	# on a machine busy with other work (2 clients for 3 s once had none)
+	"$BENCH" --pg-config "$PG_CONFIG" --set wal_buffers=32kB --runs 2 --duration 5 --clients 4 \
 		--scale 1 --validate --quiet --out "$work/out6" >"$work/t6.out" 2>"$work/t6.err"
 	rc=$?
 	ok "--validate: exit status 0 (got $rc)" [ "$rc" = 0 ]
@@ -751,7 +753,7 @@ t, u = by["1"], by["2"]
 assert t["traced"] == "true" and u["traced"] == "false", rows
 ratio = float(t["sampled_traced_ratio"])
 assert 0 < ratio < 10, ratio
-assert float(t["traced_wal_path_ms"]) > 0 and int(t["traced_client_pids"]) >= 2, t
+assert float(t["traced_wal_path_ms"]) > 0 and int(t["traced_client_pids"]) >= 4, t
 assert u["sampled_traced_ratio"] == "" and u["traced_wal_path_ms"] == "", u
 print("# sampled/traced ratio of run 1: %.4f" % ratio)
 PY
