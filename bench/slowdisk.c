@@ -29,6 +29,7 @@
  *
  *-------------------------------------------------------------------------
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -506,4 +507,100 @@ wsb_slowdisk_describe(const WsbSlowDisk *d, const WsbOptions *o, char *buf, size
 		snprintf(buf, len, "data directory on loop device %u:%u (ext4), writes throttled to %d IOPS (%s)",
 				 d->major, d->minor, o->slow_disk_iops,
 				 d->cgroup_version == 2 ? "cgroup v2 io.max" : "cgroup v1 blkio");
+}
+
+/* Is path a mount point now (/proc/self/mountinfo's fifth field)? */
+static bool
+is_mount_point(const char *path)
+{
+	char	   *text = wsb_read_file("/proc/self/mountinfo", NULL);
+	char	   *save = NULL;
+	bool		found = false;
+
+	for (char *line = text ? strtok_r(text, "\n", &save) : NULL; line && !found;
+		 line = strtok_r(NULL, "\n", &save))
+	{
+		char		point[PATH_MAX];
+
+		found = sscanf(line, "%*s %*s %*s %*s %4095s", point) == 1 && strcmp(point, path) == 0;
+	}
+	free(text);
+	return found;
+}
+
+/* The loop device whose backing file is image, into d->loopdev; false if none. */
+static bool
+find_loop_device(WsbSlowDisk *d, const char *image)
+{
+	DIR		   *dir = opendir("/sys/block");
+	struct dirent *e;
+	bool		found = false;
+
+	while (dir && !found && (e = readdir(dir)) != NULL)
+	{
+		char	   *path;
+		char	   *backing;
+
+		if (strncmp(e->d_name, "loop", 4) != 0 || strlen(e->d_name) > 32)
+			continue;
+		path = wsb_psprintf("/sys/block/%s/loop/backing_file", e->d_name);
+		backing = wsb_read_file(path, NULL);
+		free(path);
+		if (backing && strcmp(wsb_trim(backing), image) == 0)
+		{
+			snprintf(d->loopdev, sizeof(d->loopdev), "/dev/%.32s", e->d_name);
+			found = true;
+		}
+		free(backing);
+	}
+	if (dir)
+		closedir(dir);
+	return found;
+}
+
+/*
+ * wsb_slowdisk_sweep
+ *		Undo the slow disk a killed harness (its pid) left in workdir, as
+ *		its cleanups would have: its cgroup (v2 or v1), the mount, the loop
+ *		device, the image.  What is not there is skipped; what was undone
+ *		is appended to done.  The server must be stopped first.
+ */
+void
+wsb_slowdisk_sweep(const char *workdir, pid_t pid, PQExpBuffer done)
+{
+	WsbSlowDisk d = {0};
+	char	   *parents[2];
+
+	parents[0] = wsb_psprintf("%s", cgroup_root());
+	parents[1] = wsb_psprintf("%s/blkio", cgroup_root());
+	for (int i = 0; i < 2; i++)
+	{
+		struct stat st;
+
+		d.cgroup_parent = parents[i];
+		d.cgroup = wsb_psprintf("%s/wal_stall_bench.%d", parents[i], (int) pid);
+		d.cgroup_procs = wsb_psprintf("%s/cgroup.procs", d.cgroup);
+		if (lstat(d.cgroup, &st) == 0 && S_ISDIR(st.st_mode))
+		{
+			undo_cgroup(&d);
+			appendPQExpBuffer(done, ", cgroup %s", d.cgroup);
+		}
+		free(d.cgroup);
+		free(d.cgroup_procs);
+		free(parents[i]);
+	}
+	d.mountpoint = wsb_psprintf("%s/slow_disk", workdir);
+	if (is_mount_point(d.mountpoint))
+	{
+		undo_mount(&d);
+		appendPQExpBuffer(done, ", mount %s", d.mountpoint);
+	}
+	d.image = wsb_psprintf("%s/slow_disk.img", workdir);
+	if (find_loop_device(&d, d.image))
+	{
+		undo_loop(&d);
+		appendPQExpBuffer(done, ", loop device %s", d.loopdev);
+	}
+	free(d.mountpoint);
+	free(d.image);
 }

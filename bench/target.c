@@ -750,6 +750,180 @@ open_existing(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 	return pgbench_init(t, o, err, errlen);
 }
 
+/* ---------- what a killed harness left ---------- */
+
+/*
+ * A process's start time, in clock ticks since boot (the 22nd field of
+ * /proc/PID/stat, counted after the command's closing parenthesis, which
+ * may hold spaces); 0 when it is gone.
+ */
+static unsigned long long
+process_start(pid_t pid)
+{
+	char	   *path = wsb_psprintf("/proc/%d/stat", (int) pid);
+	char	   *text = wsb_read_file(path, NULL);
+	char	   *p = text ? strrchr(text, ')') : NULL;
+	char	   *save = NULL;
+	unsigned long long start = 0;
+	int			field = 2;
+
+	for (char *tok = p ? strtok_r(p + 1, " ", &save) : NULL; tok; tok = strtok_r(NULL, " ", &save))
+		if (++field == 22)
+		{
+			start = strtoull(tok, NULL, 10);
+			break;
+		}
+	free(path);
+	free(text);
+	return start;
+}
+
+/* Does process pid belong to owner and have dir as its working directory? */
+static bool
+process_runs_in(pid_t pid, uid_t owner, const char *dir)
+{
+	char	   *proc = wsb_psprintf("/proc/%d", (int) pid);
+	char	   *cwd = wsb_psprintf("/proc/%d/cwd", (int) pid);
+	char		target[PATH_MAX];
+	ssize_t		n = readlink(cwd, target, sizeof(target) - 1);
+	struct stat st;
+	bool		same = false;
+
+	if (n > 0 && stat(proc, &st) == 0 && st.st_uid == owner)
+	{
+		target[n] = '\0';
+		same = strcmp(target, dir) == 0;
+	}
+	free(proc);
+	free(cwd);
+	return same;
+}
+
+/*
+ * Stop the server a killed harness left running on the data directory
+ * data: the pid in its postmaster.pid (read as a file of its owner's) gets
+ * SIGQUIT, an immediate shutdown, if that process is the owner's and runs
+ * in that directory, as a postmaster does; SIGKILL if it still lives 10 s
+ * later.  true if a server was stopped.
+ */
+static bool
+stop_left_server(const char *data, uid_t owner)
+{
+	char	   *pidfile = wsb_psprintf("%s/postmaster.pid", data);
+	char	   *text = wsb_read_file_of(pidfile, owner, NULL);
+	pid_t		pid = text ? (pid_t) atol(text) : 0;
+
+	free(pidfile);
+	free(text);
+	if (pid <= 1 || !process_runs_in(pid, owner, data))
+		return false;
+	kill(pid, SIGQUIT);
+	for (int i = 0; i < 150 && process_start(pid) != 0; i++)
+	{
+		if (i == 100)
+			kill(pid, SIGKILL);
+		usleep(100000);
+	}
+	return true;
+}
+
+/*
+ * Undo what the killed harness pid left in its work directory w, as its
+ * cleanups would have: the server, the slow disk, the directory.
+ */
+static void
+sweep_workdir(const char *w, pid_t pid)
+{
+	WsbTarget	t;
+	PQExpBufferData done;
+	struct stat st;
+	char	   *ownerdir = wsb_psprintf("%s/owner", w);
+
+	memset(&t, 0, sizeof(t));
+	initPQExpBuffer(&done);
+	wsb_strlcpy(t.workdir, w, sizeof(t.workdir));
+	if (lstat(ownerdir, &st) == 0 && S_ISDIR(st.st_mode))
+	{
+		/* the data directory: the owner's, or on the slow disk (--slow-disk) */
+		char	   *datadirs[2];
+
+		datadirs[0] = wsb_psprintf("%s/data", ownerdir);
+		datadirs[1] = wsb_psprintf("%s/slow_disk/data", w);
+		t.ownerdir = ownerdir;
+		t.uid = st.st_uid;
+		t.gid = st.st_gid;
+		for (int i = 0; i < 2; i++)
+		{
+			if (stop_left_server(datadirs[i], t.uid))
+				appendPQExpBuffer(&done, ", the server on %s stopped", datadirs[i]);
+			free(datadirs[i]);
+		}
+	}
+	wsb_slowdisk_sweep(w, pid, &done);
+	remove_workdir(&t);
+	/* said even with --quiet: root changed the machine */
+	fprintf(stderr, "wal_stall_bench: wal_stall_bench %d was killed and left %s: undone%s, the directory removed\n",
+			(int) pid, w, done.data);
+	termPQExpBuffer(&done);
+	free(ownerdir);
+}
+
+/*
+ * At the start, before making anything: the work directories of harnesses
+ * that were killed (SIGKILL, a crash) on a temporary cluster and could not
+ * clean up.  A directory is swept only when it is a real directory of ours
+ * that nobody else may write in, and its harness.pid names a process that
+ * is gone, or a pid reused since (another start time); a live harness's is
+ * left alone, and so is a --pgdata harness's (it has no harness.pid: its
+ * restore.sql undoes what it did, and names the directory).
+ */
+static void
+sweep_killed_harnesses(void)
+{
+	DIR		   *tmp = opendir("/tmp");
+	struct dirent *e;
+
+	while (tmp && (e = readdir(tmp)) != NULL)
+	{
+		char	   *w;
+		char	   *pidfile;
+		char	   *text;
+		struct stat st;
+		int			pid = 0;
+		unsigned long long start = 0;
+
+		if (strncmp(e->d_name, "wal_stall_bench.", 16) != 0 || strlen(e->d_name) != 22)
+			continue;
+		w = wsb_psprintf("/tmp/%s", e->d_name);
+		pidfile = wsb_psprintf("%s/harness.pid", w);
+		text = lstat(w, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+			(st.st_mode & 022) == 0 ? wsb_read_file_of(pidfile, geteuid(), NULL) : NULL;
+		if (text && sscanf(text, "%d %llu", &pid, &start) == 2 && pid > 1 && pid != getpid() &&
+			process_start(pid) != start)
+			sweep_workdir(w, pid);
+		free(text);
+		free(pidfile);
+		free(w);
+	}
+	if (tmp)
+		closedir(tmp);
+}
+
+/* harness.pid in the work directory: our pid and start time, for the above. */
+static int
+write_harness_pid(const char *workdir, char *err, size_t errlen)
+{
+	char	   *path = wsb_psprintf("%s/harness.pid", workdir);
+	char	   *text = wsb_psprintf("%d %llu\n", (int) getpid(), process_start(getpid()));
+	int			rc = wsb_write_file(path, text);
+
+	if (rc != 0)
+		snprintf(err, errlen, "could not write \"%s\": %s", path, strerror(errno));
+	free(path);
+	free(text);
+	return rc;
+}
+
 /*
  * Open the target: checks, then the work directory, then the cluster.
  * Every resource is in the cleanup list before it is made.
@@ -802,6 +976,7 @@ wsb_target_open(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env, char *er
 		}
 	}
 
+	sweep_killed_harnesses();
 	strcpy(t->workdir, "/tmp/wal_stall_bench.XXXXXX");
 	if (mkdtemp(t->workdir) == NULL)
 	{
@@ -810,6 +985,9 @@ wsb_target_open(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env, char *er
 		return -1;
 	}
 	wsb_cleanup_push("work directory", remove_workdir, t);
+	/* a --pgdata cluster's is left to restore.sql's command */
+	if (!datadir[0] && write_harness_pid(t->workdir, err, errlen) != 0)
+		return -1;
 
 	if (datadir[0] ? open_existing(t, o, err, errlen) : open_temporary(t, o, err, errlen))
 		return -1;

@@ -650,6 +650,29 @@ if [ -e /sys/fs/cgroup/blkio/blkio.throttle.write_iops_device ] && [ -e /dev/loo
 		timeline_wal_panels "$work/out5" "cap 8 MB/s"
 	ok "--slow-wal: loop device, cgroup and mount removed" nothing_left
 
+	# SIGKILL of the harness on a temporary cluster: no cleanup can run, so
+	# its server, cgroup, mount, loop device and work directory stay; the
+	# next start finds them by the dead harness's harness.pid and undoes them
+	mark
+	"$BENCH" --pg-config "$PG_CONFIG" --slow-wal 200 --set wal_buffers=32kB --runs 1 --duration 20 \
+		--clients 2 --scale 1 --quiet --out "$work/out5s" >"$work/t5s.out" 2>"$work/t5s.err" &
+	bench=$!
+	ok "--slow-wal SIGKILL: a run started" wait_for_pgbench
+	kill -KILL "$bench"
+	wait "$bench" 2>/dev/null
+	left=$(leftovers)
+	ok "--slow-wal SIGKILL: the killed harness left its server, cgroup, mount and loop device" \
+		eval 'grep -q "^/dev/loop" <<<"$left" && grep -q "/sys/fs/cgroup/blkio/wal_stall_bench.$bench\$" <<<"$left" &&
+			grep -q "/slow_disk\$" <<<"$left" && grep -q "postgres -D /tmp/wal_stall_bench" <<<"$left"'
+	"$BENCH" --pg-config "$PG_CONFIG" --set wal_buffers=32kB --runs 1 --duration 2 --clients 2 --scale 1 \
+		--quiet --out "$work/out5n" >"$work/t5n.out" 2>"$work/t5n.err"
+	rc=$?
+	ok "--slow-wal SIGKILL, the next start: exit status 0 (got $rc)" [ "$rc" = 0 ]
+	ok "--slow-wal SIGKILL, the next start: says what it undid" \
+		grep -qE "wal_stall_bench $bench was killed and left /tmp/wal_stall_bench\.[A-Za-z0-9]{6}: undone, the server on .* stopped, cgroup .*, mount .*, loop device /dev/loop[0-9]+, the directory removed" "$work/t5n.err"
+	grep -q "was killed" "$work/t5n.err" || sed 's/^/# /' "$work/t5n.err"
+	ok "--slow-wal SIGKILL, the next start: nothing of either left behind" nothing_left
+
 	# 2 x 20 s runs on the throttled disk, in the background ($bench)
 	start_throttled() {
 		mark
