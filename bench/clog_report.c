@@ -20,7 +20,8 @@
  *	 largest count's (their miss ratios, 1 - hit ratio, differ by at most
  *	 0.01) and tps is equivalent within the margin; the tps verdicts are
  *	 against the baseline, so the largest count must be the baseline (the
- *	 clog preset puts it first).
+ *	 clog preset puts it first).  The rule and the sentence are tipping.c's,
+ *	 shared with every sweep.
  *
  * Only the judging side: runs in memory, no server.
  *
@@ -35,6 +36,7 @@
 #include "clog_report.h"
 #include "engine.h"
 #include "report_internal.h"
+#include "tipping.h"
 
 /* misses within this share of the lookups of the largest count's */
 #define CLOG_MISS_TOLERANCE 0.01
@@ -98,18 +100,6 @@ cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* the verdict on tps of a configuration, by label, or NULL */
-static const WsbPaired *
-tps_verdict(const WsbVerdicts *v, const char *label)
-{
-	if (v == NULL)
-		return NULL;
-	for (int c = 0; c < v->table.nconfigs; c++)
-		if (strcmp(v->table.labels[c], label) == 0)
-			return &v->v[c * WSB_N_METRICS + WSB_M_TPS];
-	return NULL;
-}
-
 static void
 add_run(ClogRow *row, const WsbPlan *plan, const WsbRun *r, double *tps)
 {
@@ -164,7 +154,7 @@ collect(const WsbPlan *plan, const WsbRun *runs, int nruns, const WsbVerdicts *v
 		qsort(tps, row->runs, sizeof(double), cmp_double);
 		row->tps_median = row->runs % 2 ? tps[row->runs / 2]
 			: (tps[row->runs / 2 - 1] + tps[row->runs / 2]) / 2;
-		row->tps = tps_verdict(verdicts, plan->configs[c].label);
+		row->tps = wsb_tip_tps(verdicts, plan->configs[c].label);
 		n++;
 	}
 	free(tps);
@@ -181,96 +171,42 @@ collect(const WsbPlan *plan, const WsbRun *runs, int nruns, const WsbVerdicts *v
 	return n;
 }
 
-/* does row r meet the largest count's misses, and its tps by the margin? */
-static bool
-misses_close(const ClogRow *r, const ClogRow *largest)
-{
-	return fabs(miss_ratio(r) - miss_ratio(largest)) <= CLOG_MISS_TOLERANCE;
-}
-
-static bool
-tps_equivalent(const ClogRow *r)
-{
-	return r->tps != NULL && (r->tps->word == WSB_W_EQUIVALENT || r->tps->word == WSB_W_BASELINE);
-}
-
 /*
  * The tipping-point sentence into buf.  rows sorted by buffers, n of them
- * with known counts first.
+ * with known counts first.  Settled: the miss ratio (1 - hit ratio) within
+ * CLOG_MISS_TOLERANCE of the largest count's.
  */
 static void
 tipping_sentence(const ClogRow *rows, int n, const WsbPlan *plan, char *buf, size_t len)
 {
-	const ClogRow *largest;
-	int			known = 0,
-				tip,
-				miss_tip;
+	WsbTipValue v[WSB_MAX_CONFIGS];
+	WsbTipSweep sweep = {
+		.noun = "count",
+		.settled_rule = "the CLOG misses are within 1% of the lookups of the largest count's",
+		.larger = "more CLOG buffers",
+		.margin_pct = plan->margin_pct,
+		.baseline_label = plan->configs[0].label,
+	};
+	double		largest = NAN;
 
 	for (int i = 0; i < n; i++)
 		if (!isnan(rows[i].buffers) && !isnan(miss_ratio(&rows[i])))
-			known = i + 1;
-	if (known < 2)
+			largest = miss_ratio(&rows[i]);
+	for (int i = 0; i < n; i++)
 	{
-		snprintf(buf, len, "No tipping point: fewer than two buffer counts with CLOG figures.");
-		return;
-	}
-	largest = &rows[known - 1];
-	if (largest->config != 0)
-	{
-		snprintf(buf, len, "No tipping point: tps is judged against the baseline (%.200s), and the "
-				 "largest count (%.0f buffers) is not it; put the largest count first.",
-				 plan->configs[0].label, largest->buffers);
-		return;
-	}
-	/* the smallest count from which on every count meets both; misses alone */
-	tip = known - 1;
-	while (tip > 0 && misses_close(&rows[tip - 1], largest) && tps_equivalent(&rows[tip - 1]))
-		tip--;
-	miss_tip = known - 1;
-	while (miss_tip > 0 && misses_close(&rows[miss_tip - 1], largest))
-		miss_tip--;
-	if (tip == known - 1 && miss_tip < known - 1)
-	{
-		const ClogRow *r = &rows[miss_tip];
-		const ClogRow *unsure = &rows[known - 2];
+		const ClogRow *r = &rows[i];
 
-		snprintf(buf, len, "No count in the sweep reaches the tipping point: from %.0f buffers on the "
-				 "CLOG misses are within 1%% of the lookups of the largest count's (%.0f buffers: "
-				 "%.2f%% of the lookups miss at %.0f, %.2f%% at %.0f), but tps at %.0f buffers is not "
-				 "shown equivalent within +-%g%%: %s.", r->buffers, largest->buffers,
-				 100.0 * miss_ratio(r), r->buffers, 100.0 * miss_ratio(largest), largest->buffers,
-				 unsure->buffers, plan->margin_pct, unsure->tps ? unsure->tps->words : "not judged");
-		return;
+		memset(&v[i], 0, sizeof(v[i]));
+		v[i].value = r->buffers;
+		snprintf(v[i].name, sizeof(v[i].name), "%.0f buffers", r->buffers);
+		v[i].known = !isnan(r->buffers) && !isnan(miss_ratio(r));
+		v[i].settled = v[i].known && fabs(miss_ratio(r) - largest) <= CLOG_MISS_TOLERANCE;
+		snprintf(v[i].stalls, sizeof(v[i].stalls), "%.2f%% of the lookups miss", 100.0 * miss_ratio(r));
+		v[i].stall_share = share(r->clog_ms + r->slru_io_ms, r->client_ms);
+		v[i].baseline = r->config == 0;
+		v[i].tps = r->tps;
 	}
-	if (tip == known - 1)
-	{
-		const ClogRow *below = &rows[known - 2];
-
-		snprintf(buf, len, "No count in the sweep reaches the tipping point: at %.0f buffers, the "
-				 "next below the largest (%.0f), %.2f%% of the CLOG lookups miss against %.2f%%, "
-				 "and tps by rounds: %s.", below->buffers, largest->buffers,
-				 100.0 * miss_ratio(below), 100.0 * miss_ratio(largest),
-				 below->tps ? below->tps->words : "not judged");
-		return;
-	}
-	if (tip == 0)
-	{
-		snprintf(buf, len, "The tipping point on this machine is at or below %.0f buffers, the "
-				 "smallest count of the sweep: from there on the CLOG misses are within 1%% of "
-				 "the lookups of %.0f buffers' (%.1f%% against %.1f%%) and tps is equivalent "
-				 "within +-%g%%; a smaller count would tell where it lies.",
-				 rows[0].buffers, largest->buffers, 100.0 * miss_ratio(&rows[0]),
-				 100.0 * miss_ratio(largest), plan->margin_pct);
-		return;
-	}
-	snprintf(buf, len, "The tipping point on this machine: %.0f CLOG buffers.  From %.0f buffers on "
-			 "the CLOG misses are within 1%% of the lookups of the largest count's (%.0f buffers: "
-			 "%.1f%% against %.1f%%) and tps is equivalent within +-%g%%; at %.0f buffers the "
-			 "misses are %.1f%% of the lookups, and tps by rounds: %s.",
-			 rows[tip].buffers, rows[tip].buffers, largest->buffers, 100.0 * miss_ratio(&rows[tip]),
-			 100.0 * miss_ratio(largest), plan->margin_pct, rows[tip - 1].buffers,
-			 100.0 * miss_ratio(&rows[tip - 1]),
-			 rows[tip - 1].tps ? rows[tip - 1].tps->words : "not judged");
+	wsb_tip_sentence(&sweep, v, n, buf, len);
 }
 
 int

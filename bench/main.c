@@ -40,6 +40,7 @@
 #include "aged.h"
 #include "answer.h"
 #include "clog_report.h"
+#include "ring_report.h"
 #include "engine.h"
 #include "expbuffer.h"
 #include "validate.h"
@@ -870,6 +871,14 @@ main(int argc, char **argv)
 		failed++;
 	}
 	free(path);
+	path = wsb_psprintf("%s/ring.csv", opts.out);
+	if (wsb_ring_wanted(&plan) &&
+		wsb_ring_write_csv(path, &plan, runs, ndone, have_verdicts ? &verdicts : NULL) != 0)
+	{
+		wsb_error("could not write \"%s/ring.csv\"", opts.out);
+		failed++;
+	}
+	free(path);
 	path = NULL;
 	/* 0: report.html with its charts, so the answer may point at them */
 	if (wsb_write_report(opts.out, &opts, &plan, runs, ndone, &env,
@@ -886,6 +895,8 @@ main(int argc, char **argv)
 		wsb_print_paired(stdout, &verdicts.table, &verdicts.spec, verdicts.v, plan.seed);
 	if (wsb_clog_wanted(&opts, &plan))
 		wsb_clog_print(stdout, &plan, runs, ndone, have_verdicts ? &verdicts : NULL);
+	if (wsb_ring_wanted(&plan))
+		wsb_ring_print(stdout, &plan, runs, ndone, have_verdicts ? &verdicts : NULL);
 	wsb_validate_print(stdout, &plan, runs, ndone);
 	if (have_verdicts)
 	{

@@ -24,6 +24,7 @@
 
 #include "answer.h"
 #include "clog_report.h"
+#include "ring_report.h"
 #include "engine.h"
 #include "expbuffer.h"
 #include "report_internal.h"
@@ -827,6 +828,8 @@ wsb_write_report(const char *dir, const WsbOptions *opts,
 	write_summary_html(f, plan, runs, nruns);
 	if (wsb_clog_wanted(opts, plan))
 		wsb_clog_html(f, plotdir, plan, runs, nruns, env, verdicts);
+	if (wsb_ring_wanted(plan))
+		wsb_ring_html(f, plotdir, plan, runs, nruns, verdicts);
 	fputs("<h2>Statements with the most stall time</h2>\n", f);
 	write_statements_html(f, plan, runs, nruns);
 	write_advice_html(f, opts, plan, runs, nruns);

@@ -45,6 +45,8 @@
  *	 terminal.c	 each configuration's runs on the terminal, before the verdict
  *	 report_validate.c --validate's tables, on the terminal and in report.html
  *	 clog_report.c the CLOG by buffer count: misses, waits, tps, the tipping point
+ *	 ring_report.c wal_buffers by size: wrap-around, tps, the tipping point
+ *	 tipping.c	 the tipping point of a sweep over an ordered setting, and its sentence
  *	 proc.c		 running a program (as a user, in a cgroup, with a timeout), stopping it
  *	 util.c		 strings, rows as text, cleanup, files
  *	 main.c		 the plan-run-judge-report loop, signals

@@ -31,6 +31,7 @@
 /* this file holds main(): check() and tap_finish() are defined here */
 #define TAP_MAIN
 #include "experiment.h"
+#include "ring_report.h"
 #include "report_internal.h"
 #include "test_unit.h"
 
@@ -215,6 +216,7 @@ make_crafted_runs(WsbPlan *plan, WsbRun *runs, const char *label0)
 	int			n = 0;
 
 	init_plan(plan, 5, labels, "wal_buffers", values);
+	plan->clients = 4;
 	for (int rep = 1; rep <= 3; rep++)
 		for (int c = 0; c < 5; c++)
 		{
@@ -249,6 +251,14 @@ make_crafted_runs(WsbPlan *plan, WsbRun *runs, const char *label0)
 				const char *cc[] = {"128", c == 4 ? NULL : "0.999"};
 
 				r->clog = make_rows(2, cn, 1, cc);
+			}
+			{
+				/* the ring each has: -1 is 4MB here (shared_buffers / 32) */
+				static const char *const sn[] = {"wal_buffers_bytes"};
+				static const char *const bytes[] = {"4194304", "16777216", "32768", "262144", "1048576"};
+				const char *sc[] = {bytes[c]};
+
+				r->status = make_rows(1, sn, 1, sc);
 			}
 			/* per-second data: 15 s of pgbench, 15 history rows */
 			r->nseconds = 15;
@@ -686,7 +696,13 @@ test_report(void)
 
 		for (const char *p = html; (p = strstr(p, "<svg")) != NULL; p++)
 			nsvg++;
-		check(nsvg == 2, "report holds both charts as inline SVG (%d <svg)", nsvg);
+		check(nsvg == 3, "report holds its three charts as inline SVG: strip, timeline, wal_buffers by size (%d <svg)",
+			  nsvg);
+		check(strstr(html, "<h2>wal_buffers by size</h2>") &&
+			  strstr(html, "<tr><td>32kB</td><td>wal_buffers=32kB</td><td class=\"n\">73.200</td>") &&
+			  strstr(html, "the largest size (16MB) is not it; put the largest size first"),
+			  "wal_buffers by size: five sizes from wal_stall_status, 32kB's wrap-around share, and "
+			  "the baseline (4MB, -1) not the largest");
 	}
 	check(strstr(html, "<?xml") == NULL && strstr(html, "<!DOCTYPE svg") == NULL,
 		  "gnuplot's XML prologue is not pasted into the HTML");
@@ -753,6 +769,17 @@ test_report(void)
 			  "advice.csv: the pooled row last, under the last run, with the runs it pools");
 		check(csv && strstr(csv, ",(none),none,,none,\"too little evidence: 16 s"),
 			  "advice.csv: a NULL suggestion is an empty cell, a comma in the evidence quoted");
+		free(csv);
+
+		snprintf(path, sizeof(path), "%s/ring.csv", dir);
+		check(wsb_ring_write_csv(path, &plan, runs, n, NULL) == 0, "ring.csv written");
+		csv = read_path(path);
+		check(csv && starts_with(csv, "configuration,wal_buffers_bytes,runs,wrap_around_share,settled,"
+								 "tps_median,tps_by_rounds\nwal_buffers=32kB,32768,3,0.732000,false,800.000,\n") &&
+			  strstr(csv, "\nwal_buffers=1MB,1048576,1,") && strstr(csv, "\nwal_buffers=16MB,16777216,3,") &&
+			  count_lines(csv) == 6,
+			  "ring.csv: a row per configuration by size, its share, runs and median (%d lines)",
+			  csv ? count_lines(csv) : -1);
 		free(csv);
 	}
 	free(html);
@@ -1275,6 +1302,7 @@ main(void)
 	test_validate();
 	test_verdict();
 	test_answer();
+	test_tipping();
 	test_files();
 	test_simulation();
 	return tap_finish();

@@ -4,7 +4,8 @@
  *		wal_stall_bench: the unit tests' check() (test/tap.h, shared with
  *		test/unit/) and the test groups of the other files
  *		(test_unit_engine.c, test_unit_validate.c, test_unit_verdict.c,
- *		test_unit_sim.c, test_unit_files.c, test_unit_answer.c).
+ *		test_unit_sim.c, test_unit_files.c, test_unit_answer.c,
+ *		test_unit_tipping.c).
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
@@ -33,5 +34,6 @@ void test_verdict(void);
 void test_simulation(void);
 void test_files(void);
 void test_answer(void);
+void test_tipping(void);
 
 #endif							/* WSB_TEST_UNIT_H */

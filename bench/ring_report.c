@@ -1,0 +1,333 @@
+/*-------------------------------------------------------------------------
+ *
+ * ring_report.c
+ *		wal_stall_bench: wal_buffers by size.
+ *
+ * The question of 2012 ("32MB better by about 1,000 tps ... after that it
+ * gets murky"), asked of a sweep of three sizes or more: per
+ * configuration the ring the server really has (wal_stall_status's
+ * wal_buffers_bytes), the share of the clients' time in wrap-around waits
+ * (class wal_buffer_full), the median run's tps and the paired verdict by
+ * rounds against the baseline; the chart of both against the size,
+ * ring.csv, and the tipping-point sentence of tipping.c, where a size's
+ * stalls are settled when wrap-around takes under WSB_NEGLIGIBLE_SHARE of
+ * the clients' time, the share below which the verdicts call a class
+ * negligible.  The largest size must be the baseline.
+ *
+ * Only the judging side: runs in memory, no server.
+ *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "report_internal.h"
+#include "ring_report.h"
+#include "tipping.h"
+
+/* One configuration's ring figures, over its successful runs. */
+typedef struct RingRow
+{
+	int			config;
+	int			runs;			/* successful runs */
+	double		bytes;			/* wal_stall_status.wal_buffers_bytes, NAN unknown */
+	double		wrap_ms;		/* client wrap-around time, NAN without wal_stall */
+	double		client_ms;		/* clients x run ms */
+	double		tps_median;
+	const WsbPaired *tps;		/* against the baseline by rounds, NULL */
+} RingRow;
+
+/* Does the plan vary wal_buffers over three values or more? */
+bool
+wsb_ring_wanted(const WsbPlan *plan)
+{
+	const char *seen[WSB_MAX_CONFIGS];
+	int			n = 0;
+
+	for (int c = 0; c < plan->nconfigs; c++)
+		for (int s = 0; s < plan->configs[c].nsettings; s++)
+		{
+			const char *v = plan->configs[c].values[s];
+			bool		known = false;
+
+			if (strcmp(plan->configs[c].names[s], "wal_buffers") != 0)
+				continue;
+			for (int i = 0; i < n; i++)
+				known |= strcmp(seen[i], v) == 0;
+			if (!known && n < WSB_MAX_CONFIGS)
+				seen[n++] = v;
+		}
+	return n >= 3;
+}
+
+/* A size as PostgreSQL writes it: the largest unit that divides it. */
+static void
+size_name(double bytes, char *buf, size_t len)
+{
+	long long	b = isnan(bytes) ? 0 : (long long) bytes;
+
+	if (b > 0 && b % (1LL << 30) == 0)
+		snprintf(buf, len, "%lldGB", b >> 30);
+	else if (b > 0 && b % (1LL << 20) == 0)
+		snprintf(buf, len, "%lldMB", b >> 20);
+	else if (b % 1024 == 0)
+		snprintf(buf, len, "%lldkB", b >> 10);
+	else
+		snprintf(buf, len, "%lldB", b);
+}
+
+static double
+wrap_share(const RingRow *r)
+{
+	return r->client_ms > 0 ? r->wrap_ms / r->client_ms : NAN;
+}
+
+static double
+run_tps(const WsbRun *r, const char *a, const char *b)
+{
+	(void) a;
+	(void) b;
+	return r->tps;
+}
+
+/* The configurations' rows, sorted by size (unknown sizes last). */
+static int
+collect(const WsbPlan *plan, const WsbRun *runs, int nruns, const WsbVerdicts *verdicts,
+		RingRow *rows)
+{
+	int			n = 0;
+
+	for (int c = 0; c < plan->nconfigs; c++)
+	{
+		RingRow    *row = &rows[n];
+
+		memset(row, 0, sizeof(*row));
+		row->config = c;
+		row->bytes = NAN;
+		for (int i = 0; i < nruns; i++)
+		{
+			const WsbRun *r = &runs[i];
+			double		bytes;
+
+			if (r->config != c || !r->ok)
+				continue;
+			bytes = wsb_first_row_value(&r->status, "wal_buffers_bytes");
+			if (!isnan(bytes))
+				row->bytes = bytes;
+			row->wrap_ms += wsb_summary_value(r, "wal_buffer_full", "total_ms");
+			row->client_ms += r->seconds * 1000.0 * plan->clients;
+			row->runs++;
+		}
+		if (row->runs == 0)
+			continue;
+		row->tps_median = wsb_config_median(runs, nruns, c, run_tps, NULL, NULL);
+		row->tps = wsb_tip_tps(verdicts, plan->configs[c].label);
+		n++;
+	}
+	return n;
+}
+
+/* The rows as the tipping point reads them, sorted by size. */
+static void
+tip_values(RingRow *rows, int n, WsbTipValue *v)
+{
+	for (int i = 0; i < n; i++)
+	{
+		const RingRow *r = &rows[i];
+		double		s = wrap_share(r);
+
+		memset(&v[i], 0, sizeof(v[i]));
+		v[i].value = r->bytes;
+		size_name(r->bytes, v[i].name, sizeof(v[i].name));
+		v[i].known = !isnan(r->bytes) && !isnan(s);
+		v[i].settled = v[i].known && s < WSB_NEGLIGIBLE_SHARE;
+		snprintf(v[i].stalls, sizeof(v[i].stalls), "wrap-around %.1f%% of client time", 100.0 * s);
+		v[i].stall_share = s;
+		v[i].baseline = r->config == 0;
+		v[i].tps = r->tps;
+	}
+}
+
+/* rows and their tipping values, both sorted by size; the count */
+static int
+sorted_rows(const WsbPlan *plan, const WsbRun *runs, int nruns, const WsbVerdicts *verdicts,
+			RingRow *rows, WsbTipValue *v)
+{
+	int			n = collect(plan, runs, nruns, verdicts, rows);
+
+	/* insertion sort by size: a few configurations */
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && (isnan(rows[j - 1].bytes) || rows[j].bytes < rows[j - 1].bytes); j--)
+		{
+			RingRow		t = rows[j];
+
+			rows[j] = rows[j - 1];
+			rows[j - 1] = t;
+		}
+	tip_values(rows, n, v);
+	return n;
+}
+
+static void
+sentence(const WsbPlan *plan, const WsbTipValue *v, int n, char *buf, size_t len)
+{
+	WsbTipSweep sweep = {
+		.noun = "size",
+		.settled_rule = "wrap-around stalls take under 1% of client time",
+		.larger = "a larger ring",
+		.margin_pct = plan->margin_pct,
+		.baseline_label = plan->configs[0].label,
+	};
+
+	wsb_tip_sentence(&sweep, v, n, buf, len);
+}
+
+/* ring.csv: a row per configuration, by size; 0 or -1 */
+int
+wsb_ring_write_csv(const char *path, const WsbPlan *plan, const WsbRun *runs, int nruns,
+				   const WsbVerdicts *verdicts)
+{
+	RingRow		rows[WSB_MAX_CONFIGS];
+	WsbTipValue v[WSB_MAX_CONFIGS];
+	int			n = sorted_rows(plan, runs, nruns, verdicts, rows, v);
+	FILE	   *f = wsb_create_file(path, 0666);
+
+	if (f == NULL)
+		return -1;
+	fputs("configuration,wal_buffers_bytes,runs,wrap_around_share,settled,tps_median,tps_by_rounds\n", f);
+	for (int i = 0; i < n; i++)
+	{
+		wsb_csv_field(f, plan->configs[rows[i].config].label);
+		fputc(',', f);
+		if (!isnan(rows[i].bytes))
+			fprintf(f, "%.0f", rows[i].bytes);
+		fprintf(f, ",%d,", rows[i].runs);
+		if (!isnan(v[i].stall_share))
+			fprintf(f, "%.6f", v[i].stall_share);
+		fprintf(f, ",%s,%.3f,", v[i].settled ? "true" : "false", rows[i].tps_median);
+		wsb_csv_field(f, rows[i].tps ? rows[i].tps->words : "");
+		fputc('\n', f);
+	}
+	return wsb_close_written(f, 0);
+}
+
+void
+wsb_ring_print(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns,
+			   const WsbVerdicts *verdicts)
+{
+	RingRow		rows[WSB_MAX_CONFIGS];
+	WsbTipValue v[WSB_MAX_CONFIGS];
+	int			n = sorted_rows(plan, runs, nruns, verdicts, rows, v);
+	char		s[2048];
+
+	fputs("\nwal_buffers by size (wrap-around: the clients' wal_buffer_full time)\n", f);
+	fprintf(f, "%-10s %-12s %-8s %s\n", "size", "wrap-around", "tps", "tps by rounds");
+	fprintf(f, "%-10s %-12s %-8s\n", "", "%client", "median");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "%-10s %-12.3f %-8.0f %s\n", v[i].name, 100.0 * v[i].stall_share,
+				rows[i].tps_median, rows[i].tps ? rows[i].tps->words : "-");
+	sentence(plan, v, n, s, sizeof(s));
+	fprintf(f, "%s\n", s);
+}
+
+/* plots/ring.dat and ring.gp, drawn; 0 or -1 with why */
+static int
+draw_chart(const char *plotdir, const RingRow *rows, const WsbTipValue *v, int n, char *why,
+		   size_t len)
+{
+	FILE	   *d,
+			   *gp;
+	int			known = 0;
+
+	for (int i = 0; i < n; i++)
+		known += v[i].known;
+	if (known == 0)
+	{
+		snprintf(why, len, "no size has wrap-around figures (wal_stall not loaded?)");
+		return -1;
+	}
+	if ((d = wsb_fopenf("w", "%s/ring.dat", plotdir)) == NULL)
+		return -1;
+	fputs("# bytes name wrap_around_pct tps_median\n", d);
+	for (int i = 0; i < n; i++)
+		if (v[i].known)
+			fprintf(d, "%.0f %s %.6g %.6g\n", rows[i].bytes, v[i].name, 100.0 * v[i].stall_share,
+					rows[i].tps_median);
+	if (fclose(d) != 0)
+		return -1;
+	if ((gp = wsb_fopenf("w", "%s/ring.gp", plotdir)) == NULL)
+		return -1;
+	fputs("set terminal svg size 800,420 dynamic enhanced font 'sans,10'\n"
+		  "set output 'ring.svg'\n"
+		  "set logscale x 2\n"
+		  "set offsets graph 0.05, graph 0.05, 0, 0\n"
+		  "set grid xtics ytics lc rgb '#dddddd'\n"
+		  "set xlabel 'wal\\_buffers (wal\\_stall\\_status.wal\\_buffers\\_bytes)'\n"
+		  "set ylabel 'wrap-around waits, % of client time'\n"
+		  "set y2label 'tps, median run'\n"
+		  "set ytics nomirror\n"
+		  "set y2tics\n"
+		  "set yrange [0:*]\n"
+		  "set y2range [0:*]\n"
+		  "set key outside bottom center horizontal\n"
+		  "plot 'ring.dat' using 1:3:xtic(2) with linespoints lw 2 pt 7 lc rgb '#b2182b' "
+		  "title 'wrap-around, % of client time' axes x1y1, \\\n"
+		  "     1 with lines dt 2 lc rgb '#b2182b' title 'negligible below 1%' axes x1y1, \\\n"
+		  "     'ring.dat' using 1:4 with linespoints lw 2 pt 5 lc rgb '#2166ac' "
+		  "title 'tps' axes x1y2\n", gp);
+	if (fclose(gp) != 0)
+		return -1;
+	return wsb_run_gnuplot(plotdir, "ring.gp", why, len);
+}
+
+void
+wsb_ring_html(FILE *f, const char *plotdir, const WsbPlan *plan, const WsbRun *runs,
+			  int nruns, const WsbVerdicts *verdicts)
+{
+	RingRow		rows[WSB_MAX_CONFIGS];
+	WsbTipValue v[WSB_MAX_CONFIGS];
+	int			n = sorted_rows(plan, runs, nruns, verdicts, rows, v);
+	char		s[2048],
+				why[1024] = "";
+	char	   *path = wsb_psprintf("%s/ring.svg", plotdir);
+
+	fputs("<h2>wal_buffers by size</h2>\n", f);
+	fputs("<table><tr><th>wal_buffers</th><th>configuration</th><th>wrap-around waits, % of "
+		  "client time</th><th>tps, median run</th><th>tps by rounds against the baseline</th>"
+		  "</tr>\n", f);
+	for (int i = 0; i < n; i++)
+	{
+		fputs("<tr><td>", f);
+		wsb_html_escape(f, v[i].name);
+		fputs("</td><td>", f);
+		wsb_html_escape(f, plan->configs[rows[i].config].label);
+		fputs("</td>", f);
+		wsb_html_number_cell(f, "%.3f", 100.0 * v[i].stall_share);
+		wsb_html_number_cell(f, "%.0f", rows[i].tps_median);
+		fputs("<td>", f);
+		wsb_html_escape(f, rows[i].tps ? rows[i].tps->words : "-");
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	sentence(plan, v, n, s, sizeof(s));
+	fputs("<p><strong>", f);
+	wsb_html_escape(f, s);
+	fputs("</strong></p>\n", f);
+	if (draw_chart(plotdir, rows, v, n, why, sizeof(why)) == 0 && wsb_paste_svg(f, path) == 0)
+		fputs("<p>The clients' wrap-around waits (<code>wal_buffer_full</code>) as a share of "
+			  "their time, and the median run's tps, against the ring's size; the dashed line is "
+			  "the 1% below which a class is negligible. Data and script: "
+			  "<code>plots/ring.dat</code>, <code>plots/ring.gp</code>; a row per configuration: "
+			  "<code>ring.csv</code>.</p>\n", f);
+	else
+	{
+		fputs("<p class=\"missing\">wal_buffers chart missing: ", f);
+		wsb_html_escape(f, why[0] ? why : "ring.svg could not be read");
+		fputs("</p>\n", f);
+	}
+	free(path);
+}

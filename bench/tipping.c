@@ -1,0 +1,164 @@
+/*-------------------------------------------------------------------------
+ *
+ * tipping.c
+ *		wal_stall_bench: the tipping point of a sweep over an ordered
+ *		setting, and its sentence (tipping.h has the rule).  The CLOG
+ *		report and the wal_buffers sweep both ask here.
+ *
+ * Only the judging side: values in memory, no server.
+ *
+ * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tipping.h"
+
+const WsbPaired *
+wsb_tip_tps(const WsbVerdicts *v, const char *label)
+{
+	if (v == NULL)
+		return NULL;
+	for (int c = 0; c < v->table.nconfigs; c++)
+		if (strcmp(v->table.labels[c], label) == 0)
+			return &v->v[c * WSB_N_METRICS + WSB_M_TPS];
+	return NULL;
+}
+
+/* Sort by value, the values without figures last: a few configurations. */
+void
+wsb_tip_sort(WsbTipValue *v, int n)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0; j--)
+		{
+			const WsbTipValue *a = &v[j - 1],
+					   *b = &v[j];
+			bool		later = (!a->known && b->known) ||
+				(a->known == b->known && (isnan(a->value) || b->value < a->value));
+			WsbTipValue t;
+
+			if (!later)
+				break;
+			t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+}
+
+static bool
+tps_equivalent(const WsbTipValue *v)
+{
+	return v->tps != NULL && (v->tps->word == WSB_W_EQUIVALENT || v->tps->word == WSB_W_BASELINE);
+}
+
+/*
+ * wsb_tip_find
+ *		On values sorted by wsb_tip_sort: the tipping value, the smallest
+ *		from which on every value is settled and tps equivalent (known - 1,
+ *		the largest itself, when no smaller one is), and where the stalls
+ *		alone settle.  tip is -1 when there is no rule to apply: fewer than
+ *		two values with figures, or the largest is not the baseline.
+ */
+WsbTip
+wsb_tip_find(const WsbTipValue *v, int n)
+{
+	WsbTip		t = {0, -1, -1};
+
+	while (t.known < n && v[t.known].known && !isnan(v[t.known].value))
+		t.known++;
+	if (t.known < 2 || !v[t.known - 1].baseline)
+		return t;
+	t.tip = t.known - 1;
+	while (t.tip > 0 && v[t.tip - 1].settled && tps_equivalent(&v[t.tip - 1]))
+		t.tip--;
+	t.settled_from = t.known - 1;
+	while (t.settled_from > 0 && v[t.settled_from - 1].settled)
+		t.settled_from--;
+	return t;
+}
+
+/*
+ * Where tps cannot resolve what the stalls allow: a value whose tps is
+ * inconclusive and whose stalls take a share s of the clients' time can
+ * gain at most s / (1 - s) by losing them all; when that is inside the
+ * interval the rounds gave, say so, else nothing.
+ */
+static void
+bound_clause(const WsbTipSweep *s, const WsbTipValue *v, char *buf, size_t len)
+{
+	double		gain;
+
+	buf[0] = '\0';
+	if (v->tps == NULL || v->tps->decided || v->tps->word == WSB_W_BASELINE ||
+		isnan(v->stall_share) || v->stall_share >= 1 || isnan(v->tps->low) || isnan(v->tps->high))
+		return;
+	gain = v->stall_share / (1 - v->stall_share);
+	if (gain >= v->tps->high - 1 || v->tps->rounds < 1)
+		return;
+	snprintf(buf, len, " At %s the stalls %s would remove take %.1f%% of client time: at most "
+			 "about %.1f%% of tps, inside the interval [%+.1f%%, %+.1f%%] that %d rounds give "
+			 "at this noise.", v->name, s->larger, 100.0 * v->stall_share, 100.0 * gain,
+			 100.0 * (v->tps->low - 1), 100.0 * (v->tps->high - 1), v->tps->rounds);
+}
+
+/*
+ * wsb_tip_sentence
+ *		The tipping-point sentence of values sorted by wsb_tip_sort, into buf.
+ */
+void
+wsb_tip_sentence(const WsbTipSweep *s, const WsbTipValue *v, int n, char *buf, size_t len)
+{
+	WsbTip		t = wsb_tip_find(v, n);
+	const WsbTipValue *largest;
+	char		bound[512];
+
+	if (t.known < 2)
+	{
+		snprintf(buf, len, "No tipping point: fewer than two %ss in the sweep with figures.", s->noun);
+		return;
+	}
+	largest = &v[t.known - 1];
+	if (t.tip < 0)
+	{
+		snprintf(buf, len, "No tipping point: tps is judged against the baseline (%.200s), and the "
+				 "largest %s (%s) is not it; put the largest %s first.",
+				 s->baseline_label, s->noun, largest->name, s->noun);
+		return;
+	}
+	if (t.tip == t.known - 1)
+	{
+		const WsbTipValue *below = &v[t.known - 2];
+
+		bound_clause(s, below, bound, sizeof(bound));
+		if (t.settled_from < t.known - 1)
+			snprintf(buf, len, "No %s in the sweep reaches the tipping point: from %s on %s (%s: %s; "
+					 "%s: %s), but tps at %s is not shown equivalent within +-%g%%: %s.%s",
+					 s->noun, v[t.settled_from].name, s->settled_rule, v[t.settled_from].name,
+					 v[t.settled_from].stalls, largest->name, largest->stalls, below->name,
+					 s->margin_pct, below->tps ? below->tps->words : "not judged", bound);
+		else
+			snprintf(buf, len, "No %s in the sweep reaches the tipping point: at %s, the next below "
+					 "the largest (%s), %s against %s, and tps by rounds: %s.%s",
+					 s->noun, below->name, largest->name, below->stalls, largest->stalls,
+					 below->tps ? below->tps->words : "not judged", bound);
+		return;
+	}
+	if (t.tip == 0)
+	{
+		snprintf(buf, len, "The tipping point on this machine is at or below %s, the smallest %s of "
+				 "the sweep: from there on %s (%s: %s; %s: %s) and tps is equivalent within "
+				 "+-%g%%; a smaller %s would tell where it lies.", v[0].name, s->noun,
+				 s->settled_rule, v[0].name, v[0].stalls, largest->name, largest->stalls,
+				 s->margin_pct, s->noun);
+		return;
+	}
+	snprintf(buf, len, "The tipping point on this machine: %s.  From there on %s (%s: %s; %s: %s) "
+			 "and tps is equivalent within +-%g%%; at %s, %s, and tps by rounds: %s.",
+			 v[t.tip].name, s->settled_rule, v[t.tip].name, v[t.tip].stalls, largest->name,
+			 largest->stalls, s->margin_pct, v[t.tip - 1].name, v[t.tip - 1].stalls,
+			 v[t.tip - 1].tps ? v[t.tip - 1].tps->words : "not judged");
+}
