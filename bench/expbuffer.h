@@ -16,6 +16,7 @@
 #ifndef WSB_EXPBUFFER_H
 #define WSB_EXPBUFFER_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
