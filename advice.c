@@ -121,10 +121,14 @@ advise_wal_buffers(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int *
 		return;
 	}
 
-	target = ws_round_up_pow2((int64_t) ceil(need * WS_ADVICE_RING_HEADROOM));
+	cap = ws_round_up_pow2(in->wal_buffers_max_bytes + 1) / 2;	/* largest power of two allowed */
+	/* compared as doubles first: a need past the cap is never made an integer */
+	if (need * WS_ADVICE_RING_HEADROOM >= (double) cap)
+		target = cap;
+	else
+		target = ws_round_up_pow2((int64_t) ceil(need * WS_ADVICE_RING_HEADROOM));
 	if (target < 2 * in->wal_buffers_bytes)
 		target = 2 * in->wal_buffers_bytes;
-	cap = ws_round_up_pow2(in->wal_buffers_max_bytes + 1) / 2;	/* largest power of two allowed */
 	if (target > cap)
 		target = cap;
 
@@ -552,6 +556,57 @@ const WalStallAdviceFigure ws_advice_figures[] = {
 	FIGURE(clog_buffers_max, WS_FIGURE_INT, WS_POOL_SAME, false),
 };
 const int	ws_advice_nfigures = sizeof(ws_advice_figures) / sizeof(ws_advice_figures[0]);
+
+_Static_assert(sizeof(ws_advice_figures) / sizeof(ws_advice_figures[0]) <= WS_ADVICE_MAX_FIGURES,
+			   "WS_ADVICE_MAX_FIGURES holds every figure");
+
+/* A figure as a double, whichever its type. */
+static double
+figure_value(const WalStallAdviceFigure *f, const WalStallAdviceInput *in)
+{
+	const char *p = (const char *) in + f->offset;
+
+	if (f->type == WS_FIGURE_INT)
+		return *(const int *) p;
+	if (f->type == WS_FIGURE_INT64)
+		return (double) *(const int64_t *) p;
+	return *(const double *) p;
+}
+
+/* Is the figure unknown (-1, NaN), where it may be? */
+static bool
+figure_unknown(const WalStallAdviceFigure *f, const WalStallAdviceInput *in)
+{
+	double		v = figure_value(f, in);
+
+	return f->may_be_unknown && (isnan(v) || v == -1);
+}
+
+/*
+ * ws_advice_check
+ *		NULL when every figure of in is a number the rules can work on
+ *		(advice.h: from 0 to its type's bound, or unknown where it may be;
+ *		readings at least 1), else the name of the first that is not.  The
+ *		bounds leave the rules' arithmetic (twice a setting, ten times a
+ *		count) far from overflow; a server's own figures never reach them.
+ */
+const char *
+ws_advice_check(const WalStallAdviceInput *in)
+{
+	for (int i = 0; i < ws_advice_nfigures; i++)
+	{
+		const WalStallAdviceFigure *f = &ws_advice_figures[i];
+		double		v = figure_value(f, in);
+		double		bound = f->type == WS_FIGURE_INT ? WS_ADVICE_INT_BOUND :
+			f->type == WS_FIGURE_INT64 ? WS_ADVICE_INT64_BOUND : WS_ADVICE_DOUBLE_BOUND;
+
+		if (figure_unknown(f, in))
+			continue;
+		if (!(v >= 0 && v <= bound))
+			return f->name;
+	}
+	return in->readings >= 1 ? NULL : "readings";
+}
 
 /* An integer figure, whichever its width. */
 static int64_t

@@ -36,6 +36,10 @@
 #define WS_ADVICE_MAX_ROWS			8
 /* Room for the figures of WalStallAdviceInput, counted in ws_advice_nfigures. */
 #define WS_ADVICE_MAX_FIGURES		64
+/* The largest figure of each type ws_advice_check() lets the rules see. */
+#define WS_ADVICE_INT_BOUND			1e8
+#define WS_ADVICE_INT64_BOUND		9007199254740992.0	/* 2^53 */
+#define WS_ADVICE_DOUBLE_BOUND		1e15
 
 typedef struct WalStallAdviceInput
 {
@@ -133,6 +137,7 @@ typedef struct WalStallAdviceRow
 
 extern int	ws_advise(const WalStallAdviceInput *in, WalStallAdviceRow *rows, int max_rows);
 extern const char *ws_advice_pool(WalStallAdviceInput *into, const WalStallAdviceInput *reading);
+extern const char *ws_advice_check(const WalStallAdviceInput *in);
 extern int64_t ws_round_up_pow2(int64_t bytes);
 extern void ws_format_bytes(int64_t bytes, char *buf, int len);
 

@@ -29,6 +29,7 @@
 #include "access/xlog.h"
 #include "catalog/pg_type.h"
 #include "fmgr.h"
+#include "lib/stringinfo.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "portability/instr_time.h"
@@ -1008,10 +1009,29 @@ wal_stall_advice_figures(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }
 
+/* The figures that may be unknown, for an error's detail: "a, b and c". */
+static char *
+unknown_figure_names(void)
+{
+	StringInfoData names;
+	int			last = -1,
+				count = 0;
+
+	initStringInfo(&names);
+	for (int i = 0; i < ws_advice_nfigures; i++)
+		if (ws_advice_figures[i].may_be_unknown)
+			last = i;
+	for (int i = 0; i < ws_advice_nfigures; i++)
+		if (ws_advice_figures[i].may_be_unknown)
+			appendStringInfo(&names, "%s%s", count++ == 0 ? "" : i == last ? " and " : ", ",
+							 ws_advice_figures[i].name);
+	return names.data;
+}
+
 /*
  * One element of the array wal_stall_advice(figures[]) pools, into *in.
  * A NULL is an unknown figure where the figure may be unknown; any other
- * NULL, and any negative figure, is an error.
+ * NULL, and a figure out of the range the rules work on, is an error.
  */
 static void
 figures_from_row(HeapTupleHeader row, int element, WalStallAdviceInput *in)
@@ -1021,6 +1041,7 @@ figures_from_row(HeapTupleHeader row, int element, WalStallAdviceInput *in)
 	HeapTupleData tuple;
 	Datum		values[WS_ADVICE_MAX_FIGURES];
 	bool		nulls[WS_ADVICE_MAX_FIGURES];
+	const char *bad;
 
 	check_figures_type(desc);
 	tuple.t_len = HeapTupleHeaderGetDatumLength(row);
@@ -1035,29 +1056,25 @@ figures_from_row(HeapTupleHeader row, int element, WalStallAdviceInput *in)
 	{
 		const WalStallAdviceFigure *f = &ws_advice_figures[i];
 		char	   *p = (char *) in + f->offset;
-		double		value;
 
 		if (nulls[i] && !f->may_be_unknown)
 			ereport(ERROR,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("figure \"%s\" of element %d is null", f->name, element),
-					 errdetail("Only write_p99_ms, fsync_p99_ms, clog_hits and clog_reads may be unknown.")));
+					 errdetail("Only %s may be unknown.", unknown_figure_names())));
 		if (f->type == WS_FIGURE_INT)
-			value = *(int *) p = nulls[i] ? -1 : DatumGetInt32(values[i]);
+			*(int *) p = nulls[i] ? -1 : DatumGetInt32(values[i]);
 		else if (f->type == WS_FIGURE_INT64)
-			value = *(int64 *) p = nulls[i] ? -1 : DatumGetInt64(values[i]);
+			*(int64 *) p = nulls[i] ? -1 : DatumGetInt64(values[i]);
 		else
-			value = *(double *) p = nulls[i] ? get_float8_nan() : DatumGetFloat8(values[i]);
-		if (!nulls[i] && !(value >= 0 && isfinite(value)))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("figure \"%s\" of element %d must be a finite number of at least 0", f->name,
-							element)));
+			*(double *) p = nulls[i] ? get_float8_nan() : DatumGetFloat8(values[i]);
 	}
-	if (in->readings < 1)
+	if ((bad = ws_advice_check(in)) != NULL)
 		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("figure \"readings\" of element %d must be at least 1", element)));
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("figure \"%s\" of element %d is out of range", bad, element),
+				 errdetail("Figures are finite and at least 0 (readings at least 1), integers at most %.0f, bigints at most %.0f, and float8s at most %g.",
+						   WS_ADVICE_INT_BOUND, WS_ADVICE_INT64_BOUND, WS_ADVICE_DOUBLE_BOUND)));
 }
 
 /*
@@ -1078,6 +1095,10 @@ wal_stall_advice_pooled(PG_FUNCTION_ARGS)
 	char		typalign;
 	WalStallAdviceInput pooled;
 
+	if (ARR_NDIM(array) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("wal_stall_advice() takes a one-dimensional array of readings")));
 	get_typlenbyvalalign(ARR_ELEMTYPE(array), &typlen, &typbyval, &typalign);
 	deconstruct_array(array, ARR_ELEMTYPE(array), typlen, typbyval, typalign,
 					  &elements, &nulls, &n);
@@ -1090,6 +1111,7 @@ wal_stall_advice_pooled(PG_FUNCTION_ARGS)
 		WalStallAdviceInput reading;
 		const char *differs;
 
+		CHECK_FOR_INTERRUPTS();
 		if (nulls[i])
 			ereport(ERROR,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
@@ -1103,6 +1125,10 @@ wal_stall_advice_pooled(PG_FUNCTION_ARGS)
 					 errmsg("readings taken under different settings cannot be pooled"),
 					 errdetail("Figure \"%s\" of element %d differs from the elements before it.",
 							   differs, i + 1)));
+		else if ((differs = ws_advice_check(&pooled)) != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("figure \"%s\" of the first %d readings pooled is out of range", differs, i + 1)));
 	}
 	put_advice_rows(fcinfo, &pooled);
 	return (Datum) 0;

@@ -119,6 +119,12 @@ SELECT * FROM wal_stall_advice(ARRAY[regress_reading_with('wrap_ms', '-1')]); \e
 SELECT * FROM wal_stall_advice(ARRAY[regress_reading_with('seconds', 'NaN')]); \echo :SQLSTATE
 SELECT * FROM wal_stall_advice(ARRAY[regress_reading_with('seconds', 'Infinity')]); \echo :SQLSTATE
 SELECT * FROM wal_stall_advice(ARRAY[regress_reading_with('readings', '0')]); \echo :SQLSTATE
+SELECT * FROM wal_stall_advice(ARRAY[regress_reading_with('wal_buffers_bytes', '9223372036854775807')]); \echo :SQLSTATE
+SELECT * FROM wal_stall_advice(ARRAY[regress_reading_with('peak_wal_bytes_per_sec', '1e300')]); \echo :SQLSTATE
+SELECT * FROM wal_stall_advice(ARRAY[regress_reading_with('checkpoints', '2147483647')]); \echo :SQLSTATE
+-- each in range, their sum not: refused, not wrapped around
+SELECT * FROM wal_stall_advice(array_fill(regress_reading_with('seconds_ring_full', '60000000'), ARRAY[2])); \echo :SQLSTATE
+SELECT * FROM wal_stall_advice(array_fill((SELECT f FROM regress_reading), ARRAY[2, 2])); \echo :SQLSTATE
 SELECT * FROM wal_stall_advice(ARRAY[(SELECT f FROM regress_reading),
     regress_reading_with('wal_buffers_bytes', '1048576')]); \echo :SQLSTATE
 -- an unknown tail (no fsync waited for) is no error: the write's alone counts

@@ -7,6 +7,7 @@
  */
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -547,6 +548,42 @@ test_pooling(void)
 	ws_advice_pool(&pooled, &reading);
 	check(pooled.clog_hits == -1 && pooled.clog_reads == 50, "CLOG hits unknown in one: unknown; "
 		  "reads add up (%lld, %lld)", (long long) pooled.clog_hits, (long long) pooled.clog_reads);
+
+	/* the range the rules work on: unknowns where they may be, bounds */
+	reading = part_of(whole, 0.5);
+	check(ws_advice_check(&reading) == NULL, "a server's figures are in range");
+	reading.write_p99_ms = NAN;
+	reading.clog_hits = -1;
+	check(ws_advice_check(&reading) == NULL, "an unknown p99 or CLOG count is allowed");
+	reading.wrap_ms = NAN;
+	check(ws_advice_check(&reading) && strcmp(ws_advice_check(&reading), "wrap_ms") == 0,
+		  "an unknown wrap-around time is not");
+	reading = part_of(whole, 0.5);
+	reading.wal_buffers_bytes = INT64_MAX;
+	check(ws_advice_check(&reading) && strcmp(ws_advice_check(&reading), "wal_buffers_bytes") == 0,
+		  "a ring of 2^63 bytes is out of range");
+	reading = part_of(whole, 0.5);
+	reading.seconds = INFINITY;
+	check(ws_advice_check(&reading) && strcmp(ws_advice_check(&reading), "seconds") == 0,
+		  "infinite seconds are out of range");
+	reading = part_of(whole, 0.5);
+	reading.readings = 0;
+	check(ws_advice_check(&reading) && strcmp(ws_advice_check(&reading), "readings") == 0,
+		  "no reading at all is out of range");
+	reading = part_of(whole, 0.5);
+	reading.seconds_ring_full = (int) WS_ADVICE_INT_BOUND;
+	pooled = reading;
+	ws_advice_pool(&pooled, &reading);
+	check(ws_advice_check(&pooled) && strcmp(ws_advice_check(&pooled), "seconds_ring_full") == 0,
+		  "two readings at the bound pool out of range, without overflow (%d)", pooled.seconds_ring_full);
+	reading = part_of(whole, 0.5);
+	reading.wal_buffers_max_bytes = (int64_t) WS_ADVICE_INT64_BOUND;
+	reading.peak_wal_bytes_per_sec = WS_ADVICE_DOUBLE_BOUND;
+	reading.write_p99_ms = WS_ADVICE_DOUBLE_BOUND;
+	reading.seconds = 600;
+	n = advise(&reading, rows);
+	check(n > 0 && ws_advice_check(&reading) == NULL,
+		  "figures at their bounds: advice without overflow (%d rows)", n);
 
 	/* a setting that differs: refused, nothing pooled */
 	pooled = part_of(whole, 0.5);
