@@ -192,7 +192,7 @@ extern int	wsb_slowdisk_setup(WsbSlowDisk *d, const WsbOptions *o, const char *w
 							   uid_t owner, gid_t group, char *err, size_t errlen);
 extern int	wsb_slowdisk_throttle(WsbSlowDisk *d, const WsbOptions *o, char *err, size_t errlen);
 extern void wsb_slowdisk_describe(const WsbSlowDisk *d, const WsbOptions *o, char *buf, size_t len);
-extern void wsb_slowdisk_sweep(const char *workdir, pid_t pid, PQExpBuffer done);
+extern bool wsb_slowdisk_sweep(const char *workdir, PQExpBuffer done);
 
 /* ---------- target.c ---------- */
 

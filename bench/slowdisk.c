@@ -434,7 +434,8 @@ wsb_slowdisk_setup(WsbSlowDisk *d, const WsbOptions *o, const char *workdir,
 		if (rc != 0)
 			return -1;
 	}
-	d->cgroup = wsb_psprintf("%s/wal_stall_bench.%d", d->cgroup_parent, (int) getpid());
+	/* named as the work directory, unique while it exists: the sweep finds it so */
+	d->cgroup = wsb_psprintf("%s/%s", d->cgroup_parent, strrchr(workdir, '/') + 1);
 	if (mkdir(d->cgroup, 0755) != 0)
 	{
 		snprintf(err, errlen, "could not create cgroup \"%s\": %s", d->cgroup, strerror(errno));
@@ -560,16 +561,19 @@ find_loop_device(WsbSlowDisk *d, const char *image)
 
 /*
  * wsb_slowdisk_sweep
- *		Undo the slow disk a killed harness (its pid) left in workdir, as
- *		its cleanups would have: its cgroup (v2 or v1), the mount, the loop
- *		device, the image.  What is not there is skipped; what was undone
- *		is appended to done.  The server must be stopped first.
+ *		Undo the slow disk a killed harness left in workdir, as its cleanups
+ *		would have: its cgroup (v2 or v1, named as workdir), the mount, the
+ *		loop device.  What is not there is skipped; what was undone is
+ *		appended to done.  The server must be stopped first.  false when
+ *		the mount or the loop device could not go, so the directory must
+ *		stay.
  */
-void
-wsb_slowdisk_sweep(const char *workdir, pid_t pid, PQExpBuffer done)
+bool
+wsb_slowdisk_sweep(const char *workdir, PQExpBuffer done)
 {
 	WsbSlowDisk d = {0};
 	char	   *parents[2];
+	bool		ok = true;
 
 	parents[0] = wsb_psprintf("%s", cgroup_root());
 	parents[1] = wsb_psprintf("%s/blkio", cgroup_root());
@@ -578,7 +582,7 @@ wsb_slowdisk_sweep(const char *workdir, pid_t pid, PQExpBuffer done)
 		struct stat st;
 
 		d.cgroup_parent = parents[i];
-		d.cgroup = wsb_psprintf("%s/wal_stall_bench.%d", parents[i], (int) pid);
+		d.cgroup = wsb_psprintf("%s/%s", parents[i], strrchr(workdir, '/') + 1);
 		d.cgroup_procs = wsb_psprintf("%s/cgroup.procs", d.cgroup);
 		if (lstat(d.cgroup, &st) == 0 && S_ISDIR(st.st_mode))
 		{
@@ -593,14 +597,19 @@ wsb_slowdisk_sweep(const char *workdir, pid_t pid, PQExpBuffer done)
 	if (is_mount_point(d.mountpoint))
 	{
 		undo_mount(&d);
-		appendPQExpBuffer(done, ", mount %s", d.mountpoint);
+		ok = !is_mount_point(d.mountpoint);
+		if (ok)
+			appendPQExpBuffer(done, ", mount %s", d.mountpoint);
 	}
 	d.image = wsb_psprintf("%s/slow_disk.img", workdir);
-	if (find_loop_device(&d, d.image))
+	if (ok && find_loop_device(&d, d.image))
 	{
 		undo_loop(&d);
-		appendPQExpBuffer(done, ", loop device %s", d.loopdev);
+		ok = !find_loop_device(&d, d.image);
+		if (ok)
+			appendPQExpBuffer(done, ", loop device %s", d.loopdev);
 	}
 	free(d.mountpoint);
 	free(d.image);
+	return ok;
 }

@@ -30,7 +30,10 @@
 #include <limits.h>
 #include <pwd.h>
 #include <stdlib.h>
+#include <poll.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/pidfd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <libpq-fe.h>
@@ -753,91 +756,88 @@ open_existing(WsbTarget *t, const WsbOptions *o, char *err, size_t errlen)
 /* ---------- what a killed harness left ---------- */
 
 /*
- * A process's start time, in clock ticks since boot (the 22nd field of
- * /proc/PID/stat, counted after the command's closing parenthesis, which
- * may hold spaces); 0 when it is gone.
+ * Does the process behind pidfd (pid when it was opened) belong to owner
+ * and have dir as its working directory?  Read after the pidfd is open, so
+ * that a pid reused since names a process the pidfd does not signal.
  */
-static unsigned long long
-process_start(pid_t pid)
-{
-	char	   *path = wsb_psprintf("/proc/%d/stat", (int) pid);
-	char	   *text = wsb_read_file(path, NULL);
-	char	   *p = text ? strrchr(text, ')') : NULL;
-	char	   *save = NULL;
-	unsigned long long start = 0;
-	int			field = 2;
-
-	for (char *tok = p ? strtok_r(p + 1, " ", &save) : NULL; tok; tok = strtok_r(NULL, " ", &save))
-		if (++field == 22)
-		{
-			start = strtoull(tok, NULL, 10);
-			break;
-		}
-	free(path);
-	free(text);
-	return start;
-}
-
-/* Does process pid belong to owner and have dir as its working directory? */
 static bool
 process_runs_in(pid_t pid, uid_t owner, const char *dir)
 {
 	char	   *proc = wsb_psprintf("/proc/%d", (int) pid);
 	char	   *cwd = wsb_psprintf("/proc/%d/cwd", (int) pid);
 	char		target[PATH_MAX];
+	char	   *real = realpath(dir, NULL);
 	ssize_t		n = readlink(cwd, target, sizeof(target) - 1);
 	struct stat st;
 	bool		same = false;
 
-	if (n > 0 && stat(proc, &st) == 0 && st.st_uid == owner)
+	if (n > 0 && real != NULL && stat(proc, &st) == 0 && st.st_uid == owner)
 	{
 		target[n] = '\0';
-		same = strcmp(target, dir) == 0;
+		same = strcmp(target, real) == 0;
 	}
+	free(real);
 	free(proc);
 	free(cwd);
 	return same;
 }
 
+/* Wait up to seconds for the process behind pidfd to end: true if it did. */
+static bool
+wait_pidfd(int pidfd, double seconds)
+{
+	struct pollfd p = {.fd = pidfd,.events = POLLIN};
+
+	return poll(&p, 1, (int) (seconds * 1000)) == 1;
+}
+
 /*
  * Stop the server a killed harness left running on the data directory
- * data: the pid in its postmaster.pid (read as a file of its owner's) gets
- * SIGQUIT, an immediate shutdown, if that process is the owner's and runs
- * in that directory, as a postmaster does; SIGKILL if it still lives 10 s
- * later.  true if a server was stopped.
+ * data.  The pid in its postmaster.pid (read as a file of its owner's) is
+ * opened as a pidfd, then checked to be the owner's process working in
+ * that directory, as a postmaster does, and only that process is signalled:
+ * SIGQUIT, an immediate shutdown, and SIGKILL if it lives 10 s later.
+ * 0: no server there, 1: stopped, -1: one is there and would not stop.
  */
-static bool
+static int
 stop_left_server(const char *data, uid_t owner)
 {
 	char	   *pidfile = wsb_psprintf("%s/postmaster.pid", data);
 	char	   *text = wsb_read_file_of(pidfile, owner, NULL);
 	pid_t		pid = text ? (pid_t) atol(text) : 0;
+	int			pidfd = pid > 1 ? pidfd_open(pid, 0) : -1;
+	int			rc = 0;
 
 	free(pidfile);
 	free(text);
-	if (pid <= 1 || !process_runs_in(pid, owner, data))
-		return false;
-	kill(pid, SIGQUIT);
-	for (int i = 0; i < 150 && process_start(pid) != 0; i++)
+	if (pidfd < 0)
+		return 0;
+	if (process_runs_in(pid, owner, data))
 	{
-		if (i == 100)
-			kill(pid, SIGKILL);
-		usleep(100000);
+		rc = 1;
+		if (pidfd_send_signal(pidfd, SIGQUIT, NULL, 0) == 0 && !wait_pidfd(pidfd, 10) &&
+			(pidfd_send_signal(pidfd, SIGKILL, NULL, 0) != 0 || !wait_pidfd(pidfd, 5)))
+			rc = -1;
 	}
-	return true;
+	close(pidfd);
+	return rc;
 }
 
 /*
- * Undo what the killed harness pid left in its work directory w, as its
- * cleanups would have: the server, the slow disk, the directory.
+ * Undo what the killed harness left in its work directory w, as its
+ * cleanups would have: the server, the slow disk, then the directory and
+ * its harness.pid, unless the server or the slow disk would not go (then
+ * the directory stays, for a later start or for hand).  The caller holds
+ * harness.pid's lock; pid, the dead harness's, is for the message.
  */
 static void
-sweep_workdir(const char *w, pid_t pid)
+sweep_workdir(const char *w, const char *pid)
 {
 	WsbTarget	t;
 	PQExpBufferData done;
 	struct stat st;
 	char	   *ownerdir = wsb_psprintf("%s/owner", w);
+	bool		ok = true;
 
 	memset(&t, 0, sizeof(t));
 	initPQExpBuffer(&done);
@@ -854,16 +854,25 @@ sweep_workdir(const char *w, pid_t pid)
 		t.gid = st.st_gid;
 		for (int i = 0; i < 2; i++)
 		{
-			if (stop_left_server(datadirs[i], t.uid))
+			int			stopped = stop_left_server(datadirs[i], t.uid);
+
+			if (stopped > 0)
 				appendPQExpBuffer(&done, ", the server on %s stopped", datadirs[i]);
+			ok &= stopped >= 0;
 			free(datadirs[i]);
 		}
 	}
-	wsb_slowdisk_sweep(w, pid, &done);
-	remove_workdir(&t);
+	ok = ok && wsb_slowdisk_sweep(w, &done);
 	/* said even with --quiet: root changed the machine */
-	fprintf(stderr, "wal_stall_bench: wal_stall_bench %d was killed and left %s: undone%s, the directory removed\n",
-			(int) pid, w, done.data);
+	if (ok)
+	{
+		remove_workdir(&t);
+		fprintf(stderr, "wal_stall_bench: wal_stall_bench %s was killed and left %s: undone%s, "
+				"the directory removed\n", pid, w, done.data);
+	}
+	else
+		fprintf(stderr, "wal_stall_bench: wal_stall_bench %s was killed and left %s: undone%s; "
+				"its server or slow disk would not go, so the directory stays\n", pid, w, done.data);
 	termPQExpBuffer(&done);
 	free(ownerdir);
 }
@@ -871,11 +880,13 @@ sweep_workdir(const char *w, pid_t pid)
 /*
  * At the start, before making anything: the work directories of harnesses
  * that were killed (SIGKILL, a crash) on a temporary cluster and could not
- * clean up.  A directory is swept only when it is a real directory of ours
- * that nobody else may write in, and its harness.pid names a process that
- * is gone, or a pid reused since (another start time); a live harness's is
- * left alone, and so is a --pgdata harness's (it has no harness.pid: its
- * restore.sql undoes what it did, and names the directory).
+ * clean up.  A live harness holds an exclusive lock on its harness.pid for
+ * as long as it runs, which no child inherits and which its death releases,
+ * so the lock, not the pid, tells a dead harness's directory (and keeps two
+ * starts from sweeping one).  Swept only when it is a real directory of
+ * ours that nobody else may write in, and its harness.pid a regular file
+ * of ours whose lock we get.  A --pgdata harness's directory has no
+ * harness.pid: its restore.sql undoes what it did, and names the directory.
  */
 static void
 sweep_killed_harnesses(void)
@@ -887,21 +898,28 @@ sweep_killed_harnesses(void)
 	{
 		char	   *w;
 		char	   *pidfile;
-		char	   *text;
+		char		pid[32] = "";
 		struct stat st;
-		int			pid = 0;
-		unsigned long long start = 0;
+		int			fd = -1;
 
 		if (strncmp(e->d_name, "wal_stall_bench.", 16) != 0 || strlen(e->d_name) != 22)
 			continue;
 		w = wsb_psprintf("/tmp/%s", e->d_name);
 		pidfile = wsb_psprintf("%s/harness.pid", w);
-		text = lstat(w, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
-			(st.st_mode & 022) == 0 ? wsb_read_file_of(pidfile, geteuid(), NULL) : NULL;
-		if (text && sscanf(text, "%d %llu", &pid, &start) == 2 && pid > 1 && pid != getpid() &&
-			process_start(pid) != start)
+		if (lstat(w, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+			(st.st_mode & 022) == 0)
+			fd = open(pidfile, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+			flock(fd, LOCK_EX | LOCK_NB) == 0)
+		{
+			ssize_t		n = read(fd, pid, sizeof(pid) - 1);
+
+			pid[n > 0 ? n : 0] = '\0';
+			pid[strcspn(pid, " \n")] = '\0';
 			sweep_workdir(w, pid);
-		free(text);
+		}
+		if (fd >= 0)
+			close(fd);
 		free(pidfile);
 		free(w);
 	}
@@ -909,19 +927,28 @@ sweep_killed_harnesses(void)
 		closedir(tmp);
 }
 
-/* harness.pid in the work directory: our pid and start time, for the above. */
+/*
+ * harness.pid in the work directory: our pid, under an exclusive lock held
+ * until we exit (the descriptor is never closed, and not inherited).
+ */
 static int
 write_harness_pid(const char *workdir, char *err, size_t errlen)
 {
 	char	   *path = wsb_psprintf("%s/harness.pid", workdir);
-	char	   *text = wsb_psprintf("%d %llu\n", (int) getpid(), process_start(getpid()));
-	int			rc = wsb_write_file(path, text);
+	int			fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	char		line[32];
+	int			len = snprintf(line, sizeof(line), "%d\n", (int) getpid());
 
-	if (rc != 0)
+	if (fd < 0 || flock(fd, LOCK_EX) != 0 || write(fd, line, len) != len)
+	{
 		snprintf(err, errlen, "could not write \"%s\": %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		free(path);
+		return -1;
+	}
 	free(path);
-	free(text);
-	return rc;
+	return 0;
 }
 
 /*

@@ -124,6 +124,16 @@ finish_bench() {	# the harness's exit status
 	bench=""
 	return "$rc"
 }
+child_cgroup() {	# child_cgroup DIR: the harness's cgroup under DIR, named as its work directory
+	local c
+	for _ in $(seq 1 1200); do
+		c=$(ls -d "$1"/wal_stall_bench.* 2>/dev/null | head -1)
+		[ -n "$c" ] && { echo "$c"; return 0; }
+		kill -0 "$bench" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "$1/wal_stall_bench.none"
+}
 wait_for() {	# wait_for FILE: up to 120 s
 	for _ in $(seq 1 1200); do
 		[ -s "$1" ] && return 0
@@ -137,8 +147,9 @@ wait_for() {	# wait_for FILE: up to 120 s
 root=$work/root2
 fake_root "$root" v2 ""
 run_bench "$root" out1 --set wal_buffers=1MB --runs 1 --duration 30
-child=$root/wal_stall_bench.$bench
-ok "v2: the child cgroup $root/wal_stall_bench.PID gets io.max" wait_for "$child/io.max"
+child=$(child_cgroup "$root")
+ok "v2: the child cgroup $root/wal_stall_bench.XXXXXX, named as the work directory, gets io.max" \
+	eval 'wait_for "$child/io.max" && [ -d "/tmp/${child##*/}" ]'
 # the run under way: the harness's own pgbench (after any restart for the configuration)
 running=false
 for _ in $(seq 1 1200); do
@@ -180,7 +191,7 @@ ok "v2 SIGINT: loop device, mount, cluster and work directory removed" nothing_l
 root=$work/root2b
 fake_root "$root" v2 "cpu io memory"
 run_bench "$root" out2 --set wal_buffers=1MB --runs 1 --duration 2
-child=$root/wal_stall_bench.$bench
+child=$(child_cgroup "$root")
 wait_for "$child/io.max"
 iomax=$(cat "$child/io.max" 2>/dev/null)
 finish_bench
@@ -198,7 +209,7 @@ ok "v2 clean finish: loop device, mount, cluster and work directory removed" not
 root=$work/root1
 fake_root "$root" v1
 run_bench "$root" out3 --set wal_buffers=1MB --runs 1 --duration 2
-child=$root/blkio/wal_stall_bench.$bench
+child=$(child_cgroup "$root/blkio")
 wait_for "$child/blkio.throttle.write_iops_device"
 iops=$(cat "$child/blkio.throttle.write_iops_device" 2>/dev/null)
 finish_bench

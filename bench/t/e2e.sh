@@ -652,7 +652,8 @@ if [ -e /sys/fs/cgroup/blkio/blkio.throttle.write_iops_device ] && [ -e /dev/loo
 
 	# SIGKILL of the harness on a temporary cluster: no cleanup can run, so
 	# its server, cgroup, mount, loop device and work directory stay; the
-	# next start finds them by the dead harness's harness.pid and undoes them
+	# next start finds them by the dead harness's harness.pid, whose lock
+	# died with it, and undoes them
 	mark
 	"$BENCH" --pg-config "$PG_CONFIG" --slow-wal 200 --set wal_buffers=32kB --runs 1 --duration 20 \
 		--clients 2 --scale 1 --quiet --out "$work/out5s" >"$work/t5s.out" 2>"$work/t5s.err" &
@@ -662,7 +663,7 @@ if [ -e /sys/fs/cgroup/blkio/blkio.throttle.write_iops_device ] && [ -e /dev/loo
 	wait "$bench" 2>/dev/null
 	left=$(leftovers)
 	ok "--slow-wal SIGKILL: the killed harness left its server, cgroup, mount and loop device" \
-		eval 'grep -q "^/dev/loop" <<<"$left" && grep -q "/sys/fs/cgroup/blkio/wal_stall_bench.$bench\$" <<<"$left" &&
+		eval 'grep -q "^/dev/loop" <<<"$left" && grep -q "^/sys/fs/cgroup/blkio/wal_stall_bench\.[A-Za-z0-9]\{6\}\$" <<<"$left" &&
 			grep -q "/slow_disk\$" <<<"$left" && grep -q "postgres -D /tmp/wal_stall_bench" <<<"$left"'
 	"$BENCH" --pg-config "$PG_CONFIG" --set wal_buffers=32kB --runs 1 --duration 2 --clients 2 --scale 1 \
 		--quiet --out "$work/out5n" >"$work/t5n.out" 2>"$work/t5n.err"
