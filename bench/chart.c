@@ -117,6 +117,31 @@ gp_comment(FILE *f, const char *s)
 		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
 }
 
+/*
+ * wsb_gp_sweep_axes
+ *		The opening of a sweep's chart (CLOG buffers, wal_buffers): an SVG
+ *		of 800 x 420, the setting on a log 2 axis, the stall figure on the
+ *		left axis and the median run's tps on the right, both from 0.  The
+ *		labels go in as given: gnuplot's enhanced text, underscores escaped.
+ */
+void
+wsb_gp_sweep_axes(FILE *gp, const char *svg, const char *xlabel, const char *ylabel)
+{
+	fprintf(gp, "set terminal svg size 800,420 dynamic enhanced font 'sans,10'\n"
+			"set output '%s'\n"
+			"set logscale x 2\n"
+			"set offsets graph 0.05, graph 0.05, 0, 0\n"
+			"set grid xtics ytics lc rgb '#dddddd'\n"
+			"set xlabel '%s'\n"
+			"set ylabel '%s'\n"
+			"set y2label 'tps, median run'\n"
+			"set ytics nomirror\n"
+			"set y2tics\n"
+			"set yrange [0:*]\n"
+			"set y2range [0:*]\n"
+			"set key outside bottom center horizontal\n", svg, xlabel, ylabel);
+}
+
 void
 wsb_gp_number(FILE *f, double v)
 {

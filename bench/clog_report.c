@@ -317,20 +317,9 @@ draw_chart(const char *plotdir, const ClogRow *rows, int n, char *why, size_t le
 		return -1;
 	if ((gp = wsb_fopenf("w", "%s/clog.gp", plotdir)) == NULL)
 		return -1;
-	fputs("set terminal svg size 800,420 dynamic enhanced font 'sans,10'\n"
-		  "set output 'clog.svg'\n"
-		  "set logscale x 2\n"
-		  "set offsets graph 0.05, graph 0.05, 0, 0\n"
-		  "set grid xtics ytics lc rgb '#dddddd'\n"
-		  "set xlabel 'CLOG buffers (wal\\_stall\\_clog.buffers)'\n"
-		  "set ylabel 'CLOG misses per 1,000 transactions (pg\\_stat\\_slru)'\n"
-		  "set y2label 'tps, median run'\n"
-		  "set ytics nomirror\n"
-		  "set y2tics\n"
-		  "set yrange [0:*]\n"
-		  "set y2range [0:*]\n"
-		  "set key outside bottom center horizontal\n"
-		  "plot 'clog.dat' using 1:2:xtic(1) with linespoints lw 2 pt 7 lc rgb '#b2182b' "
+	wsb_gp_sweep_axes(gp, "clog.svg", "CLOG buffers (wal\\_stall\\_clog.buffers)",
+					  "CLOG misses per 1,000 transactions (pg\\_stat\\_slru)");
+	fputs("plot 'clog.dat' using 1:2:xtic(1) with linespoints lw 2 pt 7 lc rgb '#b2182b' "
 		  "title 'misses per 1,000 transactions' axes x1y1, \\\n"
 		  "     'clog.dat' using 1:3 with linespoints lw 2 pt 5 lc rgb '#2166ac' "
 		  "title 'tps' axes x1y2\n", gp);

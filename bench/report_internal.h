@@ -27,6 +27,7 @@ extern int	wsb_paste_svg_image(FILE *f, const char *path, const char *alt);
 extern bool wsb_find_gnuplot(char *why, size_t len);
 extern int	wsb_run_gnuplot(const char *dir, const char *script, char *why, size_t len);
 extern void wsb_gp_string(FILE *f, const char *s);
+extern void wsb_gp_sweep_axes(FILE *gp, const char *svg, const char *xlabel, const char *ylabel);
 extern void wsb_gp_number(FILE *f, double v);
 
 #endif							/* WSB_REPORT_INTERNAL_H */

@@ -261,20 +261,9 @@ draw_chart(const char *plotdir, const RingRow *rows, const WsbTipValue *v, int n
 		return -1;
 	if ((gp = wsb_fopenf("w", "%s/ring.gp", plotdir)) == NULL)
 		return -1;
-	fputs("set terminal svg size 800,420 dynamic enhanced font 'sans,10'\n"
-		  "set output 'ring.svg'\n"
-		  "set logscale x 2\n"
-		  "set offsets graph 0.05, graph 0.05, 0, 0\n"
-		  "set grid xtics ytics lc rgb '#dddddd'\n"
-		  "set xlabel 'wal\\_buffers (wal\\_stall\\_status.wal\\_buffers\\_bytes)'\n"
-		  "set ylabel 'wrap-around waits, % of client time'\n"
-		  "set y2label 'tps, median run'\n"
-		  "set ytics nomirror\n"
-		  "set y2tics\n"
-		  "set yrange [0:*]\n"
-		  "set y2range [0:*]\n"
-		  "set key outside bottom center horizontal\n"
-		  "plot 'ring.dat' using 1:3:xtic(2) with linespoints lw 2 pt 7 lc rgb '#b2182b' "
+	wsb_gp_sweep_axes(gp, "ring.svg", "wal\\_buffers (wal\\_stall\\_status.wal\\_buffers\\_bytes)",
+					  "wrap-around waits, % of client time");
+	fputs("plot 'ring.dat' using 1:3:xtic(2) with linespoints lw 2 pt 7 lc rgb '#b2182b' "
 		  "title 'wrap-around, % of client time' axes x1y1, \\\n"
 		  "     1 with lines dt 2 lc rgb '#b2182b' title 'negligible below 1%' axes x1y1, \\\n"
 		  "     'ring.dat' using 1:4 with linespoints lw 2 pt 5 lc rgb '#2166ac' "
