@@ -82,27 +82,49 @@ wsb_tip_find(const WsbTipValue *v, int n)
 }
 
 /*
- * Where tps cannot resolve what the stalls allow: a value whose tps is
- * inconclusive and whose stalls take a share s of the clients' time can
- * gain at most s / (1 - s) by losing them all; when that is inside the
- * interval the rounds gave, say so, else nothing.
+ * Where tps cannot resolve what the stalls allow.  Losing stalls that take
+ * a share s of the clients' time can gain at most s / (1 - s) of tps; over
+ * the values from..to (below the largest), the most a larger value could
+ * remove is the largest share beyond the largest value's.  When even the
+ * narrowest undecided interval of those values reaches past that gain,
+ * the rounds cannot show it: say so, else nothing.
  */
 static void
-bound_clause(const WsbTipSweep *s, const WsbTipValue *v, char *buf, size_t len)
+bound_clause(const WsbTipSweep *s, const WsbTipValue *v, int from, int to,
+			 const WsbTipValue *largest, char *buf, size_t len)
 {
-	double		gain;
+	const WsbTipValue *most = NULL,
+			   *narrowest = NULL;
+	double		share = 0,
+				gain;
 
 	buf[0] = '\0';
-	if (v->tps == NULL || v->tps->decided || v->tps->word == WSB_W_BASELINE ||
-		isnan(v->stall_share) || v->stall_share >= 1 || isnan(v->tps->low) || isnan(v->tps->high))
+	for (int i = from; i <= to; i++)
+	{
+		const WsbPaired *t = v[i].tps;
+		double		extra = v[i].stall_share - (isnan(largest->stall_share) ? 0 : largest->stall_share);
+
+		if (isnan(v[i].stall_share))
+			return;
+		if (most == NULL || extra > share)
+		{
+			most = &v[i];
+			share = extra > 0 ? extra : 0;
+		}
+		if (t && !t->decided && t->word != WSB_W_BASELINE && !isnan(t->low) && !isnan(t->high) &&
+			(narrowest == NULL || t->high - t->low < narrowest->tps->high - narrowest->tps->low))
+			narrowest = &v[i];
+	}
+	if (most == NULL || narrowest == NULL || share >= 1)
 		return;
-	gain = v->stall_share / (1 - v->stall_share);
-	if (gain >= v->tps->high - 1 || v->tps->rounds < 1)
+	gain = share / (1 - share);
+	if (gain >= narrowest->tps->high - 1)
 		return;
-	snprintf(buf, len, " At %s the stalls %s would remove take %.1f%% of client time: at most "
-			 "about %.1f%% of tps, inside the interval [%+.1f%%, %+.1f%%] that %d rounds give "
-			 "at this noise.", v->name, s->larger, 100.0 * v->stall_share, 100.0 * gain,
-			 100.0 * (v->tps->low - 1), 100.0 * (v->tps->high - 1), v->tps->rounds);
+	snprintf(buf, len, " From %s on, the stalls %s would remove take at most %.1f%% of client time "
+			 "(at %s): at most about %.1f%% of tps, inside even the narrowest interval %d rounds "
+			 "give at this noise ([%+.1f%%, %+.1f%%] at %s).", v[from].name, s->larger,
+			 100.0 * share, most->name, 100.0 * gain, narrowest->tps->rounds,
+			 100.0 * (narrowest->tps->low - 1), 100.0 * (narrowest->tps->high - 1), narrowest->name);
 }
 
 /*
@@ -133,7 +155,9 @@ wsb_tip_sentence(const WsbTipSweep *s, const WsbTipValue *v, int n, char *buf, s
 	{
 		const WsbTipValue *below = &v[t.known - 2];
 
-		bound_clause(s, below, bound, sizeof(bound));
+		bound[0] = '\0';
+		if (t.settled_from < t.known - 1)
+			bound_clause(s, v, t.settled_from, t.known - 2, largest, bound, sizeof(bound));
 		if (t.settled_from < t.known - 1)
 			snprintf(buf, len, "No %s in the sweep reaches the tipping point: from %s on %s (%s: %s; "
 					 "%s: %s), but tps at %s is not shown equivalent within +-%g%%: %s.%s",
@@ -142,9 +166,9 @@ wsb_tip_sentence(const WsbTipSweep *s, const WsbTipValue *v, int n, char *buf, s
 					 s->margin_pct, below->tps ? below->tps->words : "not judged", bound);
 		else
 			snprintf(buf, len, "No %s in the sweep reaches the tipping point: at %s, the next below "
-					 "the largest (%s), %s against %s, and tps by rounds: %s.%s",
+					 "the largest (%s), %s against %s, and tps by rounds: %s.",
 					 s->noun, below->name, largest->name, below->stalls, largest->stalls,
-					 below->tps ? below->tps->words : "not judged", bound);
+					 below->tps ? below->tps->words : "not judged");
 		return;
 	}
 	if (t.tip == 0)

@@ -115,8 +115,9 @@ test_tipping(void)
 					 "take under 1% of client time") &&
 			  strstr(s, "but tps at 4MB is not shown equivalent within +-10%: inconclusive [-8.0%, +12.0%]."),
 			  "tipping: settled from 1MB, tps at 4MB unresolved (%s)", s);
-		check(strstr(s, "At 4MB the stalls a larger ring would remove take 0.3% of client time: at most "
-					 "about 0.3% of tps, inside the interval [-8.0%, +12.0%] that 9 rounds give at this noise."),
+		check(strstr(s, "From 1MB on, the stalls a larger ring would remove take at most 0.8% of client "
+					 "time (at 1MB): at most about 0.8% of tps, inside even the narrowest interval 9 "
+					 "rounds give at this noise ([-8.0%, +12.0%] at 4MB)."),
 			  "tipping: and that tps cannot resolve what those stalls could cost (%s)", s);
 	}
 
