@@ -188,7 +188,7 @@ wsb_answer_conditions_of_runs(const WsbOptions *o, const WsbPlan *plan, const Ws
 	if (o)
 	{
 		cond->slow_wal_iops = o->slow_wal_iops;
-		cond->slow_wal_mbps = o->slow_wal_mbps;
+		cond->slow_wal_mbps = wsb_wal_cap_mbps(o);
 		wsb_answer_held(o->extra_conf, cond->held, sizeof(cond->held));
 	}
 	for (int c = 0; c < plan->nconfigs && c < 64; c++)
@@ -275,7 +275,7 @@ conditions(char *buf, size_t len, const WsbAnswerConditions *cond)
 	{
 		add(buf, len, "On this WAL disk (throttled to %d write IOPS", cond->slow_wal_iops);
 		if (cond->slow_wal_mbps > 0)
-			add(buf, len, ", %d MB/s", cond->slow_wal_mbps);
+			add(buf, len, ", %.3g MB/s", cond->slow_wal_mbps);
 		if (cond->held[0])
 			add(buf, len, "; %s", cond->held);
 		add(buf, len, "), ");
@@ -329,7 +329,7 @@ disk_evidence(char *buf, size_t len, const WsbAnswerConditions *cond, int config
 	else if (measured)
 		add(buf, len, "%.1f and %.1f MB/s measured", lo, hi);
 	if (measured && cond->slow_wal_iops > 0 && cond->slow_wal_mbps > 0)
-		add(buf, len, " against its %d MB/s cap", cond->slow_wal_mbps);
+		add(buf, len, " against its %.3g MB/s cap", cond->slow_wal_mbps);
 	add(buf, len, "%s%s)", measured && pointer[0] ? "; " : "", pointer);
 }
 

@@ -21,7 +21,7 @@
 typedef struct WsbAnswerConditions
 {
 	int			slow_wal_iops;	/* --slow-wal: 0 not throttled, -1 unknown */
-	int			slow_wal_mbps;	/* --slow-wal-mbps: 0 no cap */
+	double		slow_wal_mbps;	/* the cap on pg_wal's writes: 0 none */
 	char		held[512];		/* settings every configuration ran with that
 								 * bear on commits ("synchronous_commit = off"),
 								 * "" none (wsb_answer_held) */

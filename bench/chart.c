@@ -533,16 +533,16 @@ write_tps_panel(FILE *gp, const WsbPlan *plan, const WsbRun *runs, int nruns)
  * says the cap is in IOPS instead.
  */
 static void
-write_wal_cap_note(FILE *gp, const WsbOptions *o, int *cap_mbps)
+write_wal_cap_note(FILE *gp, const WsbOptions *o, double *cap_mbps)
 {
 	char		note[96] = "";
 
 	*cap_mbps = 0;
 	if (o == NULL)
 		return;
-	if (o->slow_wal_iops > 0 && o->slow_wal_mbps > 0)
+	if (wsb_wal_cap_mbps(o) > 0)
 	{
-		*cap_mbps = o->slow_wal_mbps;
+		*cap_mbps = wsb_wal_cap_mbps(o);
 		fputs("set key at graph 1.02, graph 1 left top Left reverse noenhanced\n", gp);
 		return;
 	}
@@ -579,7 +579,7 @@ write_timeline_panel(FILE *gp, const WsbRun *runs, int nruns, const TimelinePane
 					 bool last, const WsbOptions *o, const WsbEnvironment *env)
 {
 	int			nplotted = 0;
-	int			cap_mbps = 0;
+	double		cap_mbps = 0;
 	double		probe_ms = p->probe_line ? probe_fsync_ms(env) : 0;
 
 	if (last)
@@ -607,7 +607,7 @@ write_timeline_panel(FILE *gp, const WsbRun *runs, int nruns, const TimelinePane
 		fputs("  NaN notitle", gp);
 	/* a function, so that autoscaling keeps the cap in view */
 	if (cap_mbps > 0)
-		fprintf(gp, ", \\\n  %d with lines dt 2 lw 1.2 lc rgb '#555555' title \"cap %d MB/s\"",
+		fprintf(gp, ", \\\n  %g with lines dt 2 lw 1.2 lc rgb '#555555' title \"cap %.3g MB/s\"",
 				cap_mbps, cap_mbps);
 	if (probe_ms > 0)
 		fprintf(gp, ", \\\n  %.3f with lines dt 3 lw 1.2 lc rgb '#555555' "

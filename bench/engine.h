@@ -87,7 +87,7 @@ extern void wsb_usage(FILE *f);
 enum
 {
 	WSB_F_RUNS, WSB_F_DURATION, WSB_F_CLIENTS, WSB_F_JOBS, WSB_F_SCALE, WSB_F_BUILTIN, WSB_F_SCRIPT,
-	WSB_F_PGBENCH_ARGS, WSB_F_INIT_ARGS, WSB_F_SLOW_WAL, WSB_F_SLOW_WAL_MBPS, WSB_F_SLOW_DISK,
+	WSB_F_PGBENCH_ARGS, WSB_F_INIT_ARGS, WSB_F_SLOW_WAL, WSB_F_SLOW_WAL_MBPS, WSB_F_SLOW_DISK, WSB_F_WAL_DISK,
 	WSB_F_SEED, WSB_F_MARGIN, WSB_F_BUDGET, WSB_F_AGED_PAGES, WSB_F_AGED_ROWS, WSB_F_WARMUP,
 	WSB_F_COUNT
 };
@@ -185,6 +185,7 @@ typedef struct WsbSlowDisk
 	char	   *cgroup;			/* cgroup_parent/wal_stall_bench.PID */
 	char	   *cgroup_procs;
 	char		what[32];		/* "pg_wal" or "data directory" */
+	bool		bps_limited;	/* a MB/s cap is written: a throttle without one lifts it */
 } WsbSlowDisk;
 
 extern int	wsb_slowdisk_check(const WsbOptions *o, char *err, size_t errlen);
@@ -265,6 +266,8 @@ typedef struct WsbTarget
 
 extern int	wsb_target_open(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env,
 							char *err, size_t errlen);
+extern int	wsb_target_calibrate_wal_disk(WsbTarget *t, WsbOptions *o, WsbDiskCalibration *c,
+										  char *err, size_t errlen);
 extern int	wsb_target_environment(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env);
 extern void wsb_target_close(void *target);	/* restore, stop, remove: idempotent */
 extern bool wsb_target_wal_stall_loaded(WsbTarget *t);

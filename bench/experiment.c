@@ -96,6 +96,8 @@ wsb_plan_text(const WsbOptions *o, const WsbPlan *plan, PQExpBuffer buf)
 		o->script, o->pgbench_args, o->pgbench_init_args);
 	ADD("slow_wal = %d\nslow_wal_mbps = %d\nslow_disk = %d\n", o->slow_wal_iops,
 		o->slow_wal_mbps, o->slow_disk_iops);
+	if (o->wal_disk[0])			/* only then, so that older plans still match */
+		ADD("wal_disk = %s\nslow_wal_kbps = %d\n", o->wal_disk, o->slow_wal_kbps);
 	ADD("validate = %s\n", o->validate ? "true" : "false");
 	if (o->warmup > 0)			/* only then, so that older plans still match */
 		ADD("warmup = %d\n", o->warmup);
@@ -145,6 +147,14 @@ spending_line(const char *line, int len)
 		if (strncmp(line, keys[i], strlen(keys[i])) == 0)
 			return true;
 	return false;
+}
+
+/* a throttle --wal-disk chose: each start calibrates it again */
+static bool
+calibrated_line(const char *line, int len)
+{
+	return (len >= 11 && strncmp(line, "slow_wal = ", 11) == 0) ||
+		(len >= 16 && strncmp(line, "slow_wal_kbps = ", 16) == 0);
 }
 
 /* the value of "key = " in plan text, or NULL */
@@ -283,7 +293,8 @@ wsb_resume_check(const WsbOptions *o, const WsbPlan *plan, char *err, size_t err
 			a += la + (ea ? 1 : 0);
 			continue;
 		}
-		if (la != lb || strncmp(a, b, la) != 0)
+		if ((la != lb || strncmp(a, b, la) != 0) &&
+			!(o->wal_disk[0] && calibrated_line(a, la) && calibrated_line(b, lb)))
 		{
 			snprintf(err, errlen, "--resume \"%s\": the plan differs: stored \"%.*s\", now \"%.*s\"",
 					 o->resume, la > 200 ? 200 : la, a, lb > 200 ? 200 : lb, b);
@@ -539,8 +550,10 @@ wsb_judge_only(const WsbOptions *o, bool margin_given)
 			labels[nlabels++] = p + 16;
 		else if (strncmp(p, "slow_wal = ", 11) == 0)
 			cond.slow_wal_iops = atoi(p + 11) > 0 ? atoi(p + 11) : 0;
-		else if (strncmp(p, "slow_wal_mbps = ", 16) == 0)
-			cond.slow_wal_mbps = atoi(p + 16) > 0 ? atoi(p + 16) : 0;
+		else if (strncmp(p, "slow_wal_mbps = ", 16) == 0 && atoi(p + 16) > 0)
+			cond.slow_wal_mbps = atoi(p + 16);
+		else if (strncmp(p, "slow_wal_kbps = ", 16) == 0 && atoi(p + 16) > 0)
+			cond.slow_wal_mbps = atoi(p + 16) / 1024.0;
 		else if (strncmp(p, "conf = ", 7) == 0)
 			appendPQExpBuffer(&conf, "%s\n", p + 7);
 		p = e ? e + 1 : NULL;
@@ -599,8 +612,8 @@ wsb_wal_segments_ahead(const WsbOptions *o)
 	double		mb_per_s;
 	int			n;
 
-	if (o->slow_wal_iops > 0 && o->slow_wal_mbps > 0)
-		mb_per_s = o->slow_wal_mbps;
+	if (wsb_wal_cap_mbps(o) > 0)
+		mb_per_s = wsb_wal_cap_mbps(o);
 	else if (o->slow_wal_iops > 0 || o->slow_disk_iops > 0)
 		mb_per_s = (o->slow_wal_iops ? o->slow_wal_iops : o->slow_disk_iops) * WSB_WAL_AHEAD_IO_KB / 1024.0;
 	else

@@ -649,6 +649,20 @@ main(int argc, char **argv)
 		wsb_error("%s", err);
 		return finish(WSB_EXIT_FAILURE);
 	}
+	if (wsb_target_calibrate_wal_disk(&target, &opts, &env.wal_disk, err, sizeof(err)) != 0)
+	{
+		wsb_error("--wal-disk %s: %s", opts.wal_disk, err);
+		return finish(wsb_interrupted ? WSB_EXIT_INTERRUPTED : WSB_EXIT_FAILURE);
+	}
+	if (env.wal_disk.profile)
+	{
+		char		line[1024];
+
+		wsb_disk_describe(&env.wal_disk, line, sizeof(line));
+		printf("wal disk: %s\n", line);
+		fflush(stdout);			/* seen before the runs, whatever stdout is */
+		wsb_slowdisk_describe(&target.slow, &opts, env.wal_device, sizeof(env.wal_device));
+	}
 	if (opts.script[0] && copy_script(&opts, &target) != 0)
 		return finish(WSB_EXIT_FAILURE);
 	if (wsb_interrupted)

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "disk_profile.h"
 #include "engine.h"
 
 void
@@ -115,6 +116,9 @@ wsb_usage(FILE *f)
 		  "                        temporary cluster only\n"
 		  "  --slow-wal-mbps MB    also limit that device's writes to MB megabytes/second\n"
 		  "  --slow-disk IOPS      the whole data directory on a throttled loop device\n"
+		  "  --wal-disk PROFILE    pg_wal on a loop device throttled until\n"
+		  "                        wal_stall_test_fsync() measures the fdatasync rates of\n"
+		  "                        a 2012 seed's disk: nate_boley or power7\n"
 		  "  --pg-config PATH      pg_config of the PostgreSQL to use (default: on PATH)\n"
 		  "\n"
 		  "Output:\n"
@@ -151,7 +155,7 @@ static const struct
 	{"--jobs", "jobs"}, {"--scale", "scale"}, {"--builtin", "builtin"},
 	{"--script", "script"}, {"--pgbench-args", "pgbench_args"},
 	{"--slow-wal", "slow_wal"}, {"--slow-wal-mbps", "slow_wal_mbps"},
-	{"--slow-disk", "slow_disk"},
+	{"--slow-disk", "slow_disk"}, {"--wal-disk", "wal_disk"},
 	{"--aged-pages", "aged_pages"}, {"--aged-rows-per-page", "aged_rows_per_page"},
 	{"--seed", "seed"}, {"--margin", "margin"}, {"--budget", "budget"},
 	{"--judge", NULL}, {"--baseline", NULL}, {"--resume", NULL},
@@ -477,6 +481,21 @@ wsb_parse_args(int argc, char **argv, const char *presets_dir, WsbOptions *o,
 		snprintf(err, errlen, "--aged-rows-per-page needs --aged-pages");
 		return -1;
 	}
+	if (o->wal_disk[0])
+	{
+		WsbThrottle first;
+
+		if (o->slow_wal_iops || o->slow_wal_mbps || o->slow_disk_iops)
+		{
+			snprintf(err, errlen, "--wal-disk excludes --slow-wal, --slow-wal-mbps and --slow-disk: "
+					 "it chooses the throttle itself");
+			return -1;
+		}
+		/* the model's throttle until the calibration measures it */
+		wsb_disk_first_throttle(wsb_disk_profile(o->wal_disk), &first);
+		o->slow_wal_iops = first.iops;
+		o->slow_wal_kbps = first.kbps;
+	}
 	if (o->slow_wal_mbps && !o->slow_wal_iops)
 	{
 		snprintf(err, errlen, "--slow-wal-mbps needs --slow-wal");
@@ -499,7 +518,7 @@ wsb_parse_args(int argc, char **argv, const char *presets_dir, WsbOptions *o,
 	}
 	if ((o->pgdata[0] || o->cluster[0]) && (o->slow_wal_iops || o->slow_disk_iops))
 	{
-		snprintf(err, errlen, "--slow-wal and --slow-disk work only on the temporary cluster, not with --pgdata (they would move the cluster's files)");
+		snprintf(err, errlen, "--slow-wal, --slow-disk and --wal-disk work only on the temporary cluster, not with --pgdata (they would move the cluster's files)");
 		return -1;
 	}
 	return 0;

@@ -7,7 +7,7 @@
  * comment.  Keys: set (repeatable, "GUC=V1,V2"), conf (repeatable, a fixed
  * setting "name = value"), runs, duration, warmup, clients, jobs, scale, builtin,
  * script, pgbench_args, pgbench_init_args, optional_library, slow_wal, slow_wal_mbps,
- * slow_disk, margin, budget, seed, aged_pages, aged_rows_per_page, description (repeatable,
+ * slow_disk, wal_disk, margin, budget, seed, aged_pages, aged_rows_per_page, description (repeatable,
  * joined), set_from_17 (repeatable: on
  * PostgreSQL 17 and later these replace the preset's set lines, for a knob
  * that 17 introduced).  Flags on the command line override the preset; a
@@ -34,6 +34,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "disk_profile.h"
 #include "engine.h"
 
 /*
@@ -419,6 +420,18 @@ wsb_preset_set_field(WsbOptions *o, const char *key, const char *value, bool *gi
 			return -1;
 		o->builtin[0] = '\0';
 		given[WSB_F_SCRIPT] = true;
+		return 0;
+	}
+	if (strcmp(key, "wal_disk") == 0)
+	{
+		if (wsb_disk_profile(value) == NULL)
+		{
+			snprintf(err, errlen, "wal_disk: \"%.100s\" is not a disk profile (%s)", value,
+					 wsb_disk_profile_names());
+			return -1;
+		}
+		wsb_strlcpy(o->wal_disk, value, sizeof(o->wal_disk));
+		given[WSB_F_WAL_DISK] = true;
 		return 0;
 	}
 	if (strcmp(key, "pgbench_args") == 0)

@@ -578,6 +578,11 @@ write_environment_html(FILE *f, const WsbOptions *opts, const WsbPlan *plan,
 			snprintf(buf, sizeof(buf), "not measured");
 		env_row(f, "WAL directory fdatasync rate", buf, false);
 		env_row(f, "slowed device", env->wal_device[0] ? env->wal_device : "none (not throttled)", false);
+		if (env->wal_disk.profile)
+		{
+			wsb_disk_describe(&env->wal_disk, buf, sizeof(buf));
+			env_row(f, "WAL disk profile (--wal-disk)", buf, false);
+		}
 		if (env->steady[0])
 			env_row(f, "before every run", env->steady, false);
 		env_row(f, "pgbench command", env->pgbench_command, true);
@@ -614,11 +619,11 @@ write_environment_html(FILE *f, const WsbOptions *opts, const WsbPlan *plan,
 		if (opts->pgbench_args[0])
 			env_row(f, "extra pgbench arguments", opts->pgbench_args, false);
 		snprintf(buf, sizeof(buf), "slow WAL: %s; WAL bandwidth: %s; slow data directory: %s",
-				 opts->slow_wal_iops ? "" : "no", opts->slow_wal_mbps ? "" : "unlimited",
+				 opts->slow_wal_iops ? "" : "no", wsb_wal_cap_mbps(opts) > 0 ? "" : "unlimited",
 				 opts->slow_disk_iops ? "" : "no");
-		if (opts->slow_wal_iops || opts->slow_wal_mbps || opts->slow_disk_iops)
-			snprintf(buf, sizeof(buf), "slow WAL: %d write IOPS; WAL bandwidth: %d MB/s; slow data directory: %d write IOPS (0 = not limited)",
-					 opts->slow_wal_iops, opts->slow_wal_mbps, opts->slow_disk_iops);
+		if (opts->slow_wal_iops || opts->slow_disk_iops)
+			snprintf(buf, sizeof(buf), "slow WAL: %d write IOPS; WAL bandwidth: %.3g MB/s; slow data directory: %d write IOPS (0 = not limited)",
+					 opts->slow_wal_iops, wsb_wal_cap_mbps(opts), opts->slow_disk_iops);
 		env_row(f, "throttling (cgroup v2 io.max or v1 blkio)", buf, false);
 		env_row(f, "cluster", opts->pgdata[0] ? opts->pgdata : "temporary (removed at the end)", false);
 	}

@@ -455,6 +455,7 @@ int
 wsb_slowdisk_throttle(WsbSlowDisk *d, const WsbOptions *o, char *err, size_t errlen)
 {
 	bool		wal = o->slow_wal_iops > 0;
+	long long	bps = (long long) (wsb_wal_cap_mbps(o) * 1024 * 1024);
 
 	if (!d->active)
 		return 0;
@@ -469,8 +470,10 @@ wsb_slowdisk_throttle(WsbSlowDisk *d, const WsbOptions *o, char *err, size_t err
 		initPQExpBuffer(&line);
 		appendPQExpBuffer(&line, "%u:%u wiops=%d", d->major, d->minor,
 						  wal ? o->slow_wal_iops : o->slow_disk_iops);
-		if (wal && o->slow_wal_mbps)
-			appendPQExpBuffer(&line, " wbps=%lld", (long long) o->slow_wal_mbps * 1024 * 1024);
+		if (bps > 0)
+			appendPQExpBuffer(&line, " wbps=%lld", bps);
+		else if (d->bps_limited)
+			appendPQExpBufferStr(&line, " wbps=max");
 		f = fopen(path, "w");
 		if (f == NULL || fprintf(f, "%s\n", wsb_buffer_text(&line)) < 0 || fclose(f) != 0)
 		{
@@ -479,15 +482,18 @@ wsb_slowdisk_throttle(WsbSlowDisk *d, const WsbOptions *o, char *err, size_t err
 		}
 		termPQExpBuffer(&line);
 		free(path);
+		d->bps_limited = rc == 0 && bps > 0;
 		return rc;
 	}
 	if (write_limit(d->cgroup, "blkio.throttle.write_iops_device", d->major, d->minor,
 					wal ? o->slow_wal_iops : o->slow_disk_iops, err, errlen) != 0)
 		return -1;
-	if (wal && o->slow_wal_mbps &&
-		write_limit(d->cgroup, "blkio.throttle.write_bps_device", d->major, d->minor,
-					(long long) o->slow_wal_mbps * 1024 * 1024, err, errlen) != 0)
+	/* 0 removes the rule */
+	if ((bps > 0 || d->bps_limited) &&
+		write_limit(d->cgroup, "blkio.throttle.write_bps_device", d->major, d->minor, bps,
+					err, errlen) != 0)
 		return -1;
+	d->bps_limited = bps > 0;
 	return 0;
 }
 
@@ -500,9 +506,9 @@ wsb_slowdisk_describe(const WsbSlowDisk *d, const WsbOptions *o, char *buf, size
 		return;
 	}
 	if (o->slow_wal_iops)
-		snprintf(buf, len, "pg_wal alone on loop device %u:%u (ext4), writes throttled to %d IOPS%s%.0d%s (%s)",
+		snprintf(buf, len, "pg_wal alone on loop device %u:%u (ext4), writes throttled to %d IOPS%s%.3g%s (%s)",
 				 d->major, d->minor, o->slow_wal_iops,
-				 o->slow_wal_mbps ? " and " : "", o->slow_wal_mbps, o->slow_wal_mbps ? " MB/s" : "",
+				 wsb_wal_cap_mbps(o) > 0 ? " and " : "", wsb_wal_cap_mbps(o), wsb_wal_cap_mbps(o) > 0 ? " MB/s" : "",
 				 d->cgroup_version == 2 ? "cgroup v2 io.max" : "cgroup v1 blkio");
 	else
 		snprintf(buf, len, "data directory on loop device %u:%u (ext4), writes throttled to %d IOPS (%s)",

@@ -1127,13 +1127,89 @@ settings_for_report(WsbTarget *t, WsbEnvironment *env)
 	termPQExpBuffer(&text);
 }
 
+/*
+ * pg_test_fsync's three rates of the WAL directory, by wal_stall_test_fsync()
+ * in the server (so through the server's cgroup and its throttle), seconds
+ * a test.  0, or -1 with err.
+ */
+static int
+measure_sync_rates(WsbTarget *t, double seconds, WsbSyncRates *rates, char *err, size_t errlen)
+{
+	WsbRows		r;
+	char		secs[32];
+	const char *params[1] = {secs};
+
+	rates->fdatasync_one = rates->fdatasync_two = rates->fsync_one = -1;
+	snprintf(secs, sizeof(secs), "%g", seconds);
+	/* NULL: the server's own WAL directory, pg_wal followed if a link */
+	if (wsb_sql_rows(t->conn,
+					 "SELECT test, method, ops_per_sec "
+					 "FROM public.wal_stall_test_fsync($1::pg_catalog.float8, NULL::pg_catalog.text) "
+					 "WHERE method IN ('fdatasync', 'fsync') "
+					 "AND test IN ('one 8kB write', 'two 8kB writes')",
+					 1, params, &r, err, errlen) != 0)
+		return -1;
+	for (int i = 0; i < r.nrows; i++)
+	{
+		const char *test = wsb_rows_get(&r, i, "test");
+		const char *method = wsb_rows_get(&r, i, "method");
+		double		ops = wsb_rows_double(&r, i, "ops_per_sec", -1);
+		bool		one = test && strcmp(test, "one 8kB write") == 0;
+
+		if (method == NULL)
+			continue;
+		if (strcmp(method, "fdatasync") == 0)
+			*(one ? &rates->fdatasync_one : &rates->fdatasync_two) = ops;
+		else if (one)
+			rates->fsync_one = ops;
+	}
+	wsb_rows_free(&r);
+	return 0;
+}
+
+/*
+ * --wal-disk: measure the throttle the options hold, and correct it by the
+ * profile's rules until both fdatasync rates are close to the seed's or
+ * the probes are spent; the options keep the throttle measured last, which
+ * the runs use and the report names.  0, or -1 with err.
+ */
+int
+wsb_target_calibrate_wal_disk(WsbTarget *t, WsbOptions *o, WsbDiskCalibration *c,
+							  char *err, size_t errlen)
+{
+	memset(c, 0, sizeof(*c));
+	if (!o->wal_disk[0])
+		return 0;
+	c->profile = wsb_disk_profile(o->wal_disk);
+	c->throttle.iops = o->slow_wal_iops;
+	c->throttle.kbps = o->slow_wal_kbps;
+	for (;;)
+	{
+		WsbThrottle next;
+
+		wsb_note("calibrating pg_wal to %s: %d write IOPS, %d kB/s (0: no cap), "
+				 "wal_stall_test_fsync 0.5 s a test", c->profile->name, c->throttle.iops,
+				 c->throttle.kbps);
+		if (measure_sync_rates(t, 0.5, &c->measured, err, errlen) != 0)
+			return -1;
+		c->probes++;
+		next = c->throttle;
+		if (wsb_interrupted || c->probes >= WSB_DISK_MAX_PROBES ||
+			!wsb_disk_next_throttle(c->profile, &c->measured, &next))
+			return 0;
+		c->throttle = next;
+		o->slow_wal_iops = next.iops;
+		o->slow_wal_kbps = next.kbps;
+		if (wsb_slowdisk_throttle(&t->slow, o, err, errlen) != 0)
+			return -1;
+	}
+}
+
 /* Fill in what the report says about the machine and the server. */
 int
 wsb_target_environment(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env)
 {
 	char		err[512];
-	WsbRows		r;
-	char	   *dir;
 	char	   *mem = wsb_read_file("/proc/meminfo", NULL);
 	char	   *p;
 
@@ -1143,33 +1219,21 @@ wsb_target_environment(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env)
 		env->memory_gb = strtod(p + 9, NULL) / 1048576.0;
 	free(mem);
 	wsb_sql_value(t->conn, "SELECT pg_catalog.version()", NULL, env->pg_version, sizeof(env->pg_version), err, sizeof(err));
-	env->fdatasync_per_sec = -1;
-	/* the path whole, as a row: wsb_sql_value would cut it at its buffer */
-	dir = NULL;
-	if (wsb_sql_rows(t->conn, "SELECT pg_catalog.current_setting('data_directory'::pg_catalog.text) "
-					 "|| '/pg_wal'::pg_catalog.text AS dir", 0, NULL, &r, err, sizeof(err)) == 0)
+	/* a --wal-disk calibration measured it already, through the same throttle */
+	if (env->wal_disk.probes > 0)
+		env->fdatasync_per_sec = env->wal_disk.measured.fdatasync_one;
+	else
 	{
-		if (wsb_rows_get(&r, 0, "dir"))
-			dir = wsb_xstrdup(wsb_rows_get(&r, 0, "dir"));
-		wsb_rows_free(&r);
-	}
-	if (dir)
-	{
-		const char *params[1] = {dir};
+		WsbSyncRates rates;
 
 		wsb_note("measuring the WAL directory's fdatasync rate (wal_stall_test_fsync, 0.25 s a test)");
-		if (wsb_sql_rows(t->conn,
-						 "SELECT ops_per_sec FROM public.wal_stall_test_fsync(0.25::pg_catalog.float8, "
-						 "$1::pg_catalog.text) "
-						 "WHERE test = 'one 8kB write' AND method = 'fdatasync'",
-						 1, params, &r, err, sizeof(err)) == 0)
-		{
-			env->fdatasync_per_sec = wsb_rows_double(&r, 0, "ops_per_sec", -1);
-			wsb_rows_free(&r);
-		}
+		if (measure_sync_rates(t, 0.25, &rates, err, sizeof(err)) == 0)
+			env->fdatasync_per_sec = rates.fdatasync_one;
 		else
+		{
+			env->fdatasync_per_sec = -1;
 			wsb_note("could not measure the fdatasync rate: %s", err);
-		free(dir);
+		}
 	}
 	settings_for_report(t, env);
 	t->wal_stall_loaded = loaded_now(t);

@@ -21,6 +21,7 @@
  *				 settings, an entry someone else changed, the old order)
  *	 sql.c		 the connection to the server, the query helpers
  *	 slowdisk.c	 loop device + cgroup (v2 io.max, v1 blkio) for --slow-wal / --slow-disk
+ *	 disk_profile.c --wal-disk: the seeds' disks, the rules choosing a throttle like them
  *	 run.c		 one run: checkpoint, resets, pgbench, polling, figures
  *	 aged.c		 --aged-pages: the aged table, built once, copied fresh for each run
  *	 pgbench.c	 parsing pgbench's per-transaction log and its summary
@@ -71,6 +72,7 @@
 #include <stdint.h>
 #include <time.h>
 #include <sys/types.h>
+#include "disk_profile.h"
 
 /*
  * The wal_stall release this harness belongs to: wal_stall.control's
@@ -137,7 +139,9 @@ typedef struct WsbOptions
 	char		pgbench_args[1024]; /* --pgbench-args, split on blanks */
 	int			slow_wal_iops;		/* 0: not slowed */
 	int			slow_wal_mbps;
+	int			slow_wal_kbps;		/* --wal-disk's cap, finer; 0 with slow_wal_mbps */
 	int			slow_disk_iops;
+	char		wal_disk[32];		/* --wal-disk PROFILE: slow_wal_* calibrated to it */
 	char		pgdata[1024];		/* --pgdata, "" for a temporary cluster */
 	char		cluster[128];		/* --cluster VERSION/NAME (postgresql-common) */
 	char		service[128];		/* --service UNIT (systemd) */
@@ -168,6 +172,15 @@ typedef struct WsbOptions
 	int			nsets_from_17;	/* preset's set_from_17 lines: on 17+ */
 	WsbSet		sets_from_17[WSB_MAX_SETS]; /* they replace its set lines */
 } WsbOptions;
+
+/* pg_wal's write cap in MB/s, --slow-wal-mbps or --wal-disk's kB/s; 0 none */
+static inline double
+wsb_wal_cap_mbps(const WsbOptions *o)
+{
+	if (o->slow_wal_iops <= 0)
+		return 0;
+	return o->slow_wal_mbps > 0 ? o->slow_wal_mbps : o->slow_wal_kbps / 1024.0;
+}
 
 typedef struct WsbPlan
 {
@@ -331,6 +344,7 @@ typedef struct WsbEnvironment
 	double		memory_gb;
 	double		fdatasync_per_sec;	/* wal_stall_test_fsync on the WAL dir, -1 */
 	char		wal_device[256];	/* "loop device 7:3, 100 write IOPS" ... */
+	WsbDiskCalibration wal_disk;	/* --wal-disk: the seed's rates and ours */
 	char	   *pgbench_command;	/* malloc'd, whole; NULL if none */
 	char	   *settings;		/* every non-default setting, "name = value\n":
 								 * malloc'd, whole; "" when not read */

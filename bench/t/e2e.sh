@@ -674,10 +674,11 @@ if [ -e /sys/fs/cgroup/blkio/blkio.throttle.write_iops_device ] && [ -e /dev/loo
 	grep -q "was killed" "$work/t5n.err" || sed 's/^/# /' "$work/t5n.err"
 	ok "--slow-wal SIGKILL, the next start: nothing of either left behind" nothing_left
 
-	# 2 x 20 s runs on the throttled disk, in the background ($bench)
+	# 2 x 20 s runs on the throttled disk, in the background ($bench):
+	# the POWER7's, calibrated before the runs
 	start_throttled() {
 		mark
-		"$BENCH" --pg-config "$PG_CONFIG" --slow-wal 200 --set wal_buffers=32kB,1MB \
+		"$BENCH" --pg-config "$PG_CONFIG" --wal-disk power7 --set wal_buffers=32kB,1MB \
 			--set synchronous_commit=off --runs 2 --duration 20 --clients 2 --scale 1 --quiet \
 			--out "$work/$1" >"$work/$1.out" 2>"$work/$1.err" &
 		bench=$!
@@ -686,6 +687,10 @@ if [ -e /sys/fs/cgroup/blkio/blkio.throttle.write_iops_device ] && [ -e /dev/loo
 	# Ctrl-C in the middle of a throttled run
 	start_throttled out5i
 	ok "--slow-wal SIGINT: a run started" wait_for_pgbench
+	ok "--wal-disk power7: the seed's rates beside the calibrated probe's, before the runs" \
+		grep -q "^wal disk: power7, the IBM POWER7 server (pg_test_fsync, 2012) against wal_stall_test_fsync here: fdatasync after one 8kB write 167.1/s, here [0-9.]*/s .*; pg_wal throttled to [0-9]* write IOPS after [1-4] probes\\?: " "$work/out5i.out"
+	ok "--wal-disk power7: plan.txt names the profile and the throttle chosen" \
+		eval 'grep -qx "wal_disk = power7" "$work/out5i/plan.txt" && grep -qx "slow_wal = [1-9][0-9]*" "$work/out5i/plan.txt"'
 	sleep 2.5
 	kill -INT "$bench"
 	wait "$bench"

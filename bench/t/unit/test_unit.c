@@ -1303,6 +1303,7 @@ main(void)
 	test_verdict();
 	test_answer();
 	test_tipping();
+	test_disk_profiles();
 	test_files();
 	test_simulation();
 	return tap_finish();

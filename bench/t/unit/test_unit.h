@@ -5,7 +5,7 @@
  *		test/unit/) and the test groups of the other files
  *		(test_unit_engine.c, test_unit_validate.c, test_unit_verdict.c,
  *		test_unit_sim.c, test_unit_files.c, test_unit_answer.c,
- *		test_unit_tipping.c).
+ *		test_unit_tipping.c, test_unit_disk.c).
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
@@ -35,5 +35,6 @@ void test_simulation(void);
 void test_files(void);
 void test_answer(void);
 void test_tipping(void);
+void test_disk_profiles(void);
 
 #endif							/* WSB_TEST_UNIT_H */

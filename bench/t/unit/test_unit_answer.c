@@ -411,7 +411,7 @@ test_answer_conditions(void)
 		  fabs(cond.wal_mb_per_s[0] - 4.1) < 1e-6 && fabs(cond.wal_mb_per_s[1] - 3.0) < 1e-9 &&
 		  isnan(cond.wal_mb_per_s[2]),
 		  "answer: the runs' conditions: throttle, settings, WAL MB/s per configuration "
-		  "(got %d, %d, \"%s\", %.6f, %.6f)", cond.slow_wal_iops, cond.slow_wal_mbps, cond.held,
+		  "(got %d, %g, \"%s\", %.6f, %.6f)", cond.slow_wal_iops, cond.slow_wal_mbps, cond.held,
 		  cond.wal_mb_per_s[0], cond.wal_mb_per_s[1]);
 	wsb_answer_conditions_of_runs(NULL, plan, runs, 0, false, &cond);
 	check(cond.slow_wal_iops == -1 && isnan(cond.wal_mb_per_s[0]),

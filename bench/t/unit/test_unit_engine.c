@@ -179,8 +179,26 @@ test_flags(void)
 	check_err(parse(&o, err, tmpdir, "--slow-wal", "100", "--slow-disk", "100", NULL), err,
 			  "--slow-wal and --slow-disk exclude each other", "--slow-wal with --slow-disk");
 	check_err(parse(&o, err, tmpdir, "--slow-wal", "100", "--pgdata", "/x", NULL), err,
-			  "--slow-wal and --slow-disk work only on the temporary cluster, not with --pgdata (they would move the cluster's files)",
+			  "--slow-wal, --slow-disk and --wal-disk work only on the temporary cluster, not with --pgdata (they would move the cluster's files)",
 			  "--slow-wal with --pgdata");
+	check(parse(&o, err, tmpdir, "--wal-disk", "nate_boley", NULL) == 0 &&
+		  strcmp(o.wal_disk, "nate_boley") == 0 && o.slow_wal_iops == 217 && o.slow_wal_kbps == 929 &&
+		  o.slow_wal_mbps == 0 && fabs(wsb_wal_cap_mbps(&o) - 929 / 1024.0) < 1e-9,
+		  "--wal-disk nate_boley: the model's first throttle, 217 IOPS and 929 kB/s (got %d, %d: %s)",
+		  o.slow_wal_iops, o.slow_wal_kbps, err);
+	check(parse(&o, err, tmpdir, "--wal-disk", "power7", NULL) == 0 && o.slow_wal_iops == 334 &&
+		  o.slow_wal_kbps == 0 && wsb_wal_cap_mbps(&o) == 0,
+		  "--wal-disk power7: 334 IOPS, no bandwidth cap (got %d, %d: %s)", o.slow_wal_iops,
+		  o.slow_wal_kbps, err);
+	check_err(parse(&o, err, tmpdir, "--wal-disk", "ssd", NULL), err,
+			  "--wal-disk: \"ssd\" is not a disk profile (nate_boley, power7)",
+			  "--wal-disk of an unknown profile");
+	check_err(parse(&o, err, tmpdir, "--wal-disk", "power7", "--slow-wal", "100", NULL), err,
+			  "--wal-disk excludes --slow-wal, --slow-wal-mbps and --slow-disk: it chooses the throttle itself",
+			  "--wal-disk with --slow-wal");
+	check_err(parse(&o, err, tmpdir, "--wal-disk", "power7", "--pgdata", "/x", NULL), err,
+			  "--slow-wal, --slow-disk and --wal-disk work only on the temporary cluster, not with --pgdata (they would move the cluster's files)",
+			  "--wal-disk with --pgdata");
 	check_err(parse(&o, err, tmpdir, "--set", "a=1", "--set", "a=2", NULL), err,
 			  "--set \"a\" given twice", "the same --set twice");
 	check_err(parse(&o, err, tmpdir, "--pgdata", "", NULL), err,
