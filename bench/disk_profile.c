@@ -81,6 +81,19 @@ wsb_disk_rate_fits(double seed, double measured, double share)
 	return measured > 0 && seed > 0 && fabs(measured / seed - 1.0) <= share;
 }
 
+/*
+ * How far a probe missed the seed: the larger of the two fdatasync rates'
+ * relative misses; HUGE_VAL when one was not measured.
+ */
+double
+wsb_disk_miss(const WsbDiskProfile *p, const WsbSyncRates *measured)
+{
+	if (measured->fdatasync_one <= 0 || measured->fdatasync_two <= 0)
+		return HUGE_VAL;
+	return fmax(fabs(measured->fdatasync_one / p->seed.fdatasync_one - 1.0),
+				fabs(measured->fdatasync_two / p->seed.fdatasync_two - 1.0));
+}
+
 /* A limit scaled by seed/measured, at least 1: a rate is proportional to it. */
 static int
 corrected(int limit, double seed, double measured)

@@ -12,7 +12,8 @@
  * writes cost the seed more than one) and measures the same three rates
  * with wal_stall_test_fsync() inside the server; it corrects the throttle
  * from what it measured until the two fdatasync rates are close to the
- * seed's (target.c, wsb_target_calibrate_wal_disk).  The throttle acts on
+ * seed's, and keeps the throttle whose probe came closest (target.c,
+ * wsb_target_calibrate_wal_disk).  The throttle acts on
  * the server's own writes only: fsync also waits for the file system's
  * journal commit, which the kernel's journal thread writes outside the
  * throttled cgroup, so the fsync rate is measured and shown, not set.
@@ -54,7 +55,7 @@ typedef struct WsbThrottle
 typedef struct WsbDiskCalibration
 {
 	const WsbDiskProfile *profile;	/* NULL: no --wal-disk */
-	WsbThrottle throttle;		/* the last one tried, which the runs use */
+	WsbThrottle throttle;		/* the closest one tried, which the runs use */
 	WsbSyncRates measured;		/* wal_stall_test_fsync with it */
 	int			probes;			/* how many throttles were measured */
 } WsbDiskCalibration;
@@ -72,6 +73,7 @@ extern void wsb_disk_first_throttle(const WsbDiskProfile *p, WsbThrottle *t);
 extern bool wsb_disk_next_throttle(const WsbDiskProfile *p, const WsbSyncRates *measured,
 								   WsbThrottle *t);
 extern bool wsb_disk_rate_fits(double seed, double measured, double share);
+extern double wsb_disk_miss(const WsbDiskProfile *p, const WsbSyncRates *measured);
 extern bool wsb_disk_calibrated(const WsbDiskCalibration *c);
 extern void wsb_disk_describe(const WsbDiskCalibration *c, char *buf, size_t len);
 

@@ -1167,42 +1167,67 @@ measure_sync_rates(WsbTarget *t, double seconds, WsbSyncRates *rates, char *err,
 	return 0;
 }
 
+/* The throttle into the options and the cgroup.  0, or -1 with err. */
+static int
+set_throttle(WsbTarget *t, WsbOptions *o, const WsbThrottle *th, char *err, size_t errlen)
+{
+	o->slow_wal_iops = th->iops;
+	o->slow_wal_kbps = th->kbps;
+	return wsb_slowdisk_throttle(&t->slow, o, err, errlen);
+}
+
 /*
  * --wal-disk: measure the throttle the options hold, and correct it by the
  * profile's rules until both fdatasync rates are close to the seed's or
- * the probes are spent; the options keep the throttle measured last, which
- * the runs use and the report names.  0, or -1 with err.
+ * the probes are spent.  A probe's rates vary by several percent from one
+ * to the next, so the corrections can overshoot: the throttle kept, which
+ * the runs use and the report names, is the probe's that came closest.
+ * 0, or -1 with err.
  */
 int
 wsb_target_calibrate_wal_disk(WsbTarget *t, WsbOptions *o, WsbDiskCalibration *c,
 							  char *err, size_t errlen)
 {
+	WsbThrottle tried;
+	WsbDiskCalibration best;
+
 	memset(c, 0, sizeof(*c));
 	if (!o->wal_disk[0])
 		return 0;
 	c->profile = wsb_disk_profile(o->wal_disk);
-	c->throttle.iops = o->slow_wal_iops;
-	c->throttle.kbps = o->slow_wal_kbps;
+	tried.iops = o->slow_wal_iops;
+	tried.kbps = o->slow_wal_kbps;
+	best = *c;
 	for (;;)
 	{
-		WsbThrottle next;
+		WsbSyncRates rates;
 
 		wsb_note("calibrating pg_wal to %s: %d write IOPS, %d kB/s (0: no cap), "
-				 "wal_stall_test_fsync 0.5 s a test", c->profile->name, c->throttle.iops,
-				 c->throttle.kbps);
-		if (measure_sync_rates(t, 0.5, &c->measured, err, errlen) != 0)
+				 "wal_stall_test_fsync 0.5 s a test", c->profile->name, tried.iops, tried.kbps);
+		if (measure_sync_rates(t, 0.5, &rates, err, errlen) != 0)
 			return -1;
 		c->probes++;
-		next = c->throttle;
+		wsb_note("probe %d: fdatasync %.1f/s after one 8kB write (seed %.1f), %.1f/s after two (%.1f)",
+				 c->probes, rates.fdatasync_one, c->profile->seed.fdatasync_one,
+				 rates.fdatasync_two, c->profile->seed.fdatasync_two);
+		if (best.probes == 0 ||
+			wsb_disk_miss(c->profile, &rates) < wsb_disk_miss(c->profile, &best.measured))
+		{
+			best.throttle = tried;
+			best.measured = rates;
+			best.probes = 1;
+		}
 		if (wsb_interrupted || c->probes >= WSB_DISK_MAX_PROBES ||
-			!wsb_disk_next_throttle(c->profile, &c->measured, &next))
-			return 0;
-		c->throttle = next;
-		o->slow_wal_iops = next.iops;
-		o->slow_wal_kbps = next.kbps;
-		if (wsb_slowdisk_throttle(&t->slow, o, err, errlen) != 0)
+			!wsb_disk_next_throttle(c->profile, &rates, &tried))
+			break;
+		if (set_throttle(t, o, &tried, err, errlen) != 0)
 			return -1;
 	}
+	c->throttle = best.throttle;
+	c->measured = best.measured;
+	if (tried.iops == best.throttle.iops && tried.kbps == best.throttle.kbps)
+		return 0;
+	return set_throttle(t, o, &best.throttle, err, errlen);
 }
 
 /* Fill in what the report says about the machine and the server. */

@@ -9,6 +9,7 @@
  *
  *-------------------------------------------------------------------------
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -112,6 +113,9 @@ test_describe(void)
 	check(wsb_disk_calibrated(&c) && strstr(buf, "throttled to 334 write IOPS after") != NULL &&
 		  strstr(buf, "kB/s") == NULL && strstr(buf, "out of the throttle's reach") == NULL,
 		  "no cap named when none, no fsync clause when fsync fits (%s)", buf);
+	check(fabs(wsb_disk_miss(wsb_disk_profile("nate_boley"), &(WsbSyncRates) {97.79, 63.88, 1}) - 0.1) < 1e-3 &&
+		  wsb_disk_miss(wsb_disk_profile("nate_boley"), &(WsbSyncRates) {108.7, -1, 1}) == HUGE_VAL,
+		  "a probe's miss: the larger of the two fdatasync misses, fsync aside; unmeasured is the worst");
 	check(wsb_disk_rate_fits(100, 120, 0.2) && !wsb_disk_rate_fits(100, 120.5, 0.2) &&
 		  !wsb_disk_rate_fits(100, -1, 0.2) && wsb_disk_rate_fits(100, 80, 0.2),
 		  "within 20%%: both sides, a missing rate never fits");
