@@ -165,8 +165,9 @@ ok "temporary cluster: nothing left behind" nothing_left
 
 # SIGTERM (as from a service manager) 2-3 s into a run of a temporary cluster
 pgbench_running() { pgrep -f "^$PGBIN/pgbench .*-T 20" >/dev/null; }
+# up to 3 minutes: a --wal-disk start calibrates the disk before its runs
 wait_for_pgbench() {
-	for _ in $(seq 1 600); do
+	for _ in $(seq 1 1800); do
 		pgbench_running && return 0
 		sleep 0.1
 	done
