@@ -506,10 +506,15 @@ wsb_slowdisk_describe(const WsbSlowDisk *d, const WsbOptions *o, char *buf, size
 		return;
 	}
 	if (o->slow_wal_iops)
-		snprintf(buf, len, "pg_wal alone on loop device %u:%u (ext4), writes throttled to %d IOPS%s%.3g%s (%s)",
-				 d->major, d->minor, o->slow_wal_iops,
-				 wsb_wal_cap_mbps(o) > 0 ? " and " : "", wsb_wal_cap_mbps(o), wsb_wal_cap_mbps(o) > 0 ? " MB/s" : "",
+	{
+		char		cap[32] = "";
+
+		if (wsb_wal_cap_mbps(o) > 0)
+			snprintf(cap, sizeof(cap), " and %.3g MB/s", wsb_wal_cap_mbps(o));
+		snprintf(buf, len, "pg_wal alone on loop device %u:%u (ext4), writes throttled to %d IOPS%s (%s)",
+				 d->major, d->minor, o->slow_wal_iops, cap,
 				 d->cgroup_version == 2 ? "cgroup v2 io.max" : "cgroup v1 blkio");
+	}
 	else
 		snprintf(buf, len, "data directory on loop device %u:%u (ext4), writes throttled to %d IOPS (%s)",
 				 d->major, d->minor, o->slow_disk_iops,

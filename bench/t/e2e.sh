@@ -757,6 +757,8 @@ PY
 		eval 'grep -q "<h2>Advice</h2>" "$work/out5a/report.html" && grep -q "<td rowspan=\"[0-9]*\">2</td><td>wal_buffers</td><td>32kB</td>" "$work/out5a/report.html"'
 	ok "--slow-wal without --slow-wal-mbps: no cap line, the panel says only IOPS were capped" \
 		timeline_wal_panels "$work/out5a" "iops 100"
+	ok "--slow-wal without --slow-wal-mbps: the report's slowed device names the IOPS and no MB/s" \
+		grep -q 'writes throttled to 100 IOPS (cgroup v' "$work/out5a/report.html"
 	ok "--slow-wal advice: nothing left behind" nothing_left
 else
 	echo "# skipped the --slow-wal smoke: no cgroup v1 blkio or loop devices here"
