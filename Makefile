@@ -4,6 +4,7 @@ MODULE_big = wal_stall
 OBJS = \
 	$(WIN32RES) \
 	advice.o \
+	cadence.o \
 	classify.o \
 	collector.o \
 	counters.o \
@@ -65,6 +66,7 @@ endif
 # test/header_deps.sh checks against the compiler.
 WS_SHARED_STATE_H = shared_state.h counters.h histogram.h queries.h wal_stall.h
 advice.o: advice.h
+cadence.o: cadence.h
 classify.o: classify.h compat.h $(WS_SHARED_STATE_H)
 collector.o: cadence.h classify.h compat.h $(WS_SHARED_STATE_H)
 counters.o: compat.h counters.h wal_stall.h

@@ -5,13 +5,14 @@
  *		event of every process, follows waits as episodes, and closes one
  *		history row a second.
  *
- * Every tick (wal_stall.sample_interval, 1 ms by default):
+ * Every tick (at the interval cadence.c chooses: wal_stall.sample_interval,
+ * 1 ms by default, or longer while that loses nothing):
  *	- read the WAL write LSN, the wait event of every PGPROC, then the WAL
  *	  insert LSN; the ring is "full" at this tick if the two LSNs are at
  *	  least one page short of the whole ring apart (see ring_full_mark());
  *	- weigh the tick by the real time elapsed since the previous one
  *	  (monotonic clock), so a late tick loses no time, up to
- *	  WS_MAX_SAMPLE_WEIGHT intervals (longer gaps are counted as unobserved);
+ *	  WS_SAMPLE_REACH_INTERVALS intervals (longer gaps count as unobserved);
  *	- per process, extend or close its stall and io episodes; a client's
  *	  WAL write-path sample is classified by its own lock mode, carried
  *	  through the I/O that follows, the ring's fill deciding only where no
@@ -32,11 +33,12 @@
  *	  figures, the history, the query table and the episode slots; readers
  *	  hold it shared while they copy (the history and the query table a
  *	  batch at a time, so that no reader holds a tick back for long);
- *	- the episode slots (WalStallProcSlot) are written by the collector
- *	  under the lock and read by it during the scan without it: besides the
- *	  collector only a reset writes them, and the collector sees the reset's
- *	  reset_count under the lock before it uses what it read, then reads the
- *	  statements it copied from them again (reread_torn_statements());
+ *	- the episode slots (WalStallProcSlot) have two writers, both under the
+ *	  lock: the collector, and a reset, which zeroes them.  The collector
+ *	  reads them during its scan without the lock, so a read may be torn by
+ *	  a reset; reset_count is their change count: the collector compares it
+ *	  under the lock before it uses what it read, and when it moved, reads
+ *	  the statements it copied from them again (reread_torn_statements());
  *	- a backend's statement slot (queries.c) is written by that backend
  *	  alone inside a change count, and a read that sees the count move is
  *	  tried again;
@@ -76,14 +78,6 @@
 #include "shared_state.h"
 #include "wal_stall.h"
 
-/*
- * A sample weighs the real time since the previous tick, up to this many
- * intervals.  Beyond that the collector was not looking (stopped, starved of
- * CPU, waiting for its lock), and crediting the whole gap to whatever is
- * waiting when it looks again would invent long waits.
- */
-#define WS_MAX_SAMPLE_WEIGHT	10
-
 #define NS_PER_SEC	UINT64CONST(1000000000)
 #define NS_PER_MSEC	UINT64CONST(1000000)
 
@@ -111,7 +105,7 @@ typedef struct ProcSample
  * in one list for good (InitProcess() asserts it), so the collector looks
  * once, at its start, instead of reading procgloballist at every tick: that
  * field shares a cache line with the latch, which its process writes
- * often, and the read was a cache miss per process at work per tick.
+ * often, and reading it costs a cache miss per process at work per tick.
  */
 typedef enum ProcPool
 {
@@ -146,10 +140,29 @@ typedef struct SlotState
  * max_connections well above the clients, most slots are unused, and
  * their pids were a cache miss each per tick.
  */
-#define UNUSED_RECHECK_TICKS	10
+#define WS_UNUSED_RECHECK_TICKS	10
+
+/*
+ * What the scan of one tick gathers, and what the collector keeps of each
+ * slot and of the WAL ring from one tick to the next.
+ */
+typedef struct CollectorScan
+{
+	int			nscanned;		/* slots followed: fixed at server start */
+	SlotState  *slot_state;		/* one per slot */
+	uint32	   *wait_infos;		/* the wait events read at this tick */
+	ProcSample *samples;		/* the first nsamples: slots to visit */
+	int			nsamples;
+	int			active_clients; /* processes serving queries at work */
+	bool		writer_asleep;	/* the WAL writer slept at this tick */
+	uint32		writer_sleep_event; /* its wait event then */
+	WalStallTickSeen seen;		/* what the tick saw, for the cadence */
+	XLogRecPtr	last_insert;	/* the insert LSN at the previous tick */
+	bool		ring_full_before;	/* at the previous tick */
+} CollectorScan;
 
 /* What the ticks of the current second add up to, for its history row. */
-typedef struct SecondAccum
+typedef struct SecondSums
 {
 	uint64		elapsed_ns;
 	int64		ticks;
@@ -161,64 +174,27 @@ typedef struct SecondAccum
 	uint64		fsync_max_ns;
 	double		waiting_weighted;	/* sum of waiting processes * elapsed_ns */
 	double		active_weighted;	/* sum of active processes * elapsed_ns */
-	double		stall_period_weighted;	/* sum of the sampling period * weight
-										 * of every stall sample */
+	double		stall_interval_weighted;	/* sum of the sampling interval *
+											 * weight of every stall sample */
 	bool		in_recovery;	/* at some tick of the second */
-} SecondAccum;
+} SecondSums;
 
-/* One of each per slot, allocated at start (collector_start()). */
-static SlotState *slot_state = NULL;
-static uint32 *wait_infos = NULL;	/* the wait events read at this tick */
-static ProcSample *samples = NULL;	/* the first nsamples: slots to visit */
-static int	nsamples;
-static int	nscanned;			/* slots followed: fixed at server start */
-static SecondAccum second;
-static WalStallCounters last_counters;	/* at the start of the second */
-static uint64 second_started_ns;	/* monotonic clock at that start */
-static bool timing_was_on;		/* track_wal_io_timing then */
-static uint64 seen_reset_count;
-static int	unread_seconds = 0;	/* rows closed without reading core */
-static bool ring_was_full = false;	/* at the previous tick */
-static WalStallTickSeen seen;	/* what the last tick saw, for the cadence */
-static WalStallLoadSeen load_seen;	/* the same, for resting under load */
-static XLogRecPtr last_insert = InvalidXLogRecPtr;	/* at the previous tick */
-static int	active_clients;		/* processes serving queries at work, this tick */
-static bool writer_asleep;		/* the WAL writer slept at this tick */
-static uint32 writer_sleep_event;	/* its wait event then */
-static XLogRecPtr ckpt_started_redo = InvalidXLogRecPtr;	/* at the last second */
-static XLogRecPtr ckpt_done_redo = InvalidXLogRecPtr;
+/* The history row being gathered, and what rows carry to the next. */
+typedef struct CollectorSecond
+{
+	SecondSums	sum;
+	uint64		started_ns;		/* monotonic clock at its start */
+	WalStallCounters last_counters; /* at its start */
+	bool		timing_was_on;	/* track_wal_io_timing then */
+	int			unread_seconds; /* rows closed without reading core */
+	uint64		seen_reset_count;
+	XLogRecPtr	ckpt_started_redo;	/* at the last row that read core */
+	XLogRecPtr	ckpt_done_redo;
+} CollectorSecond;
 
-/*
- * The adaptive period (cadence.h): what the ticks saw of each class's
- * episodes, and the period in force, wal_stall.sample_interval times a
- * power of two.
- */
-static WalStallClassLengths class_lengths[WS_NUM_CLASSES];
-static uint64 period_ns;
-
-/*
- * The cycles of bursts in which episodes are counted under a load of short
- * waits (cadence.h, "Counting episodes in bursts").
- */
-static WalStallBursts bursts;
-static uint64 count_rng;		/* the draws of the bursts, never 0 */
-static bool cycle_saw_wait;		/* a tick of the current cycle saw a wait */
-static bool thin_next;			/* the next cycle is to be thin, as far as
-								 * the ticks so far go */
-
-/*
- * Per class, the episodes counted so far in the burst of the cycle before
- * and of the current one (WS_COUNT_BEFORE, WS_COUNT_CURRENT), the count of
- * the last thin cycle whose variance was taken (-1: none yet since the
- * start or the reset), and the variance not yet added to the figures
- * (ws_burst_variance()).
- */
-static int64 burst_counted[2][WS_NUM_CLASSES];
-static int64 last_burst_counted[WS_NUM_CLASSES];
-static int64 pending_var[WS_NUM_CLASSES];
-
-/* The count rule outside any cycle: every episode once. */
-static const WalStallCountRule count_every_episode = {{1, 1, 1}, {0.0, 0.0, 1.0}};
+static CollectorScan scan;
+static CollectorSecond second;
+static WalStallCadence cadence;
 
 /*
  * ws_register_collector
@@ -244,7 +220,7 @@ ws_register_collector(void)
 
 /* Monotonic clock in nanoseconds (a vDSO call on Linux, not a syscall). */
 static inline uint64
-now_ns(void)
+monotonic_ns(void)
 {
 	struct timespec ts;
 
@@ -258,33 +234,25 @@ interval_ns_from_guc(void)
 	return (uint64) (ws_sample_interval_ms * WS_NS_PER_MS);
 }
 
-static uint64
-idle_ns_from_guc(void)
+/* The cadence's settings, from ours and the server's. */
+static WalStallCadenceSettings
+cadence_settings(void)
 {
-	return (uint64) (ws_idle_interval_ms * WS_NS_PER_MS);
-}
+	WalStallCadenceSettings settings;
 
-static uint64
-max_period_ns_from_guc(void)
-{
-	return (uint64) (ws_max_sample_interval_ms * WS_NS_PER_MS);
-}
-
-/*
- * Forget what the adaptive period knew of the episodes: at start, and when
- * sample_interval changes (the lengths are counted against its multiples).
- */
-static void
-forget_class_lengths(void)
-{
-	memset(class_lengths, 0, sizeof(class_lengths));
-	for (int c = 0; c < WS_NUM_CLASSES; c++)
-	{
-		class_lengths[c].youngest_open_ns = WS_PERIOD_NONE_OPEN;
-		class_lengths[c].youngest_counted_open_ns = WS_PERIOD_NONE_OPEN;
-	}
-	/* the wrap-arounds' percentiles are kept at full resolution */
-	class_lengths[WS_CLASS_WAL_BUFFER_FULL].by_count = true;
+	StaticAssertStmt(WS_NUM_CLASSES <= WS_CADENCE_MAX_CLASSES,
+					 "the cadence follows every class");
+	settings.sample_ns = interval_ns_from_guc();
+	settings.max_ns = (uint64) (ws_max_sample_interval_ms * WS_NS_PER_MS);
+	settings.idle_ns = (uint64) (ws_idle_interval_ms * WS_NS_PER_MS);
+	settings.episode_sampling = ws_episode_sampling;
+	/* the ring's size follows wal_buffers, fixed at server start */
+	settings.ring_bytes = ws_ring_bytes();
+	settings.nclasses = WS_NUM_CLASSES;
+	/* the stall classes, what clients wait on, choose the interval */
+	settings.ndeciding = WS_NUM_STALL_CLASSES;
+	settings.wrap_class = WS_CLASS_WAL_BUFFER_FULL;
+	return settings;
 }
 
 /*
@@ -293,8 +261,8 @@ forget_class_lengths(void)
  * unwritten page one ring earlier, so insert - write exceeds the ring less
  * one page.  The write LSN is read before the wait events and the insert LSN
  * after them, so what we compute is never less than the true occupancy at
- * the instant a wait was seen: a wrap-around is never missed, and the
- * slack of one page absorbs what was reserved during the scan.
+ * the instant a wait is seen: a wrap-around is never missed, and the
+ * slack of one page absorbs what is reserved during the scan.
  */
 static uint64
 ring_full_mark(void)
@@ -394,9 +362,9 @@ reread_torn_statements(void)
 {
 	PGPROC	   *procs = ProcGlobal->allProcs;
 
-	for (int k = 0; k < nsamples; k++)
+	for (int k = 0; k < scan.nsamples; k++)
 	{
-		ProcSample *s = &samples[k];
+		ProcSample *s = &scan.samples[k];
 
 		if (s->skip || !s->statement_from_slot)
 			continue;
@@ -417,26 +385,26 @@ static void
 read_wait_events(PGPROC *procs, int n)
 {
 	for (int i = 0; i < n; i++)
-		wait_infos[i] = *((volatile uint32 *) &procs[i].wait_event_info);
+		scan.wait_infos[i] = *((volatile uint32 *) &procs[i].wait_event_info);
 }
 
 /* The same for the pid and the latch's owner of the slots to visit. */
 static void
 read_pids(PGPROC *procs)
 {
-	for (int k = 0; k < nsamples; k++)
+	for (int k = 0; k < scan.nsamples; k++)
 	{
-		PGPROC	   *proc = &procs[samples[k].slot];
+		PGPROC	   *proc = &procs[scan.samples[k].slot];
 
-		samples[k].pid = *((volatile int *) &proc->pid);
-		samples[k].latch_owner = *((volatile int *) &proc->procLatch.owner_pid);
+		scan.samples[k].pid = *((volatile int *) &proc->pid);
+		scan.samples[k].latch_owner = *((volatile int *) &proc->procLatch.owner_pid);
 	}
 }
 
 /*
  * sort_slots
  *		What the wait events alone tell: the slots in an untracked wait are
- *		counted here, the others listed in samples[] for a closer look.
+ *		counted here, the others listed in scan.samples[] for a closer look.
  *
  * Every slot passes here at every tick, and what its process does changes
  * from tick to tick, so a branch on it would be mispredicted about once a
@@ -450,20 +418,20 @@ sort_slots(PGPROC *procs, int n, bool recheck_unused)
 {
 	for (int i = 0; i < n; i++)
 	{
-		uint32		info = wait_infos[i];
-		SlotState  *state = &slot_state[i];
+		uint32		info = scan.wait_infos[i];
+		SlotState  *state = &scan.slot_state[i];
 		WalStallEvent event = ws_classify_event(info);
-		ProcSample *s = &samples[nsamples];
+		ProcSample *s = &scan.samples[scan.nsamples];
 		bool		zero = (info == 0);
 		bool		quiet_unused = zero & state->unused & !recheck_unused &
 			!state->maybe_open & !state->published;
 		bool		untracked = !((event != WS_EVENT_NONE) | state->maybe_open | zero);
 		bool		busy = untracked & !ws_wait_is_idle(info);
 
-		seen.process_busy |= busy;
+		scan.seen.process_busy |= busy;
 		/* the branches in there follow the slot's pool, fixed per slot */
-		active_clients += busy & proc_serves_queries(&procs[i], state->pool);
-		writer_asleep |= untracked & (info == writer_sleep_event);
+		scan.active_clients += busy & proc_serves_queries(&procs[i], state->pool);
+		scan.writer_asleep |= untracked & (info == scan.writer_sleep_event);
 		/* a process is there if it is in any wait */
 		state->unused &= zero;
 
@@ -472,15 +440,15 @@ sort_slots(PGPROC *procs, int n, bool recheck_unused)
 		s->statement_from_slot = false;
 		s->event = event;
 		s->wait_event_info = untracked ? 0 : info;
-		nsamples += (!untracked & !quiet_unused) | (untracked & state->published);
+		scan.nsamples += (!untracked & !quiet_unused) | (untracked & state->published);
 	}
 }
 
 /*
  * scan_processes
  *		Read wait event, pid and kind of every PGPROC slot we follow, list
- *		in samples[] the slots apply_samples() must visit, and note in
- *		"seen" whether anything could stall (cadence.h).
+ *		in scan.samples[] the slots apply_samples() must visit, and note in
+ *		"seen" whether anything could stall (cadence.c).
  *
  * Reads other processes' PGPROCs without locks: each field is a single
  * aligned word, and a stale value costs at most one sample.  The lock mode
@@ -506,42 +474,42 @@ scan_processes(bool recheck_unused)
 {
 	PGPROC	   *procs = ProcGlobal->allProcs;
 
-	seen.tracked_wait = false;
-	seen.episode_open = false;
-	seen.process_busy = false;
-	active_clients = 0;
-	writer_asleep = false;
-	nsamples = 0;
+	scan.seen.tracked_wait = false;
+	scan.seen.episode_open = false;
+	scan.seen.process_busy = false;
+	scan.active_clients = 0;
+	scan.writer_asleep = false;
+	scan.nsamples = 0;
 
-	read_wait_events(procs, nscanned);
-	sort_slots(procs, nscanned, recheck_unused);
+	read_wait_events(procs, scan.nscanned);
+	sort_slots(procs, scan.nscanned, recheck_unused);
 	read_pids(procs);
-	for (int k = 0; k < nsamples; k++)
+	for (int k = 0; k < scan.nsamples; k++)
 	{
-		ProcSample *s = &samples[k];
+		ProcSample *s = &scan.samples[k];
 		int			i = s->slot;
 		PGPROC	   *proc = &procs[i];
-		bool		open = slot_state[i].maybe_open;
+		bool		open = scan.slot_state[i].maybe_open;
 
 		if (s->skip)
 			continue;
 		/* our own slot we never follow: as good as unused */
-		slot_state[i].unused = proc == MyProc || !sample_is_live(s);
-		if (slot_state[i].unused)
+		scan.slot_state[i].unused = proc == MyProc || !sample_is_live(s);
+		if (scan.slot_state[i].unused)
 		{
 			s->skip = !open;
 			s->pid = 0;
 			s->wait_event_info = 0;
 			s->event = WS_EVENT_NONE;
-			seen.episode_open |= open;
+			scan.seen.episode_open |= open;
 			continue;
 		}
 		if (s->event == WS_EVENT_NONE && !open)
 		{
 			/* alive and on CPU */
 			s->skip = true;
-			seen.process_busy = true;
-			active_clients += proc_serves_queries(proc, slot_state[i].pool);
+			scan.seen.process_busy = true;
+			scan.active_clients += proc_serves_queries(proc, scan.slot_state[i].pool);
 			continue;
 		}
 		if (s->event == WS_EVENT_WAL_WRITE_LOCK ||
@@ -553,23 +521,23 @@ scan_processes(bool recheck_unused)
 		}
 		else if (s->event == WS_EVENT_WAL_SYNC_IO)
 			s->in_commit = ws_proc_in_commit(proc);
-		s->serves_queries = proc_serves_queries(proc, slot_state[i].pool);
-		active_clients += s->serves_queries;
+		s->serves_queries = proc_serves_queries(proc, scan.slot_state[i].pool);
+		scan.active_clients += s->serves_queries;
 		/* an episode can start only in a tracked wait */
 		if (s->event != WS_EVENT_NONE)
 			sample_statement(proc, s, &ws_slots[i]);
-		seen.tracked_wait |= (s->event != WS_EVENT_NONE);
-		seen.episode_open |= open;
+		scan.seen.tracked_wait |= (s->event != WS_EVENT_NONE);
+		scan.seen.episode_open |= open;
 	}
 }
 
 /*
  * count_episode
  *		Count the samples an episode has gathered in its class, as the
- *		episodes its count weight says (one, or in a thin cycle's burst the
- *		share it stands for, or none when it began outside the burst: then
- *		only its samples and time count), and for the statement its
- *		process ran when it began.  Needs our lock exclusively.
+ *		episodes its count weight says (one; in a burst the N it stands
+ *		for; none when it began outside the burst: then only its samples
+ *		and time count), and for the statement its process ran when it
+ *		began.  Needs our lock exclusively.
  */
 static void
 count_episode(WalStallEpisode *episode)
@@ -577,50 +545,45 @@ count_episode(WalStallEpisode *episode)
 	WalStallClass cls = (WalStallClass) episode->cls;
 	WalStallClassStats *stats;
 	WalStallFigures *figures = &ws_shared->figures;
-	uint64		duration_ns;
+	uint64		length_ns;
 	int64		weight = episode->count_weight;
 	int			bucket;
 
 	if (episode->group == WS_GROUP_NONE || episode->samples == 0)
 		return;
 
-	/*
-	 * total_ms takes every sample's real weight; the episode's length, as
-	 * the histogram and max_ms see it, counts its first sample as at most
-	 * one sampling period: the wait began somewhere within it (cadence.h).
-	 */
-	duration_ns = episode->time_ns - episode->first_ns +
-		ws_histogram_first_sample(episode->first_ns, episode->first_period_ns);
-	/* the period's rules judge lengths timed from their start */
+	/* total_ms takes every sample's weight; the length, the wait's span */
+	length_ns = episode->time_ns - episode->first_ns +
+		ws_first_sample_length(episode->first_ns, episode->first_interval_ns);
 	if (weight > 0)
-		ws_period_note_episode(&class_lengths[cls], duration_ns, ws_shared->interval_ns);
+		ws_cadence_note_closed(&cadence, cls, length_ns);
 
 	stats = &figures->classes[cls];
 	/* a loaded count may stand near the bound: stop there, never wrap */
 	stats->episodes = ws_add_count(stats->episodes, weight);
 	stats->samples = ws_add_count(stats->samples, episode->samples);
 	stats->total_ns = ws_add_ns(stats->total_ns, episode->time_ns);
-	figures->period_weighted[cls] += episode->period_weighted;
-	stats->max_ns = Max(stats->max_ns, duration_ns);
+	figures->interval_weighted[cls] += episode->interval_weighted;
+	stats->max_ns = Max(stats->max_ns, length_ns);
 	if (weight > 0)
 	{
 		figures->episodes_counted[cls] = ws_add_count(figures->episodes_counted[cls], 1);
-		bucket = ws_hist_bucket(duration_ns, figures->hist_base_ns);
+		bucket = ws_hist_bucket(length_ns, figures->hist_base_ns);
 		stats->hist[bucket] = ws_add_count(stats->hist[bucket], weight);
-		stats->hist_ns[bucket] = ws_add_ns(stats->hist_ns[bucket], weight * duration_ns);
+		stats->hist_ns[bucket] = ws_add_ns(stats->hist_ns[bucket], weight * length_ns);
 	}
 	ws_queries_charge(&episode->statement, cls, weight, episode->samples,
-					  episode->time_ns, duration_ns, figures->hist_base_ns);
+					  episode->time_ns, length_ns, figures->hist_base_ns);
 
 	if (cls == WS_CLASS_WAL_FSYNC)
-		second.fsync_max_ns = Max(second.fsync_max_ns, duration_ns);
+		second.sum.fsync_max_ns = Max(second.sum.fsync_max_ns, length_ns);
 
 	episode->samples = 0;
 	episode->time_ns = 0;
 	episode->first_ns = 0;
-	episode->first_period_ns = 0;
+	episode->first_interval_ns = 0;
 	episode->count_weight = 0;
-	episode->period_weighted = 0;
+	episode->interval_weighted = 0;
 }
 
 /* Count a finished wait and forget it.  Needs our lock exclusively. */
@@ -633,7 +596,7 @@ close_episode(WalStallEpisode *episode)
 
 /*
  * enter_group
- *		Close the wait a process was in when it moved to another group (or
+ *		Close the wait a process is in when it moves to another group (or
  *		stopped waiting).  Returns true when a new wait begins.
  */
 static bool
@@ -647,40 +610,18 @@ enter_group(WalStallEpisode *episode, WalStallGroup group)
 }
 
 /*
- * draw_count_weight
- *		How many episodes an episode of class cls that begins now counts
- *		as, by count_rule (0: not counted), noted in its burst's count when
- *		counted in one.  A wrap-around is counted, and counts once, whatever
- *		the cycle (cadence.h).
- */
-static void
-draw_count_weight(WalStallEpisode *episode, WalStallClass cls,
-				  const WalStallCountRule *count_rule)
-{
-	int			part = WS_COUNT_OUTSIDE;
-
-	episode->count_weight = class_lengths[cls].by_count ? 1 :
-		ws_episode_weight(count_rule, &count_rng, &part);
-	if (episode->count_weight > 1)
-		burst_counted[part][cls]++;
-}
-
-/*
  * follow
  *		Extend the episode by one sample of class cls, taken at the sampling
- *		period sample_period_ns; when the class differs from that of the
+ *		interval interval_ns; when the class differs from that of the
  *		samples so far, count those as an episode of their own and begin
  *		another, within the same wait.  An episode belongs to the statement
- *		seen at its first sample: the statement may end before the episode
- *		does, and takes its count weight from count_rule (cadence.h).
- *		Notes the episode's age for the adaptive period.
+ *		seen at its first sample (the statement may end before the episode
+ *		does) and takes its count weight from the cadence.
  */
 static void
 follow(WalStallEpisode *episode, WalStallClass cls,
-	   const WalStallStatement *statement, uint64 elapsed_ns,
-	   uint64 sample_period_ns, const WalStallCountRule *count_rule)
+	   const WalStallStatement *statement, uint64 elapsed_ns, uint64 interval_ns)
 {
-	WalStallClassLengths *lengths = &class_lengths[cls];
 	uint64		age_ns;
 
 	if (episode->samples > 0 && episode->cls != (uint8) cls)
@@ -688,50 +629,38 @@ follow(WalStallEpisode *episode, WalStallClass cls,
 	if (episode->samples == 0)
 	{
 		episode->first_ns = elapsed_ns;
-		episode->first_period_ns = sample_period_ns;
-		draw_count_weight(episode, cls, count_rule);
+		episode->first_interval_ns = interval_ns;
+		episode->count_weight = ws_cadence_episode_weight(&cadence, cls);
 		episode->statement = *statement;
 		episode->cls = (uint8) cls;
 	}
 	episode->samples++;
 	episode->time_ns += elapsed_ns;
 	episode->wait_ns += elapsed_ns;
-	episode->period_weighted += (double) sample_period_ns * (double) elapsed_ns;
+	episode->interval_weighted += (double) interval_ns * (double) elapsed_ns;
 	/* its age as its length will count it: a rest before it is no age */
 	age_ns = episode->time_ns - episode->first_ns +
-		ws_histogram_first_sample(episode->first_ns, episode->first_period_ns);
-	lengths->youngest_open_ns = Min(lengths->youngest_open_ns, age_ns);
-	if (episode->count_weight > 0)
-		lengths->youngest_counted_open_ns =
-			Min(lengths->youngest_counted_open_ns, age_ns);
+		ws_first_sample_length(episode->first_ns, episode->first_interval_ns);
+	ws_cadence_note_open(&cadence, cls, age_ns, episode->count_weight > 0);
 }
 
 /*
  * apply_samples
  *		Advance the episodes of every slot the scan listed by this tick,
- *		taken at the sampling period sample_period_ns; an episode that
- *		begins is counted by count_rule (ws_count_rule()).  Note in SlotState
- *		what is left open.  Needs our lock exclusively.  Returns the number
- *		of processes in a stall class.
+ *		taken at the sampling interval interval_ns.  Note in SlotState what
+ *		is left open.  Needs our lock exclusively.  Returns the number of
+ *		processes in a stall class.
  */
 static int
-apply_samples(bool ring_full, uint64 elapsed_ns, uint64 sample_period_ns,
-			  const WalStallCountRule *count_rule)
+apply_samples(bool ring_full, uint64 elapsed_ns, uint64 interval_ns)
 {
 	int			waiting = 0;
 
-	/* follow() notes the episodes still open at this tick */
-	for (int c = 0; c < WS_NUM_CLASSES; c++)
+	for (int k = 0; k < scan.nsamples; k++)
 	{
-		class_lengths[c].youngest_open_ns = WS_PERIOD_NONE_OPEN;
-		class_lengths[c].youngest_counted_open_ns = WS_PERIOD_NONE_OPEN;
-	}
-
-	for (int k = 0; k < nsamples; k++)
-	{
-		ProcSample *s = &samples[k];
+		ProcSample *s = &scan.samples[k];
 		int			i = s->slot;
-		SlotState  *state = &slot_state[i];
+		SlotState  *state = &scan.slot_state[i];
 		WalStallProcSlot *slot = &ws_slots[i];
 		WalStallEvent event = s->event;
 		WalStallGroup stall_group;
@@ -769,16 +698,15 @@ apply_samples(bool ring_full, uint64 elapsed_ns, uint64 sample_period_ns,
 			WalStallClass cls = ws_sample_class(&slot->stall, event, s->lock_mode,
 												s->in_commit, ring_full, &by_ring);
 
-			follow(&slot->stall, cls, &s->statement, elapsed_ns, sample_period_ns,
-				   count_rule);
+			follow(&slot->stall, cls, &s->statement, elapsed_ns, interval_ns);
 			/* the history's row takes the very same class */
-			second.stall_ns[cls] += elapsed_ns;
-			second.stall_period_weighted += (double) sample_period_ns * elapsed_ns;
+			second.sum.stall_ns[cls] += elapsed_ns;
+			second.sum.stall_interval_weighted += (double) interval_ns * elapsed_ns;
 			if (by_ring)
 				ws_shared->figures.ring_rule_ns =
 					ws_add_ns(ws_shared->figures.ring_rule_ns, elapsed_ns);
 			/* for wal_stall_advice(): did the WAL writer sleep through it? */
-			if (cls == WS_CLASS_WAL_BUFFER_FULL && writer_asleep)
+			if (cls == WS_CLASS_WAL_BUFFER_FULL && scan.writer_asleep)
 				ws_shared->figures.wrap_writer_asleep_ns =
 					ws_add_ns(ws_shared->figures.wrap_writer_asleep_ns, elapsed_ns);
 			waiting++;
@@ -786,7 +714,7 @@ apply_samples(bool ring_full, uint64 elapsed_ns, uint64 sample_period_ns,
 		enter_group(&slot->io, io_group);
 		if (io_group != WS_GROUP_NONE)
 			follow(&slot->io, ws_io_class(io_group), &s->statement, elapsed_ns,
-				   sample_period_ns, count_rule);
+				   interval_ns);
 		state->published = slot->wait_event_info != 0;
 		state->maybe_open = slot->stall.group != WS_GROUP_NONE ||
 			slot->io.group != WS_GROUP_NONE;
@@ -796,15 +724,15 @@ apply_samples(bool ring_full, uint64 elapsed_ns, uint64 sample_period_ns,
 
 /*
  * start_second
- *		Begin a new history row at now, from the given core counters.
+ *		Begin a new history row at now_ns, from the given core counters.
  */
 static void
-start_second(uint64 now, const WalStallCounters *counters)
+start_second(uint64 now_ns, const WalStallCounters *counters)
 {
-	memset(&second, 0, sizeof(second));
-	last_counters = *counters;
-	second_started_ns = now;
-	timing_was_on = track_wal_io_timing;
+	memset(&second.sum, 0, sizeof(second.sum));
+	second.last_counters = *counters;
+	second.started_ns = now_ns;
+	second.timing_was_on = track_wal_io_timing;
 }
 
 /*
@@ -813,15 +741,15 @@ start_second(uint64 now, const WalStallCounters *counters)
  *		covers the time from the reset on, from the core counters the reset
  *		took as its baseline (read by the resetting backend an instant
  *		before), and the accumulators of the interrupted second are
- *		dropped.  Needs our lock.  Returns true if there was a reset.
+ *		dropped.  Needs our lock.  Returns true after a reset.
  */
 static bool
-notice_reset(uint64 now)
+notice_reset(uint64 now_ns)
 {
-	if (ws_shared->reset_count == seen_reset_count)
+	if (ws_shared->reset_count == second.seen_reset_count)
 		return false;
-	seen_reset_count = ws_shared->reset_count;
-	start_second(now, &ws_shared->figures.baseline);
+	second.seen_reset_count = ws_shared->reset_count;
+	start_second(now_ns, &ws_shared->figures.baseline);
 	ws_shared->figures.timing_off_seen = !track_wal_io_timing;
 	return true;
 }
@@ -829,22 +757,22 @@ notice_reset(uint64 now)
 /*
  * read_ring
  *		Read the WAL write position, scan the processes, then read the
- *		insert position; set *full_now and *fill.  During recovery no WAL is
+ *		insert position; set *full_at_tick and *fill.  During recovery no WAL is
  *		inserted: the ring is never full, and its occupancy unknown (-1).
  */
 static void
-read_ring(bool in_recovery, bool recheck_unused, bool *full_now, double *fill)
+read_ring(bool in_recovery, bool recheck_unused, bool *full_at_tick, double *fill)
 {
 	XLogRecPtr	write_before;
 	XLogRecPtr	insert_after;
 
 	if (in_recovery)
 	{
-		*full_now = false;
+		*full_at_tick = false;
 		*fill = -1;
 		/* nothing is inserted: the ring cannot wrap */
-		load_seen.inserted_bytes = 0;
-		last_insert = InvalidXLogRecPtr;
+		scan.seen.inserted_bytes = 0;
+		scan.last_insert = InvalidXLogRecPtr;
 		scan_processes(recheck_unused);
 		return;
 	}
@@ -853,79 +781,65 @@ read_ring(bool in_recovery, bool recheck_unused, bool *full_now, double *fill)
 	insert_after = GetXLogInsertRecPtr();
 
 	/* the first tick (or the first after recovery) has no rate yet: none */
-	load_seen.inserted_bytes = XLogRecPtrIsInvalid(last_insert) ||
-		insert_after < last_insert ? 0 : insert_after - last_insert;
-	last_insert = insert_after;
+	scan.seen.inserted_bytes = XLogRecPtrIsInvalid(scan.last_insert) ||
+		insert_after < scan.last_insert ? 0 : insert_after - scan.last_insert;
+	scan.last_insert = insert_after;
 
-	*full_now = insert_after > write_before &&
+	*full_at_tick = insert_after > write_before &&
 		insert_after - write_before >= ring_full_mark();
 	*fill = ws_ring_occupancy(insert_after, write_before);
 }
 
 /*
  * collector_tick
- *		One sample of every process, at the sampling period sample_period_ns
- *		(the rest that ended, if rested, counts as one period of it: see
- *		ws_histogram_first_sample()); episodes that begin are counted by
- *		count_rule.
- *		The cost of the previous tick's work
- *		is recorded here too, so that a tick takes our lock only once.
- *		Returns true if a reset happened since the previous tick: the caller
- *		then starts counting the second afresh.
+ *		One sample of every process, weighed as the cadence says.  The cost
+ *		of the previous tick's work is recorded here too, so that a tick
+ *		takes our lock only once.  Returns true if a reset happened since
+ *		the previous tick: the caller then starts counting the second
+ *		afresh.
  */
 static bool
-collector_tick(uint64 now, uint64 elapsed_ns, uint64 unobserved_ns, bool late,
-			   bool rested, uint64 interval_ns, uint64 sample_period_ns,
-			   const WalStallCountRule *count_rule, uint64 last_cost_ns)
+collector_tick(uint64 now_ns, const WalStallTick *tick, uint64 last_cost_ns)
 {
+	uint64		elapsed_ns = tick->elapsed_ns;
 	bool		in_recovery = RecoveryInProgress();
-	bool		full_now;
+	bool		full_at_tick;
 	bool		ring_full;
 	double		fill;
 	int			waiting;
 	bool		was_reset;
 
 	read_ring(in_recovery,
-			  rested || ws_shared->ticks % UNUSED_RECHECK_TICKS == 0,
-			  &full_now, &fill);
+			  tick->rested || ws_shared->ticks % WS_UNUSED_RECHECK_TICKS == 0,
+			  &full_at_tick, &fill);
 
 	/*
 	 * A sample stands for the interval since the previous tick, so it counts
-	 * as taken with a full ring if the ring was full at either end of it.
+	 * as taken with a full ring if the ring is full at either end of it.
 	 * This matters for the tail of a wrap-around wait: once the write that
 	 * frees the ring is done, the write LSN jumps ahead while the waiters
 	 * are still being woken, and a tick in that gap would otherwise see a
 	 * wrap-around waiter beside an empty ring.
 	 */
-	ring_full = full_now || ring_was_full;
-	ring_was_full = full_now;
-	seen.ring_fill = fill;
-	load_seen.elapsed_ns = elapsed_ns;
+	ring_full = full_at_tick || scan.ring_full_before;
+	scan.ring_full_before = full_at_tick;
+	scan.seen.ring_fill = fill;
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
-	was_reset = notice_reset(now);
+	was_reset = notice_reset(now_ns);
 	if (was_reset)
 	{
-		/*
-		 * The reset dropped every open episode and the figures: what the
-		 * bursts before it counted goes with them, and the episodes this
-		 * tick sees begin after it, in no cycle yet (the caller starts the
-		 * cycles again): each counts once.
-		 */
-		memset(pending_var, 0, sizeof(pending_var));
-		count_rule = &count_every_episode;
+		ws_cadence_reset(&cadence);
 		reread_torn_statements();
 	}
-	waiting = apply_samples(ring_full, elapsed_ns, sample_period_ns, count_rule);
+	waiting = apply_samples(ring_full, elapsed_ns, tick->interval_ns);
 	for (int c = 0; c < WS_NUM_CLASSES; c++)
-	{
 		ws_shared->figures.episodes_var[c] =
-			ws_add_count(ws_shared->figures.episodes_var[c], pending_var[c]);
-		pending_var[c] = 0;
-	}
+			ws_add_count(ws_shared->figures.episodes_var[c],
+						 ws_cadence_take_variance(&cadence, c));
 	ws_shared->ticks++;
 	ws_shared->figures.reset_ticks = ws_add_count(ws_shared->figures.reset_ticks, 1);
-	if (!rested)
+	if (!tick->rested)
 	{
 		ws_shared->figures.reset_full_rate_ticks =
 			ws_add_count(ws_shared->figures.reset_full_rate_ticks, 1);
@@ -933,29 +847,29 @@ collector_tick(uint64 now, uint64 elapsed_ns, uint64 unobserved_ns, bool late,
 			ws_add_ns(ws_shared->figures.reset_full_rate_ns, elapsed_ns);
 	}
 	ws_shared->in_recovery = in_recovery;
-	if (late)
+	if (tick->late)
 		ws_shared->overruns++;
-	ws_shared->unobserved_ns += unobserved_ns;
-	if (rested)
+	ws_shared->unobserved_ns += tick->unobserved_ns;
+	if (tick->rested)
 		ws_shared->rest_ns += elapsed_ns;
-	ws_shared->current_interval_ns = interval_ns;
+	ws_shared->current_interval_ns = tick->slept_ns;
 	ws_shared->tick_cost_ns += last_cost_ns;
 	ws_shared->max_tick_cost_ns = Max(ws_shared->max_tick_cost_ns, last_cost_ns);
 	LWLockRelease(ws_shared->lock);
 
-	second.elapsed_ns += elapsed_ns;
-	second.ticks++;
-	second.rested_ticks += rested;
-	second.saw_work |= seen.process_busy;
+	second.sum.elapsed_ns += elapsed_ns;
+	second.sum.ticks++;
+	second.sum.rested_ticks += tick->rested;
+	second.sum.saw_work |= scan.seen.process_busy;
 	if (in_recovery)
-		second.in_recovery = true;
+		second.sum.in_recovery = true;
 	else
 	{
-		second.fill_max = Max(second.fill_max, fill);
-		second.fill_weighted += fill * elapsed_ns;
+		second.sum.fill_max = Max(second.sum.fill_max, fill);
+		second.sum.fill_weighted += fill * elapsed_ns;
 	}
-	second.waiting_weighted += (double) waiting * elapsed_ns;
-	second.active_weighted += (double) active_clients * elapsed_ns;
+	second.sum.waiting_weighted += (double) waiting * elapsed_ns;
+	second.sum.active_weighted += (double) scan.active_clients * elapsed_ns;
 	return was_reset;
 }
 
@@ -998,20 +912,20 @@ checkpoint_in_second(void)
 	XLogRecPtr	done;
 	WalStallCheckpoint state;
 
-	if (XLogRecPtrIsInvalid(ckpt_done_redo) || started != ckpt_done_redo)
+	if (XLogRecPtrIsInvalid(second.ckpt_done_redo) || started != second.ckpt_done_redo)
 		done = ws_checkpoint_done_redo();
 	else
-		done = ckpt_done_redo;
-	if (XLogRecPtrIsInvalid(ckpt_done_redo))
+		done = second.ckpt_done_redo;
+	if (XLogRecPtrIsInvalid(second.ckpt_done_redo))
 		state = started != done ? WS_CKPT_RUNNING : WS_CKPT_NONE;
-	else if (done != ckpt_done_redo)
+	else if (done != second.ckpt_done_redo)
 		state = WS_CKPT_DONE;
-	else if (started != ckpt_started_redo)
+	else if (started != second.ckpt_started_redo)
 		state = WS_CKPT_START;
 	else
 		state = started != done ? WS_CKPT_RUNNING : WS_CKPT_NONE;
-	ckpt_started_redo = started;
-	ckpt_done_redo = done;
+	second.ckpt_started_redo = started;
+	second.ckpt_done_redo = done;
 	return state;
 }
 
@@ -1032,17 +946,17 @@ checkpoint_kind(const WalStallCounters *delta)
 /*
  * close_second
  *		Turn the second's accumulators and the core counters' deltas into a
- *		history row that ends now.
+ *		history row that ends now_ns.
  */
 static void
-close_second(uint64 now)
+close_second(uint64 now_ns)
 {
 	WalStallCounters counters;
 	WalStallCounters delta;
 	WalStallSecond row;
 	uint64		ongoing_ns;
-	double		elapsed = Max(second.elapsed_ns, 1);
-	bool		timing_on = timing_was_on && track_wal_io_timing;
+	double		elapsed = Max(second.sum.elapsed_ns, 1);
+	bool		timing_on = second.timing_was_on && track_wal_io_timing;
 	bool		read_core;
 	uint64		stall_sampled_ns = 0;
 	int64		waits;
@@ -1050,32 +964,32 @@ close_second(uint64 now)
 	double		ring_rule_ms;
 
 	/* rests under load read core every second, as any second with work */
-	read_core = ws_second_reads_core(second.ticks > 0 && !second.saw_work &&
-									 second.rested_ticks == second.ticks,
-									 unread_seconds);
+	read_core = ws_second_reads_core(second.sum.ticks > 0 && !second.sum.saw_work &&
+									 second.sum.rested_ticks == second.sum.ticks,
+									 second.unread_seconds);
 	ws_read_counters(&counters, read_core && WS_COLLECTOR_READS_STATS);
-	ws_counters_delta(&counters, &last_counters, &delta);
+	ws_counters_delta(&counters, &second.last_counters, &delta);
 	if (read_core)
-		unread_seconds = 0;
+		second.unread_seconds = 0;
 	else
 	{
 		/* core's counts since the last read go to the next row that reads */
-		ws_counters_keep_stats(&counters, &last_counters);
-		unread_seconds++;
+		ws_counters_keep_stats(&counters, &second.last_counters);
+		second.unread_seconds++;
 	}
 
 	memset(&row, 0, sizeof(row));
 	row.sample_time = GetCurrentTimestamp();
-	row.seconds = (double) (now - second_started_ns) / NS_PER_SEC;
-	row.xids = (int64) (counters.next_xid - last_counters.next_xid);
-	row.wal_bytes = (int64) (counters.insert_lsn - last_counters.insert_lsn);
+	row.seconds = (double) (now_ns - second.started_ns) / NS_PER_SEC;
+	row.xids = (int64) (counters.next_xid - second.last_counters.next_xid);
+	row.wal_bytes = (int64) (counters.insert_lsn - second.last_counters.insert_lsn);
 	/* the ring's occupancy means nothing while a second saw recovery */
-	row.buffer_fill_max = second.in_recovery ? -1 : second.fill_max;
-	row.buffer_fill_avg = second.in_recovery ? -1 : second.fill_weighted / elapsed;
+	row.buffer_fill_max = second.sum.in_recovery ? -1 : second.sum.fill_max;
+	row.buffer_fill_avg = second.sum.in_recovery ? -1 : second.sum.fill_weighted / elapsed;
 	for (int c = 0; c < WS_NUM_STALL_CLASSES; c++)
 	{
-		row.stall_ms[c] = second.stall_ns[c] / WS_NS_PER_MS;
-		stall_sampled_ns += second.stall_ns[c];
+		row.stall_ms[c] = second.sum.stall_ns[c] / WS_NS_PER_MS;
+		stall_sampled_ns += second.sum.stall_ns[c];
 	}
 	row.wal_buffers_full = delta.wal_buffers_full;
 	row.wal_writes = delta.wal_write;
@@ -1084,25 +998,25 @@ close_second(uint64 now)
 	row.wal_sync_ms = timing_on ? delta.wal_sync_time_ms : -1;
 	row.clog_hits = delta.clog_hits;
 	row.clog_reads = delta.clog_reads;
-	row.waiting_backends = second.waiting_weighted / elapsed;
-	row.active_backends = second.active_weighted / elapsed;
-	row.mean_interval_ms = second.ticks > 0 ?
-		second.elapsed_ns / WS_NS_PER_MS / second.ticks : -1;
+	row.waiting_backends = second.sum.waiting_weighted / elapsed;
+	row.active_backends = second.sum.active_weighted / elapsed;
+	row.mean_interval_ms = second.sum.ticks > 0 ?
+		second.sum.elapsed_ns / WS_NS_PER_MS / second.sum.ticks : -1;
 	row.resolution_ms = stall_sampled_ns > 0 ?
-		second.stall_period_weighted / stall_sampled_ns / WS_NS_PER_MS : -1;
+		second.sum.stall_interval_weighted / stall_sampled_ns / WS_NS_PER_MS : -1;
 	row.wal_fpi = delta.wal_fpi;
 	row.checkpoint = read_core ? checkpoint_in_second() : WS_CKPT_NONE;
 	row.checkpoint_kind = checkpoint_kind(&delta);
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
 	/* a reset since the last tick: this second is void, start over */
-	if (notice_reset(now))
+	if (notice_reset(now_ns))
 	{
 		LWLockRelease(ws_shared->lock);
 		return;
 	}
 	ongoing_ns = ongoing_fsync_max_ns(ws_shared->nslots);
-	row.wal_fsync_max_ms = Max(second.fsync_max_ns, ongoing_ns) / WS_NS_PER_MS;
+	row.wal_fsync_max_ms = Max(second.sum.fsync_max_ns, ongoing_ns) / WS_NS_PER_MS;
 	if (ws_shared->history_size > 0)
 	{
 		ws_history[ws_shared->history_next] = row;
@@ -1121,9 +1035,7 @@ close_second(uint64 now)
 	 * diagnostic for those who check the classification, not a figure the
 	 * views show.
 	 */
-	/* the adaptive period looks at the episodes of the last second or two */
-	for (int c = 0; c < WS_NUM_CLASSES; c++)
-		ws_period_forget_half(&class_lengths[c]);
+	ws_cadence_forget_half(&cadence);
 
 	if (waits > 0)
 		ereport(DEBUG1,
@@ -1131,14 +1043,14 @@ close_second(uint64 now)
 								 (long long) waits, (long long) waits_io_first,
 								 ring_rule_ms)));
 
-	start_second(now, &counters);
+	start_second(now_ns, &counters);
 }
 
 /*
  * ws_reset_locked
  *		Zero everything accumulated since the last reset, with the core
  *		counters read just before as the new baseline.  The caller holds our
- *		lock exclusively.  Episodes in progress start over from now.
+ *		lock exclusively.  Episodes in progress start over from the reset.
  */
 void
 ws_reset_locked(const WalStallCounters *baseline)
@@ -1177,21 +1089,25 @@ ws_reset_locked(const WalStallCounters *baseline)
  *		collector of this server stay; its half-followed episodes are dropped.
  */
 static void
-collector_start(uint64 now)
+collector_start(uint64 now_ns)
 {
 	WalStallCounters counters;
+	WalStallCadenceSettings settings;
 
-	nscanned = Min(ws_shared->nslots, (int) ProcGlobal->allProcCount);
-	samples = MemoryContextAllocZero(TopMemoryContext, sizeof(ProcSample) * nscanned);
-	wait_infos = MemoryContextAllocZero(TopMemoryContext, sizeof(uint32) * nscanned);
+	scan.nscanned = Min(ws_shared->nslots, (int) ProcGlobal->allProcCount);
+	scan.samples = MemoryContextAllocZero(TopMemoryContext, sizeof(ProcSample) * scan.nscanned);
+	scan.wait_infos = MemoryContextAllocZero(TopMemoryContext, sizeof(uint32) * scan.nscanned);
 	/* every shared slot is zeroed below: nothing open, nothing published */
-	slot_state = MemoryContextAllocZero(TopMemoryContext, sizeof(SlotState) * nscanned);
-	for (int i = 0; i < nscanned; i++)
-		slot_state[i].pool = slot_pool(&ProcGlobal->allProcs[i]);
+	scan.slot_state = MemoryContextAllocZero(TopMemoryContext, sizeof(SlotState) * scan.nscanned);
+	for (int i = 0; i < scan.nscanned; i++)
+		scan.slot_state[i].pool = slot_pool(&ProcGlobal->allProcs[i]);
 	ws_classify_init();
-	writer_sleep_event = ws_walwriter_sleep_event();
+	scan.writer_sleep_event = ws_walwriter_sleep_event();
 	ws_read_counters(&counters, WS_COLLECTOR_READS_STATS);
-	start_second(now, &counters);
+	start_second(now_ns, &counters);
+	settings = cadence_settings();
+	ws_cadence_init(&cadence, &settings, now_ns,
+					((uint64) MyProcPid << 32) ^ now_ns ^ UINT64CONST(0x9E3779B97F4A7C15));
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
 	ws_shared->collector_pid = MyProcPid;
@@ -1214,7 +1130,7 @@ collector_start(uint64 now)
 	}
 	if (!track_wal_io_timing)
 		ws_shared->figures.timing_off_seen = true;
-	seen_reset_count = ws_shared->reset_count;
+	second.seen_reset_count = ws_shared->reset_count;
 	LWLockRelease(ws_shared->lock);
 }
 
@@ -1230,41 +1146,41 @@ collector_exit(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
 	LWLockRelease(ws_shared->lock);
 }
 
-/* Apply a configuration reload; publish the new interval.  Takes our lock. */
+/*
+ * Apply a configuration reload: publish the new sample interval, and sample
+ * at it from this moment.  Takes our lock.
+ */
 static void
 reload_config(void)
 {
+	WalStallCadenceSettings settings;
+
 	ConfigReloadPending = false;
 	ProcessConfigFile(PGC_SIGHUP);
+	settings = cadence_settings();
+	ws_cadence_configure(&cadence, &settings, monotonic_ns());
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
-	ws_shared->interval_ns = interval_ns_from_guc();
+	ws_shared->interval_ns = settings.sample_ns;
 	LWLockRelease(ws_shared->lock);
 }
 
 /*
  * sleep_until
- *		Sleep until the monotonic clock reaches deadline, in one wake-up: a
- *		rest on the latch, a sampling period on the timer.
+ *		Sleep until the monotonic clock reaches deadline, in one wake-up:
+ *		each wake-up is what a sleeping sampler pays for, so a sleep is one
+ *		wait, never a latch wait followed by a timer for the remainder.
  *
- * Each wake-up is what a sleeping sampler pays for (on this kind of
- * virtual machine 20-70 us of CPU, more the rarer they are), so a sleep is
- * one wait, never a latch wait followed by a timer for the remainder: that
- * pair made every period longer than 1 ms cost two wake-ups, and the
- * adaptive period, which halved the ticks under 50 tpcb-like clients,
- * saved no CPU at all.
+ * A rest waits on the latch with WL_EXIT_ON_PM_DEATH: rests are where the
+ * collector spends an idle server's time, a signal (SIGTERM, SIGHUP) sets
+ * the latch and ends it, and the postmaster's death ends the process.
+ * WaitLatch counts whole milliseconds, so the rest is rounded up to one;
+ * the next sample's weight, the real time since the previous tick,
+ * accounts for the lateness.
  *
- * A rest (resting) waits on the latch with WL_EXIT_ON_PM_DEATH: rests are
- * where the collector spends an idle server's time, a signal (SIGTERM,
- * SIGHUP) sets the latch and ends it, and the postmaster's death ends the
- * process.  WaitLatch counts in whole milliseconds, so the rest is rounded
- * up to one: it ends up to a millisecond late, which the next sample's
- * weight (the real time since the previous tick) accounts for.
- *
- * A sampling period, 1 ms or the longer one the adaptive period chose, is
- * an absolute clock_nanosleep, which keeps the ticks on their deadlines;
- * a signal cuts it short, and the loop looks at the flags and checks the
- * postmaster every tick (PostmasterIsAlive(), on Linux a flag set by a
- * signal).
+ * A sampling interval is an absolute clock_nanosleep, which keeps the ticks
+ * on their deadlines; a signal cuts it short, and the loop looks at the
+ * flags and checks the postmaster every tick (PostmasterIsAlive(), on Linux
+ * a flag set by a signal).
  */
 static void
 sleep_until(uint64 deadline, bool resting)
@@ -1273,13 +1189,13 @@ sleep_until(uint64 deadline, bool resting)
 
 	if (resting)
 	{
-		uint64		now = now_ns();
+		uint64		now_ns = monotonic_ns();
 
-		if (deadline > now &&
+		if (deadline > now_ns &&
 			WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-					  (long) ((deadline - now + NS_PER_MSEC - 1) / NS_PER_MSEC),
+					  (long) ((deadline - now_ns + NS_PER_MSEC - 1) / NS_PER_MSEC),
 					  PG_WAIT_EXTENSION) & WL_LATCH_SET)
-			ResetLatch(MyLatch);	/* tick now; the loop then looks at the flags */
+			ResetLatch(MyLatch);	/* tick at once; the loop then looks at the flags */
 		return;
 	}
 	ts.tv_sec = deadline / NS_PER_SEC;
@@ -1290,101 +1206,13 @@ sleep_until(uint64 deadline, bool resting)
 }
 
 /*
- * next_interval
- *		The interval to sleep before the next tick, from what the tick at
- *		now saw: the base period within a thin cycle's burst; else a rest
- *		when ws_choose_interval() gives one (the period drops back to base
- *		then: a wait seen after a rest is sampled at full rate first), else
- *		the sampling period ws_choose_thin_period() allows in a thin cycle,
- *		ws_choose_period() in any other.  Sets period_ns and *resting.
- */
-static uint64
-next_interval(uint64 now, uint64 interval, uint64 base, uint64 idle,
-			  uint64 max_period, int *quiet_ticks, bool *resting)
-{
-	uint64		rest;
-
-	rest = ws_choose_interval(*resting ? interval : base, base, idle,
-							  &seen, &load_seen, quiet_ticks);
-	*resting = rest > base && !ws_in_burst(&bursts, now);
-	if (*resting)
-	{
-		period_ns = base;
-		return rest;
-	}
-	if (ws_in_burst(&bursts, now))
-		period_ns = base;
-	/* the stall classes, what clients wait on, decide (cadence.h) */
-	else if (bursts.thin)
-		period_ns = ws_choose_thin_period(period_ns, base, max_period,
-										  class_lengths, WS_NUM_STALL_CLASSES);
-	else
-		period_ns = ws_choose_period(period_ns, base, max_period,
-									 class_lengths, WS_NUM_STALL_CLASSES);
-	return period_ns;
-}
-
-/*
- * Start the cycles of bursts again: at start, and after a reset, which
- * drops the episodes a cycle counted so far with the rest.  (A reload
- * does not: wal_stall.episode_sampling and sample_interval shape the
- * cycles that begin after it.)
- */
-static void
-restart_bursts(void)
-{
-	memset(&bursts, 0, sizeof(bursts));
-	memset(burst_counted, 0, sizeof(burst_counted));
-	memset(pending_var, 0, sizeof(pending_var));
-	for (int c = 0; c < WS_NUM_CLASSES; c++)
-		last_burst_counted[c] = -1;
-	cycle_saw_wait = false;
-	thin_next = false;
-}
-
-/*
- * A cycle began.  The one before the last (dropped) is complete: no
- * interval to come reaches back into it, so its burst's counts are final
- * and its variance is taken.  The last cycle's counts become the ones
- * before.
- */
-static void
-cycle_began(const WalStallCycle *dropped)
-{
-	for (int c = 0; c < WS_NUM_CLASSES; c++)
-		pending_var[c] += ws_burst_variance(dropped->weight,
-											burst_counted[WS_COUNT_BEFORE][c],
-											&last_burst_counted[c]);
-	memcpy(burst_counted[WS_COUNT_BEFORE], burst_counted[WS_COUNT_CURRENT],
-		   sizeof(burst_counted[WS_COUNT_BEFORE]));
-	memset(burst_counted[WS_COUNT_CURRENT], 0, sizeof(burst_counted[WS_COUNT_CURRENT]));
-	cycle_saw_wait = false;
-}
-
-/*
  * wal_stall_collector_main
- *		The collector's loop: sleep to the next deadline, tick, and close a
- *		history row every second.  Deadlines advance by the interval, so a
- *		late tick does not shift the ones after it; more than an interval
- *		behind, the schedule restarts from now and the tick counts as an
- *		overrun.  The interval is the sampling period, between
- *		wal_stall.sample_interval and wal_stall.max_sample_interval as the
- *		episodes followed allow (ws_choose_period()), stretched up to
- *		wal_stall.idle_interval while nothing can stall, and up to ten
- *		sample intervals under load while nothing can stall either
- *		(ws_choose_interval()); see cadence.h.
+ *		The collector's loop: sleep to the deadline the cadence set, tick,
+ *		and close a history row every second.
  */
 void
 wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 {
-	uint64		base;			/* wal_stall.sample_interval */
-	uint64		idle;			/* wal_stall.idle_interval */
-	uint64		max_period;		/* wal_stall.max_sample_interval */
-	uint64		interval;		/* the one being slept */
-	bool		resting = false;	/* interval is a rest, not the period */
-	int			quiet_ticks = 0;
-	uint64		prev;
-	uint64		deadline;
 	uint64		next_second;
 	uint64		last_cost = 0;
 
@@ -1396,97 +1224,44 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 		elog(ERROR, "wal_stall shared memory is not initialized");
 
 	before_shmem_exit(collector_exit, (Datum) 0);
-	prev = now_ns();
-	collector_start(prev);
-
-	base = interval = period_ns = ws_shared->interval_ns;
-	idle = idle_ns_from_guc();
-	max_period = max_period_ns_from_guc();
-	forget_class_lengths();
-	restart_bursts();
-	count_rng = ((uint64) MyProcPid << 32) ^ prev ^ UINT64CONST(0x9E3779B97F4A7C15);
-	if (count_rng == 0)
-		count_rng = 1;
-	/* the ring's size follows wal_buffers, fixed at server start */
-	load_seen.ring_bytes = ws_ring_bytes();
-	deadline = prev + interval;
-	next_second = prev + NS_PER_SEC;
+	next_second = monotonic_ns();
+	collector_start(next_second);
+	next_second += NS_PER_SEC;
 
 	for (;;)
 	{
-		uint64		now;
-		uint64		weight;
-		WalStallCountRule count_rule;
-		WalStallCycle dropped;
-		bool		late;
-		bool		rested;
+		uint64		now_ns;
+		WalStallTick tick;
 
 		CHECK_FOR_INTERRUPTS();
 		if (!PostmasterIsAlive())
 			proc_exit(1);
 		if (ConfigReloadPending)
-		{
 			reload_config();
-			if (ws_shared->interval_ns != base)
-				forget_class_lengths();
-			base = interval = period_ns = ws_shared->interval_ns;
-			idle = idle_ns_from_guc();
-			max_period = max_period_ns_from_guc();
-			quiet_ticks = 0;
-			resting = false;
-			deadline = now_ns() + interval;
-		}
 
-		sleep_until(deadline, resting);
-		now = now_ns();
-
-		/* more than a whole interval behind: count it, and catch up */
-		late = now > deadline + interval;
-		rested = resting;
-		weight = Min(now - prev, WS_MAX_SAMPLE_WEIGHT * interval);
-		/*
-		 * A cycle that ended gives way to the next, decided from the ticks
-		 * before this one; then the interval (prev, now] is counted by the
-		 * cycles it lies in.
-		 */
-		dropped = bursts.before;
-		if (ws_next_cycle(&bursts, now, base, ws_episode_sampling, thin_next,
-						  &count_rng))
-			cycle_began(&dropped);
-		ws_begin_burst(&bursts, now);
-		count_rule = ws_count_rule(&bursts, prev, now);
-		if (collector_tick(now, weight, now - prev - weight, late, rested,
-						   interval, period_ns, &count_rule, last_cost))
+		sleep_until(cadence.deadline_ns, cadence.resting);
+		now_ns = monotonic_ns();
+		tick = ws_cadence_wake(&cadence, now_ns);
+		if (collector_tick(now_ns, &tick, last_cost))
 		{
 			/* the row after a reset covers what happened from the reset on */
-			next_second = now + NS_PER_SEC;
+			next_second = now_ns + NS_PER_SEC;
 			(void) checkpoint_in_second();
-			restart_bursts();
 		}
-		prev = now;
-
-		/* bursts only where there are waits to count (cadence.h) */
-		cycle_saw_wait |= seen.tracked_wait || seen.episode_open;
-		thin_next = cycle_saw_wait &&
-			ws_bursts_help(class_lengths, WS_NUM_STALL_CLASSES, base, max_period);
-		interval = next_interval(now, interval, base, idle, max_period,
-								 &quiet_ticks, &resting);
-		deadline = ws_burst_deadline(&bursts, now,
-									 late ? now + interval : deadline + interval,
-									 thin_next);
-		last_cost = now_ns() - now;
+		ws_cadence_next(&cadence, &scan.seen, now_ns);
+		last_cost = monotonic_ns() - now_ns;
 
 		/*
 		 * A row closes every second.  After a gap (the collector stopped or
 		 * starved) the row that closes covers all of it and says so in its
 		 * length, rather than being dressed as one more second.
 		 */
-		if (now >= next_second)
+		if (now_ns >= next_second)
 		{
-			close_second(now);
+			close_second(now_ns);
 			next_second += NS_PER_SEC;
-			if (next_second <= now)
-				next_second = now + NS_PER_SEC;
+			if (next_second <= now_ns)
+				next_second = now_ns + NS_PER_SEC;
 		}
 	}
 }

@@ -547,18 +547,18 @@ check_class_stats(RangeCheck *rc, const WalStallClassStats *stats)
 }
 
 /*
- * A class's sum of period * weight (ns^2): over its total_ns it is the
- * class's resolution, a mean of sampling periods, none of which is longer
+ * A class's sum of interval * weight (ns^2): over its total_ns it is the
+ * class's resolution, a mean of sampling intervals, none of which is longer
  * than the longest sample interval.  A rounding error's worth above that
  * is let through.
  */
 static void
-check_period_weighted(RangeCheck *rc, double value, uint64 total_ns)
+check_interval_weighted(RangeCheck *rc, double value, uint64 total_ns)
 {
 	double		max = (double) total_ns * WS_MAX_SAMPLE_INTERVAL_MS * WS_NS_PER_MS;
 
 	if (isnan(value) || isinf(value) || value < 0 || value > max * (1 + 1e-9))
-		range_problem(rc, "period_weighted", psprintf("%g", value),
+		range_problem(rc, "interval_weighted", psprintf("%g", value),
 					  psprintf("a finite number between 0 and total_ns times the longest sample interval, %g",
 							   max));
 }
@@ -626,7 +626,7 @@ check_figures(RangeCheck *rc, const WalStallFigures *f)
 			range_problem(rc, "episodes_counted", psprintf(INT64_FORMAT, f->episodes_counted[c]),
 						  psprintf("at most episodes, " INT64_FORMAT, f->classes[c].episodes));
 		check_count(rc, "episodes_var", f->episodes_var[c], 0);
-		check_period_weighted(rc, f->period_weighted[c], f->classes[c].total_ns);
+		check_interval_weighted(rc, f->interval_weighted[c], f->classes[c].total_ns);
 	}
 }
 
@@ -658,7 +658,7 @@ check_second(RangeCheck *rc, const WalStallSecond *row, int index)
 	check_code(rc, "checkpoint_kind", row->checkpoint_kind, -1,
 			   WS_CKPT_KIND_TIME | WS_CKPT_KIND_REQUESTED);
 	/*
-	 * A mean of sampling periods, or -1 when the row has no stall sample;
+	 * A mean of sampling intervals, or -1 when the row has no stall sample;
 	 * a rounding error's worth above the longest is let through.
 	 */
 	check_double_max(rc, "resolution_ms", row->resolution_ms,

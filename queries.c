@@ -493,7 +493,7 @@ entry_for(const WalStallStatement *st, int cls)
  * ws_queries_charge
  *		Add a closed episode of a class to its statement's entry, as
  *		count_episode() adds it to the class: as count_weight episodes (0
- *		when it began outside a burst that counts, cadence.h), with all of
+ *		when it began outside a burst that counts, cadence.c), with all of
  *		its samples and time.  Needs our lock exclusively.
  */
 void

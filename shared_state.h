@@ -29,7 +29,7 @@
 /*
  * An episode: consecutive samples of one process in one class.  A wait on
  * the WAL write path whose cause changes (an insertion-lock wait, then the
- * wrap-around write its lock holder was blocked on) is counted as one
+ * wrap-around write its lock holder is blocked on) is counted as one
  * episode per class, so that the summary and the history count every
  * sample in the same class.  "cause" belongs to the whole wait: the cause
  * its latest WALWrite or WALBufMapping lock wait gave (see
@@ -44,15 +44,15 @@ typedef struct WalStallEpisode
 	uint32		samples;
 	uint64		time_ns;		/* sum of the samples' real durations */
 	uint64		wait_ns;		/* the same since the wait began, over
-								 * every class it was counted in */
-	uint64		first_ns;		/* the first sample's weight (cadence.h) */
-	uint64		first_period_ns;	/* the sampling period at the first
+								 * every class it is counted in */
+	uint64		first_ns;		/* the first sample's weight */
+	uint64		first_interval_ns;	/* the sampling interval at the first
 									 * sample: what of its weight counts
 									 * towards the episode's length */
 	uint32		count_weight;	/* the episodes it stands for when counted:
 								 * 0 when it began where episodes are not
-								 * counted (cadence.h, bursts) */
-	double		period_weighted;	/* sum of its samples' period * weight
+								 * counted (cadence.c, bursts) */
+	double		interval_weighted;	/* sum of its samples' interval * weight
 									 * (ns^2), for the class's resolution */
 	WalStallStatement statement;	/* at the first sample: charged with it */
 } WalStallEpisode;
@@ -107,7 +107,7 @@ typedef struct WalStallSecond
 	int64		wal_fpi;
 	uint8		checkpoint;		/* WalStallCheckpoint */
 	int8		checkpoint_kind;	/* WS_CKPT_KIND_* bits, -1 unknown */
-	double		resolution_ms;	/* sampling period of the stall samples,
+	double		resolution_ms;	/* sampling interval of the stall samples,
 								 * weighted by their time; -1 when none */
 } WalStallSecond;
 
@@ -132,7 +132,7 @@ typedef struct WalStallFigures
 										 * (not ending a rest), and */
 	uint64		reset_full_rate_ns; /* their summed weights: the resolution */
 	bool		baseline_valid;
-	bool		timing_off_seen;	/* track_wal_io_timing was off at some
+	bool		timing_off_seen;	/* track_wal_io_timing off at some
 									 * second since the reset */
 	uint64		wrap_writer_asleep_ns;	/* wal_buffer_full time sampled while
 										 * the WAL writer slept */
@@ -143,21 +143,20 @@ typedef struct WalStallFigures
 	int64		wal_path_waits_io_first;	/* began in WAL I/O */
 	uint64		ring_rule_ns;	/* write-path time no lock mode decided */
 	int64		query_evictions;	/* wal_stall_queries entries evicted */
-	double		period_weighted[WS_NUM_CLASSES];	/* per class, the sum of
+	double		interval_weighted[WS_NUM_CLASSES];	/* per class, the sum of
 													 * its counted samples'
-													 * period * weight, in
+													 * interval * weight, in
 													 * ns^2: over total_ns,
 													 * the resolution */
 
 	/*
-	 * Episodes counted in bursts (cadence.h, "Counting episodes in
-	 * bursts"): each episode counted adds to classes[].episodes, its
-	 * histogram and wal_stall_queries the number of episodes it stands
-	 * for, its weight w (1 when every episode that begins is counted).
-	 * Per class, how many were counted one by one, and the variance of
-	 * classes[].episodes as an estimate of all episodes, estimated from
-	 * the bursts' counts (ws_burst_variance(); 0 while every episode is
-	 * counted).
+	 * Episodes counted in bursts (cadence.c; docs/sampling.md, "Counting
+	 * episodes in bursts"): each episode counted adds to classes[].episodes,
+	 * its histogram and wal_stall_queries the number of episodes it stands
+	 * for, its weight w (1 when every episode that begins is counted).  Per
+	 * class, how many were counted one by one, and the variance of
+	 * classes[].episodes as an estimate of all episodes, estimated from the
+	 * bursts' counts (0 while every episode is counted).
 	 */
 	int64		episodes_counted[WS_NUM_CLASSES];
 	int64		episodes_var[WS_NUM_CLASSES];
@@ -185,7 +184,7 @@ typedef struct WalStallShared
 	uint64		tick_cost_ns;	/* sum of work per tick, for the mean */
 	uint64		max_tick_cost_ns;
 	int64		overruns;		/* ticks that came more than an interval late */
-	uint64		unobserved_ns;	/* time between ticks beyond WS_MAX_SAMPLE_WEIGHT */
+	uint64		unobserved_ns;	/* time between ticks beyond WS_SAMPLE_REACH_INTERVALS */
 	TimestampTz started_at;
 	uint64		reset_count;	/* bumped by every reset */
 	bool		in_recovery;	/* the server is a standby (or recovering) */

@@ -90,7 +90,7 @@ typedef struct StatsCopy
 	uint64		hist_base_ns;
 	uint64		resolution_ns;	/* mean real time between two full-rate
 								 * samples since reset */
-	double		period_weighted[WS_NUM_CLASSES];	/* as in WalStallFigures */
+	double		interval_weighted[WS_NUM_CLASSES];	/* as in WalStallFigures */
 	int64		episodes_counted[WS_NUM_CLASSES];	/* as in WalStallFigures */
 	int64		episodes_var[WS_NUM_CLASSES];	/* as in WalStallFigures */
 	bool		sampled;		/* a collector sampled since the reset, or runs */
@@ -133,18 +133,18 @@ copy_stats(StatsCopy *copy)
 	copy->baseline_valid = ws_shared->figures.baseline_valid;
 	copy->reset_at = ws_shared->figures.reset_at;
 	copy->hist_base_ns = ws_shared->figures.hist_base_ns;
-	memcpy(copy->period_weighted, ws_shared->figures.period_weighted,
-		   sizeof(copy->period_weighted));
+	memcpy(copy->interval_weighted, ws_shared->figures.interval_weighted,
+		   sizeof(copy->interval_weighted));
 	memcpy(copy->episodes_counted, ws_shared->figures.episodes_counted,
 		   sizeof(copy->episodes_counted));
 	memcpy(copy->episodes_var, ws_shared->figures.episodes_var,
 		   sizeof(copy->episodes_var));
 
 	/*
-	 * Episodes are followed at the sampling period: an open episode stops
+	 * Episodes are followed at the sampling interval: an open episode stops
 	 * the collector from resting, and the sample that ends a rest enters
-	 * durations as one period (cadence.h).  So the resolution of a class
-	 * that was sampled is the mean period of its samples, weighted by their
+	 * durations as one interval (cadence.c).  So the resolution of a class
+	 * that was sampled is the mean interval of its samples, weighted by their
 	 * time (class_resolution_ms()); of one that was not, the mean interval
 	 * between samples that did not end a rest.  The rests of an idle
 	 * server, up to wal_stall.idle_interval long, say nothing about it.
@@ -204,7 +204,7 @@ exact_for_class(WalStallClass cls, const WalStallCounters *delta, bool timing_on
 }
 
 /*
- * The resolution of a class's figures, in ms: the sampling period of its
+ * The resolution of a class's figures, in ms: the sampling interval of its
  * samples, weighted by their time; for a class never sampled, the mean
  * interval of the samples that did not end a rest.
  */
@@ -213,9 +213,9 @@ class_resolution_ms(const StatsCopy *copy, int cls)
 {
 	const WalStallClassStats *s = &copy->classes[cls];
 
-	if (s->total_ns == 0 || copy->period_weighted[cls] <= 0)
+	if (s->total_ns == 0 || copy->interval_weighted[cls] <= 0)
 		return copy->resolution_ns / WS_NS_PER_MS;
-	return copy->period_weighted[cls] / (double) s->total_ns / WS_NS_PER_MS;
+	return copy->interval_weighted[cls] / (double) s->total_ns / WS_NS_PER_MS;
 }
 
 /*

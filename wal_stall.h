@@ -45,15 +45,15 @@ typedef enum WalStallClass
 
 /*
  * wal_stall.max_sample_interval's default, in ms: the longest sampling
- * period of the adaptive period (cadence.h); see docs/results.md for the
- * study that chose it.
+ * interval of the adaptive interval (cadence.c); see docs/results.md for
+ * the study that chose it.
  */
 #define WS_DEFAULT_MAX_SAMPLE_INTERVAL_MS	8.0
 
 /*
  * wal_stall.episode_sampling's default: under a load of short waits that
- * holds the period at the base, count the episodes that begin in one burst
- * of every this many (cadence.h, "Counting episodes in bursts"); see
+ * holds the interval at wal_stall.sample_interval, count the episodes that
+ * begin in one burst of every this many (cadence.c, docs/sampling.md); see
  * docs/results.md for the study that chose it.
  */
 #define WS_DEFAULT_EPISODE_SAMPLING	8

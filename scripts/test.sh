@@ -352,6 +352,8 @@ suites_once() {
 		"$work/advice.c" -lm &&
 		"$work/test/unit/test_advice" >>"$logs/unit.log" 2>&1
 	[ $? -eq 0 ] || status=1
+	bash "$work/test/unit/mutate_cadence.sh" "$work/test/unit/mutants" >>"$logs/unit.log" 2>&1 ||
+		status=1
 	grep -aE '^not ok' "$logs/unit.log" | sed 's/^/  /'
 	count_tap "$logs/unit.log" $status
 

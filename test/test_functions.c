@@ -213,7 +213,7 @@ static const SaveLayoutPart save_layout[] = {
 	SAVE_FIGURE(wal_path_waits_io_first),
 	SAVE_FIGURE(ring_rule_ns),
 	SAVE_FIGURE(query_evictions),
-	SAVE_FIGURE(period_weighted),
+	SAVE_FIGURE(interval_weighted),
 	SAVE_FIGURE(episodes_counted),
 	SAVE_FIGURE(episodes_var),
 };

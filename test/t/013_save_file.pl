@@ -110,10 +110,10 @@ $node->start;
 # (counts and sums at most 2^62, WS_FIGURE_MAX; every float finite)
 my $figure_max = 4611686018427387904;
 my $clog_episodes = (save_class_episodes($good))[3];
-# class 3's time, and what its period sum may reach: the longest interval
+# class 3's time, and what its interval sum may reach: the longest interval
 my $clog_total_ns = unpack('Q', substr($good, $classes + 3 * $save_size{class} + 16, 8));
-my $clog_period_max = sprintf('%g', $clog_total_ns * 1e9);
-my $clog_period_bad = sprintf('%g', $clog_total_ns * 2e9 + 1e12);
+my $clog_interval_max = sprintf('%g', $clog_total_ns * 1e9);
+my $clog_interval_bad = sprintf('%g', $clog_total_ns * 2e9 + 1e12);
 my $clog_counted = $clog_episodes + 1;
 sub field
 {
@@ -174,17 +174,17 @@ my @cases = (
 		qr/history row 0, resolution_ms is 5000; it must be a finite number between -1 and 1000/ ],
 	[ 'a resolution of minus infinity', field($rows + 176, 'd', '-Inf'),
 		qr/history row 0, resolution_ms is -Infinity; it must be a finite number between -1 and 1000/ ],
-	[ 'a NaN period sum', field(figure_at('period_weighted'), 'd', 'NaN'),
-		qr/class 0, period_weighted is NaN; it must be a finite number between 0 and total_ns times/ ],
-	[ 'an infinite period sum', field(figure_at('period_weighted') + 8, 'd', 'Inf'),
-		qr/class 1, period_weighted is Infinity; it must be a finite number between 0 and total_ns times/ ],
-	[ 'a period sum of minus infinity', field(figure_at('period_weighted') + 8, 'd', '-Inf'),
-		qr/class 1, period_weighted is -Infinity; it must be a finite number between 0 and/ ],
-	[ 'a negative period sum', field(figure_at('period_weighted') + 16, 'd', -1),
-		qr/class 2, period_weighted is -1; it must be a finite number between 0 and/ ],
-	[ 'a period sum beyond its time at the longest interval',
-		field(figure_at('period_weighted') + 24, 'd', $clog_period_bad),
-		qr/class 3, period_weighted is \Q$clog_period_bad\E; it must be a finite number between 0 and total_ns times the longest sample interval, \Q$clog_period_max\E/ ],
+	[ 'a NaN interval sum', field(figure_at('interval_weighted'), 'd', 'NaN'),
+		qr/class 0, interval_weighted is NaN; it must be a finite number between 0 and total_ns times/ ],
+	[ 'an infinite interval sum', field(figure_at('interval_weighted') + 8, 'd', 'Inf'),
+		qr/class 1, interval_weighted is Infinity; it must be a finite number between 0 and total_ns times/ ],
+	[ 'an interval sum of minus infinity', field(figure_at('interval_weighted') + 8, 'd', '-Inf'),
+		qr/class 1, interval_weighted is -Infinity; it must be a finite number between 0 and/ ],
+	[ 'a negative interval sum', field(figure_at('interval_weighted') + 16, 'd', -1),
+		qr/class 2, interval_weighted is -1; it must be a finite number between 0 and/ ],
+	[ 'an interval sum beyond its time at the longest interval',
+		field(figure_at('interval_weighted') + 24, 'd', $clog_interval_bad),
+		qr/class 3, interval_weighted is \Q$clog_interval_bad\E; it must be a finite number between 0 and total_ns times the longest sample interval, \Q$clog_interval_max\E/ ],
 	[ 'an infinite baseline timing', field(figure_at('baseline') + 80, 'd', 'Inf'),
 		qr/the figures, baseline.wal_write_time_ms is Infinity; it must be a finite number between -1 and/ ],
 	# counts and sums at INT64_MAX, UINT64_MAX, one past the bound: the

@@ -128,7 +128,7 @@ my %planted = (
 	query_evictions => 4_243,
 	episodes_counted => pack('q7', map { int($_ / 2) } @episodes),
 	episodes_var => pack('q7', map { 1_000 + $_ } 0 .. 6));
-my @kept = qw(reset_at hist_base_ns baseline classes period_weighted);
+my @kept = qw(reset_at hist_base_ns baseline classes interval_weighted);
 is_deeply([ sort(keys %planted, @kept) ], [ sort @save_figure_names ],
 	'this test plants or keeps every figure');
 isnt($saved{baseline}, "\0" x length($saved{baseline}), 'the baseline is not zero');

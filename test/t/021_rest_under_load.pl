@@ -18,7 +18,7 @@
 # the truth lies between the time off CPU less the run delay and the time
 # off CPU.  The stall must be seen, its time as charged to the writer
 # (wal_stall_queries) within 5% of that range, and sampled at the full
-# rate, not at the rest's.  The adaptive period is off here
+# rate, not at the rest's.  The adaptive interval is off here
 # (wal_stall.max_sample_interval = sample_interval): these waits of up to
 # 100 ms are long enough for it to follow them at 8 ms, which would hide
 # a rest from the resolution this test reads.

@@ -48,7 +48,7 @@ my %figure_template = (
 	wal_path_waits_io_first => 'q',
 	ring_rule_ns => 'Q',
 	query_evictions => 'q',
-	period_weighted => 'a',
+	interval_weighted => 'a',
 	episodes_counted => 'a',
 	episodes_var => 'a');
 
