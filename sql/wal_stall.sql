@@ -48,7 +48,7 @@ COMMENT ON COLUMN @extschema@.wal_stall_summary.p50_ms IS
 COMMENT ON COLUMN @extschema@.wal_stall_summary.exact_count IS
     'Exact: delta of the matching core counter since the last reset, NULL where core has none';
 COMMENT ON COLUMN @extschema@.wal_stall_summary.resolution_ms IS
-    'Sampling period of the class''s samples, weighted by their time (for a class not sampled, the mean real time between two samples that did not end a rest): the resolution of its sampled durations';
+    'Sampling interval of the class''s samples, weighted by their time (for a class not sampled, the mean real time between two samples that did not end a rest): the resolution of its sampled durations';
 COMMENT ON COLUMN @extschema@.wal_stall_summary.episodes_counted IS
     'Episodes counted one by one, from which episodes estimates all that ended: equal to episodes while every episode is counted';
 COMMENT ON COLUMN @extschema@.wal_stall_summary.episodes_stderr IS
@@ -149,7 +149,7 @@ COMMENT ON COLUMN @extschema@.wal_stall_history.seconds IS
 COMMENT ON COLUMN @extschema@.wal_stall_history.checkpoint IS
     'start, running or done: what the checkpointer did in that second, from the redo pointers of the latest checkpoint begun and of pg_control';
 COMMENT ON COLUMN @extschema@.wal_stall_history.resolution_ms IS
-    'Sampling period of the row''s stall samples, weighted by their time: its stall times are sums of samples this far apart (NULL when it has none)';
+    'Sampling interval of the row''s stall samples, weighted by their time: its stall times are sums of samples this far apart (NULL when it has none)';
 
 --
 -- The CLOG: buffers, exact SLRU counters, sampled lock and I/O waits.
