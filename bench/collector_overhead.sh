@@ -23,7 +23,7 @@
 # clusters started side by side (ports PORT and PORT + 1, default 5481,
 # scale 20 each): per round both idle at once, then select-only and
 # tpcb-like pgbench with CLIENTS clients (default 50) on one cluster at a
-# time, wal_stall's twice, with its adaptive period off
+# time, wal_stall's twice, with its adaptive interval off
 # (wal_stall.max_sample_interval = 1ms) and on (its default), the order
 # alternating between rounds; each collector's CPU share of one core over
 # the same kind of run, their ratio, wal_stall's ticks per second and mean
