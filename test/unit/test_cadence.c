@@ -542,6 +542,22 @@ test_interval_rare_class(void)
 		  "334 ms of them (1/16): 1 ms");
 }
 
+/* The WAL insert waits of 50 tpcb-like clients, in class 1, times over. */
+static void
+wal_insert_waits(WalStallCadence *c, int times)
+{
+	for (int i = 0; i < times; i++)
+	{
+		closed(c, 1, 76, MS);
+		closed(c, 1, 52, 2 * MS);
+		closed(c, 1, 23, 3 * MS);
+		closed(c, 1, 22, 4 * MS);
+		closed(c, 1, 28, 6 * MS);
+		closed(c, 1, 10, 12 * MS);
+		closed(c, 1, 4, 24 * MS);
+	}
+}
+
 static void
 test_interval_long_episodes(void)
 {
@@ -591,29 +607,14 @@ test_interval_long_episodes(void)
 	c.classes[0].youngest_open_ns = 0;
 	check(settled(&c, 8 * MS) == 4 * MS,
 		  "commit waits of 50 tpcb-like clients, one just begun: 4 ms");
-	closed(&c, 1, 76, MS);
-	closed(&c, 1, 52, 2 * MS);
-	closed(&c, 1, 23, 3 * MS);
-	closed(&c, 1, 22, 4 * MS);
-	closed(&c, 1, 28, 6 * MS);
-	closed(&c, 1, 10, 12 * MS);
-	closed(&c, 1, 4, 24 * MS);
+	wal_insert_waits(&c, 1);
 	check(settled(&c, 8 * MS) == 4 * MS,
 		  "... with their WAL insert waits, 0.7 per cent of the time: still 4 ms");
 	c.classes[1].youngest_open_ns = MS;
 	check(choose(&c, 4 * MS, 8 * MS) == 2 * MS,
 		  "... down to 2 ms at once while a WAL insert wait is 1 ms old (long against 2 ms)");
 	c.classes[1].youngest_open_ns = WS_NONE_OPEN;
-	for (int i = 0; i < 15; i++)
-	{
-		closed(&c, 1, 76, MS);
-		closed(&c, 1, 52, 2 * MS);
-		closed(&c, 1, 23, 3 * MS);
-		closed(&c, 1, 22, 4 * MS);
-		closed(&c, 1, 28, 6 * MS);
-		closed(&c, 1, 10, 12 * MS);
-		closed(&c, 1, 4, 24 * MS);
-	}
+	wal_insert_waits(&c, 15);
 	check(settled(&c, 8 * MS) == 2 * MS,
 		  "WAL insert waits 16 times as many, 10 per cent of the time: 2 ms (35 per cent of it under 4 ms, 70 under 8)");
 	closed(&c, 2, 8500, MS);
