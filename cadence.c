@@ -27,6 +27,13 @@
 #define WS_QUIET_TICKS_BEFORE_REST	10
 
 /*
+ * The longest rest while a process is busy, in sample intervals: a wait
+ * that begins in it is seen at most this late, and a busy server's
+ * wake-ups fall from 1,000 to about 100 a second at 1 ms.
+ */
+#define WS_LOAD_REST_INTERVALS		10
+
+/*
  * A rest needs the ring's free space to hold this many rests' worth of WAL
  * at the last tick's insert rate: a wrap-around within the rest would need
  * the rate to grow this many times over with the WAL writer writing nothing.
@@ -145,6 +152,7 @@ ws_cadence_init(WalStallCadence *c, const WalStallCadenceSettings *settings,
 	c->rng = seed != 0 ? seed : 1;
 	c->prev_ns = now_ns;
 	ws_cadence_configure(c, settings, now_ns);
+	forget_classes(c);
 	restart_cycles(c);
 }
 
@@ -160,6 +168,11 @@ ws_cadence_configure(WalStallCadence *c, const WalStallCadenceSettings *settings
 	bool		same_unit = c->settings.sample_ns == settings->sample_ns;
 
 	c->settings = *settings;
+	/* the arrays hold WS_CADENCE_MAX_CLASSES: never follow more */
+	c->settings.nclasses = Min(Max(settings->nclasses, 1), WS_CADENCE_MAX_CLASSES);
+	c->settings.ndeciding = Min(Max(settings->ndeciding, 0), c->settings.nclasses);
+	if (settings->wrap_class < 0 || settings->wrap_class >= c->settings.nclasses)
+		c->settings.wrap_class = 0;
 	if (!same_unit)
 		forget_classes(c);
 	c->interval_ns = c->sleep_ns = settings->sample_ns;
@@ -338,7 +351,7 @@ ws_cadence_wake(WalStallCadence *c, uint64_t now_ns)
 	WalStallTick tick;
 	uint64_t	gap = now_ns - c->prev_ns;
 
-	tick.elapsed_ns = Min(gap, WS_SAMPLE_REACH_INTERVALS * c->sleep_ns);
+	tick.elapsed_ns = Min(gap, WS_SAMPLE_REACH_SLEEPS * c->sleep_ns);
 	tick.unobserved_ns = gap - tick.elapsed_ns;
 	tick.interval_ns = c->interval_ns;
 	tick.slept_ns = c->sleep_ns;
@@ -380,7 +393,7 @@ ws_cadence_episode_weight(WalStallCadence *c, int cls)
 	{
 		if (u < rule->share[part])
 		{
-			if (rule->weight[part] > 1)
+			if (rule->weight[part] > 1 && part < WS_COUNT_OUTSIDE)
 				c->burst_counted[part][cls]++;
 			return rule->weight[part];
 		}
@@ -624,7 +637,7 @@ in_burst(const WalStallCadence *c, uint64_t t_ns)
  *		the ring's free space outlasts the rest at the last tick's insert
  *		rate WS_REST_RATE_MARGIN times over.  The rest doubles at every
  *		quiet tick after those, up to wal_stall.idle_interval while no
- *		process is busy, and WS_SAMPLE_REACH_INTERVALS sample intervals
+ *		process is busy, and WS_LOAD_REST_INTERVALS sample intervals
  *		under load; the first tick that sees a wait ends it.
  */
 static uint64_t
@@ -636,7 +649,7 @@ choose_rest(WalStallCadence *c, const WalStallTickSeen *seen)
 	double		free_bytes;
 
 	if (seen->process_busy)
-		longest = Min(longest, WS_SAMPLE_REACH_INTERVALS * sample_ns);
+		longest = Min(longest, WS_LOAD_REST_INTERVALS * sample_ns);
 	if (seen->tracked_wait || seen->episode_open || longest <= sample_ns ||
 		c->settings.ring_bytes == 0)
 	{

@@ -10,10 +10,15 @@
  *
  *	ws_cadence_wake()			after the sleep: how the tick weighs, and
  *								the count rule of the waits it sees begin;
+ *	ws_cadence_reset()			if wal_stall_reset() came since the last tick;
  *	ws_cadence_episode_weight()	per episode that begins;
  *	ws_cadence_note_open(), ws_cadence_note_closed()
  *								per episode followed;
+ *	ws_cadence_take_variance()	per class, for the figures;
  *	ws_cadence_next()			what the tick saw: the next deadline.
+ *
+ * and once a second ws_cadence_forget_half(); ws_cadence_configure() at a
+ * reload.
  *
  * Three rules choose the next deadline (docs/sampling.md measures each):
  *	- rest: while nothing can stall, sleep longer than the sampling
@@ -41,12 +46,11 @@
 
 /*
  * A sample weighs the real time since the previous tick up to this many
- * sampling intervals: beyond that the collector is not looking (stopped,
- * starved of CPU), and crediting the whole gap to whatever waits when it
- * looks again would invent long waits.  It is also the longest rest under
- * load, so that such a rest never leaves time unobserved.
+ * times the sleep that ended: beyond that the collector was not looking
+ * (stopped, starved of CPU), and crediting the whole gap to whatever waits
+ * when it looks again would invent long waits.
  */
-#define WS_SAMPLE_REACH_INTERVALS	10
+#define WS_SAMPLE_REACH_SLEEPS	10
 
 /*
  * While the collector rests through whole seconds of an idle server, core's
@@ -86,7 +90,7 @@ typedef struct WalStallTickSeen
 	bool		episode_open;	/* an episode still followed */
 	bool		process_busy;	/* a process on CPU or in a non-idle wait */
 	double		ring_fill;		/* occupancy of the WAL ring, < 0 unknown */
-	uint64_t	inserted_bytes; /* WAL inserted in the tick's weight */
+	uint64_t	inserted_bytes; /* WAL inserted since the previous tick */
 } WalStallTickSeen;
 
 /* How the tick that just woke weighs. */

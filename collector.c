@@ -12,14 +12,16 @@
  *	  least one page short of the whole ring apart (see ring_full_mark());
  *	- weigh the tick by the real time elapsed since the previous one
  *	  (monotonic clock), so a late tick loses no time, up to
- *	  WS_SAMPLE_REACH_INTERVALS intervals (longer gaps count as unobserved);
+ *	  WS_SAMPLE_REACH_SLEEPS times the sleep that ended (longer gaps count
+ *	  as unobserved);
  *	- per process, extend or close its stall and io episodes; a client's
  *	  WAL write-path sample is classified by its own lock mode, carried
  *	  through the I/O that follows, the ring's fill deciding only where no
  *	  lock mode has (ws_sample_class()), and the summary and the history
  *	  count each sample in that same class.
  * Every second: close a history row, reading the core counters for it (every
- * 10 s instead while the collector rests: ws_second_reads_core()).
+ * WS_RESTING_CORE_READ_SECONDS instead in a second the collector rests
+ * through with no process at work: ws_second_reads_core()).
  *
  * The tick is the hot path: no allocation, no catalog access, no lock that
  * backends take on their own paths except the two spinlocks behind
@@ -34,11 +36,12 @@
  *	  hold it shared while they copy (the history and the query table a
  *	  batch at a time, so that no reader holds a tick back for long);
  *	- the episode slots (WalStallProcSlot) have two writers, both under the
- *	  lock: the collector, and a reset, which zeroes them.  The collector
- *	  reads them during its scan without the lock, so a read may be torn by
- *	  a reset; reset_count is their change count: the collector compares it
- *	  under the lock before it uses what it read, and when it moved, reads
- *	  the statements it copied from them again (reread_torn_statements());
+ *	  lock: the collector, and a reset, which zeroes their episodes.  The
+ *	  collector, their only reader without the lock, reads them during its
+ *	  scan, so a read may be torn by a reset; reset_count counts the resets:
+ *	  the collector compares it under the lock before it uses what it read,
+ *	  and when it moved, reads the statements it copied from the episodes
+ *	  again (reread_torn_statements());
  *	- a backend's statement slot (queries.c) is written by that backend
  *	  alone inside a change count, and a read that sees the count move is
  *	  tried again;
@@ -138,7 +141,7 @@ typedef struct SlotState
  * a new process that stays on CPU is counted as active (active_backends,
  * and the cadence's "a process is busy") up to this many ticks late.  With
  * max_connections well above the clients, most slots are unused, and
- * their pids were a cache miss each per tick.
+ * reading their pids would cost a cache miss each per tick.
  */
 #define WS_UNUSED_RECHECK_TICKS	10
 
@@ -751,6 +754,8 @@ notice_reset(uint64 now_ns)
 	second.seen_reset_count = ws_shared->reset_count;
 	start_second(now_ns, &ws_shared->figures.baseline);
 	ws_shared->figures.timing_off_seen = !track_wal_io_timing;
+	/* what the bursts counted before it goes with the figures */
+	ws_cadence_reset(&cadence);
 	return true;
 }
 
@@ -828,10 +833,7 @@ collector_tick(uint64 now_ns, const WalStallTick *tick, uint64 last_cost_ns)
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
 	was_reset = notice_reset(now_ns);
 	if (was_reset)
-	{
-		ws_cadence_reset(&cadence);
 		reread_torn_statements();
-	}
 	waiting = apply_samples(ring_full, elapsed_ns, tick->interval_ns);
 	for (int c = 0; c < WS_NUM_CLASSES; c++)
 		ws_shared->figures.episodes_var[c] =
@@ -1030,13 +1032,14 @@ close_second(uint64 now_ns)
 	ring_rule_ms = ws_shared->figures.ring_rule_ns / WS_NS_PER_MS;
 	LWLockRelease(ws_shared->lock);
 
+	/* the adaptive interval follows the episodes of the last second or two */
+	ws_cadence_forget_half(&cadence);
+
 	/*
 	 * How often the ring, not a lock mode, decided the cause of a wait: a
 	 * diagnostic for those who check the classification, not a figure the
 	 * views show.
 	 */
-	ws_cadence_forget_half(&cadence);
-
 	if (waits > 0)
 		ereport(DEBUG1,
 				(errmsg_internal("wal_stall figures since the reset: %lld WAL write-path waits of clients, %lld of them began in WAL I/O; %.1f ms of their time classified by the ring's fill",

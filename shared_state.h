@@ -184,7 +184,7 @@ typedef struct WalStallShared
 	uint64		tick_cost_ns;	/* sum of work per tick, for the mean */
 	uint64		max_tick_cost_ns;
 	int64		overruns;		/* ticks that came more than an interval late */
-	uint64		unobserved_ns;	/* time between ticks beyond WS_SAMPLE_REACH_INTERVALS */
+	uint64		unobserved_ns;	/* time between ticks beyond WS_SAMPLE_REACH_SLEEPS */
 	TimestampTz started_at;
 	uint64		reset_count;	/* bumped by every reset */
 	bool		in_recovery;	/* the server is a standby (or recovering) */

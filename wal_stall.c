@@ -185,7 +185,7 @@ define_gucs(void)
 
 	DefineCustomRealVariable("wal_stall.max_sample_interval",
 							 "Longest time between two samples while every wait followed is long.",
-							 "While every episode in progress, and the recent ones of every class seen, last at least four times longer, "
+							 "While every episode in progress, and the recent ones of every class seen, last at least twice as long (four times for wrap-arounds), "
 							 "the collector samples less often, up to this; "
 							 "set it to wal_stall.sample_interval or below to sample at a constant rate.",
 							 &ws_max_sample_interval_ms,

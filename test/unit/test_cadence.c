@@ -307,7 +307,7 @@ test_load_stretch(void)
 	check(steps[0] == 2 * MS && steps[1] == 4 * MS && steps[2] == 8 * MS &&
 		  steps[3] == 10 * MS && steps[7] == 10 * MS,
 		  "then 2, 4, 8, 10 ms and no further under load (%d intervals)",
-		  WS_SAMPLE_REACH_INTERVALS);
+		  WS_LOAD_REST_INTERVALS);
 	seen.tracked_wait = true;
 	check(rest_step(&c, &seen) == MS && c.quiet_ticks == 0,
 		  "the first tracked wait: straight back to 1 ms");
