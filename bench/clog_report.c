@@ -91,13 +91,11 @@ share(double ms, double client_ms)
 	return client_ms > 0 ? ms / client_ms : NAN;
 }
 
-static int
-cmp_double(const void *a, const void *b)
+/* A row's buffer count, its place in the sweep. */
+static double
+row_buffers(const void *row)
 {
-	double		x = *(const double *) a,
-				y = *(const double *) b;
-
-	return x < y ? -1 : x > y;
+	return ((const ClogRow *) row)->buffers;
 }
 
 static void
@@ -151,23 +149,12 @@ collect(const WsbPlan *plan, const WsbRun *runs, int nruns, const WsbVerdicts *v
 				add_run(row, plan, &runs[i], tps);
 		if (row->runs == 0)
 			continue;
-		qsort(tps, row->runs, sizeof(double), cmp_double);
-		row->tps_median = row->runs % 2 ? tps[row->runs / 2]
-			: (tps[row->runs / 2 - 1] + tps[row->runs / 2]) / 2;
+		row->tps_median = wsb_median(tps, row->runs);
 		row->tps = wsb_tip_tps(verdicts, plan->configs[c].label);
 		n++;
 	}
 	free(tps);
-	/* insertion sort by buffers: a few configurations */
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0 && (isnan(rows[j - 1].buffers) ||
-								  rows[j].buffers < rows[j - 1].buffers); j--)
-		{
-			ClogRow		t = rows[j];
-
-			rows[j] = rows[j - 1];
-			rows[j - 1] = t;
-		}
+	wsb_sort_by_key(rows, n, sizeof(ClogRow), row_buffers);
 	return n;
 }
 

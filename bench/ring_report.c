@@ -94,6 +94,13 @@ run_tps(const WsbRun *r, const char *a, const char *b)
 	return r->tps;
 }
 
+/* A row's ring size, its place in the sweep. */
+static double
+row_bytes(const void *row)
+{
+	return ((const RingRow *) row)->bytes;
+}
+
 /* The configurations' rows, sorted by size (unknown sizes last). */
 static int
 collect(const WsbPlan *plan, const WsbRun *runs, int nruns, const WsbVerdicts *verdicts,
@@ -159,15 +166,7 @@ sorted_rows(const WsbPlan *plan, const WsbRun *runs, int nruns, const WsbVerdict
 {
 	int			n = collect(plan, runs, nruns, verdicts, rows);
 
-	/* insertion sort by size: a few configurations */
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0 && (isnan(rows[j - 1].bytes) || rows[j].bytes < rows[j - 1].bytes); j--)
-		{
-			RingRow		t = rows[j];
-
-			rows[j] = rows[j - 1];
-			rows[j - 1] = t;
-		}
+	wsb_sort_by_key(rows, n, sizeof(RingRow), row_bytes);
 	tip_values(rows, n, v);
 	return n;
 }

@@ -53,6 +53,36 @@ wsb_median(const double *x, int n)
 	return m;
 }
 
+/*
+ * Sort n rows of size bytes each by key, ascending, the rows whose key is
+ * NAN last, rows of equal keys kept in their order: a few configurations,
+ * so an insertion sort that swaps in place.
+ */
+void
+wsb_sort_by_key(void *rows, int n, size_t size, double (*key) (const void *row))
+{
+	char	   *base = rows;
+
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0; j--)
+		{
+			char	   *a = base + (size_t) (j - 1) * size;
+			char	   *b = a + size;
+			double		ka = key(a),
+						kb = key(b);
+
+			if (!(isnan(ka) && !isnan(kb)) && !(kb < ka))
+				break;
+			for (size_t k = 0; k < size; k++)
+			{
+				char		t = a[k];
+
+				a[k] = b[k];
+				b[k] = t;
+			}
+		}
+}
+
 /* Arithmetic mean; NAN for n = 0. */
 double
 wsb_mean(const double *x, int n)

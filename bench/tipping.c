@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "tipping.h"
+#include "wsb.h"
 
 const WsbPaired *
 wsb_tip_tps(const WsbVerdicts *v, const char *label)
@@ -28,25 +29,20 @@ wsb_tip_tps(const WsbVerdicts *v, const char *label)
 	return NULL;
 }
 
-/* Sort by value, the values without figures last: a few configurations. */
+/* A value's place in the sweep: its value, NAN (last) without figures. */
+static double
+tip_key(const void *row)
+{
+	const WsbTipValue *v = row;
+
+	return v->known ? v->value : NAN;
+}
+
+/* Sort by value, the values without figures last. */
 void
 wsb_tip_sort(WsbTipValue *v, int n)
 {
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0; j--)
-		{
-			const WsbTipValue *a = &v[j - 1],
-					   *b = &v[j];
-			bool		later = (!a->known && b->known) ||
-				(a->known == b->known && (isnan(a->value) || b->value < a->value));
-			WsbTipValue t;
-
-			if (!later)
-				break;
-			t = v[j];
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
+	wsb_sort_by_key(v, n, sizeof(WsbTipValue), tip_key);
 }
 
 static bool

@@ -357,6 +357,7 @@ typedef struct WsbEnvironment
 /* ---------- descriptive statistics (stats.c) ---------- */
 
 extern double wsb_median(const double *x, int n);
+extern void wsb_sort_by_key(void *rows, int n, size_t size, double (*key) (const void *row));
 /* tps of configuration c's successful runs into out[nruns]; returns n */
 extern bool wsb_window_judged(const WsbRun *runs, int nruns);
 extern double wsb_judged_tps(const WsbRun *r, bool window);

@@ -312,6 +312,34 @@ make_crafted_runs(WsbPlan *plan, WsbRun *runs, const char *label0)
 	return n;
 }
 
+/* A test row for wsb_sort_by_key: sorted by key, tag tells the order. */
+typedef struct SortRow
+{
+	double		key;
+	char		tag;
+} SortRow;
+
+static double
+sort_row_key(const void *row)
+{
+	return ((const SortRow *) row)->key;
+}
+
+static void
+test_sort_by_key(void)
+{
+	SortRow		rows[] = {{NAN, 'a'}, {3, 'b'}, {1, 'c'}, {3, 'd'}, {NAN, 'e'}, {2, 'f'}};
+	char		order[7] = {0};
+
+	wsb_sort_by_key(rows, 6, sizeof(SortRow), sort_row_key);
+	for (int i = 0; i < 6; i++)
+		order[i] = rows[i].tag;
+	check(strcmp(order, "cfbdae") == 0,
+		  "rows sorted by key, equal keys in their order, NaN keys last (%s)", order);
+	wsb_sort_by_key(rows, 0, sizeof(SortRow), sort_row_key);
+	check(rows[0].tag == 'c', "no rows: nothing moves");
+}
+
 static void
 test_stats(void)
 {
@@ -323,6 +351,7 @@ test_stats(void)
 	check(wsb_median(b, 4) == 2.5, "median of 4 1 3 2 is 2.5");
 	check(a[0] == 3 && a[1] == 1, "median leaves its input unsorted");
 	check(isnan(wsb_median(a, 0)), "median of nothing is NaN");
+	test_sort_by_key();
 	check(wsb_mean(b, 4) == 2.5, "mean of 4 1 3 2 is 2.5");
 	/* sum of squares about the mean 5: 9+1+1+1+0+0+4+16 = 32; 32/7 */
 	check(near(wsb_stddev(c, 8), sqrt(32.0 / 7), 1e-12),
