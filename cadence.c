@@ -530,7 +530,8 @@ deciding_time_ns(const WalStallCadence *c)
 
 /*
  * interval_allowed
- *		May the collector sample at sample_ns << step?  Only while no
+ *		May the collector sample at sample_ns << step, all_time_ns being the
+ *		deciding classes' recent wait time?  Only while no
  *		deciding class forbids it and some episode is followed (with none,
  *		resting, not a longer interval, saves the wake-ups).  In a burst
  *		cycle the classes judged by their time do not forbid it (the bursts
@@ -538,10 +539,9 @@ deciding_time_ns(const WalStallCadence *c)
  *		long against it, and the wrap-around class must allow it.
  */
 static bool
-interval_allowed(const WalStallCadence *c, int step)
+interval_allowed(const WalStallCadence *c, int step, uint64_t all_time_ns)
 {
 	uint64_t	interval = c->settings.sample_ns << step;
-	uint64_t	all_time_ns = deciding_time_ns(c);
 	bool		followed = false;
 
 	for (int k = 0; k < c->settings.ndeciding; k++)
@@ -571,6 +571,7 @@ longest_interval(const WalStallCadence *c)
 {
 	uint64_t	sample_ns = c->settings.sample_ns;
 	uint64_t	chosen = sample_ns;
+	uint64_t	all_time_ns = deciding_time_ns(c);
 
 	if (c->settings.max_ns <= sample_ns || sample_ns == 0)
 		return sample_ns;
@@ -579,7 +580,7 @@ longest_interval(const WalStallCadence *c)
 		uint64_t	interval = sample_ns << step;
 
 		if (interval > c->settings.max_ns || interval > 2 * c->interval_ns ||
-			!interval_allowed(c, step))
+			!interval_allowed(c, step, all_time_ns))
 			break;
 		chosen = interval;
 	}

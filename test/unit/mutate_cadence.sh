@@ -30,7 +30,7 @@ PY
 		failed=$((failed + 1))
 		return
 	fi
-	sed "s|#include \"../../cadence.c\"|#include \"$mutant\"|; s|#include \"../tap.h\"|#include \"$here/test/tap.h\"|; s|#include \"../../cadence.h\"|#include \"$here/cadence.h\"|" \
+	sed "s|#include \"../../cadence.c\"|#include \"$mutant\"|; s|#include \"../tap.h\"|#include \"$here/test/tap.h\"|" \
 		"$here/test/unit/test_cadence.c" >"$work/test_$name.c"
 	sed -i "s|#include \"cadence.h\"|#include \"$here/cadence.h\"|" "$mutant"
 	if ! cc -O2 -o "$work/test_$name" "$work/test_$name.c" -lm; then
