@@ -9,14 +9,13 @@
  * A profile names three rates of pg_test_fsync on the seed's machine:
  * fdatasync after one 8kB write, after two, and fsync after one.  The
  * harness throttles pg_wal's loop device (write IOPS, and MB/s when two
- * writes cost the seed more than one) and measures the same three rates
- * with wal_stall_test_fsync() inside the server; it corrects the throttle
- * from what it measured until the two fdatasync rates are close to the
- * seed's, and keeps the throttle whose probe came closest (target.c,
- * wsb_target_calibrate_wal_disk).  The throttle acts on
- * the server's own writes only: fsync also waits for the file system's
- * journal commit, which the kernel's journal thread writes outside the
- * throttled cgroup, so the fsync rate is measured and shown, not set.
+ * writes cost the seed more than one) and the store of its file system's
+ * journal (kB/s: an fsync after a write waits for a journal commit, an
+ * fdatasync does not), and measures the same three rates with
+ * wal_stall_test_fsync() inside the server; it corrects the throttle from
+ * what it measured until the three rates are close to the seed's, and
+ * keeps the throttle whose probe came closest (target.c,
+ * wsb_target_calibrate_wal_disk).
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
@@ -49,6 +48,7 @@ typedef struct WsbThrottle
 {
 	int			iops;			/* write IOPS, at least 1 */
 	int			kbps;			/* write kB/s (1024 bytes), 0: no cap */
+	int			journal_kbps;	/* the journal's store, write kB/s, 0: no cap */
 } WsbThrottle;
 
 /* The calibration's outcome, for the report. */
@@ -65,7 +65,7 @@ typedef struct WsbDiskCalibration
 /* within this share, the calibration stops correcting */
 #define WSB_DISK_CLOSE		0.08
 /* the most throttles it measures: each probe writes a 16MB file through it */
-#define WSB_DISK_MAX_PROBES 4
+#define WSB_DISK_MAX_PROBES 6
 
 extern const WsbDiskProfile *wsb_disk_profile(const char *name);
 extern const char *wsb_disk_profile_names(void);

@@ -180,12 +180,17 @@ typedef struct WsbSlowDisk
 	char		loopdev[64];
 	char	   *mountpoint;
 	unsigned	major, minor;
+	char	   *journal_image;	/* --slow-wal: the file behind the journal's store */
+	char		store_loopdev[64];	/* on journal_image: the device throttled */
+	char		journal_loopdev[64];	/* direct I/O on store_loopdev: ext4's journal */
+	unsigned	store_major, store_minor;
 	int			cgroup_version; /* 2: io.max, 1: blkio */
 	char	   *cgroup_parent;	/* /sys/fs/cgroup (v2), /sys/fs/cgroup/blkio (v1) */
 	char	   *cgroup;			/* cgroup_parent/wal_stall_bench.PID */
 	char	   *cgroup_procs;
 	char		what[32];		/* "pg_wal" or "data directory" */
 	bool		bps_limited;	/* a MB/s cap is written: a throttle without one lifts it */
+	bool		journal_limited;	/* the same for the journal's store */
 } WsbSlowDisk;
 
 extern int	wsb_slowdisk_check(const WsbOptions *o, char *err, size_t errlen);

@@ -97,7 +97,8 @@ wsb_plan_text(const WsbOptions *o, const WsbPlan *plan, PQExpBuffer buf)
 	ADD("slow_wal = %d\nslow_wal_mbps = %d\nslow_disk = %d\n", o->slow_wal_iops,
 		o->slow_wal_mbps, o->slow_disk_iops);
 	if (o->wal_disk[0])			/* only then, so that older plans still match */
-		ADD("wal_disk = %s\nslow_wal_kbps = %d\n", o->wal_disk, o->slow_wal_kbps);
+		ADD("wal_disk = %s\nslow_wal_kbps = %d\nslow_journal_kbps = %d\n", o->wal_disk,
+			o->slow_wal_kbps, o->slow_journal_kbps);
 	ADD("validate = %s\n", o->validate ? "true" : "false");
 	if (o->warmup > 0)			/* only then, so that older plans still match */
 		ADD("warmup = %d\n", o->warmup);
@@ -154,7 +155,8 @@ static bool
 calibrated_line(const char *line, int len)
 {
 	return (len >= 11 && strncmp(line, "slow_wal = ", 11) == 0) ||
-		(len >= 16 && strncmp(line, "slow_wal_kbps = ", 16) == 0);
+		(len >= 16 && strncmp(line, "slow_wal_kbps = ", 16) == 0) ||
+		(len >= 20 && strncmp(line, "slow_journal_kbps = ", 20) == 0);
 }
 
 /* the value of "key = " in plan text, or NULL */

@@ -495,6 +495,7 @@ wsb_parse_args(int argc, char **argv, const char *presets_dir, WsbOptions *o,
 		wsb_disk_first_throttle(wsb_disk_profile(o->wal_disk), &first);
 		o->slow_wal_iops = first.iops;
 		o->slow_wal_kbps = first.kbps;
+		o->slow_journal_kbps = first.journal_kbps;
 	}
 	if (o->slow_wal_mbps && !o->slow_wal_iops)
 	{

@@ -17,10 +17,23 @@
  * root's cgroup.subtree_control if it was not; otherwise a cgroup v1 blkio
  * group (blkio.throttle.write_iops_device, write_bps_device).  The
  * postmaster starts inside it, so every backend it forks inherits the
- * limit.  Each resource is registered in the cleanup list the moment it
- * exists, and the cleanups undo it in reverse order: cgroup (its processes
- * moved back to the parent first), the io controller if we enabled it,
- * mount, loop device, file.
+ * limit.
+ *
+ * With --slow-wal the file system keeps its journal on a device of its
+ * own, so that a limit can reach it: the block layer charges the journal's
+ * writes (REQ_META) to a cgroup's limits but never holds them back, so
+ * ext4's own journal on the throttled device would go at full speed.  The
+ * journal device is a loop device with direct I/O on a second loop device,
+ * the store; the store's writes come from the loop driver on behalf of the
+ * journal thread (jbd2), which is moved into the cgroup, and they are plain
+ * writes, held back by a limit on the store.  An fsync that must commit the
+ * journal (after the file's size or times changed) then waits for it, as
+ * on the seeds' disks; an fdatasync of a file already allocated does not.
+ *
+ * Each resource is registered in the cleanup list the moment it exists,
+ * and the cleanups undo it in reverse order: cgroup (its processes moved
+ * back to the parent first), the io controller if we enabled it, mount,
+ * journal device, store, the store's file, loop device, file.
  *
  * WSB_CGROUP_ROOT, for the tests only, replaces /sys/fs/cgroup: a plain
  * directory standing for a cgroup root (bench/t/cgroup_v2.sh).
@@ -34,6 +47,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,17 +151,18 @@ wsb_slowdisk_check(const WsbOptions *o, char *err, size_t errlen)
 }
 
 /*
- * prog with up to four arguments: its exit status, and its output whole in
- * *out (malloc'd, "" if prog is not found; the caller frees it) unless out
- * is NULL.
+ * prog with its arguments, a NULL-terminated list: its exit status, and its
+ * output whole in *out (malloc'd, "" if prog is not found; the caller frees
+ * it) unless out is NULL.
  */
 static int
-run_tool(char **out, const char *prog, const char *a1, const char *a2,
-		 const char *a3, const char *a4)
+run_tool(char **out, const char *prog,...)
 {
 	WsbCommand	c;
 	char		path[1024];
 	char	   *text;
+	const char *arg;
+	va_list		args;
 	int			rc;
 
 	if (!wsb_which(prog, path, sizeof(path)))
@@ -158,14 +173,10 @@ run_tool(char **out, const char *prog, const char *a1, const char *a2,
 	}
 	wsb_cmd_init(&c, (uid_t) -1, (gid_t) -1);
 	wsb_cmd_add(&c, "%s", path);
-	if (a1)
-		wsb_cmd_add(&c, "%s", a1);
-	if (a2)
-		wsb_cmd_add(&c, "%s", a2);
-	if (a3)
-		wsb_cmd_add(&c, "%s", a3);
-	if (a4)
-		wsb_cmd_add(&c, "%s", a4);
+	va_start(args, prog);
+	while ((arg = va_arg(args, const char *)) != NULL)
+		wsb_cmd_add(&c, "%s", arg);
+	va_end(args);
 	rc = wsb_cmd_output(&c, &text);
 	wsb_cmd_free(&c);
 	if (out)
@@ -184,17 +195,41 @@ undo_image(void *arg)
 }
 
 static void
-undo_loop(void *arg)
+undo_journal_image(void *arg)
 {
 	WsbSlowDisk *d = arg;
 
+	unlink(d->journal_image);
+}
+
+static void
+detach_loop(const char *dev)
+{
 	for (int i = 0; i < 20; i++)
 	{
-		if (run_tool(NULL, "losetup", "-d", d->loopdev, NULL, NULL) == 0)
+		if (run_tool(NULL, "losetup", "-d", dev, NULL) == 0)
 			return;
 		usleep(100000);
 	}
-	wsb_error("could not detach loop device \"%s\" (losetup -d %s)", d->loopdev, d->loopdev);
+	wsb_error("could not detach loop device \"%s\" (losetup -d %s)", dev, dev);
+}
+
+static void
+undo_loop(void *arg)
+{
+	detach_loop(((WsbSlowDisk *) arg)->loopdev);
+}
+
+static void
+undo_store_loop(void *arg)
+{
+	detach_loop(((WsbSlowDisk *) arg)->store_loopdev);
+}
+
+static void
+undo_journal_loop(void *arg)
+{
+	detach_loop(((WsbSlowDisk *) arg)->journal_loopdev);
 }
 
 static void
@@ -204,7 +239,7 @@ undo_mount(void *arg)
 
 	for (int i = 0; i < 50; i++)
 	{
-		if (run_tool(NULL, "umount", d->mountpoint, NULL, NULL, NULL) == 0)
+		if (run_tool(NULL, "umount", d->mountpoint, NULL) == 0)
 		{
 			rmdir(d->mountpoint);
 			return;
@@ -305,6 +340,31 @@ undo_io_controller(void *arg)
 	free(path);
 }
 
+/* io.max's lines, one write each: the kernel reads one device a write. */
+static int
+write_io_max(const char *path, const char *lines, char *err, size_t errlen)
+{
+	const char *p = lines;
+
+	while (*p)
+	{
+		size_t		n = strcspn(p, "\n");
+		FILE	   *f = fopen(path, "w");
+		bool		ok = f != NULL && fprintf(f, "%.*s\n", (int) n, p) >= 0;
+
+		if (f != NULL && fclose(f) != 0)
+			ok = false;
+		if (!ok)
+		{
+			snprintf(err, errlen, "could not write \"%.*s\" to \"%s\": %s", (int) n, p, path,
+					 strerror(errno));
+			return -1;
+		}
+		p += n + (p[n] == '\n');
+	}
+	return 0;
+}
+
 static int
 write_limit(const char *cgroup, const char *file, unsigned maj, unsigned min, long long v,
 			char *err, size_t errlen)
@@ -323,6 +383,132 @@ write_limit(const char *cgroup, const char *file, unsigned maj, unsigned min, lo
 	return rc;
 }
 
+/* A sparse file of size bytes, new (O_EXCL, in root's work directory): never another's file. */
+static int
+make_image(const char *path, long long size, char *err, size_t errlen)
+{
+	int			fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+	{
+		snprintf(err, errlen, "could not create \"%s\": %s", path, strerror(errno));
+		return -1;
+	}
+	if (ftruncate(fd, size) != 0)
+	{
+		snprintf(err, errlen, "could not size \"%s\": %s", path, strerror(errno));
+		close(fd);
+		unlink(path);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/* A free loop device on backing (a file or a device), into dev. */
+static int
+attach_loop(const char *backing, bool direct_io, char *dev, size_t devlen, char *err, size_t errlen)
+{
+	char	   *out;
+	int			rc;
+
+	rc = direct_io ? run_tool(&out, "losetup", "-f", "--show", "--direct-io=on", backing, NULL) :
+		run_tool(&out, "losetup", "-f", "--show", backing, NULL);
+	if (rc != 0 || strncmp(out, "/dev/", 5) != 0 || strlen(out) >= devlen)
+	{
+		snprintf(err, errlen, "could not attach a loop device to \"%s\" (losetup -f --show): %s",
+				 backing, out);
+		free(out);
+		return -1;
+	}
+	wsb_strlcpy(dev, out, devlen);
+	free(out);
+	return 0;
+}
+
+static int
+device_numbers(const char *dev, unsigned *maj, unsigned *min, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (stat(dev, &st) != 0 || !S_ISBLK(st.st_mode))
+	{
+		snprintf(err, errlen, "\"%s\" is not a block device", dev);
+		return -1;
+	}
+	*maj = major(st.st_rdev);
+	*min = minor(st.st_rdev);
+	return 0;
+}
+
+/*
+ * The external journal for pg_wal's file system: the store (a loop device
+ * on a file of its own) and the journal device (direct I/O on the store),
+ * made a journal by mkfs.ext4 -O journal_dev.
+ */
+static int
+make_journal(WsbSlowDisk *d, const char *workdir, char *err, size_t errlen)
+{
+	char	   *out;
+
+	d->journal_image = wsb_psprintf("%s/slow_journal.img", workdir);
+	if (make_image(d->journal_image, 128LL << 20, err, errlen) != 0)
+		return -1;
+	wsb_cleanup_push("journal store image", undo_journal_image, d);
+	if (attach_loop(d->journal_image, false, d->store_loopdev, sizeof(d->store_loopdev),
+					err, errlen) != 0)
+		return -1;
+	wsb_cleanup_push("journal store loop device", undo_store_loop, d);
+	if (device_numbers(d->store_loopdev, &d->store_major, &d->store_minor, err, errlen) != 0)
+		return -1;
+	if (attach_loop(d->store_loopdev, true, d->journal_loopdev, sizeof(d->journal_loopdev),
+					err, errlen) != 0)
+		return -1;
+	wsb_cleanup_push("journal loop device", undo_journal_loop, d);
+	if (run_tool(&out, "mkfs.ext4", "-q", "-F", "-O", "journal_dev", "-b", "4096",
+				 d->journal_loopdev, NULL) != 0)
+	{
+		snprintf(err, errlen, "mkfs.ext4 -O journal_dev on \"%s\" failed: %s", d->journal_loopdev, out);
+		free(out);
+		return -1;
+	}
+	free(out);
+	return 0;
+}
+
+/*
+ * Move the file system's journal thread into the cgroup, so that the
+ * store's writes it causes are the cgroup's.  ext4 names it in
+ * /sys/fs/ext4/DEVICE/journal_task.  (The cgroup's removal moves it back.)
+ */
+static int
+move_journal_thread(WsbSlowDisk *d, char *err, size_t errlen)
+{
+	char	   *path = wsb_psprintf("/sys/fs/ext4/%s/journal_task", strrchr(d->loopdev, '/') + 1);
+	char	   *text = wsb_read_file(path, NULL);
+	long		pid = text ? atol(text) : 0;
+	FILE	   *f = NULL;
+	int			rc = -1;
+
+	if (pid <= 0)
+		snprintf(err, errlen, "could not read the journal thread of \"%s\" from \"%s\"",
+				 d->loopdev, path);
+	else if ((f = fopen(d->cgroup_procs, "a")) == NULL || fprintf(f, "%ld\n", pid) < 0)
+		snprintf(err, errlen, "could not move the journal thread (pid %ld) into \"%s\": %s", pid,
+				 d->cgroup_procs, strerror(errno));
+	else
+		rc = 0;
+	if (f != NULL && fclose(f) != 0 && rc == 0)
+	{
+		snprintf(err, errlen, "could not move the journal thread (pid %ld) into \"%s\": %s", pid,
+				 d->cgroup_procs, strerror(errno));
+		rc = -1;
+	}
+	free(path);
+	free(text);
+	return rc;
+}
+
 /*
  * Make the throttled device and cgroup under workdir, owned by owner.
  * d->mountpoint is where initdb puts pg_wal or the data directory.
@@ -333,9 +519,8 @@ wsb_slowdisk_setup(WsbSlowDisk *d, const WsbOptions *o, const char *workdir,
 {
 	bool		wal = o->slow_wal_iops > 0;
 	long long	size = wal ? 4LL << 30 : 32LL << 30;	/* sparse */
-	int			fd;
-	struct stat st;
 	char	   *out;
+	char	   *journal = NULL;
 
 	memset(d, 0, sizeof(*d));
 	if (!o->slow_wal_iops && !o->slow_disk_iops)
@@ -345,55 +530,35 @@ wsb_slowdisk_setup(WsbSlowDisk *d, const WsbOptions *o, const char *workdir,
 		return -1;
 
 	d->image = wsb_psprintf("%s/slow_disk.img", workdir);
-	/* in root's work directory, by O_EXCL: never another file or disk */
-	fd = open(d->image, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-	{
-		snprintf(err, errlen, "could not create \"%s\": %s", d->image, strerror(errno));
+	if (make_image(d->image, size, err, errlen) != 0)
 		return -1;
-	}
 	wsb_cleanup_push("loop device image", undo_image, d);
-	if (ftruncate(fd, size) != 0)
-	{
-		snprintf(err, errlen, "could not size \"%s\": %s", d->image, strerror(errno));
-		close(fd);
+	if (attach_loop(d->image, false, d->loopdev, sizeof(d->loopdev), err, errlen) != 0)
 		return -1;
-	}
-	close(fd);
-
-	if (run_tool(&out, "losetup", "-f", "--show", d->image, NULL) != 0 ||
-		strncmp(out, "/dev/", 5) != 0 || strlen(out) >= sizeof(d->loopdev))
-	{
-		snprintf(err, errlen, "could not attach a loop device to \"%s\" (losetup -f --show): %s",
-				 d->image, out);
-		free(out);
-		return -1;
-	}
-	wsb_strlcpy(d->loopdev, out, sizeof(d->loopdev));
-	free(out);
 	wsb_cleanup_push("loop device", undo_loop, d);
-	if (stat(d->loopdev, &st) != 0 || !S_ISBLK(st.st_mode))
-	{
-		snprintf(err, errlen, "\"%s\" is not a block device", d->loopdev);
+	if (device_numbers(d->loopdev, &d->major, &d->minor, err, errlen) != 0)
 		return -1;
-	}
-	d->major = major(st.st_rdev);
-	d->minor = minor(st.st_rdev);
+	if (wal && make_journal(d, workdir, err, errlen) != 0)
+		return -1;
 
-	if (run_tool(&out, "mkfs.ext4", "-q", "-F", d->loopdev, NULL) != 0)
+	if ((wal ? run_tool(&out, "mkfs.ext4", "-q", "-F", "-b", "4096", "-J",
+						(journal = wsb_psprintf("device=%s", d->journal_loopdev)), d->loopdev, NULL) :
+		 run_tool(&out, "mkfs.ext4", "-q", "-F", d->loopdev, NULL)) != 0)
 	{
 		snprintf(err, errlen, "mkfs.ext4 on \"%s\" failed: %s", d->loopdev, out);
 		free(out);
+		free(journal);
 		return -1;
 	}
 	free(out);
+	free(journal);
 	d->mountpoint = wsb_psprintf("%s/slow_disk", workdir);
 	if (mkdir(d->mountpoint, 0700) != 0)
 	{
 		snprintf(err, errlen, "could not create \"%s\": %s", d->mountpoint, strerror(errno));
 		return -1;
 	}
-	if (run_tool(&out, "mount", "-o", "noatime", d->loopdev, d->mountpoint) != 0)
+	if (run_tool(&out, "mount", "-o", "noatime", d->loopdev, d->mountpoint, NULL) != 0)
 	{
 		rmdir(d->mountpoint);
 		snprintf(err, errlen, "could not mount \"%s\" on \"%s\": %s", d->loopdev, d->mountpoint, out);
@@ -443,6 +608,8 @@ wsb_slowdisk_setup(WsbSlowDisk *d, const WsbOptions *o, const char *workdir,
 	}
 	d->cgroup_procs = wsb_psprintf("%s/cgroup.procs", d->cgroup);
 	wsb_cleanup_push(d->cgroup_version == 2 ? "io cgroup" : "blkio cgroup", undo_cgroup, d);
+	if (wal && move_journal_thread(d, err, errlen) != 0)
+		return -1;
 	d->active = true;
 	return 0;
 }
@@ -456,6 +623,7 @@ wsb_slowdisk_throttle(WsbSlowDisk *d, const WsbOptions *o, char *err, size_t err
 {
 	bool		wal = o->slow_wal_iops > 0;
 	long long	bps = (long long) (wsb_wal_cap_mbps(o) * 1024 * 1024);
+	long long	journal_bps = wal ? o->slow_journal_kbps * 1024LL : 0;
 
 	if (!d->active)
 		return 0;
@@ -463,8 +631,7 @@ wsb_slowdisk_throttle(WsbSlowDisk *d, const WsbOptions *o, char *err, size_t err
 	{
 		char	   *path = wsb_psprintf("%s/io.max", d->cgroup);
 		PQExpBufferData line;
-		FILE	   *f;
-		int			rc = 0;
+		int			rc;
 
 		/* one line, both keys: the device's limits are set together */
 		initPQExpBuffer(&line);
@@ -474,15 +641,16 @@ wsb_slowdisk_throttle(WsbSlowDisk *d, const WsbOptions *o, char *err, size_t err
 			appendPQExpBuffer(&line, " wbps=%lld", bps);
 		else if (d->bps_limited)
 			appendPQExpBufferStr(&line, " wbps=max");
-		f = fopen(path, "w");
-		if (f == NULL || fprintf(f, "%s\n", wsb_buffer_text(&line)) < 0 || fclose(f) != 0)
-		{
-			snprintf(err, errlen, "could not write \"%s\" to \"%s\": %s", line.data, path, strerror(errno));
-			rc = -1;
-		}
+		/* one line a device: the journal's store has its own */
+		if (journal_bps > 0)
+			appendPQExpBuffer(&line, "\n%u:%u wbps=%lld", d->store_major, d->store_minor, journal_bps);
+		else if (d->journal_limited)
+			appendPQExpBuffer(&line, "\n%u:%u wbps=max", d->store_major, d->store_minor);
+		rc = write_io_max(path, wsb_buffer_text(&line), err, errlen);
 		termPQExpBuffer(&line);
 		free(path);
 		d->bps_limited = rc == 0 && bps > 0;
+		d->journal_limited = rc == 0 && journal_bps > 0;
 		return rc;
 	}
 	if (write_limit(d->cgroup, "blkio.throttle.write_iops_device", d->major, d->minor,
@@ -494,6 +662,11 @@ wsb_slowdisk_throttle(WsbSlowDisk *d, const WsbOptions *o, char *err, size_t err
 					err, errlen) != 0)
 		return -1;
 	d->bps_limited = bps > 0;
+	if ((journal_bps > 0 || d->journal_limited) &&
+		write_limit(d->cgroup, "blkio.throttle.write_bps_device", d->store_major, d->store_minor,
+					journal_bps, err, errlen) != 0)
+		return -1;
+	d->journal_limited = journal_bps > 0;
 	return 0;
 }
 
@@ -508,11 +681,16 @@ wsb_slowdisk_describe(const WsbSlowDisk *d, const WsbOptions *o, char *buf, size
 	if (o->slow_wal_iops)
 	{
 		char		cap[32] = "";
+		char		journal[96] = "";
 
 		if (wsb_wal_cap_mbps(o) > 0)
 			snprintf(cap, sizeof(cap), " and %.3g MB/s", wsb_wal_cap_mbps(o));
-		snprintf(buf, len, "pg_wal alone on loop device %u:%u (ext4), writes throttled to %d IOPS%s (%s)",
-				 d->major, d->minor, o->slow_wal_iops, cap,
+		if (o->slow_journal_kbps > 0)
+			snprintf(journal, sizeof(journal), ", its journal's store (%u:%u) to %d kB/s",
+					 d->store_major, d->store_minor, o->slow_journal_kbps);
+		snprintf(buf, len, "pg_wal alone on loop device %u:%u (ext4, its journal on a device of its own), "
+				 "writes throttled to %d IOPS%s%s (%s)",
+				 d->major, d->minor, o->slow_wal_iops, cap, journal,
 				 d->cgroup_version == 2 ? "cgroup v2 io.max" : "cgroup v1 blkio");
 	}
 	else
@@ -540,9 +718,9 @@ is_mount_point(const char *path)
 	return found;
 }
 
-/* The loop device whose backing file is image, into d->loopdev; false if none. */
+/* The loop device whose backing file is backing, into dev; false if none. */
 static bool
-find_loop_device(WsbSlowDisk *d, const char *image)
+find_loop_device(const char *backing, char *dev, size_t devlen)
 {
 	DIR		   *dir = opendir("/sys/block");
 	struct dirent *e;
@@ -551,30 +729,46 @@ find_loop_device(WsbSlowDisk *d, const char *image)
 	while (dir && !found && (e = readdir(dir)) != NULL)
 	{
 		char	   *path;
-		char	   *backing;
+		char	   *text;
 
 		if (strncmp(e->d_name, "loop", 4) != 0 || strlen(e->d_name) > 32)
 			continue;
 		path = wsb_psprintf("/sys/block/%s/loop/backing_file", e->d_name);
-		backing = wsb_read_file(path, NULL);
+		text = wsb_read_file(path, NULL);
 		free(path);
-		if (backing && strcmp(wsb_trim(backing), image) == 0)
+		if (text && strcmp(wsb_trim(text), backing) == 0)
 		{
-			snprintf(d->loopdev, sizeof(d->loopdev), "/dev/%.32s", e->d_name);
+			snprintf(dev, devlen, "/dev/%.32s", e->d_name);
 			found = true;
 		}
-		free(backing);
+		free(text);
 	}
 	if (dir)
 		closedir(dir);
 	return found;
 }
 
+/* Detach the loop device on backing, if any; false if it stays. */
+static bool
+sweep_loop_device(const char *backing, PQExpBuffer done)
+{
+	char		dev[64];
+
+	if (!find_loop_device(backing, dev, sizeof(dev)))
+		return true;
+	detach_loop(dev);
+	if (find_loop_device(backing, dev, sizeof(dev)))
+		return false;
+	appendPQExpBuffer(done, ", loop device %s", dev);
+	return true;
+}
+
 /*
  * wsb_slowdisk_sweep
  *		Undo the slow disk a killed harness left in workdir, as its cleanups
  *		would have: its cgroup (v2 or v1, named as workdir), the mount, the
- *		loop device.  What is not there is skipped; what was undone is
+ *		journal's loop devices, the loop device.  What is not there is
+ *		skipped; what was undone is
  *		appended to done.  The server must be stopped first.  false when
  *		the mount or the loop device could not go, so the directory must
  *		stay.
@@ -612,15 +806,16 @@ wsb_slowdisk_sweep(const char *workdir, PQExpBuffer done)
 		if (ok)
 			appendPQExpBuffer(done, ", mount %s", d.mountpoint);
 	}
-	d.image = wsb_psprintf("%s/slow_disk.img", workdir);
-	if (ok && find_loop_device(&d, d.image))
+	d.journal_image = wsb_psprintf("%s/slow_journal.img", workdir);
+	if (ok && find_loop_device(d.journal_image, d.store_loopdev, sizeof(d.store_loopdev)))
 	{
-		undo_loop(&d);
-		ok = !find_loop_device(&d, d.image);
-		if (ok)
-			appendPQExpBuffer(done, ", loop device %s", d.loopdev);
+		/* the journal device's backing file is the store */
+		ok = sweep_loop_device(d.store_loopdev, done) && sweep_loop_device(d.journal_image, done);
 	}
+	d.image = wsb_psprintf("%s/slow_disk.img", workdir);
+	ok = ok && sweep_loop_device(d.image, done);
 	free(d.mountpoint);
+	free(d.journal_image);
 	free(d.image);
 	return ok;
 }

@@ -1173,6 +1173,7 @@ set_throttle(WsbTarget *t, WsbOptions *o, const WsbThrottle *th, char *err, size
 {
 	o->slow_wal_iops = th->iops;
 	o->slow_wal_kbps = th->kbps;
+	o->slow_journal_kbps = th->journal_kbps;
 	return wsb_slowdisk_throttle(&t->slow, o, err, errlen);
 }
 
@@ -1197,19 +1198,22 @@ wsb_target_calibrate_wal_disk(WsbTarget *t, WsbOptions *o, WsbDiskCalibration *c
 	c->profile = wsb_disk_profile(o->wal_disk);
 	tried.iops = o->slow_wal_iops;
 	tried.kbps = o->slow_wal_kbps;
+	tried.journal_kbps = o->slow_journal_kbps;
 	best = *c;
 	for (;;)
 	{
 		WsbSyncRates rates;
 
-		wsb_note("calibrating pg_wal to %s: %d write IOPS, %d kB/s (0: no cap), "
-				 "wal_stall_test_fsync 0.5 s a test", c->profile->name, tried.iops, tried.kbps);
+		wsb_note("calibrating pg_wal to %s: %d write IOPS, %d kB/s, the journal %d kB/s (0: no cap), "
+				 "wal_stall_test_fsync 0.5 s a test", c->profile->name, tried.iops, tried.kbps,
+				 tried.journal_kbps);
 		if (measure_sync_rates(t, 0.5, &rates, err, errlen) != 0)
 			return -1;
 		c->probes++;
-		wsb_note("probe %d: fdatasync %.1f/s after one 8kB write (seed %.1f), %.1f/s after two (%.1f)",
-				 c->probes, rates.fdatasync_one, c->profile->seed.fdatasync_one,
-				 rates.fdatasync_two, c->profile->seed.fdatasync_two);
+		wsb_note("probe %d: fdatasync %.1f/s after one 8kB write (seed %.1f), %.1f/s after two (%.1f), "
+				 "fsync %.1f/s (%.1f)", c->probes, rates.fdatasync_one, c->profile->seed.fdatasync_one,
+				 rates.fdatasync_two, c->profile->seed.fdatasync_two, rates.fsync_one,
+				 c->profile->seed.fsync_one);
 		if (best.probes == 0 ||
 			wsb_disk_miss(c->profile, &rates) < wsb_disk_miss(c->profile, &best.measured))
 		{
@@ -1225,7 +1229,8 @@ wsb_target_calibrate_wal_disk(WsbTarget *t, WsbOptions *o, WsbDiskCalibration *c
 	}
 	c->throttle = best.throttle;
 	c->measured = best.measured;
-	if (tried.iops == best.throttle.iops && tried.kbps == best.throttle.kbps)
+	if (tried.iops == best.throttle.iops && tried.kbps == best.throttle.kbps &&
+		tried.journal_kbps == best.throttle.journal_kbps)
 		return 0;
 	return set_throttle(t, o, &best.throttle, err, errlen);
 }

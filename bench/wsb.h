@@ -140,6 +140,7 @@ typedef struct WsbOptions
 	int			slow_wal_iops;		/* 0: not slowed */
 	int			slow_wal_mbps;
 	int			slow_wal_kbps;		/* --wal-disk's cap, finer; 0 with slow_wal_mbps */
+	int			slow_journal_kbps;	/* --wal-disk's cap on pg_wal's ext4 journal; 0: none */
 	int			slow_disk_iops;
 	char		wal_disk[32];		/* --wal-disk PROFILE: slow_wal_* calibrated to it */
 	char		pgdata[1024];		/* --pgdata, "" for a temporary cluster */

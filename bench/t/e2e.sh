@@ -31,6 +31,7 @@ leftovers() {
 		ls -d /tmp/wal_stall_bench.* 2>/dev/null
 		ls -d /sys/fs/cgroup/blkio/wal_stall_bench.* /sys/fs/cgroup/wal_stall_bench.* 2>/dev/null
 		losetup -a 2>/dev/null | grep wal_stall_bench
+		losetup -a 2>/dev/null | grep -E '\(/dev/loop[0-9]+\)'	# --slow-wal's journal device
 		findmnt -rn -o TARGET 2>/dev/null | grep wal_stall_bench
 		pgrep -af "^$PGBIN/postgres -D /tmp/wal_stall_bench"
 		pgrep -af "^$PGBIN/pgbench .*wal_stall_bench"
@@ -666,6 +667,16 @@ if [ -e /sys/fs/cgroup/blkio/blkio.throttle.write_iops_device ] && [ -e /dev/loo
 	ok "--slow-wal SIGKILL: the killed harness left its server, cgroup, mount and loop device" \
 		eval 'grep -q "^/dev/loop" <<<"$left" && grep -q "^/sys/fs/cgroup/blkio/wal_stall_bench\.[A-Za-z0-9]\{6\}\$" <<<"$left" &&
 			grep -q "/slow_disk\$" <<<"$left" && grep -q "postgres -D /tmp/wal_stall_bench" <<<"$left"'
+	# pg_wal's file system keeps its journal on a loop device on a loop
+	# device on slow_journal.img, and its journal thread is in the cgroup
+	slowdev=$(findmnt -rn -o SOURCE,TARGET 2>/dev/null | awk '$2 ~ /^\/tmp\/wal_stall_bench\..*\/slow_disk$/ { print $1 }' | head -1)
+	jtask=$(cat "/sys/fs/ext4/${slowdev#/dev/}/journal_task" 2>/dev/null)
+	store=$(losetup -a 2>/dev/null | grep -E '/tmp/wal_stall_bench\.[A-Za-z0-9]{6}/slow_journal\.img' | cut -d: -f1)
+	echo "# pg_wal on $slowdev, journal thread $jtask, journal store $store"
+	ok "--slow-wal SIGKILL: the journal's device is a loop device on the store, slow_journal.img's" \
+		eval '[ -n "$store" ] && losetup -a | grep -qF "($store)"'
+	ok "--slow-wal SIGKILL: ext4's journal thread of pg_wal's device is in the cgroup" \
+		eval '[ -n "$jtask" ] && grep -qx "$jtask" /sys/fs/cgroup/blkio/wal_stall_bench.*/cgroup.procs'
 	"$BENCH" --pg-config "$PG_CONFIG" --set wal_buffers=32kB --runs 1 --duration 2 --clients 2 --scale 1 \
 		--quiet --out "$work/out5n" >"$work/t5n.out" 2>"$work/t5n.err"
 	rc=$?
@@ -689,9 +700,10 @@ if [ -e /sys/fs/cgroup/blkio/blkio.throttle.write_iops_device ] && [ -e /dev/loo
 	start_throttled out5i
 	ok "--slow-wal SIGINT: a run started" wait_for_pgbench
 	ok "--wal-disk power7: the seed's rates beside the calibrated probe's, before the runs" \
-		grep -q "^wal disk: power7, the IBM POWER7 server (pg_test_fsync, 2012) against wal_stall_test_fsync here: fdatasync after one 8kB write 167.1/s, here [0-9.]*/s .*; pg_wal throttled to [0-9]* write IOPS after [1-4] probes\\?: " "$work/out5i.out"
+		grep -q "^wal disk: power7, the IBM POWER7 server (pg_test_fsync, 2012) against wal_stall_test_fsync here: fdatasync after one 8kB write 167.1/s, here [0-9.]*/s .*; pg_wal throttled to [0-9]* write IOPS, its journal to [0-9]* kB/s after [1-6] probes\\?: " "$work/out5i.out"
 	ok "--wal-disk power7: plan.txt names the profile and the throttle chosen" \
-		eval 'grep -qx "wal_disk = power7" "$work/out5i/plan.txt" && grep -qx "slow_wal = [1-9][0-9]*" "$work/out5i/plan.txt"'
+		eval 'grep -qx "wal_disk = power7" "$work/out5i/plan.txt" && grep -qx "slow_wal = [1-9][0-9]*" "$work/out5i/plan.txt" &&
+			grep -qx "slow_journal_kbps = [1-9][0-9]*" "$work/out5i/plan.txt"'
 	sleep 2.5
 	kill -INT "$bench"
 	wait "$bench"

@@ -39,41 +39,50 @@ test_throttles(void)
 	WsbSyncRates m;
 
 	wsb_disk_first_throttle(nate, &t);
-	check(t.iops == 217 && t.kbps == 929,
-		  "nate_boley: two I/Os per synced write at 108.7/s, 16kB at 58.1/s (got %d, %d)", t.iops, t.kbps);
+	check(t.iops == 217 && t.kbps == 929 && t.journal_kbps == 149,
+		  "nate_boley: two I/Os per synced write at 108.7/s, 16kB at 58.1/s, "
+		  "6 kB of journal in fsync's extra 40.2 ms (got %d, %d, %d)", t.iops, t.kbps, t.journal_kbps);
 	wsb_disk_first_throttle(power7, &t);
-	check(t.iops == 334 && t.kbps == 0,
-		  "power7: two writes cost what one does, so no bandwidth cap (got %d, %d)", t.iops, t.kbps);
+	check(t.iops == 334 && t.kbps == 0 && t.journal_kbps == 396,
+		  "power7: two writes cost what one does, so no bandwidth cap; "
+		  "6 kB of journal in 15.1 ms (got %d, %d, %d)", t.iops, t.kbps, t.journal_kbps);
 
-	/* measured too fast on both: both limits scaled down by the miss */
-	t = (WsbThrottle) {217, 929};
-	m = (WsbSyncRates) {130.0, 71.8, 133.6};
-	check(wsb_disk_next_throttle(nate, &m, &t) && t.iops == 181 && t.kbps == 751,
-		  "too fast: IOPS x 108.7/130, kB/s x 58.1/71.8 (got %d, %d)", t.iops, t.kbps);
+	/* measured too fast on all three: each limit scaled down by its miss */
+	t = (WsbThrottle) {217, 929, 149};
+	m = (WsbSyncRates) {130.0, 71.8, 80.9};
+	check(wsb_disk_next_throttle(nate, &m, &t) && t.iops == 181 && t.kbps == 751 && t.journal_kbps == 75,
+		  "too fast: IOPS x 108.7/130, kB/s x 58.1/71.8, the journal x sqrt(20.2/80.9) (got %d, %d, %d)",
+		  t.iops, t.kbps, t.journal_kbps);
 	/* one write close, two not: only the cap moves */
-	t = (WsbThrottle) {217, 929};
-	m = (WsbSyncRates) {105.9, 71.8, 133.6};
-	check(wsb_disk_next_throttle(nate, &m, &t) && t.iops == 217 && t.kbps == 751,
-		  "one write within 8%%: the IOPS stay (got %d, %d)", t.iops, t.kbps);
-	/* both close: nothing changes, the calibration stops */
-	t = (WsbThrottle) {217, 751};
-	m = (WsbSyncRates) {105.9, 60.0, 133.6};
-	check(!wsb_disk_next_throttle(nate, &m, &t) && t.iops == 217 && t.kbps == 751,
-		  "both within 8%%: no change, false");
+	t = (WsbThrottle) {217, 929, 149};
+	m = (WsbSyncRates) {105.9, 71.8, 21.0};
+	check(wsb_disk_next_throttle(nate, &m, &t) && t.iops == 217 && t.kbps == 751 && t.journal_kbps == 149,
+		  "one write and fsync within 8%%: the IOPS and the journal stay (got %d, %d, %d)",
+		  t.iops, t.kbps, t.journal_kbps);
+	/* fsync too slow: the journal's cap rises */
+	t = (WsbThrottle) {217, 751, 149};
+	m = (WsbSyncRates) {105.9, 60.0, 10.0};
+	check(wsb_disk_next_throttle(nate, &m, &t) && t.iops == 217 && t.kbps == 751 && t.journal_kbps == 212,
+		  "fsync at 10/s: the journal x sqrt(20.2/10) (got %d, %d, %d)", t.iops, t.kbps, t.journal_kbps);
+	/* all close: nothing changes, the calibration stops */
+	t = (WsbThrottle) {217, 751, 149};
+	m = (WsbSyncRates) {105.9, 60.0, 19.5};
+	check(!wsb_disk_next_throttle(nate, &m, &t) && t.iops == 217 && t.kbps == 751 && t.journal_kbps == 149,
+		  "all within 8%%: no change, false");
 	/* no cap stays no cap, whatever two writes measured */
-	t = (WsbThrottle) {334, 0};
-	m = (WsbSyncRates) {150.0, 100.0, 160.0};
-	check(wsb_disk_next_throttle(power7, &m, &t) && t.iops == 372 && t.kbps == 0,
-		  "power7 too slow: IOPS up, still no cap (got %d, %d)", t.iops, t.kbps);
+	t = (WsbThrottle) {334, 0, 396};
+	m = (WsbSyncRates) {150.0, 100.0, 47.0};
+	check(wsb_disk_next_throttle(power7, &m, &t) && t.iops == 372 && t.kbps == 0 && t.journal_kbps == 396,
+		  "power7 too slow: IOPS up, still no cap (got %d, %d, %d)", t.iops, t.kbps, t.journal_kbps);
 	/* a rate not measured corrects nothing */
-	t = (WsbThrottle) {217, 929};
+	t = (WsbThrottle) {217, 929, 149};
 	m = (WsbSyncRates) {-1, -1, -1};
-	check(!wsb_disk_next_throttle(nate, &m, &t) && t.iops == 217 && t.kbps == 929,
+	check(!wsb_disk_next_throttle(nate, &m, &t) && t.iops == 217 && t.kbps == 929 && t.journal_kbps == 149,
 		  "nothing measured: nothing changes");
 	/* a limit never falls to 0 (0 would lift it) */
-	t = (WsbThrottle) {1, 1};
-	m = (WsbSyncRates) {1e6, 1e6, 1};
-	check(wsb_disk_next_throttle(nate, &m, &t) == false && t.iops == 1 && t.kbps == 1,
+	t = (WsbThrottle) {1, 1, 1};
+	m = (WsbSyncRates) {1e6, 1e6, 1e6};
+	check(wsb_disk_next_throttle(nate, &m, &t) == false && t.iops == 1 && t.kbps == 1 && t.journal_kbps == 1,
 		  "limits stay at least 1");
 }
 
@@ -88,34 +97,38 @@ test_describe(void)
 	check(strcmp(buf, "none") == 0 && !wsb_disk_calibrated(&c), "no profile: none");
 
 	c.profile = wsb_disk_profile("nate_boley");
-	c.throttle = (WsbThrottle) {217, 751};
-	c.measured = (WsbSyncRates) {105.9, 60.0, 133.6};
+	c.throttle = (WsbThrottle) {217, 751, 149};
+	c.measured = (WsbSyncRates) {105.9, 60.0, 22.1};
 	c.probes = 2;
 	wsb_disk_describe(&c, buf, sizeof(buf));
 	check(wsb_disk_calibrated(&c) &&
 		  strstr(buf, "fdatasync after one 8kB write 108.7/s, here 105.9/s (-3%); "
-				 "after two 58.1/s, here 60.0/s (+3%); fsync 20.2/s, here 133.6/s (+560%); "
-				 "pg_wal throttled to 217 write IOPS and 751 kB/s after 2 probes: "
-				 "both fdatasync rates within 20% of the seed's; fsync is out of the throttle's reach") != NULL,
-		  "calibrated: the seed's rates beside ours, the throttle, fsync out of reach (%s)", buf);
+				 "after two 58.1/s, here 60.0/s (+3%); fsync 20.2/s, here 22.1/s (+9%); "
+				 "pg_wal throttled to 217 write IOPS and 751 kB/s, its journal to 149 kB/s after 2 probes: "
+				 "all three rates within 20% of the seed's") != NULL,
+		  "calibrated: the seed's rates beside ours, the throttle (%s)", buf);
 
 	c.measured.fdatasync_two = 71.8;
 	c.probes = 1;
 	wsb_disk_describe(&c, buf, sizeof(buf));
 	check(!wsb_disk_calibrated(&c) &&
-		  strstr(buf, "after 1 probe: the fdatasync rates are NOT both within 20% of the seed's") != NULL,
+		  strstr(buf, "after 1 probe: the three rates are NOT all within 20% of the seed's") != NULL,
 		  "two writes 24%% off: not calibrated, and it says so (%s)", buf);
+	c.measured.fdatasync_two = 60.0;
+	c.measured.fsync_one = 133.6;
+	check(!wsb_disk_calibrated(&c), "fsync 560%% off: not calibrated");
 
 	c.profile = wsb_disk_profile("power7");
-	c.throttle = (WsbThrottle) {334, 0};
+	c.throttle = (WsbThrottle) {334, 0, 0};
 	c.measured = (WsbSyncRates) {160.0, 158.0, 50.0};
 	wsb_disk_describe(&c, buf, sizeof(buf));
 	check(wsb_disk_calibrated(&c) && strstr(buf, "throttled to 334 write IOPS after") != NULL &&
-		  strstr(buf, "kB/s") == NULL && strstr(buf, "out of the throttle's reach") == NULL,
-		  "no cap named when none, no fsync clause when fsync fits (%s)", buf);
-	check(fabs(wsb_disk_miss(wsb_disk_profile("nate_boley"), &(WsbSyncRates) {97.79, 63.88, 1}) - 0.1) < 1e-3 &&
-		  wsb_disk_miss(wsb_disk_profile("nate_boley"), &(WsbSyncRates) {108.7, -1, 1}) == HUGE_VAL,
-		  "a probe's miss: the larger of the two fdatasync misses, fsync aside; unmeasured is the worst");
+		  strstr(buf, "kB/s") == NULL,
+		  "no cap named when none (%s)", buf);
+	check(fabs(wsb_disk_miss(wsb_disk_profile("nate_boley"), &(WsbSyncRates) {97.79, 63.88, 20.2}) - 0.1) < 1e-3 &&
+		  fabs(wsb_disk_miss(wsb_disk_profile("nate_boley"), &(WsbSyncRates) {108.7, 58.1, 30.35}) - 0.5) < 1e-3 &&
+		  wsb_disk_miss(wsb_disk_profile("nate_boley"), &(WsbSyncRates) {108.7, 58.1, -1}) == HUGE_VAL,
+		  "a probe's miss: the largest of the three misses; unmeasured is the worst");
 	check(wsb_disk_rate_fits(100, 120, 0.2) && !wsb_disk_rate_fits(100, 120.5, 0.2) &&
 		  !wsb_disk_rate_fits(100, -1, 0.2) && wsb_disk_rate_fits(100, 80, 0.2),
 		  "within 20%%: both sides, a missing rate never fits");
