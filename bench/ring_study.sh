@@ -17,6 +17,10 @@
 #   seed     8 clients, synchronous_commit off, wal_writer_delay 20ms
 #   few      2 clients, synchronous_commit off, wal_writer_delay 20ms
 #   commits  8 clients, synchronous_commit on
+#   newseg   as seed, with wal_recycle off: every segment switch creates
+#            the next segment (zero-filled and fsynced while WALWriteLock
+#            is held, a journal commit on the file system), as a run on a
+#            young cluster does before checkpoints leave segments to recycle
 #
 # Each experiment's directory stays under OUT (default
 # bench-results/ring_study-DATE); OUT/study.txt is the table.  Run as root,
@@ -38,6 +42,7 @@ load_args() {
 		seed) echo "--clients 8 --jobs 2 --set synchronous_commit=off --set wal_writer_delay=20ms" ;;
 		few) echo "--clients 2 --jobs 2 --set synchronous_commit=off --set wal_writer_delay=20ms" ;;
 		commits) echo "--clients 8 --jobs 2 --set synchronous_commit=on" ;;
+		newseg) echo "--clients 8 --jobs 2 --set synchronous_commit=off --set wal_writer_delay=20ms --set wal_recycle=off" ;;
 		*) echo "$0: unknown load \"$1\"" >&2; exit 2 ;;
 	esac
 }
