@@ -67,7 +67,9 @@ wsb_disk_profile_names(void)
  * The throttle a simple model of the disk gives: an fdatasync after one
  * write is two I/Os, so the IOPS are twice the seed's rate; when two writes
  * cost the seed clearly more than one, each byte costs time, and the MB/s
- * cap (kB/s) makes a 16kB write take what the seed's two writes took.
+ * cap (kB/s) makes a 16kB write take what the seed's two writes took; the
+ * journal's store spends JOURNAL_KB_PER_FSYNC in what an fsync costs the
+ * seed beyond an fdatasync.
  */
 void
 wsb_disk_first_throttle(const WsbDiskProfile *p, WsbThrottle *t)
@@ -95,17 +97,21 @@ wsb_disk_rate_fits(double seed, double measured, double share)
 }
 
 /*
- * How far a probe missed the seed: the largest of the three rates'
- * relative misses; HUGE_VAL when one was not measured.
+ * How far a probe missed the seed: the largest of the rates' relative
+ * misses, fsync's only with_fsync (a journal the throttle reaches);
+ * HUGE_VAL when one was not measured.
  */
 double
-wsb_disk_miss(const WsbDiskProfile *p, const WsbSyncRates *measured)
+wsb_disk_miss(const WsbDiskProfile *p, const WsbSyncRates *measured, bool with_fsync)
 {
-	if (measured->fdatasync_one <= 0 || measured->fdatasync_two <= 0 || measured->fsync_one <= 0)
+	double		miss;
+
+	if (measured->fdatasync_one <= 0 || measured->fdatasync_two <= 0 ||
+		(with_fsync && measured->fsync_one <= 0))
 		return HUGE_VAL;
-	return fmax(fmax(fabs(measured->fdatasync_one / p->seed.fdatasync_one - 1.0),
-					 fabs(measured->fdatasync_two / p->seed.fdatasync_two - 1.0)),
-				fabs(measured->fsync_one / p->seed.fsync_one - 1.0));
+	miss = fmax(fabs(measured->fdatasync_one / p->seed.fdatasync_one - 1.0),
+				fabs(measured->fdatasync_two / p->seed.fdatasync_two - 1.0));
+	return with_fsync ? fmax(miss, fabs(measured->fsync_one / p->seed.fsync_one - 1.0)) : miss;
 }
 
 /* A limit scaled by seed/measured, at least 1: a rate is proportional to it. */

@@ -73,7 +73,7 @@ extern void wsb_disk_first_throttle(const WsbDiskProfile *p, WsbThrottle *t);
 extern bool wsb_disk_next_throttle(const WsbDiskProfile *p, const WsbSyncRates *measured,
 								   WsbThrottle *t);
 extern bool wsb_disk_rate_fits(double seed, double measured, double share);
-extern double wsb_disk_miss(const WsbDiskProfile *p, const WsbSyncRates *measured);
+extern double wsb_disk_miss(const WsbDiskProfile *p, const WsbSyncRates *measured, bool with_fsync);
 extern bool wsb_disk_calibrated(const WsbDiskCalibration *c);
 extern void wsb_disk_describe(const WsbDiskCalibration *c, char *buf, size_t len);
 

@@ -191,6 +191,7 @@ typedef struct WsbSlowDisk
 	char		what[32];		/* "pg_wal" or "data directory" */
 	bool		bps_limited;	/* a MB/s cap is written: a throttle without one lifts it */
 	bool		journal_limited;	/* the same for the journal's store */
+	bool		journal_throttled;	/* its journal thread in the cgroup, the store by direct I/O */
 } WsbSlowDisk;
 
 extern int	wsb_slowdisk_check(const WsbOptions *o, char *err, size_t errlen);

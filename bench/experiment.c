@@ -96,6 +96,8 @@ wsb_plan_text(const WsbOptions *o, const WsbPlan *plan, PQExpBuffer buf)
 		o->script, o->pgbench_args, o->pgbench_init_args);
 	ADD("slow_wal = %d\nslow_wal_mbps = %d\nslow_disk = %d\n", o->slow_wal_iops,
 		o->slow_wal_mbps, o->slow_disk_iops);
+	if (o->slow_wal_iops > 0)	/* older plans had the journal on the throttled device */
+		ADD("slow_wal_journal = own device\n");
 	if (o->wal_disk[0])			/* only then, so that older plans still match */
 		ADD("wal_disk = %s\nslow_wal_kbps = %d\nslow_journal_kbps = %d\n", o->wal_disk,
 			o->slow_wal_kbps, o->slow_journal_kbps);

@@ -186,32 +186,64 @@ run_tool(char **out, const char *prog,...)
 	return rc;
 }
 
+static bool find_loop_device(const char *backing, char *dev, size_t devlen);
+
+/* Remove an image, unless a loop device still uses it: the sweep finds the device by it. */
+static void
+remove_image(const char *image)
+{
+	char		dev[64];
+
+	if (find_loop_device(image, dev, sizeof(dev)))
+		wsb_error("\"%s\" is still attached to \"%s\": kept, for the next start to undo", image, dev);
+	else
+		unlink(image);
+}
+
 static void
 undo_image(void *arg)
 {
-	WsbSlowDisk *d = arg;
-
-	unlink(d->image);
+	remove_image(((WsbSlowDisk *) arg)->image);
 }
 
 static void
 undo_journal_image(void *arg)
 {
-	WsbSlowDisk *d = arg;
-
-	unlink(d->journal_image);
+	remove_image(((WsbSlowDisk *) arg)->journal_image);
 }
 
+/* Is the loop device dev attached (its backing_file in sysfs)? */
+static bool
+loop_attached(const char *dev)
+{
+	char	   *path = wsb_psprintf("/sys/block/%s/loop/backing_file", strrchr(dev, '/') + 1);
+	bool		attached = access(path, F_OK) == 0;
+
+	free(path);
+	return attached;
+}
+
+/*
+ * losetup -d marks a busy device to go when its last user closes it and
+ * succeeds: wait until it has gone, so that its file is not removed under
+ * a device the sweep could then not find by it.
+ */
 static void
 detach_loop(const char *dev)
 {
 	for (int i = 0; i < 20; i++)
 	{
-		if (run_tool(NULL, "losetup", "-d", dev, NULL) == 0)
-			return;
+		if (run_tool(NULL, "losetup", "-d", dev, NULL) == 0 || !loop_attached(dev))
+		{
+			for (int j = 0; j < 20 && loop_attached(dev); j++)
+				usleep(100000);
+			if (!loop_attached(dev))
+				return;
+			break;
+		}
 		usleep(100000);
 	}
-	wsb_error("could not detach loop device \"%s\" (losetup -d %s)", dev, dev);
+	wsb_error("could not detach loop device \"%s\" (losetup -d %s): it is still in use", dev, dev);
 }
 
 static void
@@ -249,6 +281,23 @@ undo_mount(void *arg)
 	wsb_error("could not unmount \"%s\"", d->mountpoint);
 }
 
+/* Is pid a kernel thread (PF_KTHREAD in /proc/PID/stat's ninth field)? */
+static bool
+is_kernel_thread(pid_t pid)
+{
+	char	   *path = wsb_psprintf("/proc/%d/stat", (int) pid);
+	char	   *text = wsb_read_file(path, NULL);
+	char	   *p = text ? strrchr(text, ')') : NULL;
+	unsigned long flags = 0;
+
+	/* after the name: state, ppid, pgrp, session, tty, tpgid, flags */
+	if (p == NULL || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) != 1)
+		flags = 0;
+	free(path);
+	free(text);
+	return (flags & 0x00200000) != 0;
+}
+
 /* Pids listed in a cgroup.procs file that are still alive. */
 static int
 live_pids(const char *procs, pid_t *pids, int max)
@@ -272,7 +321,8 @@ live_pids(const char *procs, pid_t *pids, int max)
 /*
  * Remove the cgroup, v1 or v2.  The last server processes leave it a
  * moment after pg_ctl stop returns; whatever still lives in it after 5 s
- * is moved back to the parent cgroup so that the directory can go.  (A
+ * (and the journal thread at once) is moved back to the parent cgroup so
+ * that the directory can go.  (A
  * real cgroup's cgroup.procs lists only live processes and its interface
  * files go with rmdir; the tests' stand-in directory lists whatever was
  * written, and its files are removed here.)
@@ -287,7 +337,13 @@ undo_cgroup(void *arg)
 
 	for (int i = 0; i < 50; i++)
 	{
-		if ((n = live_pids(d->cgroup_procs, pids, 256)) == 0)
+		bool		servers = false;
+
+		/* the journal thread stays until moved: wait for the server only */
+		n = live_pids(d->cgroup_procs, pids, 256);
+		for (int j = 0; j < n && !servers; j++)
+			servers = !is_kernel_thread(pids[j]);
+		if (!servers)
 			break;
 		usleep(100000);
 	}
@@ -340,27 +396,19 @@ undo_io_controller(void *arg)
 	free(path);
 }
 
-/* io.max's lines, one write each: the kernel reads one device a write. */
+/* One line of io.max, one write: the kernel reads one device a write. */
 static int
-write_io_max(const char *path, const char *lines, char *err, size_t errlen)
+write_io_max(const char *path, const char *line, char *err, size_t errlen)
 {
-	const char *p = lines;
+	FILE	   *f = fopen(path, "w");
+	bool		ok = f != NULL && fprintf(f, "%s\n", line) >= 0;
 
-	while (*p)
+	if (f != NULL && fclose(f) != 0)
+		ok = false;
+	if (!ok)
 	{
-		size_t		n = strcspn(p, "\n");
-		FILE	   *f = fopen(path, "w");
-		bool		ok = f != NULL && fprintf(f, "%.*s\n", (int) n, p) >= 0;
-
-		if (f != NULL && fclose(f) != 0)
-			ok = false;
-		if (!ok)
-		{
-			snprintf(err, errlen, "could not write \"%.*s\" to \"%s\": %s", (int) n, p, path,
-					 strerror(errno));
-			return -1;
-		}
-		p += n + (p[n] == '\n');
+		snprintf(err, errlen, "could not write \"%s\" to \"%s\": %s", line, path, strerror(errno));
+		return -1;
 	}
 	return 0;
 }
@@ -450,6 +498,9 @@ static int
 make_journal(WsbSlowDisk *d, const char *workdir, char *err, size_t errlen)
 {
 	char	   *out;
+	char	   *path;
+	char	   *dio;
+	int			rc;
 
 	d->journal_image = wsb_psprintf("%s/slow_journal.img", workdir);
 	if (make_image(d->journal_image, 128LL << 20, err, errlen) != 0)
@@ -465,14 +516,25 @@ make_journal(WsbSlowDisk *d, const char *workdir, char *err, size_t errlen)
 					err, errlen) != 0)
 		return -1;
 	wsb_cleanup_push("journal loop device", undo_journal_loop, d);
-	if (run_tool(&out, "mkfs.ext4", "-q", "-F", "-O", "journal_dev", "-b", "4096",
-				 d->journal_loopdev, NULL) != 0)
+	if ((rc = run_tool(&out, "mkfs.ext4", "-q", "-F", "-O", "journal_dev", "-b", "4096",
+					   d->journal_loopdev, NULL)) != 0)
 	{
-		snprintf(err, errlen, "mkfs.ext4 -O journal_dev on \"%s\" failed: %s", d->journal_loopdev, out);
+		snprintf(err, errlen, "could not make \"%s\" an ext4 journal device: mkfs.ext4 exited with status %d%s%s",
+				 d->journal_loopdev, rc, out[0] ? ": " : "", out);
 		free(out);
 		return -1;
 	}
 	free(out);
+	/* without direct I/O the store's writes would come from writeback, outside the cgroup */
+	path = wsb_psprintf("/sys/block/%s/loop/dio", strrchr(d->journal_loopdev, '/') + 1);
+	dio = wsb_read_file(path, NULL);
+	d->journal_throttled = dio != NULL && atoi(dio) == 1;
+	if (!d->journal_throttled)
+		wsb_note("\"%s\" does not do direct I/O on \"%s\": the journal is not throttled, "
+				 "and --wal-disk's fsync rate will not come near the seed's",
+				 d->journal_loopdev, d->store_loopdev);
+	free(path);
+	free(dio);
 	return 0;
 }
 
@@ -494,8 +556,9 @@ move_journal_thread(WsbSlowDisk *d, char *err, size_t errlen)
 	if (pid <= 0)
 	{
 		/* an older kernel: the runs go on, with the journal not throttled */
-		wsb_note("could not find the journal thread of %s (no \"%s\"): its journal is not "
+		wsb_note("could not find the journal thread of \"%s\" (no \"%s\"): its journal is not "
 				 "throttled, and --wal-disk's fsync rate will not come near the seed's", d->loopdev, path);
+		d->journal_throttled = false;
 		rc = 0;
 	}
 	else if ((f = fopen(d->cgroup_procs, "a")) == NULL || fprintf(f, "%ld\n", pid) < 0)
@@ -526,6 +589,7 @@ wsb_slowdisk_setup(WsbSlowDisk *d, const WsbOptions *o, const char *workdir,
 	long long	size = wal ? 4LL << 30 : 32LL << 30;	/* sparse */
 	char	   *out;
 	char	   *journal = NULL;
+	int			rc;
 
 	memset(d, 0, sizeof(*d));
 	if (!o->slow_wal_iops && !o->slow_disk_iops)
@@ -546,11 +610,12 @@ wsb_slowdisk_setup(WsbSlowDisk *d, const WsbOptions *o, const char *workdir,
 	if (wal && make_journal(d, workdir, err, errlen) != 0)
 		return -1;
 
-	if ((wal ? run_tool(&out, "mkfs.ext4", "-q", "-F", "-b", "4096", "-J",
-						(journal = wsb_psprintf("device=%s", d->journal_loopdev)), d->loopdev, NULL) :
+	if ((rc = wal ? run_tool(&out, "mkfs.ext4", "-q", "-F", "-b", "4096", "-J",
+							 (journal = wsb_psprintf("device=%s", d->journal_loopdev)), d->loopdev, NULL) :
 		 run_tool(&out, "mkfs.ext4", "-q", "-F", d->loopdev, NULL)) != 0)
 	{
-		snprintf(err, errlen, "mkfs.ext4 on \"%s\" failed: %s", d->loopdev, out);
+		snprintf(err, errlen, "could not make an ext4 file system on \"%s\": mkfs.ext4 exited with status %d%s%s",
+				 d->loopdev, rc, out[0] ? ": " : "", out);
 		free(out);
 		free(journal);
 		return -1;
@@ -646,16 +711,19 @@ wsb_slowdisk_throttle(WsbSlowDisk *d, const WsbOptions *o, char *err, size_t err
 			appendPQExpBuffer(&line, " wbps=%lld", bps);
 		else if (d->bps_limited)
 			appendPQExpBufferStr(&line, " wbps=max");
-		/* one line a device: the journal's store has its own */
-		if (journal_bps > 0)
-			appendPQExpBuffer(&line, "\n%u:%u wbps=%lld", d->store_major, d->store_minor, journal_bps);
-		else if (d->journal_limited)
-			appendPQExpBuffer(&line, "\n%u:%u wbps=max", d->store_major, d->store_minor);
 		rc = write_io_max(path, wsb_buffer_text(&line), err, errlen);
+		if (rc == 0)
+			d->bps_limited = bps > 0;
+		/* a write a device: the journal's store has its own line */
+		resetPQExpBuffer(&line);
+		if (journal_bps > 0)
+			appendPQExpBuffer(&line, "%u:%u wbps=%lld", d->store_major, d->store_minor, journal_bps);
+		else if (d->journal_limited)
+			appendPQExpBuffer(&line, "%u:%u wbps=max", d->store_major, d->store_minor);
+		if (rc == 0 && line.len > 0 && (rc = write_io_max(path, wsb_buffer_text(&line), err, errlen)) == 0)
+			d->journal_limited = journal_bps > 0;
 		termPQExpBuffer(&line);
 		free(path);
-		d->bps_limited = rc == 0 && bps > 0;
-		d->journal_limited = rc == 0 && journal_bps > 0;
 		return rc;
 	}
 	if (write_limit(d->cgroup, "blkio.throttle.write_iops_device", d->major, d->minor,

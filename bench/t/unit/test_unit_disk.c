@@ -125,10 +125,13 @@ test_describe(void)
 	check(wsb_disk_calibrated(&c) && strstr(buf, "throttled to 334 write IOPS after") != NULL &&
 		  strstr(buf, "kB/s") == NULL,
 		  "no cap named when none (%s)", buf);
-	check(fabs(wsb_disk_miss(wsb_disk_profile("nate_boley"), &(WsbSyncRates) {97.79, 63.88, 20.2}) - 0.1) < 1e-3 &&
-		  fabs(wsb_disk_miss(wsb_disk_profile("nate_boley"), &(WsbSyncRates) {108.7, 58.1, 30.35}) - 0.5) < 1e-3 &&
-		  wsb_disk_miss(wsb_disk_profile("nate_boley"), &(WsbSyncRates) {108.7, 58.1, -1}) == HUGE_VAL,
+	check(fabs(wsb_disk_miss(wsb_disk_profile("nate_boley"), &(WsbSyncRates) {97.79, 63.88, 20.2}, true) - 0.1) < 1e-3 &&
+		  fabs(wsb_disk_miss(wsb_disk_profile("nate_boley"), &(WsbSyncRates) {108.7, 58.1, 30.35}, true) - 0.5) < 1e-3 &&
+		  wsb_disk_miss(wsb_disk_profile("nate_boley"), &(WsbSyncRates) {108.7, 58.1, -1}, true) == HUGE_VAL,
 		  "a probe's miss: the largest of the three misses; unmeasured is the worst");
+	check(fabs(wsb_disk_miss(wsb_disk_profile("nate_boley"), &(WsbSyncRates) {97.79, 63.88, 133.6}, false) - 0.1) < 1e-3 &&
+		  fabs(wsb_disk_miss(wsb_disk_profile("nate_boley"), &(WsbSyncRates) {97.79, 63.88, -1}, false) - 0.1) < 1e-3,
+		  "a journal out of reach: fsync's miss left out");
 	check(wsb_disk_rate_fits(100, 120, 0.2) && !wsb_disk_rate_fits(100, 120.5, 0.2) &&
 		  !wsb_disk_rate_fits(100, -1, 0.2) && wsb_disk_rate_fits(100, 80, 0.2),
 		  "within 20%%: both sides, a missing rate never fits");
