@@ -281,7 +281,10 @@ undo_mount(void *arg)
 	wsb_error("could not unmount \"%s\"", d->mountpoint);
 }
 
-/* Is pid a kernel thread (PF_KTHREAD in /proc/PID/stat's ninth field)? */
+/* the kernel's PF_KTHREAD (include/linux/sched.h), in /proc/PID/stat's flags */
+#define PROC_FLAG_KERNEL_THREAD 0x00200000
+
+/* Is pid a kernel thread? */
 static bool
 is_kernel_thread(pid_t pid)
 {
@@ -295,7 +298,7 @@ is_kernel_thread(pid_t pid)
 		flags = 0;
 	free(path);
 	free(text);
-	return (flags & 0x00200000) != 0;
+	return (flags & PROC_FLAG_KERNEL_THREAD) != 0;
 }
 
 /* Pids listed in a cgroup.procs file that are still alive. */

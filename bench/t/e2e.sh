@@ -687,17 +687,19 @@ if [ -e /sys/fs/cgroup/blkio/blkio.throttle.write_iops_device ] && [ -e /dev/loo
 	ok "--slow-wal SIGKILL, the next start: nothing of either left behind" nothing_left
 
 	# 2 x 20 s runs on the throttled disk, in the background ($bench):
-	# the POWER7's, calibrated before the runs
+	# OUT, then the disk's flags (the POWER7's calibrated, or a fixed throttle)
 	start_throttled() {
+		local out=$1
+		shift
 		mark
-		"$BENCH" --pg-config "$PG_CONFIG" --wal-disk power7 --set wal_buffers=32kB,1MB \
+		"$BENCH" --pg-config "$PG_CONFIG" "$@" --set wal_buffers=32kB,1MB \
 			--set synchronous_commit=off --runs 2 --duration 20 --clients 2 --scale 1 --quiet \
-			--out "$work/$1" >"$work/$1.out" 2>"$work/$1.err" &
+			--out "$work/$out" >"$work/$out.out" 2>"$work/$out.err" &
 		bench=$!
 	}
 
 	# Ctrl-C in the middle of a throttled run
-	start_throttled out5i
+	start_throttled out5i --wal-disk power7
 	ok "--slow-wal SIGINT: a run started" wait_for_pgbench
 	ok "--wal-disk power7: the seed's rates beside the calibrated probe's, before the runs" \
 		grep -q "^wal disk: power7, the IBM POWER7 server (pg_test_fsync, 2012) against wal_stall_test_fsync here: fdatasync after one 8kB write 167.1/s, here [0-9.]*/s .*; pg_wal throttled to [0-9]* write IOPS, its journal to [0-9]* kB/s after [1-6] probes\\?: " "$work/out5i.out"
@@ -714,7 +716,8 @@ if [ -e /sys/fs/cgroup/blkio/blkio.throttle.write_iops_device ] && [ -e /dev/loo
 	# A failure in the middle of a throttled run: the server crashes (its
 	# postmaster killed).  However the harness takes it, it ends and leaves
 	# nothing behind.
-	start_throttled out5k
+	# (a fixed throttle: the calibration is tested above)
+	start_throttled out5k --slow-wal 334
 	ok "--slow-wal server crash: a run started" wait_for_pgbench
 	sleep 2.5
 	pkill -KILL -f "^$PGBIN/postgres -D /tmp/wal_stall_bench"
