@@ -186,30 +186,56 @@ run_tool(char **out, const char *prog,...)
 	return rc;
 }
 
+/*
+ * Write one line to a cgroup interface file, in one write: the kernel
+ * takes each write as one command (one device's limits, one pid).
+ */
+static int
+write_cgroup_file(const char *path, const char *line, char *err, size_t errlen)
+{
+	FILE	   *f = fopen(path, "w");
+	bool		ok = f != NULL && fprintf(f, "%s\n", line) >= 0;
+
+	if (f != NULL && fclose(f) != 0)
+		ok = false;
+	if (!ok)
+	{
+		snprintf(err, errlen, "could not write \"%s\" to \"%s\": %s", line, path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* A v1 blkio limit, "MAJ:MIN VALUE" (0 removes the rule). */
+static int
+write_blkio_limit(const char *cgroup, const char *file, unsigned maj, unsigned min, long long v,
+				  char *err, size_t errlen)
+{
+	char	   *path = wsb_psprintf("%s/%s", cgroup, file);
+	char	   *line = wsb_psprintf("%u:%u %lld", maj, min, v);
+	int			rc = write_cgroup_file(path, line, err, errlen);
+
+	free(path);
+	free(line);
+	return rc;
+}
+
 static bool find_loop_device(const char *backing, char *dev, size_t devlen);
 
-/* Remove an image, unless a loop device still uses it: the sweep finds the device by it. */
+/*
+ * Remove an image (arg: its path), unless a loop device still uses it:
+ * the sweep finds the device by it.
+ */
 static void
-remove_image(const char *image)
+undo_image(void *arg)
 {
+	const char *image = arg;
 	char		dev[64];
 
 	if (find_loop_device(image, dev, sizeof(dev)))
 		wsb_error("\"%s\" is still attached to \"%s\": kept, for the next start to undo", image, dev);
 	else
 		unlink(image);
-}
-
-static void
-undo_image(void *arg)
-{
-	remove_image(((WsbSlowDisk *) arg)->image);
-}
-
-static void
-undo_journal_image(void *arg)
-{
-	remove_image(((WsbSlowDisk *) arg)->journal_image);
 }
 
 /* Is the loop device dev attached (its backing_file in sysfs)? */
@@ -224,44 +250,28 @@ loop_attached(const char *dev)
 }
 
 /*
- * losetup -d marks a busy device to go when its last user closes it and
- * succeeds: wait until it has gone, so that its file is not removed under
- * a device the sweep could then not find by it.
+ * Detach a loop device and wait until it has gone:
+ * losetup -d only marks a busy device to go when its last user closes it,
+ * and its file must not be removed under a device the sweep could then not
+ * find by it.
  */
 static void
 detach_loop(const char *dev)
 {
-	for (int i = 0; i < 20; i++)
+	for (int i = 0; i < 40 && loop_attached(dev); i++)
 	{
-		if (run_tool(NULL, "losetup", "-d", dev, NULL) == 0 || !loop_attached(dev))
-		{
-			for (int j = 0; j < 20 && loop_attached(dev); j++)
-				usleep(100000);
-			if (!loop_attached(dev))
-				return;
-			break;
-		}
-		usleep(100000);
+		if (run_tool(NULL, "losetup", "-d", dev, NULL) != 0 || loop_attached(dev))
+			usleep(100000);
 	}
-	wsb_error("could not detach loop device \"%s\" (losetup -d %s): it is still in use", dev, dev);
+	if (loop_attached(dev))
+		wsb_error("could not detach loop device \"%s\" (losetup -d %s): it is still in use", dev, dev);
 }
 
+/* arg: the device's path */
 static void
 undo_loop(void *arg)
 {
-	detach_loop(((WsbSlowDisk *) arg)->loopdev);
-}
-
-static void
-undo_store_loop(void *arg)
-{
-	detach_loop(((WsbSlowDisk *) arg)->store_loopdev);
-}
-
-static void
-undo_journal_loop(void *arg)
-{
-	detach_loop(((WsbSlowDisk *) arg)->journal_loopdev);
+	detach_loop(arg);
 }
 
 static void
@@ -353,13 +363,12 @@ undo_cgroup(void *arg)
 	parent_procs = wsb_psprintf("%s/cgroup.procs", d->cgroup_parent);
 	for (int i = 0; i < n; i++)
 	{
-		FILE	   *f = fopen(parent_procs, "a");
+		char		pid[16];
+		char		err[256];
 
-		if (f)
-		{
-			fprintf(f, "%d\n", (int) pids[i]);
-			fclose(f);
-		}
+		/* one that cannot move keeps the cgroup, and rmdir below says so */
+		snprintf(pid, sizeof(pid), "%d", (int) pids[i]);
+		(void) write_cgroup_file(parent_procs, pid, err, sizeof(err));
 	}
 	free(parent_procs);
 	if (getenv("WSB_CGROUP_ROOT"))
@@ -390,48 +399,11 @@ undo_io_controller(void *arg)
 {
 	WsbSlowDisk *d = arg;
 	char	   *path = wsb_psprintf("%s/cgroup.subtree_control", d->cgroup_parent);
-	FILE	   *f;
+	char		err[512];
 
-	f = fopen(path, "w");
-	if (f == NULL || fprintf(f, "-io\n") < 0 || fclose(f) != 0)
-		wsb_error("could not disable the io controller again in \"%s\" (another cgroup may use it now): %s",
-				  path, strerror(errno));
+	if (write_cgroup_file(path, "-io", err, sizeof(err)) != 0)
+		wsb_error("%s (another cgroup may use the io controller now)", err);
 	free(path);
-}
-
-/* One line of io.max, one write: the kernel reads one device a write. */
-static int
-write_io_max(const char *path, const char *line, char *err, size_t errlen)
-{
-	FILE	   *f = fopen(path, "w");
-	bool		ok = f != NULL && fprintf(f, "%s\n", line) >= 0;
-
-	if (f != NULL && fclose(f) != 0)
-		ok = false;
-	if (!ok)
-	{
-		snprintf(err, errlen, "could not write \"%s\" to \"%s\": %s", line, path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-static int
-write_limit(const char *cgroup, const char *file, unsigned maj, unsigned min, long long v,
-			char *err, size_t errlen)
-{
-	char	   *path = wsb_psprintf("%s/%s", cgroup, file);
-	FILE	   *f;
-	int			rc = 0;
-
-	f = fopen(path, "w");
-	if (f == NULL || fprintf(f, "%u:%u %lld\n", maj, min, v) < 0 || fclose(f) != 0)
-	{
-		snprintf(err, errlen, "could not write \"%u:%u %lld\" to \"%s\": %s", maj, min, v, path, strerror(errno));
-		rc = -1;
-	}
-	free(path);
-	return rc;
 }
 
 /* A sparse file of size bytes, new (O_EXCL, in root's work directory): never another's file. */
@@ -508,17 +480,17 @@ make_journal(WsbSlowDisk *d, const char *workdir, char *err, size_t errlen)
 	d->journal_image = wsb_psprintf("%s/slow_journal.img", workdir);
 	if (make_image(d->journal_image, 128LL << 20, err, errlen) != 0)
 		return -1;
-	wsb_cleanup_push("journal store image", undo_journal_image, d);
+	wsb_cleanup_push("journal store image", undo_image, d->journal_image);
 	if (attach_loop(d->journal_image, false, d->store_loopdev, sizeof(d->store_loopdev),
 					err, errlen) != 0)
 		return -1;
-	wsb_cleanup_push("journal store loop device", undo_store_loop, d);
+	wsb_cleanup_push("journal store loop device", undo_loop, d->store_loopdev);
 	if (device_numbers(d->store_loopdev, &d->store_major, &d->store_minor, err, errlen) != 0)
 		return -1;
 	if (attach_loop(d->store_loopdev, true, d->journal_loopdev, sizeof(d->journal_loopdev),
 					err, errlen) != 0)
 		return -1;
-	wsb_cleanup_push("journal loop device", undo_journal_loop, d);
+	wsb_cleanup_push("journal loop device", undo_loop, d->journal_loopdev);
 	if ((rc = run_tool(&out, "mkfs.ext4", "-q", "-F", "-O", "journal_dev", "-b", "4096",
 					   d->journal_loopdev, NULL)) != 0)
 	{
@@ -553,8 +525,7 @@ move_journal_thread(WsbSlowDisk *d, char *err, size_t errlen)
 	char	   *path = wsb_psprintf("/sys/fs/ext4/%s/journal_task", strrchr(d->loopdev, '/') + 1);
 	char	   *text = wsb_read_file(path, NULL);
 	long		pid = text ? atol(text) : 0;
-	FILE	   *f = NULL;
-	int			rc = -1;
+	int			rc = 0;
 
 	if (pid <= 0)
 	{
@@ -562,18 +533,13 @@ move_journal_thread(WsbSlowDisk *d, char *err, size_t errlen)
 		wsb_note("could not find the journal thread of \"%s\" (no \"%s\"): its journal is not "
 				 "throttled, and --wal-disk's fsync rate will not come near the seed's", d->loopdev, path);
 		d->journal_throttled = false;
-		rc = 0;
 	}
-	else if ((f = fopen(d->cgroup_procs, "a")) == NULL || fprintf(f, "%ld\n", pid) < 0)
-		snprintf(err, errlen, "could not move the journal thread (pid %ld) into \"%s\": %s", pid,
-				 d->cgroup_procs, strerror(errno));
 	else
-		rc = 0;
-	if (f != NULL && fclose(f) != 0 && rc == 0)
 	{
-		snprintf(err, errlen, "could not move the journal thread (pid %ld) into \"%s\": %s", pid,
-				 d->cgroup_procs, strerror(errno));
-		rc = -1;
+		char		line[24];
+
+		snprintf(line, sizeof(line), "%ld", pid);
+		rc = write_cgroup_file(d->cgroup_procs, line, err, errlen);
 	}
 	free(path);
 	free(text);
@@ -604,10 +570,10 @@ wsb_slowdisk_setup(WsbSlowDisk *d, const WsbOptions *o, const char *workdir,
 	d->image = wsb_psprintf("%s/slow_disk.img", workdir);
 	if (make_image(d->image, size, err, errlen) != 0)
 		return -1;
-	wsb_cleanup_push("loop device image", undo_image, d);
+	wsb_cleanup_push("loop device image", undo_image, d->image);
 	if (attach_loop(d->image, false, d->loopdev, sizeof(d->loopdev), err, errlen) != 0)
 		return -1;
-	wsb_cleanup_push("loop device", undo_loop, d);
+	wsb_cleanup_push("loop device", undo_loop, d->loopdev);
 	if (device_numbers(d->loopdev, &d->major, &d->minor, err, errlen) != 0)
 		return -1;
 	if (wal && make_journal(d, workdir, err, errlen) != 0)
@@ -654,18 +620,11 @@ wsb_slowdisk_setup(WsbSlowDisk *d, const WsbOptions *o, const char *workdir,
 	{
 		/* the child's io.max exists only if the parent hands io down */
 		char	   *path = wsb_psprintf("%s/cgroup.subtree_control", d->cgroup_parent);
-		FILE	   *f;
 		int			rc = 0;
 
 		if (!file_has_word(path, "io"))
 		{
-			f = fopen(path, "w");
-			if (f == NULL || fprintf(f, "+io\n") < 0 || fclose(f) != 0)
-			{
-				snprintf(err, errlen, "could not enable the io controller in \"%s\": %s", path, strerror(errno));
-				rc = -1;
-			}
-			else
+			if ((rc = write_cgroup_file(path, "+io", err, errlen)) == 0)
 				wsb_cleanup_push("io controller", undo_io_controller, d);
 		}
 		free(path);
@@ -714,7 +673,7 @@ wsb_slowdisk_throttle(WsbSlowDisk *d, const WsbOptions *o, char *err, size_t err
 			appendPQExpBuffer(&line, " wbps=%lld", bps);
 		else if (d->bps_limited)
 			appendPQExpBufferStr(&line, " wbps=max");
-		rc = write_io_max(path, wsb_buffer_text(&line), err, errlen);
+		rc = write_cgroup_file(path, wsb_buffer_text(&line), err, errlen);
 		if (rc == 0)
 			d->bps_limited = bps > 0;
 		/* a write a device: the journal's store has its own line */
@@ -723,23 +682,23 @@ wsb_slowdisk_throttle(WsbSlowDisk *d, const WsbOptions *o, char *err, size_t err
 			appendPQExpBuffer(&line, "%u:%u wbps=%lld", d->store_major, d->store_minor, journal_bps);
 		else if (d->journal_limited)
 			appendPQExpBuffer(&line, "%u:%u wbps=max", d->store_major, d->store_minor);
-		if (rc == 0 && line.len > 0 && (rc = write_io_max(path, wsb_buffer_text(&line), err, errlen)) == 0)
+		if (rc == 0 && line.len > 0 && (rc = write_cgroup_file(path, wsb_buffer_text(&line), err, errlen)) == 0)
 			d->journal_limited = journal_bps > 0;
 		termPQExpBuffer(&line);
 		free(path);
 		return rc;
 	}
-	if (write_limit(d->cgroup, "blkio.throttle.write_iops_device", d->major, d->minor,
+	if (write_blkio_limit(d->cgroup, "blkio.throttle.write_iops_device", d->major, d->minor,
 					wal ? o->slow_wal_iops : o->slow_disk_iops, err, errlen) != 0)
 		return -1;
 	/* 0 removes the rule */
 	if ((bps > 0 || d->bps_limited) &&
-		write_limit(d->cgroup, "blkio.throttle.write_bps_device", d->major, d->minor, bps,
+		write_blkio_limit(d->cgroup, "blkio.throttle.write_bps_device", d->major, d->minor, bps,
 					err, errlen) != 0)
 		return -1;
 	d->bps_limited = bps > 0;
 	if ((journal_bps > 0 || d->journal_limited) &&
-		write_limit(d->cgroup, "blkio.throttle.write_bps_device", d->store_major, d->store_minor,
+		write_blkio_limit(d->cgroup, "blkio.throttle.write_bps_device", d->store_major, d->store_minor,
 					journal_bps, err, errlen) != 0)
 		return -1;
 	d->journal_limited = journal_bps > 0;
