@@ -188,10 +188,12 @@ run_tool(char **out, const char *prog,...)
 
 /*
  * Write one line to a cgroup interface file, in one write: the kernel
- * takes each write as one command (one device's limits, one pid).
+ * takes each write as one command (one device's limits, one pid).  what
+ * says what the write was for, so that a failure says it too.
  */
 static int
-write_cgroup_file(const char *path, const char *line, char *err, size_t errlen)
+write_cgroup_file(const char *path, const char *line, const char *what,
+				  char *err, size_t errlen)
 {
 	FILE	   *f = fopen(path, "w");
 	bool		ok = f != NULL && fprintf(f, "%s\n", line) >= 0;
@@ -200,7 +202,8 @@ write_cgroup_file(const char *path, const char *line, char *err, size_t errlen)
 		ok = false;
 	if (!ok)
 	{
-		snprintf(err, errlen, "could not write \"%s\" to \"%s\": %s", line, path, strerror(errno));
+		snprintf(err, errlen, "could not %s: could not write \"%s\" to \"%s\": %s",
+				 what, line, path, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -213,7 +216,7 @@ write_blkio_limit(const char *cgroup, const char *file, unsigned maj, unsigned m
 {
 	char	   *path = wsb_psprintf("%s/%s", cgroup, file);
 	char	   *line = wsb_psprintf("%u:%u %lld", maj, min, v);
-	int			rc = write_cgroup_file(path, line, err, errlen);
+	int			rc = write_cgroup_file(path, line, "set a blkio limit", err, errlen);
 
 	free(path);
 	free(line);
@@ -368,7 +371,7 @@ undo_cgroup(void *arg)
 
 		/* one that cannot move keeps the cgroup, and rmdir below says so */
 		snprintf(pid, sizeof(pid), "%d", (int) pids[i]);
-		(void) write_cgroup_file(parent_procs, pid, err, sizeof(err));
+		(void) write_cgroup_file(parent_procs, pid, "move a process back", err, sizeof(err));
 	}
 	free(parent_procs);
 	if (getenv("WSB_CGROUP_ROOT"))
@@ -401,7 +404,7 @@ undo_io_controller(void *arg)
 	char	   *path = wsb_psprintf("%s/cgroup.subtree_control", d->cgroup_parent);
 	char		err[512];
 
-	if (write_cgroup_file(path, "-io", err, sizeof(err)) != 0)
+	if (write_cgroup_file(path, "-io", "disable the io controller", err, sizeof(err)) != 0)
 		wsb_error("%s (another cgroup may use the io controller now)", err);
 	free(path);
 }
@@ -537,9 +540,11 @@ move_journal_thread(WsbSlowDisk *d, char *err, size_t errlen)
 	else
 	{
 		char		line[24];
+		char		what[64];
 
 		snprintf(line, sizeof(line), "%ld", pid);
-		rc = write_cgroup_file(d->cgroup_procs, line, err, errlen);
+		snprintf(what, sizeof(what), "move the journal thread (pid %ld)", pid);
+		rc = write_cgroup_file(d->cgroup_procs, line, what, err, errlen);
 	}
 	free(path);
 	free(text);
@@ -624,7 +629,7 @@ wsb_slowdisk_setup(WsbSlowDisk *d, const WsbOptions *o, const char *workdir,
 
 		if (!file_has_word(path, "io"))
 		{
-			if ((rc = write_cgroup_file(path, "+io", err, errlen)) == 0)
+			if ((rc = write_cgroup_file(path, "+io", "enable the io controller", err, errlen)) == 0)
 				wsb_cleanup_push("io controller", undo_io_controller, d);
 		}
 		free(path);
@@ -673,7 +678,7 @@ wsb_slowdisk_throttle(WsbSlowDisk *d, const WsbOptions *o, char *err, size_t err
 			appendPQExpBuffer(&line, " wbps=%lld", bps);
 		else if (d->bps_limited)
 			appendPQExpBufferStr(&line, " wbps=max");
-		rc = write_cgroup_file(path, wsb_buffer_text(&line), err, errlen);
+		rc = write_cgroup_file(path, wsb_buffer_text(&line), "set the io limit", err, errlen);
 		if (rc == 0)
 			d->bps_limited = bps > 0;
 		/* a write a device: the journal's store has its own line */
@@ -682,7 +687,8 @@ wsb_slowdisk_throttle(WsbSlowDisk *d, const WsbOptions *o, char *err, size_t err
 			appendPQExpBuffer(&line, "%u:%u wbps=%lld", d->store_major, d->store_minor, journal_bps);
 		else if (d->journal_limited)
 			appendPQExpBuffer(&line, "%u:%u wbps=max", d->store_major, d->store_minor);
-		if (rc == 0 && line.len > 0 && (rc = write_cgroup_file(path, wsb_buffer_text(&line), err, errlen)) == 0)
+		if (rc == 0 && line.len > 0 && (rc = write_cgroup_file(path, wsb_buffer_text(&line), "set the journal's io limit",
+														   err, errlen)) == 0)
 			d->journal_limited = journal_bps > 0;
 		termPQExpBuffer(&line);
 		free(path);

@@ -13,7 +13,8 @@
 # not (and disabled again at the end), io.max holding the loop device's
 # MAJ:MIN and wiops=100, the process that starts the postmaster entering
 # the child's cgroup.procs, the child removed at the end, also after a
-# SIGINT, and one message naming both controllers when neither is there.
+# SIGINT, one message naming both controllers when neither is there, and
+# a failed write to a cgroup file saying what it was for.
 #
 # The process that writes its pid into cgroup.procs is the one that runs
 # pg_ctl start (the postmaster and its children inherit the cgroup from
@@ -239,5 +240,24 @@ for kind in none empty; do
 		eval '[ ! -s "$work/pg_ctl.log" ] && nothing_left'
 done
 
-tap_summary
 [ "$failed" = 0 ]
+
+# ---------- 5. a cgroup file that cannot be written: the message says what for ----------
+# subtree_control a directory: the write of "+io" fails (EISDIR), as root too
+root=$work/root_unwritable
+fake_root "$root" v2 ""
+rm -f "$root/cgroup.subtree_control"
+mkdir "$root/cgroup.subtree_control"
+: >"$work/pg_ctl.log"
+WSB_CGROUP_ROOT=$root "$BENCH" --pg-config "$work/pg_config" --slow-wal 100 --quiet \
+	--out "$work/out_unwritable" >"$work/unwritable.out" 2>"$work/unwritable.err"
+rc=$?
+sed 's/^/# /' "$work/unwritable.err"
+ok "unwritable subtree_control: exit status 1 (got $rc)" [ "$rc" = 1 ]
+ok "unwritable subtree_control: the message says what failed, the write and the file" \
+	grep -qF "could not enable the io controller: could not write \"+io\" to \"$root/cgroup.subtree_control\": Is a directory" \
+	"$work/unwritable.err"
+ok "unwritable subtree_control: nothing made (no cluster, no child cgroup)" \
+	eval '[ ! -s "$work/pg_ctl.log" ] && nothing_left'
+
+tap_summary
