@@ -240,8 +240,6 @@ for kind in none empty; do
 		eval '[ ! -s "$work/pg_ctl.log" ] && nothing_left'
 done
 
-[ "$failed" = 0 ]
-
 # ---------- 5. a cgroup file that cannot be written: the message says what for ----------
 # subtree_control a directory: the write of "+io" fails (EISDIR), as root too
 root=$work/root_unwritable
@@ -261,3 +259,4 @@ ok "unwritable subtree_control: nothing made (no cluster, no child cgroup)" \
 	eval '[ ! -s "$work/pg_ctl.log" ] && nothing_left'
 
 tap_summary
+[ "$failed" = 0 ]
