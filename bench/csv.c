@@ -227,7 +227,7 @@ wsb_results_csv_text(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns
 		fprintf(f, ",%s_total_ms,%s_episodes", wsb_classes[k], wsb_classes[k]);
 	fputs(",wal_buffers_full,wal_fsync_p99_ms,clog_hit_ratio,collector_cpu_share_pct,ok,error", f);
 	fputs(",round,position,clients,seed,margin_pct,baseline,budget_looks,tps_window,window_seconds", f);
-	fputs(",longest_stall_ms", f);
+	fputs(",longest_stall_ms,machine_us", f);
 	if (wsb_validate_any(runs, nruns))
 		wsb_validate_csv_header(f);
 	fputc('\n', f);
@@ -287,6 +287,8 @@ wsb_results_csv_text(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns
 		csv_number(f, "%.3f", r->tps_window);
 		fprintf(f, ",%d,", r->window_seconds);
 		csv_number(f, "%.3f", wsb_longest_stall_ms(r));
+		fputc(',', f);
+		csv_number(f, "%.3f", r->machine_us);
 		if (wsb_validate_any(runs, nruns))
 			wsb_validate_csv_row(f, r);
 		fputc('\n', f);

@@ -165,6 +165,7 @@ extern int	wsb_logstats_read_file(WsbLogStats *s, const char *path);
 extern double wsb_logstats_quantile_ms(const WsbLogStats *s, double q);
 extern void wsb_logstats_free(WsbLogStats *s);
 extern bool wsb_pgbench_parse_tps(const char *summary, double *tps);
+extern bool wsb_window_bounds(const WsbPgbenchSecond *s, int n, int duration, int *from, int *to);
 extern double wsb_window_tps(const WsbPgbenchSecond *s, int n, int duration, int *seconds);
 extern bool wsb_pgbench_parse_progress(const char *line, double *elapsed, double *tps,
 									   double *lat_ms);

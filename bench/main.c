@@ -42,6 +42,7 @@
 #include "clog_report.h"
 #include "ring_report.h"
 #include "engine.h"
+#include "gauge.h"
 #include "expbuffer.h"
 #include "validate.h"
 #include "verdict.h"
@@ -721,6 +722,8 @@ main(int argc, char **argv)
 		if (record_spending(&opts, &plan, nlooks, opts.looks_done) != 0)
 			return finish(WSB_EXIT_FAILURE);
 	}
+	if (wsb_gauge_start(err, sizeof(err)) != 0)
+		wsb_note("%s; tps is judged as measured", err);
 	started = round_started = wsb_now();
 	for (int i = first; i < plan.nruns; i++)
 	{
@@ -749,6 +752,7 @@ main(int argc, char **argv)
 		run->order = resumed.runs_done + ndone + 1;
 		run->collector_cpu_share = -1;
 		run->tps_window = NAN;
+		run->machine_us = NAN;
 		ndone++;
 		if (wsb_target_apply(&target, &plan.configs[run->config], err, sizeof(err)) != 0)
 		{

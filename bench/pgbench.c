@@ -267,30 +267,39 @@ wsb_logstats_free(WsbLogStats *s)
 }
 
 /*
- * tps over the steady part of a run of duration seconds (pgbench -T), from
- * its per-second figures: the seconds from the first one with a
+ * The steady part of a run of duration seconds (pgbench -T), as indexes
+ * into its per-second figures: the seconds from the first one with a
  * transaction (the run's start falls in it) are counted from skip =
  * duration / 10 (at least 1: the first second is partial) up to duration -
  * 1, the last second wholly inside the run.  What ends later is the tail a
  * stall stretched (pgbench waits for every transaction under way at the
  * end), which the end-inclusive total counts in part, however the end
- * falls.  NAN when the run has no such second; *seconds, the window's.
+ * falls.  false when the run has no such second.
  */
-double
-wsb_window_tps(const WsbPgbenchSecond *s, int n, int duration, int *seconds)
+bool
+wsb_window_bounds(const WsbPgbenchSecond *s, int n, int duration, int *from, int *to)
 {
 	int			first = 0,
 				skip = duration / 10 > 1 ? duration / 10 : 1;
+
+	while (first < n && s[first].transactions == 0)
+		first++;
+	*from = first + skip;
+	*to = first + duration - 1;	/* inclusive */
+	return first < n && *to >= *from && *to < n;
+}
+
+/* tps over the steady part (wsb_window_bounds); NAN without one.  *seconds,
+ * the window's. */
+double
+wsb_window_tps(const WsbPgbenchSecond *s, int n, int duration, int *seconds)
+{
 	int64_t		sum = 0;
 	int			from,
 				to;
 
 	*seconds = 0;
-	while (first < n && s[first].transactions == 0)
-		first++;
-	from = first + skip;
-	to = first + duration - 1;	/* inclusive */
-	if (first >= n || to < from || to >= n)
+	if (!wsb_window_bounds(s, n, duration, &from, &to))
 		return NAN;
 	for (int i = from; i <= to; i++)
 		sum += s[i].transactions;

@@ -94,6 +94,7 @@ typedef struct CsvColumns
 				budget_looks,
 				baseline,
 				tps_window,
+				machine_us,
 				latency_p99_ms,
 				longest_stall_ms,
 				run_order;		/* order, or run beside round: the run's number */
@@ -126,7 +127,7 @@ find_columns(const WsbCsvReader *r, CsvColumns *c)
 		COLUMN(configuration), COLUMN(tps), COLUMN(ok), COLUMN(position),
 		COLUMN(traced), COLUMN(clients), COLUMN(seconds), COLUMN(client_ms),
 		COLUMN(seed), COLUMN(margin_pct), COLUMN(budget_looks),
-		COLUMN(baseline), COLUMN(tps_window), COLUMN(latency_p99_ms),
+		COLUMN(baseline), COLUMN(tps_window), COLUMN(machine_us), COLUMN(latency_p99_ms),
 		COLUMN(longest_stall_ms),
 #undef COLUMN
 	};
@@ -294,6 +295,7 @@ read_run(const WsbCsvReader *r, const char *path, const CsvColumns *c, WsbRoundT
 	if (!cell_number(r, path, c->position, "position", 0, 64, true, &pos, err, errlen) ||
 		!cell_number(r, path, c->tps, "tps", 0, 1e12, false, &x->tps, err, errlen) ||
 		!cell_number(r, path, c->tps_window, "tps_window", 0, 1e12, false, &x->tps_window, err, errlen) ||
+		!cell_number(r, path, c->machine_us, "machine_us", 0, 1e9, false, &x->machine_us, err, errlen) ||
 		!cell_number(r, path, c->latency_p99_ms, "latency_p99_ms", 0, 1e12, false,
 					 &x->latency_p99_ms, err, errlen) ||
 		!cell_number(r, path, c->longest_stall_ms, "longest_stall_ms", 0, 1e12, false,

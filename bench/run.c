@@ -42,6 +42,7 @@
 #include "aged.h"
 #include "engine.h"
 #include "expbuffer.h"
+#include "gauge.h"
 #include "sql.h"
 #include "validate.h"
 
@@ -754,6 +755,8 @@ pgbench_failure(const char *errpath, uid_t owner, int status, char *why, size_t 
 static void
 read_transaction_logs(RunState *s, char *pattern)
 {
+	int			from,
+				to;
 	WsbRun	   *run = s->run;
 	WsbLogStats ls;
 	glob_t		g;
@@ -781,6 +784,8 @@ read_transaction_logs(RunState *s, char *pattern)
 	if (ls.nseconds)
 		memcpy(run->per_second, ls.seconds, sizeof(WsbPgbenchSecond) * ls.nseconds);
 	run->tps_window = wsb_window_tps(ls.seconds, ls.nseconds, s->o->duration, &run->window_seconds);
+	if (wsb_window_bounds(ls.seconds, ls.nseconds, s->o->duration, &from, &to))
+		run->machine_us = wsb_gauge_mean(ls.seconds[from].epoch, ls.seconds[to].epoch);
 	wsb_logstats_free(&ls);
 }
 

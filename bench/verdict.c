@@ -1114,13 +1114,33 @@ gate_rounds(const int *rank, const int *rounds, const double *flip_p, int nconfi
 }
 
 /*
+ * A slope fitted on the same runs (the machine's speed): one more
+ * parameter on the residuals than fit counted, the same sum of squares
+ * over one degree of freedom fewer, and the slope's own error in the
+ * estimate, var (its variance times the configuration's mean gap in the
+ * gauge's readings, squared).
+ */
+static void
+fit_add_slope(WsbPairedFit *fit, double var)
+{
+	double		widen = sqrt(fit->df / (fit->df - 1));
+
+	fit->sd *= widen;
+	fit->se = sqrt(fit->se * widen * fit->se * widen + (isnan(var) ? 0 : var));
+	fit->df -= 1;
+}
+
+/*
  * Judge every configuration against the baseline on every metric, from the
  * complete rounds.  out[c * WSB_N_METRICS + m]; the baseline's entries say
- * "baseline".
+ * "baseline".  speed_var: NULL, or tps was moved for the machine's speed
+ * (speed.c) by a slope fitted on these rounds, which each tps interval
+ * pays for with a degree of freedom and with the slope's error,
+ * speed_var[c], the variance it adds to c's log ratio.
  */
-void
-wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
-				 const WsbJudgeSpec *spec, WsbPaired *out)
+static void
+judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
+			 const WsbJudgeSpec *spec, const double *speed_var, WsbPaired *out)
 {
 	double	   *d,
 			   *place,
@@ -1211,6 +1231,8 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 			if (m == WSB_M_TPS)
 				tps_rounds[c] = n;
 			wsb_paired_fit(d, place, n, &fit[c]);
+			if (m == WSB_M_TPS && speed_var != NULL && fit[c].df > 1)
+				fit_add_slope(&fit[c], speed_var[c]);
 			if (n >= 1)
 				v->ratio = exp(fit[c].estimate);
 			if (n >= 2)
@@ -1340,4 +1362,80 @@ done:
 	free(at_eq);
 	free(ok_dir);
 	free(ok_eq);
+}
+
+/*
+ * The per-round noise of configuration c's tps against the baseline's as
+ * measured, fitted as judge_rounds fits: what the report sets beside the
+ * noise left once the machine's speed is taken out.  NAN under 2 rounds.
+ */
+static double
+measured_noise(const WsbRoundRun *runs, int nruns, int nconfigs, int c)
+{
+	double	   *d = malloc(sizeof(double) * (nruns + 1));
+	double	   *place = malloc(sizeof(double) * (nruns + 1));
+	WsbPairedFit fit;
+	int			n = 0;
+
+	if (d != NULL && place != NULL)
+	{
+		n = wsb_paired_places(runs, nruns, nconfigs, c, WSB_M_TPS, d, place);
+		wsb_paired_fit(d, place, n, &fit);
+	}
+	free(d);
+	free(place);
+	return n >= 2 ? fit.sd : NAN;
+}
+
+/*
+ * wsb_judge_rounds
+ *		judge_rounds on tps moved for the machine's speed where the gauge
+ *		read every run of enough complete rounds (speed.c), else on tps as
+ *		measured.
+ */
+void
+wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
+				 const WsbJudgeSpec *spec, WsbPaired *out)
+{
+	WsbSpeedFit fit;
+	WsbRoundRun *moved = NULL;
+	double	   *gap = NULL,
+			   *var = NULL;
+
+	if (wsb_speed_fit(runs, nruns, nconfigs, &fit))
+	{
+		moved = malloc(sizeof(WsbRoundRun) * nruns);
+		gap = calloc(nconfigs, sizeof(double));
+		var = calloc(nconfigs, sizeof(double));
+	}
+	if (moved != NULL && gap != NULL && var != NULL)
+	{
+		memcpy(moved, runs, sizeof(WsbRoundRun) * nruns);
+		wsb_speed_adjust(moved, nruns, &fit);
+		for (int c = 1; c < nconfigs; c++)
+		{
+			gap[c] = wsb_speed_gap(runs, nruns, nconfigs, c);
+			var[c] = gap[c] * gap[c] * fit.slope_var;
+		}
+		judge_rounds(moved, nruns, nconfigs, spec, var, out);
+	}
+	else
+	{
+		free(moved);
+		moved = NULL;
+		judge_rounds(runs, nruns, nconfigs, spec, NULL, out);
+	}
+	for (int c = 0; c < nconfigs; c++)
+	{
+		WsbPaired  *v = &out[c * WSB_N_METRICS + WSB_M_TPS];
+
+		v->speed_adjusted = moved != NULL;
+		v->speed_slope = moved ? fit.slope : NAN;
+		v->speed_r2 = moved ? fit.r2 : NAN;
+		v->sd_measured = moved && c > 0 ? measured_noise(runs, nruns, nconfigs, c) : NAN;
+		v->machine_ratio = moved && c > 0 ? exp(gap[c]) : NAN;
+	}
+	free(moved);
+	free(gap);
+	free(var);
 }

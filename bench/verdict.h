@@ -47,6 +47,7 @@ typedef struct WsbRoundRun
 	bool		traced;			/* --validate: the tracer moved this run */
 	double		tps;			/* what is paired (round_table.c's use_window_tps) */
 	double		tps_window;		/* results.csv's tps_window, NAN unknown */
+	double		machine_us;		/* the machine's speed gauge (gauge.c), NAN */
 	double		client_ms;		/* clients x run ms, NAN unknown */
 	double		latency_p99_ms;	/* NAN unknown */
 	double		longest_stall_ms;	/* NAN unknown */
@@ -141,6 +142,14 @@ typedef struct WsbPaired
 	char		limit[256];		/* tps, settled: what limits it (wsb_limit_text) */
 	WsbLimitKind limit_kind;	/* tps: which sentence limit is */
 	int			limit_class;	/* tps: the stall class it names, -1 none */
+	bool		speed_adjusted;	/* tps: the machine's speed taken out (speed.c) */
+	double		speed_slope;	/* tps: ln tps per ln machine_us, NAN */
+	double		speed_r2;		/* tps: the share of the within-round variance
+								 * of ln tps the gauge explains, NAN */
+	double		sd_measured;	/* tps: the per-round noise before, NAN */
+	double		machine_ratio;	/* tps: this configuration's gauge reading
+								 * against the baseline's (geometric mean
+								 * over the pairs), NAN */
 } WsbPaired;
 
 /*
@@ -172,6 +181,26 @@ typedef struct WsbRoundState
  * test could reach any level down to 2e-6)
  */
 #define WSB_SIGN_FLIP_EXACT_MAX 20
+
+/* ---------- speed.c: the machine's speed taken out of tps ---------- */
+
+/* ln tps fitted on ln machine_us within rounds and configurations */
+typedef struct WsbSpeedFit
+{
+	bool		used;			/* fitted: tps is adjusted */
+	int			rounds;			/* complete rounds with every reading */
+	double		slope;			/* ln tps per ln machine_us */
+	double		r2;				/* of the within-round variance of ln tps */
+	double		centre;			/* mean ln machine_us: tps is moved to it */
+	double		slope_var;		/* the slope's variance */
+} WsbSpeedFit;
+
+/* the fit needs this many complete rounds with the gauge's readings */
+#define WSB_SPEED_MIN_ROUNDS 3
+
+extern bool wsb_speed_fit(const WsbRoundRun *runs, int nruns, int nconfigs, WsbSpeedFit *fit);
+extern void wsb_speed_adjust(WsbRoundRun *runs, int nruns, const WsbSpeedFit *fit);
+extern double wsb_speed_gap(const WsbRoundRun *runs, int nruns, int nconfigs, int c);
 
 /* ---------- paired.c: paired statistics over rounds ---------- */
 

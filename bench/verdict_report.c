@@ -29,12 +29,13 @@
 void
 wsb_method_text(const WsbJudgeSpec *spec, WsbMetric m, const WsbPaired *p, PQExpBuffer buf)
 {
-	appendPQExpBuffer(buf, "paired t on per-round log ratios of %s, %s%g df, %.4g%% interval "
+	appendPQExpBuffer(buf, "paired t on per-round log ratios of %s, %s%s%g df, %.4g%% interval "
 					  "(Holm over configurations), TOST at %.4g%% (Holm over configurations)",
 					  m == WSB_M_TPS ? "tps" : m == WSB_M_P99 ? "p99 latency" :
 					  m == WSB_M_LONGEST ? "the longest stall (floor 1 ms)" :
 					  m == WSB_M_IMPLIED ? "(1 - stall share)" :
 					  (m >= WSB_M_EPISODES ? "episodes (floor 1)" : "stall share (floor 1 ms)"),
+					  p->speed_adjusted ? "tps moved for the machine's speed (speed.c), " : "",
 					  p->place_adjusted ? "the run's place in its round a covariate, " : "",
 					  p->df > 0 ? p->df : 0,
 					  isnan(p->level) ? 95.0 : 100 * p->level,
@@ -184,6 +185,27 @@ noise_line(char *buf, size_t len, const char *label, const WsbPaired *p)
 		snprintf(buf + strlen(buf), len - strlen(buf),
 				 "; running a place later than the baseline moved the ratio %+.1f%% (drift, carryover)",
 				 100 * (exp(p->place_slope) - 1));
+	if (p->speed_adjusted && !isnan(p->sd_measured))
+		snprintf(buf + strlen(buf), len - strlen(buf),
+				 "; +-%.1f%% before the machine's speed was taken out, the gauge reading %.3f "
+				 "of the baseline's", 100 * (exp(p->sd_measured) - 1), p->machine_ratio);
+}
+
+/*
+ * How the machine's speed was taken out of tps (speed.c), from any
+ * configuration's tps entry (the fit is the experiment's): "" when it
+ * was not.
+ */
+static void
+speed_line(char *buf, size_t len, const WsbPaired *p)
+{
+	buf[0] = '\0';
+	if (!p->speed_adjusted)
+		return;
+	snprintf(buf, len, "the machine's speed: tps fitted on the gauge beside each run (the CPU time "
+			 "of a fixed unit of work) within rounds and configurations, ln tps %+.2f per ln reading, "
+			 "%.0f%% of the variance within rounds; every run's tps moved to the mean reading",
+			 p->speed_slope, 100 * p->speed_r2);
 }
 
 /*
@@ -308,6 +330,14 @@ wsb_print_paired(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 			noise_line(line, sizeof(line), t->labels[c], p);
 			fprintf(f, "%s\n", line);
 		}
+	}
+	if (t->nconfigs > 1)
+	{
+		char		line[512];
+
+		speed_line(line, sizeof(line), &v[WSB_N_METRICS + WSB_M_TPS]);
+		if (line[0])
+			fprintf(f, "%s\n", line);
 	}
 	for (int c = 1; c < t->nconfigs; c++)
 	{
@@ -500,6 +530,18 @@ wsb_paired_html(FILE *f, const WsbRoundTable *t, const WsbJudgeSpec *spec,
 		fputs("<li>", f);
 		wsb_html_escape(f, line);
 		fputs("</li>\n", f);
+	}
+	if (t->nconfigs > 1)
+	{
+		char		line[512];
+
+		speed_line(line, sizeof(line), &v[WSB_N_METRICS + WSB_M_TPS]);
+		if (line[0])
+		{
+			fputs("<li>", f);
+			wsb_html_escape(f, line);
+			fputs("</li>\n", f);
+		}
 	}
 	for (int c = 1; c < t->nconfigs; c++)
 	{

@@ -23,6 +23,7 @@
  *	 slowdisk.c	 loop device + cgroup (v2 io.max, v1 blkio) for --slow-wal / --slow-disk
  *	 disk_profile.c --wal-disk: the seeds' disks, the rules choosing a throttle like them
  *	 run.c		 one run: checkpoint, resets, pgbench, polling, figures
+ *	 gauge.c	 the machine's speed, second by second, beside the runs
  *	 aged.c		 --aged-pages: the aged table, built once, copied fresh for each run
  *	 pgbench.c	 parsing pgbench's per-transaction log and its summary
  *	 validate.c	 --validate: the bpftrace program, its sums against wal_stall's
@@ -31,6 +32,7 @@
  *				 pgbench's seconds joined with the history rows
  *	 stats.c	 median, mean, spread, Student's t (libRmath)
  *	 paired.c	 paired statistics over rounds: the fit on the places, t p, Holm, signed-rank p, rounds needed
+ *	 speed.c	 the machine's speed taken out of tps before the pairing
  *	 spending.c	 --budget's error spending over the looks (O'Brien-Fleming, Lan-DeMets)
  *	 verdict.c	 the verdict: paired by round, margin, Holm, TOST, budget
  *	 verdict_report.c an experiment's verdicts: read, judged, written to verdicts.csv,
@@ -310,6 +312,8 @@ typedef struct WsbRun
 	double		tps;			/* pgbench's own figure (without connecting) */
 	double		tps_window;		/* over the steady seconds (wsb_window_tps), NAN */
 	int			window_seconds;
+	double		machine_us;		/* the gauge over the window's seconds (CPU us
+								 * a unit of its work took), NAN unmeasured */
 	double		latency_avg_ms;
 	double		latency_p99_ms;	/* from the per-transaction log */
 	int64_t		transactions;

@@ -36,6 +36,7 @@ leftovers() {
 		pgrep -af "^$PGBIN/postgres -D /tmp/wal_stall_bench"
 		pgrep -af "^$PGBIN/pgbench .*wal_stall_bench"
 		pgrep -af "bpftrace /tmp/wal_stall_bench\..*/validate\.bt"
+		pgrep -a -x wal_stall_gauge
 	} 2>/dev/null
 }
 # Compared with what was there before the test, so that another harness
@@ -150,11 +151,13 @@ ok "one verdict printed: by rounds, no \"within noise\"" \
 	eval 'grep -q "^verdict by rounds" "$work/t1.out" && ! grep -q "within noise" "$work/t1.out"'
 # latency judged beside tps: each run's p99 and longest stall in results.csv,
 # a verdicts.csv row of each per configuration; the restarts in the log
-ok "latency: results.csv has each run's p99 and longest stall, verdicts.csv judges both" \
+ok "latency: results.csv has each run's p99, longest stall and gauge reading, verdicts.csv judges both" \
 	python3 - "$out1/results.csv" "$out1/verdicts.csv" <<'PY'
 import csv, sys
 runs = list(csv.DictReader(open(sys.argv[1])))
 assert all(float(r["latency_p99_ms"]) > 0 and float(r["longest_stall_ms"]) >= 0 for r in runs), runs
+# the machine's speed gauge read every run's window
+assert all(float(r["machine_us"]) > 0 for r in runs if r["ok"] == "true"), runs
 metrics = [r["metric"] for r in csv.DictReader(open(sys.argv[2]))]
 assert metrics.count("latency_p99") == 1 and metrics.count("longest_stall") == 1, metrics
 PY
@@ -408,6 +411,9 @@ wait "$bench" 2>/dev/null
 gone=no
 for _ in $(seq 1 100); do pgbench_running || { gone=yes; break; }; sleep 0.1; done
 ok "--pgdata SIGKILL: pgbench ended with the harness" [ "$gone" = yes ]
+gone=no
+for _ in $(seq 1 100); do pgrep -x wal_stall_gauge >/dev/null || { gone=yes; break; }; sleep 0.1; done
+ok "--pgdata SIGKILL: the speed gauge ended with the harness" [ "$gone" = yes ]
 cmd=$(sed -n 's/^--   //p' "$work/outk/restore.sql" | head -1)
 echo "# restore.sql says: $cmd"
 ok "--pgdata SIGKILL: restore.sql names the user to run it as" \

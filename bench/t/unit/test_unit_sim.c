@@ -605,6 +605,146 @@ test_stated_rounds(void)
 	}
 }
 
+/*
+ * A machine whose speed moves from run to run, as this shared VM's does:
+ * every run's log tps is its truth minus the machine's slowness z (normal,
+ * sd speed), plus noise of its own; the gauge reads 100 us times exp(z)
+ * and a noise of its own (gauge_noise), or, not coupled, exp of noise
+ * alone: a gauge that tells nothing about tps.
+ */
+typedef struct SpeedMachine
+{
+	double		speed;
+	double		noise;
+	double		gauge_noise;
+	bool		coupled;
+} SpeedMachine;
+
+static void
+simulate_speed(const SpeedMachine *m, int rounds, int nconfigs, const double *truth,
+			   WsbRoundRun *runs)
+{
+	int			order[MAX_ROUNDS * 8];
+
+	wsb_round_order((uint64_t) (uniform() * 4e9), nconfigs, rounds, order);
+	for (int i = 0; i < rounds * nconfigs; i++)
+	{
+		WsbRoundRun *x = &runs[i];
+		double		z = m->speed * normal();
+
+		memset(x, 0, sizeof(*x));
+		x->config = order[i];
+		x->round = i / nconfigs + 1;
+		x->position = i % nconfigs + 1;
+		x->ok = true;
+		x->tps = exp(log(1000 * truth[x->config]) - z + m->noise * normal());
+		x->machine_us = 100 * exp((m->coupled ? z : 0) + m->gauge_noise * normal());
+		x->client_ms = NAN;
+		x->latency_p99_ms = x->longest_stall_ms = NAN;
+		for (int k = 0; k < WSB_N_STALL; k++)
+			x->stall_ms[k] = x->episodes[k] = NAN;
+	}
+}
+
+typedef struct SpeedOutcome
+{
+	double		excludes;		/* share of experiments in which a tps interval
+								 * excluded no change */
+	double		equivalent;		/* ... with an "equivalent" */
+	double		noise_ratio;	/* mean per-round noise, after / before */
+} SpeedOutcome;
+
+/*
+ * N_EXPERIMENTS on machine m judged once after rounds, with the gauge's
+ * readings (gauge) or without them: how often a configuration's tps
+ * interval (at its Holm level) excluded no change and how often one read
+ * equivalent, and the noise the gauge took out.
+ */
+static SpeedOutcome
+speed_rates(const SpeedMachine *m, int nconfigs, const double *truth, int rounds, bool gauge)
+{
+	WsbRoundRun runs[MAX_ROUNDS * 8];
+	WsbPaired  *v = calloc(nconfigs * WSB_N_METRICS, sizeof(WsbPaired));
+	WsbJudgeSpec s = {10, 0.05, 0, 0};
+	SpeedOutcome o = {0};
+	double		after = 0,
+				before = 0;
+
+	for (int e = 0; e < N_EXPERIMENTS; e++)
+	{
+		bool		excl = false,
+					eq = false;
+
+		simulate_speed(m, rounds, nconfigs, truth, runs);
+		if (!gauge)
+			for (int i = 0; i < rounds * nconfigs; i++)
+				runs[i].machine_us = NAN;
+		wsb_judge_rounds(runs, rounds * nconfigs, nconfigs, &s, v);
+		for (int c = 1; c < nconfigs; c++)
+		{
+			const WsbPaired *p = &v[c * WSB_N_METRICS + WSB_M_TPS];
+
+			excl |= p->low > 1 || p->high < 1;
+			eq |= p->word == WSB_W_EQUIVALENT;
+			if (p->speed_adjusted)
+			{
+				after += p->sd;
+				before += p->sd_measured;
+			}
+		}
+		o.excludes += excl;
+		o.equivalent += eq;
+	}
+	free(v);
+	o.excludes /= N_EXPERIMENTS;
+	o.equivalent /= N_EXPERIMENTS;
+	o.noise_ratio = before > 0 ? after / before : NAN;
+	return o;
+}
+
+/*
+ * The machine's speed taken out (speed.c), through the real judgement: an
+ * A/A's tps interval excludes no change, and configurations truly on the
+ * margin read equivalent, at most 5% plus three standard errors, with the
+ * gauge coupled to tps and with a gauge that tells nothing (without the
+ * slope's own error in the intervals, 6.1% there); where the gauge does
+ * tell, the noise falls and an A/A is shown equivalent far more often.
+ */
+static void
+test_speed(void)
+{
+	const double aa[3] = {1, 1, 1};
+	const double edge[5] = {1, 1.10, 1.10, 1.10, 1.10};
+	const SpeedMachine coupled = {0.10, 0.04, 0.03, true};
+	const SpeedMachine unrelated = {0.10, 0.04, 0.03, false};
+	double		bound = 0.05 + 3 * sqrt(0.05 * 0.95 / N_EXPERIMENTS);
+	static const int rounds[] = {4, 10, 20};
+	SpeedOutcome o,
+				without;
+
+	for (size_t i = 0; i < sizeof(rounds) / sizeof(rounds[0]); i++)
+	{
+		o = speed_rates(&coupled, 2, aa, rounds[i], true);
+		check(o.excludes <= bound, "simulation, the machine's speed taken out, A/A of 2 configurations, %d "
+			  "rounds: the interval excludes no change in %.2f%% (at most %.2f%%)", rounds[i],
+			  100 * o.excludes, 100 * bound);
+	}
+	o = speed_rates(&unrelated, 2, aa, 10, true);
+	check(o.excludes <= bound, "simulation, a gauge that tells nothing of tps, A/A of 2 configurations, 10 "
+		  "rounds: the interval excludes no change in %.2f%% (at most %.2f%%)", 100 * o.excludes, 100 * bound);
+	o = speed_rates(&coupled, 5, edge, 6, true);
+	check(o.equivalent <= bound, "simulation, the machine's speed taken out, four configurations each truly "
+		  "+10%% against a 10%% margin, 6 rounds: \"equivalent\" for any in %.2f%% (at most %.2f%%)",
+		  100 * o.equivalent, 100 * bound);
+	o = speed_rates(&coupled, 3, aa, 8, true);
+	without = speed_rates(&coupled, 3, aa, 8, false);
+	check(o.noise_ratio < 0.6 && o.equivalent > without.equivalent + 0.3,
+		  "simulation, a machine whose speed moves tps by 10%% a run (noise 4%%, the gauge's 3%%), A/A of 3 "
+		  "configurations, 8 rounds: the per-round noise %.2f of what it was; \"equivalent within +-10%%\" "
+		  "for one or both in %.1f%% with the gauge, %.1f%% without",
+		  o.noise_ratio, 100 * o.equivalent, 100 * without.equivalent);
+}
+
 void
 test_simulation(void)
 {
@@ -644,4 +784,5 @@ test_simulation(void)
 	test_machines();
 	test_two_point();
 	test_stated_rounds();
+	test_speed();
 }

@@ -1614,6 +1614,73 @@ test_sign_flip(void)
 	}
 }
 
+/*
+ * The machine's speed (speed.c): on rounds whose log tps is a round's
+ * level, a configuration's and -0.8 ln machine_us exactly, the fit finds
+ * the slope with all the variance within rounds, and the moved tps keeps
+ * only the configurations' ratios; a paired round without a reading, a
+ * traced round and too few rounds; and the judgement pays a degree of
+ * freedom for it.
+ */
+static void
+test_speed_fit(void)
+{
+	static const double level[3] = {0, 0.1, -0.05};
+	double		tps[4 * 3];
+	int			nruns;
+	WsbRoundRun *r;
+	WsbSpeedFit fit;
+	bool		ratios = true,
+				used;
+	WsbPaired	v[3 * WSB_N_METRICS],
+				plain[3 * WSB_N_METRICS];
+	WsbJudgeSpec s = spec5();
+
+	for (int i = 0; i < 12; i++)
+		tps[i] = 1;
+	r = rounds_of(4, 3, tps, &nruns);
+	for (int i = 0; i < nruns; i++)
+	{
+		r[i].machine_us = 100 * exp(0.1 * sin(i + 1));
+		r[i].tps = exp(7 + 0.02 * r[i].round + level[r[i].config] - 0.8 * log(r[i].machine_us));
+	}
+	used = wsb_speed_fit(r, nruns, 3, &fit);
+	check(used && fit.rounds == 4 && near(fit.slope, -0.8, 1e-9) &&
+		  near(fit.r2, 1, 1e-9),
+		  "speed fit: exact data, slope %.6f (-0.8), r2 %.6f (1), %d rounds", fit.slope, fit.r2, fit.rounds);
+	wsb_speed_adjust(r, nruns, &fit);
+	for (int i = 0; i < nruns; i++)
+		ratios &= near(log(r[i].tps / r[i - i % 3].tps), level[r[i].config], 1e-9);
+	check(ratios, "speed fit: the moved tps keeps each configuration's ratio to the baseline alone");
+	free(r);
+
+	for (int i = 0; i < 12; i++)
+		tps[i] = 1000 * (1 + 0.01 * ((i * 7) % 5));
+	r = rounds_of(4, 3, tps, &nruns);
+	for (int i = 0; i < nruns; i++)
+		r[i].machine_us = 100 + (i * 3) % 7;
+	wsb_judge_rounds(r, nruns, 3, &s, v);
+	r[4].machine_us = NAN;
+	used = wsb_speed_fit(r, nruns, 3, &fit);
+	check(!used,
+		  "speed fit: a paired round without a reading leaves tps as measured");
+	wsb_judge_rounds(r, nruns, 3, &s, plain);
+	check(v[WSB_N_METRICS].speed_adjusted && !plain[WSB_N_METRICS].speed_adjusted &&
+		  v[WSB_N_METRICS].df == plain[WSB_N_METRICS].df - 1 && !isnan(v[WSB_N_METRICS].sd_measured),
+		  "speed fit: the judgement takes it out and pays a degree of freedom (%g against %g)",
+		  v[WSB_N_METRICS].df, plain[WSB_N_METRICS].df);
+	r[4].machine_us = 100;
+	r[3].traced = r[4].traced = r[5].traced = true;
+	used = wsb_speed_fit(r, nruns, 3, &fit);
+	check(used && fit.rounds == 3,
+		  "speed fit: a traced round is left out of the fit as out of the pairs (%d rounds)", fit.rounds);
+	r[6].traced = true;
+	used = wsb_speed_fit(r, nruns, 3, &fit);
+	check(!used && fit.rounds == 2,
+		  "speed fit: under %d rounds with readings, none (%d)", WSB_SPEED_MIN_ROUNDS, fit.rounds);
+	free(r);
+}
+
 void
 test_verdict(void)
 {
@@ -1639,4 +1706,5 @@ test_verdict(void)
 	test_csv_places();
 	test_limit_printed();
 	test_duration();
+	test_speed_fit();
 }
