@@ -718,7 +718,7 @@ test_speed(void)
 	const SpeedMachine coupled = {0.10, 0.04, 0.03, true};
 	const SpeedMachine unrelated = {0.10, 0.04, 0.03, false};
 	double		bound = 0.05 + 3 * sqrt(0.05 * 0.95 / N_EXPERIMENTS);
-	static const int rounds[] = {4, 10, 20};
+	static const int rounds[] = {6, 10, 20};
 	SpeedOutcome o,
 				without;
 

@@ -1626,7 +1626,7 @@ static void
 test_speed_fit(void)
 {
 	static const double level[3] = {0, 0.1, -0.05};
-	double		tps[4 * 3];
+	double		tps[7 * 3];
 	int			nruns;
 	WsbRoundRun *r;
 	WsbSpeedFit fit;
@@ -1636,16 +1636,16 @@ test_speed_fit(void)
 				plain[3 * WSB_N_METRICS];
 	WsbJudgeSpec s = spec5();
 
-	for (int i = 0; i < 12; i++)
+	for (int i = 0; i < 21; i++)
 		tps[i] = 1;
-	r = rounds_of(4, 3, tps, &nruns);
+	r = rounds_of(7, 3, tps, &nruns);
 	for (int i = 0; i < nruns; i++)
 	{
 		r[i].machine_us = 100 * exp(0.1 * sin(i + 1));
 		r[i].tps = exp(7 + 0.02 * r[i].round + level[r[i].config] - 0.8 * log(r[i].machine_us));
 	}
 	used = wsb_speed_fit(r, nruns, 3, &fit);
-	check(used && fit.rounds == 4 && near(fit.slope, -0.8, 1e-9) &&
+	check(used && fit.rounds == 7 && near(fit.slope, -0.8, 1e-9) &&
 		  near(fit.r2, 1, 1e-9),
 		  "speed fit: exact data, slope %.6f (-0.8), r2 %.6f (1), %d rounds", fit.slope, fit.r2, fit.rounds);
 	wsb_speed_adjust(r, nruns, &fit);
@@ -1654,9 +1654,9 @@ test_speed_fit(void)
 	check(ratios, "speed fit: the moved tps keeps each configuration's ratio to the baseline alone");
 	free(r);
 
-	for (int i = 0; i < 12; i++)
+	for (int i = 0; i < 21; i++)
 		tps[i] = 1000 * (1 + 0.01 * ((i * 7) % 5));
-	r = rounds_of(4, 3, tps, &nruns);
+	r = rounds_of(7, 3, tps, &nruns);
 	for (int i = 0; i < nruns; i++)
 		r[i].machine_us = 100 + (i * 3) % 7;
 	wsb_judge_rounds(r, nruns, 3, &s, v);
@@ -1672,11 +1672,11 @@ test_speed_fit(void)
 	r[4].machine_us = 100;
 	r[3].traced = r[4].traced = r[5].traced = true;
 	used = wsb_speed_fit(r, nruns, 3, &fit);
-	check(used && fit.rounds == 3,
+	check(used && fit.rounds == 6,
 		  "speed fit: a traced round is left out of the fit as out of the pairs (%d rounds)", fit.rounds);
 	r[6].traced = true;
 	used = wsb_speed_fit(r, nruns, 3, &fit);
-	check(!used && fit.rounds == 2,
+	check(!used && fit.rounds == 5,
 		  "speed fit: under %d rounds with readings, none (%d)", WSB_SPEED_MIN_ROUNDS, fit.rounds);
 	free(r);
 }
