@@ -32,52 +32,28 @@
 #include "wsb.h"
 #include "verdict.h"
 
-/* The run of configuration c in round, or -1 (the later of two, as the
- * pairing takes it). */
-static int
-run_of(const WsbRoundRun *runs, int nruns, int round, int c)
-{
-	int			at = -1;
-
-	for (int i = 0; i < nruns; i++)
-		if (runs[i].round == round && runs[i].config == c)
-			at = i;
-	return at;
-}
-
 /*
- * Configuration c's run in round into at[c]: 1 when the round is complete
- * (every configuration ran, none failed) and every run has the gauge's
- * reading; 0 when the round is not complete or is traced (--validate: out
- * of the pairs, and so of the fit); -1 when a reading is missing.
+ * Round k's runs (ix->idx) as a row of the fit: 1 when the round is
+ * complete, not traced (--validate: out of the pairs, and so of the fit)
+ * and every run has the gauge's reading and a tps; 0 when it is not
+ * complete or is traced; -1 when a reading is missing.
  */
 static int
-round_measured(const WsbRoundRun *runs, int nruns, int nconfigs, int round, int *at)
+round_measured(const WsbRoundRun *runs, const WsbRoundIndex *ix, int nconfigs, int k)
 {
+	const int  *at = &ix->idx[k * nconfigs];
 	int			measured = 1;
 
-	for (int i = 0; i < nruns; i++)
-		if (runs[i].round == round && !runs[i].ok)
-			return 0;
+	if (!ix->complete[k])
+		return 0;
 	for (int c = 0; c < nconfigs; c++)
 	{
-		at[c] = run_of(runs, nruns, round, c);
-		if (at[c] < 0 || runs[at[c]].traced)
+		if (runs[at[c]].traced)
 			return 0;
 		if (!(runs[at[c]].machine_us > 0) || !(runs[at[c]].tps > 0))
 			measured = -1;
 	}
 	return measured;
-}
-
-/* The first run of each round, in the order the rounds first appear. */
-static bool
-opens_round(const WsbRoundRun *runs, int i)
-{
-	for (int j = 0; j < i; j++)
-		if (runs[j].round == runs[i].round)
-			return false;
-	return true;
 }
 
 /* Take out the round means and the configuration means, add the grand mean. */
@@ -110,7 +86,7 @@ within(double *v, int nrounds, int nconfigs)
 bool
 wsb_speed_fit(const WsbRoundRun *runs, int nruns, int nconfigs, WsbSpeedFit *fit)
 {
-	int		   *at = calloc(nconfigs > 0 ? nconfigs : 1, sizeof(int));
+	WsbRoundIndex ix;
 	double	   *y = malloc(sizeof(double) * (nruns > 0 ? nruns : 1));
 	double	   *x = malloc(sizeof(double) * (nruns > 0 ? nruns : 1));
 	double		sxx = 0,
@@ -120,15 +96,15 @@ wsb_speed_fit(const WsbRoundRun *runs, int nruns, int nconfigs, WsbSpeedFit *fit
 
 	memset(fit, 0, sizeof(*fit));
 	fit->slope = fit->r2 = fit->centre = fit->slope_var = NAN;
-	if (at == NULL || y == NULL || x == NULL || nconfigs < 2)
+	if (!wsb_index_rounds(runs, nruns, nconfigs, &ix))
 		goto done;
-	for (int i = 0; i < nruns; i++)
+	if (y == NULL || x == NULL || nconfigs < 2)
+		goto done;
+	for (int k = 0; k < ix.nrounds; k++)
 	{
-		int			measured;
+		const int  *at = &ix.idx[k * nconfigs];
+		int			measured = round_measured(runs, &ix, nconfigs, k);
 
-		if (!opens_round(runs, i))
-			continue;
-		measured = round_measured(runs, nruns, nconfigs, runs[i].round, at);
 		if (measured == 0)
 			continue;
 		if (measured < 0)
@@ -169,7 +145,7 @@ wsb_speed_fit(const WsbRoundRun *runs, int nruns, int nconfigs, WsbSpeedFit *fit
 	fit->slope_var = (syy - sxy * sxy / sxx) / ((n - 1) * (nconfigs - 1) - 1) / sxx;
 	fit->used = true;
 done:
-	free(at);
+	wsb_index_free(&ix);
 	free(y);
 	free(x);
 	return fit->used;
@@ -194,16 +170,20 @@ wsb_speed_adjust(WsbRoundRun *runs, int nruns, const WsbSpeedFit *fit)
 double
 wsb_speed_gap(const WsbRoundRun *runs, int nruns, int nconfigs, int c)
 {
-	int		   *at = calloc(nconfigs > 0 ? nconfigs : 1, sizeof(int));
+	WsbRoundIndex ix;
 	double		sum = 0;
 	int			n = 0;
 
-	for (int i = 0; at != NULL && i < nruns; i++)
-		if (opens_round(runs, i) && round_measured(runs, nruns, nconfigs, runs[i].round, at) == 1)
+	if (!wsb_index_rounds(runs, nruns, nconfigs, &ix))
+		return NAN;
+	for (int k = 0; k < ix.nrounds; k++)
+		if (round_measured(runs, &ix, nconfigs, k) == 1)
 		{
+			const int  *at = &ix.idx[k * nconfigs];
+
 			sum += log(runs[at[c]].machine_us / runs[at[0]].machine_us);
 			n++;
 		}
-	free(at);
+	wsb_index_free(&ix);
 	return n > 0 ? sum / n : NAN;
 }

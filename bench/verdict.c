@@ -147,152 +147,6 @@ fit_interval(const WsbPairedFit *fit, double level, double *lo, double *hi)
 	*hi = exp(fit->estimate + h);
 }
 
-/*
- * Which run holds configuration c in each round, and which rounds are
- * complete: every configuration has a successful run in it and none
- * failed.  An incomplete round is left out of every paired figure, so that
- * each configuration is judged on the same rounds.  Built once per
- * judgement, from the runs sorted by round: only the rounds that occur
- * have an entry (a file's round numbers may be far apart), round[k]
- * ascending, idx[k * nconfigs + c] (-1: none), complete[k], failed[k].
- */
-typedef struct RoundIndex
-{
-	int			nrounds;
-	int		   *round;
-	int		   *idx;
-	bool	   *complete;
-	bool	   *failed;
-} RoundIndex;
-
-int
-wsb_cmp_round_key(const void *a, const void *b)
-{
-	const WsbRoundKey *x = a;
-	const WsbRoundKey *y = b;
-
-	if (x->round != y->round)
-		return (x->round > y->round) - (x->round < y->round);
-	if (x->config != y->config)
-		return (x->config > y->config) - (x->config < y->config);
-	return (x->at > y->at) - (x->at < y->at);
-}
-
-static void
-index_free(RoundIndex *ix)
-{
-	free(ix->round);
-	free(ix->idx);
-	free(ix->complete);
-	free(ix->failed);
-	memset(ix, 0, sizeof(*ix));
-}
-
-static bool
-index_rounds(const WsbRoundRun *runs, int nruns, int nconfigs, RoundIndex *ix)
-{
-	WsbRoundKey	   *keys = malloc(sizeof(WsbRoundKey) * (nruns > 0 ? nruns : 1));
-	int			nkeys = 0,
-				nc = nconfigs > 0 ? nconfigs : 1;
-
-	memset(ix, 0, sizeof(*ix));
-	if (keys == NULL)
-		return false;
-	for (int i = 0; i < nruns; i++)
-		if (runs[i].round >= 1 && runs[i].config >= 0 && runs[i].config < nconfigs)
-		{
-			keys[nkeys].round = runs[i].round;
-			keys[nkeys].config = runs[i].config;
-			keys[nkeys].at = i;
-			nkeys++;
-		}
-	/* runs in round order (results.csv's) need no sort: a round's runs
-	 * need only be together */
-	for (int i = 1; i < nkeys; i++)
-		if (keys[i].round < keys[i - 1].round)
-		{
-			qsort(keys, nkeys, sizeof(WsbRoundKey), wsb_cmp_round_key);
-			break;
-		}
-	for (int i = 0; i < nkeys; i++)
-		ix->nrounds += i == 0 || keys[i].round != keys[i - 1].round;
-	ix->round = malloc(sizeof(int) * (ix->nrounds + 1));
-	ix->idx = malloc(sizeof(int) * ((size_t) ix->nrounds + 1) * nc);
-	ix->complete = calloc(ix->nrounds + 1, sizeof(bool));
-	ix->failed = calloc(ix->nrounds + 1, sizeof(bool));
-	if (!ix->round || !ix->idx || !ix->complete || !ix->failed)
-	{
-		free(keys);
-		index_free(ix);
-		return false;
-	}
-	for (size_t i = 0; i < ((size_t) ix->nrounds + 1) * nc; i++)
-		ix->idx[i] = -1;
-	for (int i = 0, k = -1, have = 0; i < nkeys; i++)
-	{
-		const WsbRoundRun *x = &runs[keys[i].at];
-
-		if (i == 0 || keys[i].round != keys[i - 1].round)
-		{
-			k++;
-			ix->round[k] = keys[i].round;
-			have = 0;
-		}
-		if (!x->ok)
-			ix->failed[k] = true;
-		/* two runs of one configuration in a round: the later one counts */
-		if (ix->idx[k * nc + x->config] < 0)
-			have++;
-		ix->idx[k * nc + x->config] = keys[i].at;
-		ix->complete[k] = have == nconfigs && !ix->failed[k];
-	}
-	free(keys);
-	return true;
-}
-
-/* The rounds that occur in runs, ascending: whether each is complete and
- * whether a run failed in it.  The number of rounds (*out malloc'd), -1
- * when out of memory. */
-int
-wsb_round_states(const WsbRoundRun *runs, int nruns, int nconfigs, WsbRoundState **out)
-{
-	RoundIndex	ix;
-	int			n;
-
-	*out = NULL;
-	if (!index_rounds(runs, nruns, nconfigs, &ix))
-		return -1;
-	n = ix.nrounds;
-	*out = malloc(sizeof(WsbRoundState) * (n > 0 ? n : 1));
-	if (*out == NULL)
-	{
-		index_free(&ix);
-		return -1;
-	}
-	for (int k = 0; k < ix.nrounds; k++)
-	{
-		(*out)[k].round = ix.round[k];
-		(*out)[k].complete = ix.complete[k];
-		(*out)[k].failed = ix.failed[k];
-	}
-	index_free(&ix);
-	return n;
-}
-
-bool
-wsb_round_complete(const WsbRoundRun *runs, int nruns, int nconfigs, int round)
-{
-	WsbRoundState *states;
-	int			n = wsb_round_states(runs, nruns, nconfigs, &states);
-	bool		c = false;
-
-	for (int k = 0; k < n; k++)
-		if (states[k].round == round)
-			c = states[k].complete;
-	free(states);
-	return c;
-}
-
 static double
 sum_stall(const WsbRoundRun *r)
 {
@@ -344,7 +198,7 @@ metric_value(const WsbRoundRun *r, WsbMetric m, double share_floor)
 }
 
 static int
-paired_logs(const WsbRoundRun *runs, const RoundIndex *ix, int nconfigs, int config,
+paired_logs(const WsbRoundRun *runs, const WsbRoundIndex *ix, int nconfigs, int config,
 			WsbMetric metric, double *d, int *rounds_of, double *place)
 {
 	int			n = 0;
@@ -393,13 +247,13 @@ int
 wsb_paired_logs(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 				WsbMetric metric, double *d, int *rounds_of)
 {
-	RoundIndex	ix;
+	WsbRoundIndex	ix;
 	int			n;
 
-	if (!index_rounds(runs, nruns, nconfigs, &ix))
+	if (!wsb_index_rounds(runs, nruns, nconfigs, &ix))
 		return 0;
 	n = paired_logs(runs, &ix, nconfigs, config, metric, d, rounds_of, NULL);
-	index_free(&ix);
+	wsb_index_free(&ix);
 	return n;
 }
 
@@ -412,13 +266,13 @@ int
 wsb_paired_places(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 				  WsbMetric metric, double *d, double *place)
 {
-	RoundIndex	ix;
+	WsbRoundIndex	ix;
 	int			n;
 
-	if (!index_rounds(runs, nruns, nconfigs, &ix))
+	if (!wsb_index_rounds(runs, nruns, nconfigs, &ix))
 		return 0;
 	n = paired_logs(runs, &ix, nconfigs, config, metric, d, NULL, place);
-	index_free(&ix);
+	wsb_index_free(&ix);
 	return n;
 }
 
@@ -688,7 +542,7 @@ run_share(const WsbRoundRun *r, int k)
  * side had.  Returns the number of pairs, 0 when none has the figure.
  */
 static int
-paired_shares(const WsbRoundRun *runs, const RoundIndex *ix, int nconfigs, int config,
+paired_shares(const WsbRoundRun *runs, const WsbRoundIndex *ix, int nconfigs, int config,
 			  int k, double *base_median, double *config_median, double *largest)
 {
 	double	   *b = wsb_xmalloc(sizeof(double) * (ix->nrounds + 1));
@@ -792,7 +646,7 @@ wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 			   const WsbPaired *v, const char *base_label, const char *label,
 			   char *buf, size_t len, WsbLimitKind *kind, int *cls)
 {
-	RoundIndex	ix;
+	WsbRoundIndex	ix;
 	double		base[WSB_N_STALL],
 				cfg[WSB_N_STALL],
 				top = 0,
@@ -805,7 +659,7 @@ wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 	buf[0] = '\0';
 	*kind = WSB_L_NONE;
 	*cls = -1;
-	if (!index_rounds(runs, nruns, nconfigs, &ix))
+	if (!wsb_index_rounds(runs, nruns, nconfigs, &ix))
 		return;
 	for (int c = 0; c < WSB_N_STALL; c++)
 	{
@@ -818,7 +672,7 @@ wsb_limit_text(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 			top = fmax(base[c], cfg[c]);
 		}
 	}
-	index_free(&ix);
+	wsb_index_free(&ix);
 	*kind = WSB_L_UNMEASURED;
 	if (k < 0)
 	{
@@ -943,7 +797,7 @@ figures_present(const WsbRoundRun *runs, int nruns, bool *present)
  * configuration in a known place, one to a place.
  */
 static bool
-round_places_known(const WsbRoundRun *runs, const RoundIndex *ix, int nconfigs, int k)
+round_places_known(const WsbRoundRun *runs, const WsbRoundIndex *ix, int nconfigs, int k)
 {
 	unsigned long long seen = 0;
 
@@ -972,7 +826,7 @@ round_places_known(const WsbRoundRun *runs, const RoundIndex *ix, int nconfigs, 
  * second place always follow the other one.
  */
 static void
-fit_carryover(const WsbRoundRun *runs, const RoundIndex *ix, int nconfigs, WsbPaired *out)
+fit_carryover(const WsbRoundRun *runs, const WsbRoundIndex *ix, int nconfigs, WsbPaired *out)
 {
 	int			p = 2 * nconfigs,
 				n = 0,
@@ -1162,7 +1016,7 @@ judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 	bool	   *ok_dir,
 			   *ok_eq;
 	bool		present[WSB_N_METRICS];	/* some run has the figure */
-	RoundIndex	ix;
+	WsbRoundIndex	ix;
 	double		a = spec->alpha;
 	/* the level the rounds still needed are planned at: with --budget
 	 * its last look's, what a later look will test at */
@@ -1171,7 +1025,7 @@ judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 	char		mtext[32];
 
 	snprintf(mtext, sizeof(mtext), "%g", spec->margin_pct);
-	if (!index_rounds(runs, nruns, nconfigs, &ix))
+	if (!wsb_index_rounds(runs, nruns, nconfigs, &ix))
 		return;
 	d = calloc(ix.nrounds + 1, sizeof(double));
 	place = calloc(ix.nrounds + 1, sizeof(double));
@@ -1342,7 +1196,7 @@ judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 	 */
 	wsb_limit_lines(runs, nruns, nconfigs, NULL, out);
 done:
-	index_free(&ix);
+	wsb_index_free(&ix);
 	free(d);
 	free(place);
 	free(p);

@@ -252,7 +252,7 @@ extern double wsb_sd_upper(double sd, double df, double conf);
 extern int	wsb_sign_flip_rounds(double a, bool two_sided);
 extern double wsb_sign_flip_p(const double *d, int n, double centre, int side, double stop_above);
 
-/* ---------- verdict.c: the judgement, pure ---------- */
+/* ---------- rounds.c: which run holds each configuration in each round ---------- */
 
 /* A run's place in a round, for sorting: round, configuration, then at (a
  * run's index, or its line in a file) */
@@ -263,15 +263,34 @@ typedef struct WsbRoundKey
 	int			at;
 } WsbRoundKey;
 
+/*
+ * The rounds that occur in the runs, ascending (a file's round numbers may
+ * be far apart): round[k], idx[k * nconfigs + c] the run of configuration
+ * c in it (-1: none; of two, the later), complete[k] (every configuration
+ * has a successful run in it and none failed), failed[k].
+ */
+typedef struct WsbRoundIndex
+{
+	int			nrounds;
+	int		   *round;
+	int		   *idx;
+	bool	   *complete;
+	bool	   *failed;
+} WsbRoundIndex;
+
 extern int	wsb_cmp_round_key(const void *a, const void *b);
+extern bool wsb_index_rounds(const WsbRoundRun *runs, int nruns, int nconfigs, WsbRoundIndex *ix);
+extern void wsb_index_free(WsbRoundIndex *ix);
+extern bool wsb_round_complete(const WsbRoundRun *runs, int nruns, int nconfigs, int round);
+extern int	wsb_round_states(const WsbRoundRun *runs, int nruns, int nconfigs,
+							 WsbRoundState **out);
+
+/* ---------- verdict.c: the judgement, pure ---------- */
 
 extern int	wsb_paired_logs(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 							WsbMetric metric, double *d, int *rounds_of);
 extern int	wsb_paired_places(const WsbRoundRun *runs, int nruns, int nconfigs, int config,
 							  WsbMetric metric, double *d, double *place);
-extern bool wsb_round_complete(const WsbRoundRun *runs, int nruns, int nconfigs, int round);
-extern int	wsb_round_states(const WsbRoundRun *runs, int nruns, int nconfigs,
-							 WsbRoundState **out);
 extern void wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 							 const WsbJudgeSpec *spec, WsbPaired *out);	/* [nconfigs * WSB_N_METRICS] */
 extern bool wsb_tps_settled(const WsbPaired *v);

@@ -32,6 +32,7 @@
  *				 pgbench's seconds joined with the history rows
  *	 stats.c	 median, mean, spread, Student's t (libRmath)
  *	 paired.c	 paired statistics over rounds: the fit on the places, t p, Holm, signed-rank p, rounds needed
+ *	 rounds.c	 which run holds each configuration in each round, which rounds are complete
  *	 speed.c	 the machine's speed taken out of tps before the pairing
  *	 spending.c	 --budget's error spending over the looks (O'Brien-Fleming, Lan-DeMets)
  *	 verdict.c	 the verdict: paired by round, margin, Holm, TOST, budget
