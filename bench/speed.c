@@ -162,28 +162,44 @@ wsb_speed_adjust(WsbRoundRun *runs, int nruns, const WsbSpeedFit *fit)
 }
 
 /*
- * The mean of ln(machine_us of c / machine_us of the baseline) over the
- * rounds the fit used: how far c's runs met another machine than the
- * baseline's, which carries the slope's own error into c's estimate.  NAN
- * without such rounds.
+ * ln(machine_us of c / machine_us of the baseline) over the rounds the
+ * fit used: its mean, how far c's runs met another machine than the
+ * baseline's (which carries the slope's own error into c's estimate), and
+ * the 95% t interval of that mean, which tells chance from a
+ * configuration that moves the gauge itself (the fit assumes none does).
+ * False without two such rounds.
  */
-double
-wsb_speed_gap(const WsbRoundRun *runs, int nruns, int nconfigs, int c)
+bool
+wsb_speed_gap(const WsbRoundRun *runs, int nruns, int nconfigs, int c, WsbSpeedGap *gap)
 {
 	WsbRoundIndex ix;
-	double		sum = 0;
+	double		sum = 0,
+				sum2 = 0;
 	int			n = 0;
 
+	gap->mean = gap->low = gap->high = NAN;
 	if (!wsb_index_rounds(runs, nruns, nconfigs, &ix))
-		return NAN;
+		return false;
 	for (int k = 0; k < ix.nrounds; k++)
 		if (round_measured(runs, &ix, nconfigs, k) == 1)
 		{
 			const int  *at = &ix.idx[k * nconfigs];
+			double		d = log(runs[at[c]].machine_us / runs[at[0]].machine_us);
 
-			sum += log(runs[at[c]].machine_us / runs[at[0]].machine_us);
+			sum += d;
+			sum2 += d * d;
 			n++;
 		}
 	wsb_index_free(&ix);
-	return n > 0 ? sum / n : NAN;
+	if (n < 2)
+		return false;
+	gap->mean = sum / n;
+	{
+		double		var = fmax(0, (sum2 - n * gap->mean * gap->mean) / (n - 1));
+		double		half = wsb_t_quantile(0.975, n - 1) * sqrt(var / n);
+
+		gap->low = gap->mean - half;
+		gap->high = gap->mean + half;
+	}
+	return true;
 }

@@ -1253,13 +1253,13 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 {
 	WsbSpeedFit fit;
 	WsbRoundRun *moved = NULL;
-	double	   *gap = NULL,
-			   *var = NULL;
+	WsbSpeedGap *gap = NULL;
+	double	   *var = NULL;
 
 	if (wsb_speed_fit(runs, nruns, nconfigs, &fit))
 	{
 		moved = malloc(sizeof(WsbRoundRun) * nruns);
-		gap = calloc(nconfigs, sizeof(double));
+		gap = calloc(nconfigs, sizeof(WsbSpeedGap));
 		var = calloc(nconfigs, sizeof(double));
 	}
 	if (moved != NULL && gap != NULL && var != NULL)
@@ -1268,8 +1268,8 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 		wsb_speed_adjust(moved, nruns, &fit);
 		for (int c = 1; c < nconfigs; c++)
 		{
-			gap[c] = wsb_speed_gap(runs, nruns, nconfigs, c);
-			var[c] = gap[c] * gap[c] * fit.slope_var;
+			wsb_speed_gap(runs, nruns, nconfigs, c, &gap[c]);
+			var[c] = gap[c].mean * gap[c].mean * fit.slope_var;
 		}
 		judge_rounds(moved, nruns, nconfigs, spec, var, out);
 	}
@@ -1287,7 +1287,9 @@ wsb_judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 		v->speed_slope = moved ? fit.slope : NAN;
 		v->speed_r2 = moved ? fit.r2 : NAN;
 		v->sd_measured = moved && c > 0 ? measured_noise(runs, nruns, nconfigs, c) : NAN;
-		v->machine_ratio = moved && c > 0 ? exp(gap[c]) : NAN;
+		v->machine_ratio = moved && c > 0 ? exp(gap[c].mean) : NAN;
+		v->machine_low = moved && c > 0 ? exp(gap[c].low) : NAN;
+		v->machine_high = moved && c > 0 ? exp(gap[c].high) : NAN;
 	}
 	free(moved);
 	free(gap);

@@ -150,6 +150,8 @@ typedef struct WsbPaired
 	double		machine_ratio;	/* tps: this configuration's gauge reading
 								 * against the baseline's (geometric mean
 								 * over the pairs), NAN */
+	double		machine_low;	/* its 95% interval, NAN */
+	double		machine_high;
 } WsbPaired;
 
 /*
@@ -206,7 +208,15 @@ typedef struct WsbSpeedFit
 
 extern bool wsb_speed_fit(const WsbRoundRun *runs, int nruns, int nconfigs, WsbSpeedFit *fit);
 extern void wsb_speed_adjust(WsbRoundRun *runs, int nruns, const WsbSpeedFit *fit);
-extern double wsb_speed_gap(const WsbRoundRun *runs, int nruns, int nconfigs, int c);
+/* ln of a configuration's gauge reading against the baseline's, per round */
+typedef struct WsbSpeedGap
+{
+	double		mean;
+	double		low;			/* its 95% t interval */
+	double		high;
+} WsbSpeedGap;
+
+extern bool wsb_speed_gap(const WsbRoundRun *runs, int nruns, int nconfigs, int c, WsbSpeedGap *gap);
 
 /* ---------- paired.c: paired statistics over rounds ---------- */
 

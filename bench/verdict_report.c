@@ -188,7 +188,10 @@ noise_line(char *buf, size_t len, const char *label, const WsbPaired *p)
 	if (p->speed_adjusted && !isnan(p->sd_measured))
 		snprintf(buf + strlen(buf), len - strlen(buf),
 				 "; +-%.1f%% before the machine's speed was taken out, the gauge reading %.3f "
-				 "of the baseline's", 100 * (exp(p->sd_measured) - 1), p->machine_ratio);
+				 "[%.3f, %.3f] of the baseline's%s", 100 * (exp(p->sd_measured) - 1), p->machine_ratio,
+				 p->machine_low, p->machine_high,
+				 p->machine_low > 1 || p->machine_high < 1 ?
+				 " (not 1: this configuration may move the gauge itself, which the fit assumes none does)" : "");
 }
 
 /*

@@ -1654,6 +1654,22 @@ test_speed_fit(void)
 	check(ratios, "speed fit: the moved tps keeps each configuration's ratio to the baseline alone");
 	free(r);
 
+	/* configuration 1 reads the gauge 30% slower in every round, 2 by chance alone */
+	for (int i = 0; i < 21; i++)
+		tps[i] = 1000 * (1 + 0.01 * ((i * 7) % 5));
+	r = rounds_of(7, 3, tps, &nruns);
+	for (int i = 0; i < nruns; i++)
+		r[i].machine_us = 100 * (r[i].config == 1 ? 1.3 : 1) * (1 + 0.02 * ((i * 5) % 3)) *
+			(r[i].config == 2 ? 1 + 0.03 * ((r[i].round % 2) ? 1 : -1) : 1);
+	wsb_judge_rounds(r, nruns, 3, &s, v);
+	check(v[WSB_N_METRICS].speed_adjusted && v[WSB_N_METRICS].machine_low > 1 &&
+		  v[2 * WSB_N_METRICS].machine_low < 1 && v[2 * WSB_N_METRICS].machine_high > 1,
+		  "speed fit: the gauge's reading against the baseline's has an interval: 1 outside it for a "
+		  "configuration that reads it slower every round ([%.3f, %.3f]), inside for chance ([%.3f, %.3f])",
+		  v[WSB_N_METRICS].machine_low, v[WSB_N_METRICS].machine_high,
+		  v[2 * WSB_N_METRICS].machine_low, v[2 * WSB_N_METRICS].machine_high);
+	free(r);
+
 	for (int i = 0; i < 21; i++)
 		tps[i] = 1000 * (1 + 0.01 * ((i * 7) % 5));
 	r = rounds_of(7, 3, tps, &nruns);
