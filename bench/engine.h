@@ -88,7 +88,7 @@ enum
 {
 	WSB_F_RUNS, WSB_F_DURATION, WSB_F_CLIENTS, WSB_F_JOBS, WSB_F_SCALE, WSB_F_BUILTIN, WSB_F_SCRIPT,
 	WSB_F_PGBENCH_ARGS, WSB_F_INIT_ARGS, WSB_F_SLOW_WAL, WSB_F_SLOW_WAL_MBPS, WSB_F_SLOW_DISK, WSB_F_WAL_DISK,
-	WSB_F_SEED, WSB_F_MARGIN, WSB_F_BUDGET, WSB_F_AGED_PAGES, WSB_F_AGED_ROWS, WSB_F_WARMUP,
+	WSB_F_SEED, WSB_F_MARGIN, WSB_F_BUDGET, WSB_F_AGED_PAGES, WSB_F_AGED_ROWS, WSB_F_WARMUP, WSB_F_IN_MEMORY,
 	WSB_F_COUNT
 };
 
@@ -230,7 +230,7 @@ typedef struct WsbController
 typedef struct WsbTarget
 {
 	bool		temporary;
-	char		workdir[32];	/* /tmp/wal_stall_bench.XXXXXX, root's */
+	char		workdir[40];	/* /tmp or /dev/shm (--in-memory)/wal_stall_bench.XXXXXX, root's */
 	char	   *ownerdir;		/* workdir/owner: what the cluster's owner writes */
 	char	   *pgdata;
 	char	   *sockdir;

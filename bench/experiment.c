@@ -102,6 +102,8 @@ wsb_plan_text(const WsbOptions *o, const WsbPlan *plan, PQExpBuffer buf)
 		ADD("wal_disk = %s\nslow_wal_kbps = %d\nslow_journal_kbps = %d\n", o->wal_disk,
 			o->slow_wal_kbps, o->slow_journal_kbps);
 	ADD("validate = %s\n", o->validate ? "true" : "false");
+	if (o->in_memory)			/* only then, so that older plans still match */
+		ADD("in_memory = on\n");
 	if (o->warmup > 0)			/* only then, so that older plans still match */
 		ADD("warmup = %d\n", o->warmup);
 	if (o->aged_pages > 0)		/* only then, so that older plans still match */

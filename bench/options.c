@@ -119,6 +119,9 @@ wsb_usage(FILE *f)
 		  "  --wal-disk PROFILE    pg_wal on a loop device throttled until\n"
 		  "                        wal_stall_test_fsync() measures the fdatasync rates of\n"
 		  "                        a 2012 seed's disk: nate_boley or power7\n"
+		  "  --in-memory           the temporary cluster, and the loop devices' files of\n"
+		  "                        --slow-wal and --wal-disk, in /dev/shm: no run meets the\n"
+		  "                        host's disk, only the throttle\n"
 		  "  --pg-config PATH      pg_config of the PostgreSQL to use (default: on PATH)\n"
 		  "\n"
 		  "Output:\n"
@@ -168,6 +171,7 @@ enum
 {
 	OPT_VALIDATE = 256,
 	OPT_YES,
+	OPT_IN_MEMORY,
 	OPT_VALUE = 512
 };
 
@@ -178,7 +182,7 @@ static const struct
 	int			code;
 }			switch_flags[] = {
 	{"--help", 'h'}, {"--version", 'V'}, {"--quiet", 'q'},
-	{"--validate", OPT_VALIDATE}, {"--yes", OPT_YES},
+	{"--validate", OPT_VALIDATE}, {"--yes", OPT_YES}, {"--in-memory", OPT_IN_MEMORY},
 };
 
 #define N_SWITCH_FLAGS ((int) (sizeof(switch_flags) / sizeof(switch_flags[0])))
@@ -392,6 +396,9 @@ parse_pass(int argc, char **argv, int pass, const struct option *lo, ArgState *a
 			case OPT_YES:
 				o->yes = true;
 				break;
+			case OPT_IN_MEMORY:
+				o->in_memory = true;
+				break;
 			default:
 				if (pass == 0 && strcmp(value_flags[code - OPT_VALUE].flag, "--preset") == 0)
 				{
@@ -515,6 +522,11 @@ wsb_parse_args(int argc, char **argv, const char *presets_dir, WsbOptions *o,
 	if (o->service[0] && !o->pgdata[0] && !o->cluster[0])
 	{
 		snprintf(err, errlen, "--service needs --pgdata or --cluster: the unit's data directory");
+		return -1;
+	}
+	if ((o->pgdata[0] || o->cluster[0]) && o->in_memory)
+	{
+		snprintf(err, errlen, "--in-memory works only on the temporary cluster, not with --pgdata or --cluster");
 		return -1;
 	}
 	if ((o->pgdata[0] || o->cluster[0]) && (o->slow_wal_iops || o->slow_disk_iops))

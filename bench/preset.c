@@ -7,7 +7,7 @@
  * comment.  Keys: set (repeatable, "GUC=V1,V2"), conf (repeatable, a fixed
  * setting "name = value"), runs, duration, warmup, clients, jobs, scale, builtin,
  * script, pgbench_args, pgbench_init_args, optional_library, slow_wal, slow_wal_mbps,
- * slow_disk, wal_disk, margin, budget, seed, aged_pages, aged_rows_per_page, description (repeatable,
+ * slow_disk, wal_disk, in_memory (on or off), margin, budget, seed, aged_pages, aged_rows_per_page, description (repeatable,
  * joined), set_from_17 (repeatable: on
  * PostgreSQL 17 and later these replace the preset's set lines, for a knob
  * that 17 introduced).  Flags on the command line override the preset; a
@@ -432,6 +432,17 @@ wsb_preset_set_field(WsbOptions *o, const char *key, const char *value, bool *gi
 		}
 		wsb_strlcpy(o->wal_disk, value, sizeof(o->wal_disk));
 		given[WSB_F_WAL_DISK] = true;
+		return 0;
+	}
+	if (strcmp(key, "in_memory") == 0)
+	{
+		if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0)
+		{
+			snprintf(err, errlen, "in_memory: \"%.100s\" is neither on nor off", value);
+			return -1;
+		}
+		o->in_memory = strcmp(value, "on") == 0;
+		given[WSB_F_IN_MEMORY] = true;
 		return 0;
 	}
 	if (strcmp(key, "pgbench_args") == 0)

@@ -625,7 +625,9 @@ write_environment_html(FILE *f, const WsbOptions *opts, const WsbPlan *plan,
 			snprintf(buf, sizeof(buf), "slow WAL: %d write IOPS; WAL bandwidth: %.3g MB/s; slow data directory: %d write IOPS (0 = not limited)",
 					 opts->slow_wal_iops, wsb_wal_cap_mbps(opts), opts->slow_disk_iops);
 		env_row(f, "throttling (cgroup v2 io.max or v1 blkio)", buf, false);
-		env_row(f, "cluster", opts->pgdata[0] ? opts->pgdata : "temporary (removed at the end)", false);
+		env_row(f, "cluster", opts->pgdata[0] ? opts->pgdata :
+				opts->in_memory ? "temporary, in memory (/dev/shm; removed at the end)" :
+				"temporary (removed at the end)", false);
 	}
 	snprintf(buf, sizeof(buf), "%d", plan->nconfigs);
 	env_row(f, "configurations", buf, false);

@@ -5,8 +5,9 @@
  *		the report, and left as it was found.
  *
  * Temporary cluster (default): initdb as the postgres user in a fresh
- * /tmp/wal_stall_bench.XXXXXX, reachable only over a Unix socket in that
- * directory; its postgresql.conf gets one line, include =
+ * /tmp/wal_stall_bench.XXXXXX (/dev/shm with --in-memory, so that a run
+ * meets no disk but a throttled one), reachable only over a Unix socket in
+ * that directory; its postgresql.conf gets one line, include =
  * 'wal_stall_bench.conf', a file holding the harness's fixed settings
  * (wal_stall preloaded, track_wal_io_timing = on, the preset's conf lines).
  * Removed at the end.
@@ -35,6 +36,7 @@
 #include <sys/file.h>
 #include <sys/pidfd.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 #include <libpq-fe.h>
 
@@ -889,9 +891,9 @@ sweep_workdir(const char *w, const char *pid)
  * harness.pid: its restore.sql undoes what it did, and names the directory.
  */
 static void
-sweep_killed_harnesses(void)
+sweep_killed_harnesses_in(const char *parent)
 {
-	DIR		   *tmp = opendir("/tmp");
+	DIR		   *tmp = opendir(parent);
 	struct dirent *e;
 
 	while (tmp && (e = readdir(tmp)) != NULL)
@@ -904,7 +906,7 @@ sweep_killed_harnesses(void)
 
 		if (strncmp(e->d_name, "wal_stall_bench.", 16) != 0 || strlen(e->d_name) != 22)
 			continue;
-		w = wsb_psprintf("/tmp/%s", e->d_name);
+		w = wsb_psprintf("%s/%s", parent, e->d_name);
 		pidfile = wsb_psprintf("%s/harness.pid", w);
 		if (lstat(w, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
 			(st.st_mode & 022) == 0)
@@ -925,6 +927,60 @@ sweep_killed_harnesses(void)
 	}
 	if (tmp)
 		closedir(tmp);
+}
+
+/* Where a work directory may be: /tmp, or /dev/shm with --in-memory. */
+static const char *const workdir_parents[] = {"/tmp", "/dev/shm"};
+
+static void
+sweep_killed_harnesses(void)
+{
+	for (size_t i = 0; i < sizeof(workdir_parents) / sizeof(workdir_parents[0]); i++)
+		sweep_killed_harnesses_in(workdir_parents[i]);
+}
+
+/*
+ * /dev/shm for --in-memory, checked as mkdtemp needs it: a directory (not
+ * a link) of root's that others may not rename in (sticky, or not
+ * writable by them), with room for the cluster: pgbench's tables at about
+ * 16 MB per unit of scale, and a gigabyte for WAL, the catalogs and the
+ * loop devices' files (sparse, filled only as pg_wal is written).
+ */
+static int
+check_memory_parent(const WsbOptions *o, char *err, size_t errlen)
+{
+	const char *parent = workdir_parents[1];
+	struct stat st;
+	struct statvfs vfs;
+	unsigned long long need = (1024ULL + 16ULL * o->scale) << 20;
+	unsigned long long avail;
+
+	if (lstat(parent, &st) != 0 || !S_ISDIR(st.st_mode))
+	{
+		snprintf(err, errlen, "--in-memory: \"%s\" is not a directory", parent);
+		return -1;
+	}
+	if (st.st_uid != 0 || ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)))
+	{
+		snprintf(err, errlen, "--in-memory: \"%s\" is not root's, or others may rename in it "
+				 "(owner %d, mode %04o; it needs root's and the sticky bit, as /tmp has)",
+				 parent, (int) st.st_uid, (unsigned) (st.st_mode & 07777));
+		return -1;
+	}
+	if (statvfs(parent, &vfs) != 0)
+	{
+		snprintf(err, errlen, "--in-memory: could not read the free space of \"%s\": %s", parent,
+				 strerror(errno));
+		return -1;
+	}
+	avail = (unsigned long long) vfs.f_bavail * vfs.f_frsize;
+	if (avail < need)
+	{
+		snprintf(err, errlen, "--in-memory: \"%s\" has %llu MB free, and a cluster at scale %d "
+				 "needs about %llu MB", parent, avail >> 20, o->scale, need >> 20);
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -1004,10 +1060,14 @@ wsb_target_open(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env, char *er
 	}
 
 	sweep_killed_harnesses();
-	strcpy(t->workdir, "/tmp/wal_stall_bench.XXXXXX");
+	if (o->in_memory && check_memory_parent(o, err, errlen) != 0)
+		return -1;
+	snprintf(t->workdir, sizeof(t->workdir), "%s/wal_stall_bench.XXXXXX",
+			 workdir_parents[o->in_memory ? 1 : 0]);
 	if (mkdtemp(t->workdir) == NULL)
 	{
-		snprintf(err, errlen, "could not create a work directory in /tmp: %s", strerror(errno));
+		snprintf(err, errlen, "could not create a work directory in %s: %s",
+				 workdir_parents[o->in_memory ? 1 : 0], strerror(errno));
 		t->workdir[0] = '\0';
 		return -1;
 	}

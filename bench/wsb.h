@@ -146,6 +146,7 @@ typedef struct WsbOptions
 	int			slow_journal_kbps;	/* --wal-disk's cap on pg_wal's ext4 journal; 0: none */
 	int			slow_disk_iops;
 	char		wal_disk[32];		/* --wal-disk PROFILE: slow_wal_* calibrated to it */
+	bool		in_memory;			/* --in-memory: the temporary cluster in /dev/shm */
 	char		pgdata[1024];		/* --pgdata, "" for a temporary cluster */
 	char		cluster[128];		/* --cluster VERSION/NAME (postgresql-common) */
 	char		service[128];		/* --service UNIT (systemd) */

@@ -28,12 +28,12 @@ trap cleanup EXIT
 # What the harness may leave behind: nothing, checked by name.
 leftovers() {
 	{
-		ls -d /tmp/wal_stall_bench.* 2>/dev/null
+		ls -d /tmp/wal_stall_bench.* /dev/shm/wal_stall_bench.* 2>/dev/null
 		ls -d /sys/fs/cgroup/blkio/wal_stall_bench.* /sys/fs/cgroup/wal_stall_bench.* 2>/dev/null
 		losetup -a 2>/dev/null | grep wal_stall_bench
 		losetup -a 2>/dev/null | grep -E '\(/dev/loop[0-9]+\)'	# --slow-wal's journal device
 		findmnt -rn -o TARGET 2>/dev/null | grep wal_stall_bench
-		pgrep -af "^$PGBIN/postgres -D /tmp/wal_stall_bench"
+		pgrep -af "^$PGBIN/postgres -D /(tmp|dev/shm)/wal_stall_bench"
 		pgrep -af "^$PGBIN/pgbench .*wal_stall_bench"
 		pgrep -af "bpftrace /tmp/wal_stall_bench\..*/validate\.bt"
 		pgrep -a -x wal_stall_gauge
@@ -615,6 +615,8 @@ bad "--runs 0" 2 '--runs: "0" is not an integer' --pg-config "$PG_CONFIG" --runs
 bad "--runs -1" 2 '--runs: "-1" is not an integer' --pg-config "$PG_CONFIG" --runs -1
 bad "--runs x" 2 '--runs: "x" is not an integer' --pg-config "$PG_CONFIG" --runs x
 bad "missing pgbench" 1 'pgbench not found' --pg-config "$work/fakepg/pg_config"
+bad "--in-memory with --pgdata" 2 '--in-memory works only on the temporary cluster, not with --pgdata or --cluster' \
+	--pg-config "$PG_CONFIG" --in-memory --pgdata "$pgdir/data"
 bad "missing data directory" 1 'cannot use --pgdata "/nonexistent"' --pg-config "$PG_CONFIG" --pgdata /nonexistent
 # a running cluster whose socket is gone: running, but out of reach
 as_postgres "$PGBIN/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w start >/dev/null
@@ -683,14 +685,38 @@ if [ -e /sys/fs/cgroup/blkio/blkio.throttle.write_iops_device ] && [ -e /dev/loo
 		eval '[ -n "$store" ] && losetup -a | grep -qF "($store)"'
 	ok "--slow-wal SIGKILL: ext4's journal thread of pg_wal's device is in the cgroup" \
 		eval '[ -n "$jtask" ] && grep -qx "$jtask" /sys/fs/cgroup/blkio/wal_stall_bench.*/cgroup.procs'
-	"$BENCH" --pg-config "$PG_CONFIG" --set wal_buffers=32kB --runs 1 --duration 2 --clients 2 --scale 1 \
-		--quiet --out "$work/out5n" >"$work/t5n.out" 2>"$work/t5n.err"
-	rc=$?
-	ok "--slow-wal SIGKILL, the next start: exit status 0 (got $rc)" [ "$rc" = 0 ]
-	ok "--slow-wal SIGKILL, the next start: says what it undid" \
-		grep -qE "wal_stall_bench $bench was killed and left /tmp/wal_stall_bench\.[A-Za-z0-9]{6}: undone, the server on .* stopped, cgroup .*, mount .*, loop device /dev/loop[0-9]+, the directory removed" "$work/t5n.err"
-	grep -q "was killed" "$work/t5n.err" || sed 's/^/# /' "$work/t5n.err"
-	ok "--slow-wal SIGKILL, the next start: nothing of either left behind" nothing_left
+	# the next start after the SIGKILL of $bench: NAME OUT PARENT
+	next_start_undoes() {
+		local name=$1 out=$2 parent=$3 rc
+		"$BENCH" --pg-config "$PG_CONFIG" --set wal_buffers=32kB --runs 1 --duration 2 --clients 2 \
+			--scale 1 --quiet --out "$work/$out" >"$work/$out.out" 2>"$work/$out.err"
+		rc=$?
+		ok "$name SIGKILL, the next start: exit status 0 (got $rc)" [ "$rc" = 0 ]
+		ok "$name SIGKILL, the next start: says what it undid in $parent" \
+			grep -qE "wal_stall_bench $bench was killed and left $parent/wal_stall_bench\.[A-Za-z0-9]{6}: undone, the server on .* stopped, cgroup .*, mount .*, loop device /dev/loop[0-9]+, the directory removed" "$work/$out.err"
+		grep -q "was killed" "$work/$out.err" || sed 's/^/# /' "$work/$out.err"
+		ok "$name SIGKILL, the next start: nothing of either left behind" nothing_left
+	}
+	next_start_undoes --slow-wal out5n /tmp
+
+	# --in-memory: the work directory, the cluster and pg_wal's loop device
+	# file in /dev/shm; a SIGKILL leaves them there, and the next start, in
+	# /tmp, finds them as it finds its own
+	mark
+	"$BENCH" --pg-config "$PG_CONFIG" --in-memory --slow-wal 200 --set wal_buffers=32kB --runs 1 \
+		--duration 20 --clients 2 --scale 1 --quiet --out "$work/out5m" >"$work/t5m.out" 2>"$work/t5m.err" &
+	bench=$!
+	ok "--in-memory SIGKILL: a run started" wait_for_pgbench
+	ok "--in-memory: the server's data directory and pg_wal's loop device file are in /dev/shm" \
+		eval 'pgrep -af "^$PGBIN/postgres -D /dev/shm/wal_stall_bench\.[A-Za-z0-9]{6}/" >/dev/null &&
+			grep -qE "/dev/shm/wal_stall_bench\.[A-Za-z0-9]{6}/slow_disk\.img" <<<"$(losetup -a)"'
+	ok "--in-memory: plan.txt says so" grep -qx "in_memory = on" "$work/out5m/plan.txt"
+	kill -KILL "$bench"
+	wait "$bench" 2>/dev/null
+	left=$(leftovers)
+	ok "--in-memory SIGKILL: the killed harness left its directory in /dev/shm" \
+		eval 'grep -q "^/dev/shm/wal_stall_bench\.[A-Za-z0-9]\{6\}\$" <<<"$left"'
+	next_start_undoes --in-memory out5mn /dev/shm
 
 	# 2 x 20 s runs on the throttled disk, in the background ($bench):
 	# OUT, then the disk's flags (the POWER7's calibrated, or a fixed throttle)

@@ -199,6 +199,15 @@ test_flags(void)
 	check_err(parse(&o, err, tmpdir, "--wal-disk", "power7", "--pgdata", "/x", NULL), err,
 			  "--slow-wal, --slow-disk and --wal-disk work only on the temporary cluster, not with --pgdata (they would move the cluster's files)",
 			  "--wal-disk with --pgdata");
+	check(parse(&o, err, tmpdir, NULL) == 0 && !o.in_memory &&
+		  parse(&o, err, tmpdir, "--in-memory", NULL) == 0 && o.in_memory,
+		  "--in-memory: off unless given");
+	check_err(parse(&o, err, tmpdir, "--in-memory", "--pgdata", "/x", NULL), err,
+			  "--in-memory works only on the temporary cluster, not with --pgdata or --cluster",
+			  "--in-memory with --pgdata");
+	check_err(parse(&o, err, tmpdir, "--cluster", "15/main", "--in-memory", NULL), err,
+			  "--in-memory works only on the temporary cluster, not with --pgdata or --cluster",
+			  "--in-memory with --cluster");
 	check_err(parse(&o, err, tmpdir, "--set", "a=1", "--set", "a=2", NULL), err,
 			  "--set \"a\" given twice", "the same --set twice");
 	check_err(parse(&o, err, tmpdir, "--pgdata", "", NULL), err,
@@ -243,6 +252,15 @@ test_presets(void)
 	check(parse(&o, err, "/nonexistent", "--preset", want, NULL) == 0 && o.runs == 4,
 		  "--preset FILE by path");
 
+	write_preset("mem", "in_memory = on\n");
+	check(parse(&o, err, tmpdir, "--preset", "mem", NULL) == 0 && o.in_memory,
+		  "preset: in_memory = on");
+	write_preset("mem", "in_memory = off\n");
+	check(parse(&o, err, tmpdir, "--preset", "mem", "--in-memory", NULL) == 0 && o.in_memory,
+		  "preset: in_memory = off, and --in-memory on the command line turns it on");
+	write_preset("mem", "in_memory = yes\n");
+	snprintf(want, sizeof(want), "%s/mem.conf:1: in_memory: \"yes\" is neither on nor off", tmpdir);
+	check_err(parse(&o, err, tmpdir, "--preset", "mem", NULL), err, want, "preset in_memory of another word");
 	write_preset("bad1", "runs = 3\nwhat = 1\n");
 	snprintf(want, sizeof(want), "%s/bad1.conf:2: unknown key \"what\"", tmpdir);
 	check_err(parse(&o, err, tmpdir, "--preset", "bad1", NULL), err, want, "preset unknown key, with file:line");
