@@ -43,11 +43,7 @@ wsb_index_free(WsbRoundIndex *ix)
 	memset(ix, 0, sizeof(*ix));
 }
 
-/*
- * Built once per judgement, from the runs sorted by round (results.csv's
- * order needs no sort: a round's runs need only be together).  False when
- * out of memory, with *ix empty.
- */
+/* The index of runs; false when out of memory, with *ix empty. */
 bool
 wsb_index_rounds(const WsbRoundRun *runs, int nruns, int nconfigs, WsbRoundIndex *ix)
 {

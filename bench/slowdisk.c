@@ -636,7 +636,8 @@ wsb_slowdisk_setup(WsbSlowDisk *d, const WsbOptions *o, const char *workdir,
 		if (rc != 0)
 			return -1;
 	}
-	/* named as the work directory, unique while it exists: the sweep finds it so */
+	/* named as the work directory, whose name target.c keeps unique across
+	 * /tmp and /dev/shm: the sweep finds it so */
 	d->cgroup = wsb_psprintf("%s/%s", d->cgroup_parent, strrchr(workdir, '/') + 1);
 	if (mkdir(d->cgroup, 0755) != 0)
 	{

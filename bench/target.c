@@ -890,10 +890,23 @@ sweep_workdir(const char *w, const char *pid)
  * of ours whose lock we get.  A --pgdata harness's directory has no
  * harness.pid: its restore.sql undoes what it did, and names the directory.
  */
+/*
+ * A parent of work directories that no other account can rename in: a
+ * directory (not a link) of root's, sticky or not writable by others, as
+ * mkdtemp and the sweep need it.
+ */
+static bool
+parent_is_safe(const char *parent, struct stat *st)
+{
+	return lstat(parent, st) == 0 && S_ISDIR(st->st_mode) && st->st_uid == 0 &&
+		(!(st->st_mode & (S_IWGRP | S_IWOTH)) || (st->st_mode & S_ISVTX));
+}
+
 static void
 sweep_killed_harnesses_in(const char *parent)
 {
-	DIR		   *tmp = opendir(parent);
+	struct stat pst;
+	DIR		   *tmp = parent_is_safe(parent, &pst) ? opendir(parent) : NULL;
 	struct dirent *e;
 
 	while (tmp && (e = readdir(tmp)) != NULL)
@@ -944,7 +957,7 @@ sweep_killed_harnesses(void)
  * a link) of root's that others may not rename in (sticky, or not
  * writable by them), with room for the cluster: pgbench's tables at about
  * 16 MB per unit of scale, and a gigabyte for WAL, the catalogs and the
- * loop devices' files (sparse, filled only as pg_wal is written).
+ * loop devices' files (sparse: filled as their file systems are written).
  */
 static int
 check_memory_parent(const WsbOptions *o, char *err, size_t errlen)
@@ -955,16 +968,10 @@ check_memory_parent(const WsbOptions *o, char *err, size_t errlen)
 	unsigned long long need = (1024ULL + 16ULL * o->scale) << 20;
 	unsigned long long avail;
 
-	if (lstat(parent, &st) != 0 || !S_ISDIR(st.st_mode))
+	if (!parent_is_safe(parent, &st))
 	{
-		snprintf(err, errlen, "--in-memory: \"%s\" is not a directory", parent);
-		return -1;
-	}
-	if (st.st_uid != 0 || ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)))
-	{
-		snprintf(err, errlen, "--in-memory: \"%s\" is not root's, or others may rename in it "
-				 "(owner %d, mode %04o; it needs root's and the sticky bit, as /tmp has)",
-				 parent, (int) st.st_uid, (unsigned) (st.st_mode & 07777));
+		snprintf(err, errlen, "--in-memory: \"%s\" is not a directory of root's that others may "
+				 "not rename in (it needs the sticky bit, as /tmp has)", parent);
 		return -1;
 	}
 	if (statvfs(parent, &vfs) != 0)
@@ -981,6 +988,42 @@ check_memory_parent(const WsbOptions *o, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * A fresh work directory in parent whose name no directory in the other
+ * parent has: the cgroup of --slow-wal is named as it, and the sweep finds
+ * a cgroup by that name alone.
+ */
+static int
+make_workdir(WsbTarget *t, const char *parent, char *err, size_t errlen)
+{
+	for (int attempt = 0; attempt < 10; attempt++)
+	{
+		bool		twin = false;
+		struct stat st;
+
+		snprintf(t->workdir, sizeof(t->workdir), "%s/wal_stall_bench.XXXXXX", parent);
+		if (mkdtemp(t->workdir) == NULL)
+		{
+			snprintf(err, errlen, "could not create a work directory in %s: %s", parent, strerror(errno));
+			t->workdir[0] = '\0';
+			return -1;
+		}
+		for (size_t i = 0; i < sizeof(workdir_parents) / sizeof(workdir_parents[0]); i++)
+		{
+			char	   *other = wsb_psprintf("%s/%s", workdir_parents[i], strrchr(t->workdir, '/') + 1);
+
+			twin |= strcmp(other, t->workdir) != 0 && lstat(other, &st) == 0;
+			free(other);
+		}
+		if (!twin)
+			return 0;
+		rmdir(t->workdir);
+	}
+	snprintf(err, errlen, "could not create a work directory in %s whose name is not taken in the other", parent);
+	t->workdir[0] = '\0';
+	return -1;
 }
 
 /*
@@ -1062,15 +1105,8 @@ wsb_target_open(WsbTarget *t, const WsbOptions *o, WsbEnvironment *env, char *er
 	sweep_killed_harnesses();
 	if (o->in_memory && check_memory_parent(o, err, errlen) != 0)
 		return -1;
-	snprintf(t->workdir, sizeof(t->workdir), "%s/wal_stall_bench.XXXXXX",
-			 workdir_parents[o->in_memory ? 1 : 0]);
-	if (mkdtemp(t->workdir) == NULL)
-	{
-		snprintf(err, errlen, "could not create a work directory in %s: %s",
-				 workdir_parents[o->in_memory ? 1 : 0], strerror(errno));
-		t->workdir[0] = '\0';
+	if (make_workdir(t, workdir_parents[o->in_memory ? 1 : 0], err, errlen) != 0)
 		return -1;
-	}
 	wsb_cleanup_push("work directory", remove_workdir, t);
 	/* a --pgdata cluster's is left to restore.sql's command */
 	if (!datadir[0] && write_harness_pid(t->workdir, err, errlen) != 0)

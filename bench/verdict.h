@@ -208,7 +208,8 @@ typedef struct WsbSpeedFit
 
 extern bool wsb_speed_fit(const WsbRoundRun *runs, int nruns, int nconfigs, WsbSpeedFit *fit);
 extern void wsb_speed_adjust(WsbRoundRun *runs, int nruns, const WsbSpeedFit *fit);
-/* ln of a configuration's gauge reading against the baseline's, per round */
+/* ln of a configuration's gauge reading against the baseline's: the mean
+ * over the rounds the fit used, and its interval */
 typedef struct WsbSpeedGap
 {
 	double		mean;

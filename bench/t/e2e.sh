@@ -35,7 +35,7 @@ leftovers() {
 		findmnt -rn -o TARGET 2>/dev/null | grep wal_stall_bench
 		pgrep -af "^$PGBIN/postgres -D /(tmp|dev/shm)/wal_stall_bench"
 		pgrep -af "^$PGBIN/pgbench .*wal_stall_bench"
-		pgrep -af "bpftrace /tmp/wal_stall_bench\..*/validate\.bt"
+		pgrep -af "bpftrace /(tmp|dev/shm)/wal_stall_bench\..*/validate\.bt"
 		pgrep -a -x wal_stall_gauge
 	} 2>/dev/null
 }

@@ -112,10 +112,10 @@ sub ring_run
 		       round(sum(wal_buffer_full_ms)::numeric, 1)
 		FROM wal_stall_history WHERE sample_time > '$start' AND sample_time <= '$end'});
 }
-# A 16MB ring waits only when the WAL writer falls 16MB behind, which a
-# CHECKPOINT's writeback on this shared disk can cause for a second or two
-# (an fsync of pg_wal waits for the journal that carries the data files'
-# writes): a pair in which it did is run again, three pairs at most.
+# A 16MB ring waits only when the WAL writer falls 16MB behind, which the
+# setup does not rule out (a disk shared with the data files' writeback may
+# hold pg_wal's writes back for a second or two): a pair in which the 16MB
+# ring did not stall less is run again, three pairs at most.
 my ($full32, $stalled32, $ms32, $full16, $stalled16, $ms16);
 for my $attempt (1 .. 3)
 {
