@@ -45,10 +45,47 @@ wsb_tip_sort(WsbTipValue *v, int n)
 	wsb_sort_by_key(v, n, sizeof(WsbTipValue), tip_key);
 }
 
+/*
+ * The sweep's claim is one claim in a fixed order: from the largest value
+ * down, each equivalent to the largest, stopping at the first that is not.
+ * Such a sequence holds its error at the level of each test (a claim is
+ * made only when every one before it held), so each value is tested by
+ * itself at the look's alpha (WsbPaired.equiv_alone), not at the share
+ * Holm gives it among configurations judged each for itself.
+ */
 static bool
 tps_equivalent(const WsbTipValue *v)
 {
-	return v->tps != NULL && (v->tps->word == WSB_W_EQUIVALENT || v->tps->word == WSB_W_BASELINE);
+	return v->tps != NULL && (v->tps->word == WSB_W_EQUIVALENT || v->tps->word == WSB_W_BASELINE ||
+							  v->tps->equiv_alone);
+}
+
+/* "1MB [-9.7%, +4.3%]" for the values from..to, each at 1 - 2 alpha */
+static void
+sequence_clause(const WsbTipValue *v, int from, int to, char *buf, size_t len)
+{
+	size_t		used = 0;
+
+	buf[0] = '\0';
+	for (int i = to; i >= from && used < len; i--)
+	{
+		const WsbPaired *t = v[i].tps;
+
+		if (t == NULL || !(t->low_alone > 0))
+			continue;
+		used += snprintf(buf + used, len - used, "%s%s [%+.1f%%, %+.1f%%]", used ? ", " : "",
+						 v[i].name, 100 * (t->low_alone - 1), 100 * (t->high_alone - 1));
+	}
+}
+
+/* The level the sequence's intervals are drawn at, as a percentage */
+static double
+sequence_level(const WsbTipValue *v, int from, int to)
+{
+	for (int i = from; i <= to; i++)
+		if (v[i].tps != NULL && v[i].tps->alpha_used > 0)
+			return 100 * (1 - 2 * v[i].tps->alpha_used);
+	return NAN;
 }
 
 /*
@@ -132,7 +169,9 @@ wsb_tip_sentence(const WsbTipSweep *s, const WsbTipValue *v, int n, char *buf, s
 {
 	WsbTip		t = wsb_tip_find(v, n);
 	const WsbTipValue *largest;
-	char		bound[512];
+	char		bound[512],
+				seq[320],
+				how[480];
 
 	if (t.known < 2)
 	{
@@ -154,12 +193,18 @@ wsb_tip_sentence(const WsbTipSweep *s, const WsbTipValue *v, int n, char *buf, s
 		bound[0] = '\0';
 		if (t.settled_from < t.known - 1)
 			bound_clause(s, v, t.settled_from, t.known - 2, largest, bound, sizeof(bound));
+		sequence_clause(v, t.known - 2, t.known - 2, seq, sizeof(seq));
+		if (seq[0] != '\0')
+			snprintf(how, sizeof(how), " even by itself (%s at %.4g%%)", seq,
+					 sequence_level(v, t.known - 2, t.known - 2));
+		else
+			how[0] = '\0';
 		if (t.settled_from < t.known - 1)
 			snprintf(buf, len, "No %s in the sweep reaches the tipping point: from %s on %s (%s: %s; "
-					 "%s: %s), but tps at %s is not shown equivalent within +-%g%%: %s.%s",
+					 "%s: %s), but tps at %s is not shown equivalent within +-%g%%%s: %s.%s",
 					 s->noun, v[t.settled_from].name, s->settled_rule, v[t.settled_from].name,
 					 v[t.settled_from].stalls, largest->name, largest->stalls, below->name,
-					 s->margin_pct, below->tps ? below->tps->words : "not judged", bound);
+					 s->margin_pct, how, below->tps ? below->tps->words : "not judged", bound);
 		else
 			snprintf(buf, len, "No %s in the sweep reaches the tipping point: at %s, the next below "
 					 "the largest (%s), %s against %s, and tps by rounds: %s.",
@@ -167,18 +212,24 @@ wsb_tip_sentence(const WsbTipSweep *s, const WsbTipValue *v, int n, char *buf, s
 					 below->tps ? below->tps->words : "not judged");
 		return;
 	}
+	sequence_clause(v, t.tip, t.known - 2, seq, sizeof(seq));
+	if (seq[0] != '\0')
+		snprintf(how, sizeof(how), " (each %s from the largest down, at %.4g%% while every larger "
+				 "one holds: %s)", s->noun, sequence_level(v, t.tip, t.known - 2), seq);
+	else
+		how[0] = '\0';
 	if (t.tip == 0)
 	{
 		snprintf(buf, len, "The tipping point on this machine is at or below %s, the smallest %s of "
 				 "the sweep: from there on %s (%s: %s; %s: %s) and tps is equivalent within "
-				 "+-%g%%; a smaller %s would tell where it lies.", v[0].name, s->noun,
+				 "+-%g%%%s; a smaller %s would tell where it lies.", v[0].name, s->noun,
 				 s->settled_rule, v[0].name, v[0].stalls, largest->name, largest->stalls,
-				 s->margin_pct, s->noun);
+				 s->margin_pct, how, s->noun);
 		return;
 	}
 	snprintf(buf, len, "The tipping point on this machine: %s.  From there on %s (%s: %s; %s: %s) "
-			 "and tps is equivalent within +-%g%%; at %s, %s, and tps by rounds: %s.",
+			 "and tps is equivalent within +-%g%%%s; at %s, %s, and tps by rounds: %s.",
 			 v[t.tip].name, s->settled_rule, v[t.tip].name, v[t.tip].stalls, largest->name,
-			 largest->stalls, s->margin_pct, v[t.tip - 1].name, v[t.tip - 1].stalls,
+			 largest->stalls, s->margin_pct, how, v[t.tip - 1].name, v[t.tip - 1].stalls,
 			 v[t.tip - 1].tps ? v[t.tip - 1].tps->words : "not judged");
 }

@@ -18,9 +18,13 @@
  *				from WSB_PLACE_MIN_ROUNDS rounds with the places known,
  *				exp(e) of the fit d_r = e + b x_r (wsb_paired_fit): the
  *				ratio of two runs in the same place, each configuration
- *				with its own slope and its own noise
+ *				with its own slope and its own noise; from 10 rounds
+ *				e is a trimmed mean (Yuen's: a tenth of the rounds from
+ *				each end), since a shared machine now and then slows one
+ *				run of a round by half and a mean weighs that round fully
  *	interval	exp(e -+ t(1 - a/2, df) se), a paired t interval with
- *				rounds - 1 degrees of freedom, rounds - 2 when fitted
+ *				rounds - 1 degrees of freedom, rounds - 2 when fitted,
+ *				and 2 fewer for each round trimmed from each end
  *	several		Holm's step-down over the configurations, per metric: the
  *				configuration with the i-th smallest p (0-based, of k) is
  *				tested, and its interval drawn, at a / (k - i); a direction
@@ -52,7 +56,8 @@
  *				and 6 for a direction at 5%) the line says so:
  *				"too few rounds for a verdict at 5%: needs 5 (6 for
  *				faster or slower)"; over WSB_SIGN_FLIP_EXACT_MAX rounds
- *				the t interval judges alone
+ *				the t interval judges alone.  The rounds the fit trims
+ *				are clipped here to the largest it keeps
  *	rank test	from 6 rounds, Wilcoxon's signed-rank test beside the t
  *				interval, over every round (exact, enumerated, up to 200
  *				rounds; the normal approximation above): a check that one
@@ -968,6 +973,19 @@ gate_rounds(const int *rank, const int *rounds, const double *flip_p, int nconfi
 }
 
 /*
+ * Equivalence of one configuration by itself, at the look's whole alpha
+ * a: the TOST p and the sign-flip gate (its rounds, and its p where it is
+ * counted) without Holm's shares.  What a fixed sequence of claims tests
+ * (tipping.c), where Holm's family does not apply.
+ */
+static bool
+equivalent_alone(const WsbPaired *v, double a)
+{
+	return v->p_equiv < a && v->rounds >= wsb_sign_flip_rounds(a, false) &&
+		(isnan(v->flip_p_equiv) || v->flip_p_equiv <= a);
+}
+
+/*
  * A slope fitted on the same runs (the machine's speed): one more
  * parameter on the residuals than fit counted, the same sum of squares
  * over one degree of freedom fewer, and the slope's own error in the
@@ -1069,6 +1087,7 @@ judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 			v->ratio = v->low = v->high = v->low90 = v->high90 = v->sd = NAN;
 			v->se = v->df = v->place_slope = NAN;
 			v->carryover = v->carryover_low = v->carryover_high = NAN;
+			v->low_alone = v->high_alone = NAN;
 			v->p = v->p_holm = v->rank_p = v->level = NAN;
 			v->p_equiv = v->p_equiv_holm = v->level90 = NAN;
 			v->flip_p = v->flip_p_equiv = NAN;
@@ -1151,6 +1170,7 @@ judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 			v->se = fit[c].se;
 			v->df = fit[c].df;
 			v->place_adjusted = fit[c].adjusted;
+			v->trimmed = fit[c].trimmed;
 			v->place_slope = fit[c].slope;
 			v->p_holm = adj[c];
 			v->p_equiv = peq[c];
@@ -1159,6 +1179,8 @@ judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 			v->level90 = rankeq[c] >= 0 ? 1 - 2 * a / (keq - rankeq[c]) : 1 - 2 * a;
 			fit_interval(&fit[c], v->level, &v->low, &v->high);
 			fit_interval(&fit[c], v->level90, &v->low90, &v->high90);
+			fit_interval(&fit[c], 1 - 2 * a, &v->low_alone, &v->high_alone);
+			v->equiv_alone = equivalent_alone(v, a);
 			if (m == WSB_M_TPS || m == WSB_M_P99 || m == WSB_M_LONGEST)
 				margin_words(v, m == WSB_M_TPS ? &tps_words_of : &latency_words_of, margin,
 							 1 - a_plan / (2.0 * (k - rank[c])),

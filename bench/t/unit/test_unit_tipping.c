@@ -28,8 +28,10 @@ verdict(int i, WsbWord word, const char *words, double low, double high, int rou
 	memset(p, 0, sizeof(*p));
 	p->word = word;
 	p->decided = word != WSB_W_INCONCLUSIVE && word != WSB_W_BASELINE;
-	p->low = low;
-	p->high = high;
+	p->low = p->low_alone = low;
+	p->high = p->high_alone = high;
+	p->alpha_used = 0.05;
+	p->equiv_alone = word == WSB_W_EQUIVALENT;
 	p->ratio = (low + high) / 2;
 	p->rounds = rounds;
 	snprintf(p->words, sizeof(p->words), "%s", words);
@@ -113,12 +115,47 @@ test_tipping(void)
 		wsb_tip_sentence(&ring, v, 5, s, sizeof(s));
 		check(strstr(s, "No size in the sweep reaches the tipping point: from 1MB on wrap-around stalls "
 					 "take under 1% of client time") &&
-			  strstr(s, "but tps at 4MB is not shown equivalent within +-10%: inconclusive [-8.0%, +12.0%]."),
+			  strstr(s, "but tps at 4MB is not shown equivalent within +-10% even by itself (4MB [-8.0%, "
+					 "+12.0%] at 90%): inconclusive [-8.0%, +12.0%]."),
 			  "tipping: settled from 1MB, tps at 4MB unresolved (%s)", s);
 		check(strstr(s, "From 1MB on, the stalls a larger ring would remove take at most 0.8% of client "
 					 "time (at 1MB): at most about 0.8% of tps, inside even the narrowest interval 9 "
 					 "rounds give at this noise ([-8.0%, +12.0%] at 4MB)."),
 			  "tipping: and that tps cannot resolve what those stalls could cost (%s)", s);
+	}
+
+	/*
+	 * 4MB and 1MB inconclusive by Holm's shares but equivalent each by
+	 * itself: the fixed sequence from the largest down reaches 1MB, and
+	 * stops at 256kB, whose stalls are not settled
+	 */
+	{
+		double		share[] = {0.20, 0.016, 0.008, 0.001, 0.0005};
+		WsbPaired  *p;
+		const WsbPaired *tps[] = {
+			verdict(0, WSB_W_SLOWER, "slower by >= 10%", 0.62, 0.80, 22),
+			verdict(1, WSB_W_EQUIVALENT, "equivalent within +-10%", 0.95, 1.04, 22),
+			verdict(2, WSB_W_INCONCLUSIVE, "inconclusive [-10.9%, +13.1%]", 0.891, 1.131, 22),
+			verdict(3, WSB_W_INCONCLUSIVE, "inconclusive [-10.5%, +17.3%]", 0.895, 1.173, 22), base};
+
+		for (int i = 2; i <= 3; i++)
+		{
+			p = &verdicts[i];
+			p->equiv_alone = true;
+			p->alpha_used = 0.0298;
+			p->low_alone = i == 2 ? 0.903 : 0.938;
+			p->high_alone = i == 2 ? 1.043 : 1.087;
+		}
+		ring_sweep(v, share, tps, 5);
+		t = wsb_tip_find(v, 5);
+		check(t.tip == 2, "tipping: a fixed sequence of claims, each at the look's alpha, reaches 1MB (tip %d)",
+			  t.tip);
+		wsb_tip_sentence(&ring, v, 5, s, sizeof(s));
+		check(strstr(s, "The tipping point on this machine: 1MB.") &&
+			  strstr(s, "(each size from the largest down, at 94.04% while every larger one holds: "
+					 "4MB [-6.2%, +8.7%], 1MB [-9.7%, +4.3%])") &&
+			  strstr(s, "at 256kB, wrap-around 1.6% of client time, and tps by rounds: equivalent within +-10%"),
+			  "tipping: the sentence gives each claim's interval in the sequence's order (%s)", s);
 	}
 
 	/* nothing settles below the largest */
