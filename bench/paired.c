@@ -55,65 +55,13 @@ wsb_paired_t_p(const double *d, int n)
 }
 
 /*
- * The rounds trimmed from each end: a tenth of n, rounded down, so none
- * under 10 rounds.  A shared machine now and then turns one run of a
- * round slow and its log ratio by 50-70% (docs/verdict.md, "A few wild
- * rounds"); a mean weighs such a round fully, and two of them in 22
- * widened the interval by half.
- */
-int
-wsb_trimmed_rounds(int n)
-{
-	return n >= 1 ? (int) floor(WSB_TRIM_SHARE * n) : 0;
-}
-
-/* The trimmed mean of x (g from each end) and the winsorized sum of
- * squares about the winsorized mean: Yuen's two figures. */
-static void
-trimmed_figures(const double *x, int n, int g, double *trimmed, double *ss_w)
-{
-	double	   *s = malloc(sizeof(double) * (n + 1));
-	double		sum = 0,
-				wmean = 0,
-				lo,
-				hi;
-
-	*trimmed = *ss_w = NAN;
-	if (s == NULL)
-		return;
-	memcpy(s, x, sizeof(double) * n);
-	qsort(s, n, sizeof(double), wsb_cmp_double);
-	lo = s[g];
-	hi = s[n - 1 - g];
-	for (int i = g; i < n - g; i++)
-		sum += s[i];
-	*trimmed = sum / (n - 2 * g);
-	for (int i = 0; i < n; i++)
-		wmean += fmin(fmax(x[i], lo), hi);
-	wmean /= n;
-	*ss_w = 0;
-	for (int i = 0; i < n; i++)
-	{
-		double		w = fmin(fmax(x[i], lo), hi) - wmean;
-
-		*ss_w += w * w;
-	}
-	free(s);
-}
-
-/*
- * The fit of d on the place differences (see WsbPairedFit), trimmed.
- * The place's slope by least squares with an intercept (the place soaks
- * up a drift inside rounds, and the carryover every place shares, which
- * the balanced order (plan.c) spreads evenly on both sides; unadjusted,
- * that drift would read as noise, or in an unbalanced order as an
- * effect); then, on the rounds moved to place 0, Yuen's trimmed mean:
- * with h = n - 2g rounds kept and SSw their winsorized sum of squares,
- * the estimate is the trimmed mean, se^2 = SSw / (h (h - lost)) times
- * 1 + n mean(x)^2 / Sxx with the place fitted, h - lost df (lost: 1, 2
- * with the place).  With g = 0 this is least squares exactly (the mean
- * and the paired t without places).  place may be NULL; a NAN in it
- * means the places are not known.
+ * The fit of d on the place differences (see WsbPairedFit): least squares
+ * with an intercept, the estimate at x = 0 and its standard error
+ * s sqrt(1/n + mean(x)^2 / Sxx), n - 2 df.  The place soaks up a drift
+ * inside rounds (and the carryover every place shares), which the balanced
+ * order (plan.c) spreads evenly on both sides; unadjusted, that drift
+ * would read as noise, or in an unbalanced order as an effect.  place may
+ * be NULL; a NAN in it means the places are not known.
  */
 void
 wsb_paired_fit(const double *d, const double *place, int n, WsbPairedFit *fit)
@@ -121,54 +69,40 @@ wsb_paired_fit(const double *d, const double *place, int n, WsbPairedFit *fit)
 	double		mx = 0,
 				sxx = 0,
 				sxy = 0,
-				md,
-				spread = 1,
-				ss_w;
-	double	   *e;
+				ss = 0,
+				md;
 	bool		known = place != NULL && n >= WSB_PLACE_MIN_ROUNDS;
-	int			g = wsb_trimmed_rounds(n),
-				h = n - 2 * g,
-				lost;
 
 	memset(fit, 0, sizeof(*fit));
 	fit->slope = NAN;
-	fit->trimmed = g;
 	wsb_paired_summary(d, n, &md, &fit->sd);
 	fit->estimate = md;
 	fit->df = n - 1;
 	fit->se = n >= 2 ? fit->sd / sqrt(n) : NAN;
 	for (int i = 0; known && i < n; i++)
 		known = !isnan(place[i]);
-	if (known)
-	{
-		mx = wsb_mean(place, n);
-		for (int i = 0; i < n; i++)
-		{
-			sxx += (place[i] - mx) * (place[i] - mx);
-			sxy += (place[i] - mx) * (d[i] - md);
-		}
-		fit->adjusted = sxx > 0;
-	}
-	if (!fit->adjusted && g == 0)
+	if (!known)
 		return;
-	lost = fit->adjusted ? 2 : 1;
-	if (h - lost < 1 || (e = malloc(sizeof(double) * n)) == NULL)
-	{
-		fit->adjusted = false;
-		return;
-	}
-	if (fit->adjusted)
-	{
-		fit->slope = sxy / sxx;
-		spread = 1 + n * mx * mx / sxx;
-	}
+	mx = wsb_mean(place, n);
 	for (int i = 0; i < n; i++)
-		e[i] = d[i] - (fit->adjusted ? fit->slope * place[i] : 0);
-	trimmed_figures(e, n, g, &fit->estimate, &ss_w);
-	free(e);
-	fit->df = h - lost;
-	fit->sd = sqrt(ss_w * n / (h * (double) (h - lost)));
-	fit->se = sqrt(ss_w / (h * (double) (h - lost)) * spread);
+	{
+		sxx += (place[i] - mx) * (place[i] - mx);
+		sxy += (place[i] - mx) * (d[i] - md);
+	}
+	if (!(sxx > 0))
+		return;
+	fit->adjusted = true;
+	fit->slope = sxy / sxx;
+	fit->estimate = md - fit->slope * mx;
+	for (int i = 0; i < n; i++)
+	{
+		double		e = d[i] - fit->estimate - fit->slope * place[i];
+
+		ss += e * e;
+	}
+	fit->df = n - 2;
+	fit->sd = sqrt(ss / fit->df);
+	fit->se = fit->sd * sqrt(1.0 / n + mx * mx / sxx);
 }
 
 /* Two-sided p of estimate = 0 under the fit's t; no spread at all: 0 when
@@ -539,11 +473,7 @@ cmp_desc(const void *x, const void *y)
  * centre: under the null each d_i - centre is as likely negated, so the
  * p is the share of the 2^n sign patterns whose sum lies at least as far
  * out as the observed one; side +1 tests "above centre", -1 "below", 0
- * both (|sum|).  Each |d_i - centre| is first clipped at the one the
- * fit's trimming would keep largest (wsb_trimmed_rounds from the top), so
- * that a wild round weighs here no more than in the interval; the clip
- * depends on the sizes alone, which a flip leaves as they are, so the
- * test stays exact.  Nothing is assumed of the noise's shape but its
+ * both (|sum|).  Nothing is assumed of the noise's shape but its
  * symmetry.  Counting may stop once p is known to exceed stop_above (the
  * result is then some p above it).  NAN over WSB_SIGN_FLIP_EXACT_MAX
  * values, where the t test's own p stands alone, or under 1.
@@ -553,7 +483,6 @@ wsb_sign_flip_p(const double *d, int n, double centre, int side, double stop_abo
 {
 	double		a[WSB_SIGN_FLIP_EXACT_MAX + 1],
 				rest[WSB_SIGN_FLIP_EXACT_MAX + 2],
-				clip,
 				sum = 0,
 				t,
 				all;
@@ -561,16 +490,13 @@ wsb_sign_flip_p(const double *d, int n, double centre, int side, double stop_abo
 	if (n < 1 || n > WSB_SIGN_FLIP_EXACT_MAX)
 		return NAN;
 	for (int i = 0; i < n; i++)
-		a[i] = fabs(d[i] - centre);
-	qsort(a, n, sizeof(double), cmp_desc);
-	clip = a[wsb_trimmed_rounds(n)];
-	for (int i = 0; i < n; i++)
 	{
 		double		e = side < 0 ? centre - d[i] : d[i] - centre;
 
-		sum += copysign(fmin(fabs(e), clip), e);
-		a[i] = fmin(a[i], clip);
+		sum += e;
+		a[i] = fabs(e);
 	}
+	qsort(a, n, sizeof(double), cmp_desc);
 	rest[n] = 0;
 	for (int i = n - 1; i >= 0; i--)
 		rest[i] = rest[i + 1] + a[i];

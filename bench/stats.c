@@ -27,9 +27,8 @@
 
 #include "wsb.h"
 
-/* qsort's comparison of doubles, ascending */
-int
-wsb_cmp_double(const void *a, const void *b)
+static int
+cmp_double(const void *a, const void *b)
 {
 	double		x = *(const double *) a;
 	double		y = *(const double *) b;
@@ -48,7 +47,7 @@ wsb_median(const double *x, int n)
 		return NAN;
 	c = wsb_xmalloc(sizeof(double) * n);
 	memcpy(c, x, sizeof(double) * n);
-	qsort(c, n, sizeof(double), wsb_cmp_double);
+	qsort(c, n, sizeof(double), cmp_double);
 	m = (n % 2) ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2.0;
 	free(c);
 	return m;

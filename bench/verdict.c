@@ -18,13 +18,9 @@
  *				from WSB_PLACE_MIN_ROUNDS rounds with the places known,
  *				exp(e) of the fit d_r = e + b x_r (wsb_paired_fit): the
  *				ratio of two runs in the same place, each configuration
- *				with its own slope and its own noise; from 10 rounds
- *				e is a trimmed mean (Yuen's: a tenth of the rounds from
- *				each end), since a shared machine now and then slows one
- *				run of a round by half and a mean weighs that round fully
+ *				with its own slope and its own noise
  *	interval	exp(e -+ t(1 - a/2, df) se), a paired t interval with
- *				rounds - 1 degrees of freedom, rounds - 2 when fitted,
- *				and 2 fewer for each round trimmed from each end
+ *				rounds - 1 degrees of freedom, rounds - 2 when fitted
  *	several		Holm's step-down over the configurations, per metric: the
  *				configuration with the i-th smallest p (0-based, of k) is
  *				tested, and its interval drawn, at a / (k - i); a direction
@@ -56,8 +52,7 @@
  *				and 6 for a direction at 5%) the line says so:
  *				"too few rounds for a verdict at 5%: needs 5 (6 for
  *				faster or slower)"; over WSB_SIGN_FLIP_EXACT_MAX rounds
- *				the t interval judges alone.  The rounds the fit trims
- *				are clipped here to the largest it keeps
+ *				the t interval judges alone
  *	rank test	from 6 rounds, Wilcoxon's signed-rank test beside the t
  *				interval, over every round (exact, enumerated, up to 200
  *				rounds; the normal approximation above): a check that one
@@ -1170,7 +1165,6 @@ judge_rounds(const WsbRoundRun *runs, int nruns, int nconfigs,
 			v->se = fit[c].se;
 			v->df = fit[c].df;
 			v->place_adjusted = fit[c].adjusted;
-			v->trimmed = fit[c].trimmed;
 			v->place_slope = fit[c].slope;
 			v->p_holm = adj[c];
 			v->p_equiv = peq[c];

@@ -118,7 +118,6 @@ typedef struct WsbPaired
 	double		se;				/* standard error of the log ratio */
 	double		df;				/* of the t interval */
 	bool		place_adjusted;	/* the run's place in its round a covariate */
-	int			trimmed;		/* rounds trimmed from each end (wsb_paired_fit) */
 	double		place_slope;	/* log ratio per place later, NAN unadjusted */
 	double		carryover,		/* tps: a run after this configuration against */
 				carryover_low,	/* one after the baseline, ratio and 95% */
@@ -238,15 +237,10 @@ typedef struct WsbPairedFit
 	double		estimate;
 	double		se;
 	double		df;
-	double		sd;				/* the per-round noise: of the residuals,
-								 * winsorized where trimmed */
+	double		sd;				/* of the residuals: the per-round noise */
 	double		slope;			/* NAN unadjusted */
 	bool		adjusted;
-	int			trimmed;		/* rounds trimmed from each end */
 } WsbPairedFit;
-
-/* the share of the rounds trimmed from each end (wsb_trimmed_rounds) */
-#define WSB_TRIM_SHARE 0.1
 
 /* the place is a covariate from this many rounds (2 df left) */
 #define WSB_PLACE_MIN_ROUNDS 4
@@ -261,7 +255,6 @@ typedef struct WsbPairedFit
 
 extern void wsb_paired_summary(const double *d, int n, double *mean, double *sd);
 extern double wsb_paired_t_p(const double *d, int n);
-extern int	wsb_trimmed_rounds(int n);
 extern void wsb_paired_fit(const double *d, const double *place, int n, WsbPairedFit *fit);
 extern double wsb_fit_p(const WsbPairedFit *fit);
 extern double wsb_fit_equiv_p(const WsbPairedFit *fit, double margin);

@@ -29,7 +29,7 @@
 void
 wsb_method_text(const WsbJudgeSpec *spec, WsbMetric m, const WsbPaired *p, PQExpBuffer buf)
 {
-	appendPQExpBuffer(buf, "paired t on per-round log ratios of %s, %s%s%s%g df, %.4g%% interval "
+	appendPQExpBuffer(buf, "paired t on per-round log ratios of %s, %s%s%g df, %.4g%% interval "
 					  "(Holm over configurations), TOST at %.4g%% (Holm over configurations)",
 					  m == WSB_M_TPS ? "tps" : m == WSB_M_P99 ? "p99 latency" :
 					  m == WSB_M_LONGEST ? "the longest stall (floor 1 ms)" :
@@ -37,7 +37,6 @@ wsb_method_text(const WsbJudgeSpec *spec, WsbMetric m, const WsbPaired *p, PQExp
 					  (m >= WSB_M_EPISODES ? "episodes (floor 1)" : "stall share (floor 1 ms)"),
 					  p->speed_adjusted ? "tps moved for the machine's speed (speed.c), " : "",
 					  p->place_adjusted ? "the run's place in its round a covariate, " : "",
-					  p->trimmed > 0 ? "10% trimmed (Yuen), " : "",
 					  p->df > 0 ? p->df : 0,
 					  isnan(p->level) ? 95.0 : 100 * p->level,
 					  100 * (isnan(p->level90) ? 1 - 2 * p->alpha_used : p->level90));
@@ -177,14 +176,10 @@ noise_line(char *buf, size_t len, const char *label, const WsbPaired *p)
 {
 	double		half = wsb_t_quantile(0.975, p->df) * p->se;
 
-	char		trim[64] = "";
-
-	if (p->trimmed > 0)
-		snprintf(trim, sizeof(trim), ", the %d wildest each way clipped", p->trimmed);
-	snprintf(buf, len, "%s: per-round noise +-%.1f%% (sd of the log ratio over %d rounds%s%s); "
+	snprintf(buf, len, "%s: per-round noise +-%.1f%% (sd of the log ratio over %d rounds%s); "
 			 "%d rounds tell changes beyond +-%.1f%% from none",
 			 label, 100 * (exp(p->sd) - 1), p->rounds,
-			 p->place_adjusted ? ", each at its place in the round" : "", trim,
+			 p->place_adjusted ? ", each at its place in the round" : "",
 			 p->rounds, 100 * (exp(half) - 1));
 	if (p->place_adjusted)
 		snprintf(buf + strlen(buf), len - strlen(buf),

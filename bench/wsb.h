@@ -363,7 +363,6 @@ typedef struct WsbEnvironment
 
 /* ---------- descriptive statistics (stats.c) ---------- */
 
-extern int	wsb_cmp_double(const void *a, const void *b);
 extern double wsb_median(const double *x, int n);
 extern void wsb_sort_by_key(void *rows, int n, size_t size, double (*key) (const void *row));
 /* tps of configuration c's successful runs into out[nruns]; returns n */

@@ -912,46 +912,6 @@ test_place_fit(void)
 }
 
 /*
- * The trimmed fit (wsb_paired_fit from 10 rounds), worked by hand: one
- * wild round of ten, g = 1 from each end.
- */
-static void
-test_trimmed_fit(void)
-{
-	/*
-	 * 0.01 .. 0.09 and 0.90: the mean of the middle eight 0.055; winsorized
-	 * (0.01 -> 0.02, 0.90 -> 0.09) about their mean 0.055, SSw 0.00665; h 8,
-	 * se sqrt(SSw / (8 7)) = 0.0108972, 7 df, sd sqrt(SSw 10 / 56) = 0.0344601
-	 */
-	const double d[10] = {0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.90};
-	/*
-	 * the same plus 0.02 x, x alternating +-1: the least-squares slope on
-	 * every round is -0.065 (the wild round, at x = -1, pulls it), the
-	 * rounds moved by it trimmed to 0.075, SSw 0.0160734 over h (h - 2) 48:
-	 * se 0.0400936, 6 df (mean x 0: nothing more for the place)
-	 */
-	const double dx[10] = {0.03, 0.0, 0.05, 0.02, 0.07, 0.04, 0.09, 0.06, 0.11, 0.88};
-	const double x[10] = {1, -1, 1, -1, 1, -1, 1, -1, 1, -1};
-	WsbPairedFit f;
-
-	check(wsb_trimmed_rounds(9) == 0 && wsb_trimmed_rounds(10) == 1 && wsb_trimmed_rounds(22) == 2 &&
-		  wsb_trimmed_rounds(0) == 0, "trimming: none under 10 rounds, 1 from each end at 10, 2 at 22");
-	wsb_paired_fit(d, NULL, 10, &f);
-	check(f.trimmed == 1 && !f.adjusted && near(f.estimate, 0.055, 1e-12) &&
-		  near(f.se, 0.0108972473, 1e-9) && f.df == 7 && near(f.sd, 0.0344601219, 1e-9),
-		  "trimmed fit, one wild round of ten: estimate 0.055, se 0.0108972, 7 df, sd 0.0344601 "
-		  "(got %g %g %g %g)", f.estimate, f.se, f.df, f.sd);
-	wsb_paired_fit(dx, x, 10, &f);
-	check(f.trimmed == 1 && f.adjusted && near(f.slope, -0.065, 1e-12) && near(f.estimate, 0.075, 1e-12) &&
-		  near(f.se, 0.0400936404, 1e-9) && f.df == 6,
-		  "trimmed fit on the places: slope -0.065, estimate 0.075, se 0.0400936, 6 df (got %g %g %g %g)",
-		  f.slope, f.estimate, f.se, f.df);
-	wsb_paired_fit(d, NULL, 9, &f);
-	check(f.trimmed == 0 && f.df == 8 && near(f.estimate, 0.05, 1e-12),
-		  "trimmed fit: 9 rounds, the plain mean");
-}
-
-/*
  * Drift inside rounds, judged: the machine gets 8% faster every run, the
  * configuration is truly 10% faster, +-1% noise, six rounds in the
  * harness's order for two configurations.  Each round's ratio is 1.10
@@ -1576,18 +1536,6 @@ test_sign_flip(void)
 			  "sign-flip p against a centre; counting stops past stop_above; none of no rounds");
 	}
 	{
-		/*
-		 * nine rounds at +0.1 and one at -5: clipped at the second largest
-		 * size, 0.1, the sum is 0.8, reached by the patterns with at most
-		 * one minus: 11/1024 above; unclipped the -5 would make it 1 - 1/1024
-		 */
-		const double d[] = {0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, -5};
-
-		check(near(wsb_sign_flip_p(d, 10, 0, 1, 1), 11.0 / 1024, 1e-12),
-			  "sign-flip p, ten rounds: the wild one clipped to the trimmed fit's largest, 11/1024 (got %g)",
-			  wsb_sign_flip_p(d, 10, 0, 1, 1));
-	}
-	{
 		/* +30% every round: at 5 rounds the t interval is sure, the test cannot be */
 		const double d[] = {0.26, 0.27, 0.25, 0.265, 0.26, 0.255};
 
@@ -1768,7 +1716,6 @@ test_verdict(void)
 	test_spending();
 	test_round_order();
 	test_place_fit();
-	test_trimmed_fit();
 	test_place_judged();
 	test_carryover();
 	test_csv_input();
