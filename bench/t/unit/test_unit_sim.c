@@ -31,9 +31,8 @@
  *			it was about three times that)
  *	20%		one configuration truly 20% faster, --budget's looks: the
  *			design decides "faster by >= 5%" in at least 95% of 2,000
- *			experiments within 20 rounds (97.3% with O'Brien-Fleming
- *			spending; 89.3% when the looks split 5% evenly), and never
- *			reads slower.
+ *			experiments within 20 rounds (97.2% with O'Brien-Fleming
+ *			spending), and never reads slower.
  *
  *	machines	the issue's cases, each run's log tps its truth plus a
  *			linear drift, an AR(1) machine state, lognormal noise and a
