@@ -588,16 +588,35 @@ longest_interval(const WalStallCadence *c)
 }
 
 /*
+ * The step bursts are judged at: half of max_ns, and at least twice the
+ * sample interval.  A burst cycle wakes about as often as the time rule
+ * at a quarter of max_ns (its burst at the sample interval, the rest at up
+ * to max_ns), so bursts help where short waits hold the interval there or
+ * below: where a class is short against half of max_ns.
+ */
+static int
+burst_step(const WalStallCadence *c)
+{
+	int			step = 1;
+
+	while (step + 1 < WS_INTERVAL_STEPS &&
+		   (c->settings.sample_ns << (step + 2)) <= c->settings.max_ns)
+		step++;
+	return step;
+}
+
+/*
  * bursts_help
  *		Would counting in bursts let the interval grow: is some class
- *		judged by its time short against twice the sample interval (its
- *		short episodes alone hold the interval down), and the wrap-around
- *		class does not forbid that interval?
+ *		judged by its time short against burst_step() (its short episodes
+ *		alone hold the interval at a quarter of max_ns or below), and the
+ *		wrap-around class does not forbid twice the sample interval?
  */
 static bool
 bursts_help(const WalStallCadence *c)
 {
 	uint64_t	all_time_ns = deciding_time_ns(c);
+	int			step = burst_step(c);
 	bool		short_by_time = false;
 
 	if (c->settings.sample_ns == 0 || c->settings.max_ns < 2 * c->settings.sample_ns)
@@ -609,7 +628,7 @@ bursts_help(const WalStallCadence *c)
 		if (lengths->by_count && class_forbids(c, lengths, 1, all_time_ns))
 			return false;
 		if (!lengths->by_count)
-			short_by_time |= class_is_short(lengths, 1, all_time_ns);
+			short_by_time |= class_is_short(lengths, step, all_time_ns);
 	}
 	return short_by_time;
 }
