@@ -51,6 +51,7 @@ extern char *wsb_read_file_of(const char *path, uid_t owner, size_t *len);
  * bytes; NULL with why */
 extern char *wsb_read_back(const char *path, size_t max, size_t *len, char *why, size_t whylen);
 #define WSB_PLAN_TXT_MAX (1024 * 1024)	/* plan.txt: a few kB */
+#define WSB_RING_CSV_MAX (1024 * 1024)	/* ring.csv: a row per configuration */
 /* a preset or a script: no other account can change it; NULL with err */
 extern char *wsb_read_trusted(const char *path, size_t max, const char *what, size_t *len,
 							  char *err, size_t errlen);

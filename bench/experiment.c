@@ -28,6 +28,7 @@
 #include "verdict.h"
 #include "experiment.h"
 #include "figures.h"
+#include "ring_report.h"
 
 /*
  * The major version of the server the runs are made on, as text: a
@@ -518,6 +519,7 @@ wsb_judge_only(const WsbOptions *o, bool margin_given)
 	WsbVerdicts vs;
 
 	char	   *plan = NULL;
+	char	   *ring = NULL;
 	const char *labels[64];
 	int			nlabels = 0;
 	int			rc;
@@ -538,6 +540,8 @@ wsb_judge_only(const WsbOptions *o, bool margin_given)
 		}
 		free(path);
 		path = wsb_psprintf("%s/results.csv", o->judge);
+		/* a sweep of wal_buffers: its section again, if the run wrote one */
+		ring = wsb_psprintf("%s/ring.csv", o->judge);
 	}
 	else
 		path = wsb_xstrdup(o->judge);
@@ -573,10 +577,20 @@ wsb_judge_only(const WsbOptions *o, bool margin_given)
 	if (rc != 0)
 	{
 		wsb_error("%s", err);
+		free(ring);
 		free(path);
 		return WSB_EXIT_FAILURE;
 	}
 	wsb_print_paired(stdout, &vs.table, &vs.spec, vs.v, vs.table.seed);
+	if (ring != NULL && wsb_ring_judge_print(stdout, ring, &vs, err, sizeof(err)) != 0)
+	{
+		wsb_error("%s", err);
+		free(ring);
+		free(path);
+		wsb_verdicts_free(&vs);
+		return WSB_EXIT_FAILURE;
+	}
+	free(ring);
 	wsb_answer_text(&vs, &cond, answer, sizeof(answer));
 	if (answer[0])
 		printf("\n%s\n", answer);

@@ -20,6 +20,7 @@
  *
  *-------------------------------------------------------------------------
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@ typedef struct RingRow
 	double		bytes;			/* wal_stall_status.wal_buffers_bytes, NAN unknown */
 	double		wrap_ms;		/* client wrap-around time, NAN without wal_stall */
 	double		client_ms;		/* clients x run ms */
+	double		share;			/* wrap_ms / client_ms, NAN unknown */
 	double		tps_median;
 	const WsbPaired *tps;		/* against the baseline by rounds, NULL */
 } RingRow;
@@ -78,12 +80,6 @@ size_name(double bytes, char *buf, size_t len)
 		snprintf(buf, len, "%lldkB", b >> 10);
 	else
 		snprintf(buf, len, "%lldB", b);
-}
-
-static double
-wrap_share(const RingRow *r)
-{
-	return r->client_ms > 0 ? r->wrap_ms / r->client_ms : NAN;
 }
 
 static double
@@ -131,6 +127,7 @@ collect(const WsbPlan *plan, const WsbRun *runs, int nruns, const WsbVerdicts *v
 		}
 		if (row->runs == 0)
 			continue;
+		row->share = row->client_ms > 0 ? row->wrap_ms / row->client_ms : NAN;
 		row->tps_median = wsb_config_median(runs, nruns, c, run_tps, NULL, NULL);
 		row->tps = wsb_tip_tps(verdicts, plan->configs[c].label);
 		n++;
@@ -145,7 +142,7 @@ tip_values(RingRow *rows, int n, WsbTipValue *v)
 	for (int i = 0; i < n; i++)
 	{
 		const RingRow *r = &rows[i];
-		double		s = wrap_share(r);
+		double		s = r->share;
 
 		memset(&v[i], 0, sizeof(v[i]));
 		v[i].value = r->bytes;
@@ -172,14 +169,15 @@ sorted_rows(const WsbPlan *plan, const WsbRun *runs, int nruns, const WsbVerdict
 }
 
 static void
-sentence(const WsbPlan *plan, const WsbTipValue *v, int n, char *buf, size_t len)
+sentence(double margin_pct, const char *baseline_label, const WsbTipValue *v, int n,
+		 char *buf, size_t len)
 {
 	WsbTipSweep sweep = {
 		.noun = "size",
 		.settled_rule = "wrap-around stalls take under 1% of client time",
 		.larger = "a larger ring",
-		.margin_pct = plan->margin_pct,
-		.baseline_label = plan->configs[0].label,
+		.margin_pct = margin_pct,
+		.baseline_label = baseline_label,
 	};
 
 	wsb_tip_sentence(&sweep, v, n, buf, len);
@@ -214,13 +212,11 @@ wsb_ring_write_csv(const char *path, const WsbPlan *plan, const WsbRun *runs, in
 	return wsb_close_written(f, 0);
 }
 
-void
-wsb_ring_print(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns,
-			   const WsbVerdicts *verdicts)
+/* The table and the sentence of rows and v, sorted by size. */
+static void
+print_rows(FILE *f, const RingRow *rows, const WsbTipValue *v, int n, double margin_pct,
+		   const char *baseline_label)
 {
-	RingRow		rows[WSB_MAX_CONFIGS];
-	WsbTipValue v[WSB_MAX_CONFIGS];
-	int			n = sorted_rows(plan, runs, nruns, verdicts, rows, v);
 	char		s[2048];
 
 	fputs("\nwal_buffers by size (wrap-around: the clients' wal_buffer_full time)\n", f);
@@ -229,8 +225,160 @@ wsb_ring_print(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns,
 	for (int i = 0; i < n; i++)
 		fprintf(f, "%-10s %-12.3f %-8.0f %s\n", v[i].name, 100.0 * v[i].stall_share,
 				rows[i].tps_median, rows[i].tps ? rows[i].tps->words : "-");
-	sentence(plan, v, n, s, sizeof(s));
+	sentence(margin_pct, baseline_label, v, n, s, sizeof(s));
 	fprintf(f, "%s\n", s);
+}
+
+void
+wsb_ring_print(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns,
+			   const WsbVerdicts *verdicts)
+{
+	RingRow		rows[WSB_MAX_CONFIGS];
+	WsbTipValue v[WSB_MAX_CONFIGS];
+	int			n = sorted_rows(plan, runs, nruns, verdicts, rows, v);
+
+	print_rows(f, rows, v, n, plan->margin_pct, plan->configs[0].label);
+}
+
+/*
+ * A number of ring.csv, or NAN for an empty cell; false when the cell is
+ * not a number in [lo, hi].
+ */
+static bool
+read_number(const char *cell, double lo, double hi, double *value)
+{
+	char	   *end;
+
+	*value = NAN;
+	if (cell[0] == '\0')
+		return true;
+	errno = 0;
+	*value = strtod(cell, &end);
+	return errno == 0 && end != cell && *end == '\0' && *value >= lo && *value <= hi;
+}
+
+/* A cell of the row, "" past its end. */
+static const char *
+cell(const WsbCsvReader *r, int i)
+{
+	const char *c = wsb_csv_cell(r, i);
+
+	return c ? c : "";
+}
+
+/*
+ * The rows of ring.csv's text, for the configurations verdicts judged (a
+ * row of another is left out); the count, or -1 with err.
+ */
+static int
+read_ring_rows(const char *path, const char *text, size_t len, const WsbVerdicts *verdicts,
+			   RingRow *rows, char *err, size_t errlen)
+{
+	static const char *const names[] = {"configuration", "wal_buffers_bytes",
+	"wrap_around_share", "tps_median"};
+	int			col[4];
+	WsbCsvReader r;
+	char		msg[512];
+	int			n = 0;
+	int			rc;
+
+	if (!wsb_csv_reader_init(&r, text, len))
+	{
+		snprintf(err, errlen, "\"%s\": out of memory", path);
+		return -1;
+	}
+	rc = wsb_csv_next_row(&r, msg, sizeof(msg));
+	for (int k = 0; k < 4; k++)
+	{
+		col[k] = -1;
+		for (int i = 0; rc > 0 && i < r.ncells; i++)
+			if (strcmp(cell(&r, i), names[k]) == 0)
+				col[k] = i;
+		if (rc >= 0 && col[k] < 0)
+		{
+			snprintf(err, errlen, "\"%s\" needs the columns configuration, wal_buffers_bytes, "
+					 "wrap_around_share and tps_median", path);
+			wsb_csv_reader_free(&r);
+			return -1;
+		}
+	}
+	while (rc > 0 && (rc = wsb_csv_next_row(&r, msg, sizeof(msg))) > 0)
+	{
+		RingRow    *row = &rows[n];
+		const char *label = cell(&r, col[0]);
+		int			bad = 0;
+		int			c = -1;
+
+		for (int k = 0; k < verdicts->table.nconfigs; k++)
+			if (strcmp(verdicts->table.labels[k], label) == 0)
+				c = k;
+		if (c < 0)
+			continue;
+		if (n == WSB_MAX_CONFIGS)
+		{
+			snprintf(err, errlen, "\"%s\" line %d: more than %d configurations", path, r.line,
+					 WSB_MAX_CONFIGS);
+			rc = -2;
+			break;
+		}
+		memset(row, 0, sizeof(*row));
+		row->config = c;
+		if (!read_number(cell(&r, col[1]), 1, 1e15, &row->bytes))
+			bad = 1;
+		else if (!read_number(cell(&r, col[2]), 0, 1, &row->share))
+			bad = 2;
+		else if (!read_number(cell(&r, col[3]), 0, 1e12, &row->tps_median))
+			bad = 3;
+		if (bad > 0)
+		{
+			snprintf(err, errlen, "\"%s\" line %d: %s is not a number in its range: \"%s\"",
+					 path, r.line, names[bad], cell(&r, col[bad]));
+			rc = -2;
+			break;
+		}
+		row->tps = wsb_tip_tps(verdicts, label);
+		n++;
+	}
+	/* -1: the reader's message; -2: err is written */
+	if (rc == -1)
+		snprintf(err, errlen, "\"%s\" %s", path, msg);
+	wsb_csv_reader_free(&r);
+	return rc == 0 ? n : -1;
+}
+
+/*
+ * wsb_ring_judge_print
+ *		--judge DIR of a sweep: the section again, each size's ring and
+ *		wrap-around share from the run's ring.csv (results.csv names the
+ *		setting, not the ring the server had), the tps verdicts those just
+ *		judged.  Nothing without ring.csv; 0, or -1 with err.
+ */
+int
+wsb_ring_judge_print(FILE *f, const char *path, const WsbVerdicts *verdicts, char *err,
+					 size_t errlen)
+{
+	RingRow		rows[WSB_MAX_CONFIGS];
+	WsbTipValue v[WSB_MAX_CONFIGS];
+	char		why[256];
+	size_t		len;
+	char	   *text = wsb_read_back(path, WSB_RING_CSV_MAX, &len, why, sizeof(why));
+	int			n;
+
+	if (text == NULL)
+	{
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, errlen, "could not read \"%s\": %s", path, why);
+		return -1;
+	}
+	n = read_ring_rows(path, text, len, verdicts, rows, err, errlen);
+	free(text);
+	if (n < 0)
+		return -1;
+	wsb_sort_by_key(rows, n, sizeof(RingRow), row_bytes);
+	tip_values(rows, n, v);
+	print_rows(f, rows, v, n, verdicts->spec.margin_pct, verdicts->table.labels[0]);
+	return 0;
 }
 
 /* plots/ring.dat and ring.gp, drawn; 0 or -1 with why */
@@ -301,7 +449,7 @@ wsb_ring_html(FILE *f, const char *plotdir, const WsbPlan *plan, const WsbRun *r
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	sentence(plan, v, n, s, sizeof(s));
+	sentence(plan->margin_pct, plan->configs[0].label, v, n, s, sizeof(s));
 	fputs("<p><strong>", f);
 	wsb_html_escape(f, s);
 	fputs("</strong></p>\n", f);

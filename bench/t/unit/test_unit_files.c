@@ -28,6 +28,7 @@
 #include "engine.h"
 #include "verdict.h"
 #include "experiment.h"
+#include "ring_report.h"
 #include "test_unit.h"
 
 /* text (len bytes, NULs allowed) into a new temporary file: its path */
@@ -564,6 +565,109 @@ test_cluster_names(void)
 		  strstr(err, "is not VERSION/NAME") != NULL, "--cluster with a version not of digits: refused (%s)", err);
 }
 
+/*
+ * --judge DIR of a wal_buffers sweep: the section again from the run's
+ * ring.csv, with the verdicts judged now; its cells read as untrusted.
+ */
+static void
+test_ring_judged(void)
+{
+	static const char ring_head[] =
+		"configuration,wal_buffers_bytes,runs,wrap_around_share,settled,tps_median,tps_by_rounds\n";
+	PQExpBufferData csv;
+	WsbVerdicts vs;
+	char		err[1024] = "";
+	char		dir[] = "/tmp/wsb_unit_ring.XXXXXX";
+	char		ring[64];
+	char		link[64];
+	char	   *out = NULL;
+	size_t		outlen = 0;
+	FILE	   *f;
+	int			rc;
+
+	initPQExpBuffer(&csv);
+	appendPQExpBufferStr(&csv, "configuration,round,tps\n");
+	for (int r = 1; r <= 8; r++)
+		appendPQExpBuffer(&csv, "wal_buffers=16MB,%d,%d\nwal_buffers=1MB,%d,%d\n"
+						  "wal_buffers=64kB,%d,%d\n", r, 1000 + r % 3, r, 1001 - r % 2, r,
+						  999 + r % 2);
+	rc = judge_text(csv.data, csv.len, &vs, err, sizeof(err));
+	termPQExpBuffer(&csv);
+	check(rc == 0, "a sweep's results judged (%s)", err);
+	if (rc != 0 || mkdtemp(dir) == NULL)
+		return;
+	snprintf(ring, sizeof(ring), "%s/ring.csv", dir);
+	snprintf(link, sizeof(link), "%s/link.csv", dir);
+
+	/* no ring.csv: nothing */
+	f = open_memstream(&out, &outlen);
+	rc = wsb_ring_judge_print(f, ring, &vs, err, sizeof(err));
+	fclose(f);
+	check(rc == 0 && outlen == 0, "--judge without ring.csv: no section");
+	free(out);
+
+	wsb_write_file(ring, "configuration,wal_buffers_bytes,runs,wrap_around_share,settled,tps_median,"
+				   "tps_by_rounds\nwal_buffers=64kB,65536,8,0.020000,false,999.500,\n"
+				   "wal_buffers=4MB,4194304,8,0.000100,true,1000.000,\n"
+				   "wal_buffers=1MB,1048576,8,0.001000,true,1000.500,\n"
+				   "wal_buffers=16MB,16777216,8,0.000000,true,1000.000,\n");
+	f = open_memstream(&out, &outlen);
+	rc = wsb_ring_judge_print(f, ring, &vs, err, sizeof(err));
+	fclose(f);
+	check(rc == 0 && out && strstr(out, "\n64kB       2.000        1000     equivalent within +-5%") &&
+		  strstr(out, "\n16MB       0.000        1000     baseline\n") && !strstr(out, "4MB"),
+		  "--judge of a sweep: its sizes from ring.csv, the verdicts judged now, a row of no "
+		  "configuration judged left out");
+	check(out && strstr(out, "The tipping point on this machine: 1MB."),
+		  "... and the tipping-point sentence");
+	free(out);
+
+	/* its cells are untrusted input */
+	{
+		FILE	   *devnull = fopen("/dev/null", "w");
+		static const struct
+		{
+			const char *row;
+			const char *message;
+		}			cases[] = {
+			{"wal_buffers=1MB,1048576,8,abc,true,1000,\n",
+			"line 2: wrap_around_share is not a number in its range: \"abc\""},
+			{"wal_buffers=1MB,1048576,8,1.5,true,1000,\n",
+			"line 2: wrap_around_share is not a number in its range: \"1.5\""},
+			{"wal_buffers=1MB,-8,8,0.1,true,1000,\n",
+			"line 2: wal_buffers_bytes is not a number in its range: \"-8\""},
+			{"wal_buffers=1MB,1048576,8,0.1,true,1e400,\n",
+			"line 2: tps_median is not a number in its range: \"1e400\""},
+			{"wal_buffers=1MB,1MB,8,0.1,true,1000,\n",
+			"line 2: wal_buffers_bytes is not a number in its range: \"1MB\""},
+		};
+
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		{
+			char		text[512];
+
+			snprintf(text, sizeof(text), "%s%s", ring_head, cases[i].row);
+			wsb_write_file(ring, text);
+			err[0] = '\0';
+			rc = wsb_ring_judge_print(devnull, ring, &vs, err, sizeof(err));
+			check(rc == -1 && strstr(err, cases[i].message) != NULL,
+				  "ring.csv %s: refused (%s)", cases[i].message, err);
+		}
+		wsb_write_file(ring, "configuration,runs\nwal_buffers=1MB,8\n");
+		rc = wsb_ring_judge_print(devnull, ring, &vs, err, sizeof(err));
+		check(rc == -1 && strstr(err, "needs the columns configuration, wal_buffers_bytes, "
+								 "wrap_around_share and tps_median"),
+			  "ring.csv without its columns: refused (%s)", err);
+		check(symlink(ring, link) == 0 && wsb_ring_judge_print(devnull, link, &vs, err, sizeof(err)) == -1 &&
+			  strstr(err, "could not read"), "ring.csv a link: refused (%s)", err);
+		fclose(devnull);
+	}
+	unlink(link);
+	unlink(ring);
+	rmdir(dir);
+	wsb_verdicts_free(&vs);
+}
+
 void
 test_files(void)
 {
@@ -575,4 +679,5 @@ test_files(void)
 	test_plan_target();
 	test_results_replaced_whole();
 	test_read_back();
+	test_ring_judged();
 }
