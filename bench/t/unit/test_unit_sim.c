@@ -724,11 +724,11 @@ test_speed(void)
  * with --budget's spending and stopped when every size is decided: truth
  * holds the sizes' true ratios, smallest first, and every size has its
  * stalls settled, so that tps alone stops the sequence.  The share of
- * experiments in which
- * the tipping point, at any look, lies at or below the size false_from
- * (a claim that it is equivalent: false when its truth is on the
- * margin); and in which the tipping point is found where expect is, the
- * sequence's own (found) and with Holm's words alone (holm).
+ * experiments in which the tipping point, at any look, lies at or below
+ * the size false_from (a claim that it is equivalent: false when its
+ * truth is on the margin); and in which the tipping point is found where
+ * expect is, the sequence's own (found) and with Holm's words alone
+ * (holm).
  */
 typedef struct SweepOutcome
 {
