@@ -413,24 +413,29 @@ ws_cadence_note_open(WalStallCadence *c, int cls, uint64_t age_ns, bool counted)
 		lengths->youngest_counted_open_ns = Min(lengths->youngest_counted_open_ns, age_ns);
 }
 
-/* A counted episode of class cls closed, length_ns long. */
+/*
+ * A counted episode of class cls closed, length_ns long, standing for
+ * weight episodes (its count weight): the recent figures estimate all of
+ * the class's episodes, so that a class counted in bursts weighs as much
+ * beside the others as one counted whole.
+ */
 void
-ws_cadence_note_closed(WalStallCadence *c, int cls, uint64_t length_ns)
+ws_cadence_note_closed(WalStallCadence *c, int cls, uint64_t length_ns, uint32_t weight)
 {
 	WalStallClassLengths *lengths = &c->classes[cls];
 	uint64_t	sample_ns = c->settings.sample_ns;
 
-	if (lengths->episodes == UINT32_MAX ||
-		length_ns > WS_RECENT_TIME_CAP - lengths->time_ns)
+	if (weight == 0 || lengths->episodes > UINT32_MAX - weight ||
+		length_ns > (WS_RECENT_TIME_CAP - lengths->time_ns) / weight)
 		return;
-	lengths->episodes++;
-	lengths->time_ns += length_ns;
+	lengths->episodes += weight;
+	lengths->time_ns += weight * length_ns;
 	for (int step = 0; step < WS_INTERVAL_STEPS; step++)
 	{
 		if (length_ns < WS_LONG_EPISODE_INTERVALS * (sample_ns << step))
-			lengths->shorter_ns[step] += length_ns;
+			lengths->shorter_ns[step] += weight * length_ns;
 		if (length_ns < WS_LONG_WRAP_INTERVALS * (sample_ns << step))
-			lengths->shorter[step]++;
+			lengths->shorter[step] += weight;
 	}
 }
 
@@ -588,38 +593,63 @@ longest_interval(const WalStallCadence *c)
 }
 
 /*
- * The step bursts are judged at: half of max_ns, and at least twice the
- * sample interval.  A burst cycle wakes about as often as the time rule
- * at a quarter of max_ns (its burst at the sample interval, the rest at up
- * to max_ns), so bursts help where short waits hold the interval there or
- * below: where a class is short against half of max_ns.
+ * About how many ticks a burst cycle takes: its burst at the sample
+ * interval, the tick that arms it, the doublings back up to max_ns after
+ * it, the rest of the cycle at max_ns, and the tick its end asks for.
+ */
+static double
+burst_cycle_ticks(const WalStallCadence *c)
+{
+	uint64_t	sample_ns = c->settings.sample_ns;
+	uint64_t	cycle_ns = sample_ns * WS_BURST_INTERVALS * Max(c->settings.episode_sampling, 1);
+	int			doublings = 0;
+
+	while (doublings + 1 < WS_INTERVAL_STEPS &&
+		   (sample_ns << (doublings + 1)) <= c->settings.max_ns)
+		doublings++;
+	return WS_BURST_INTERVALS + 1 + doublings + 1 +
+		(double) (cycle_ns - sample_ns * WS_BURST_INTERVALS) / (double) (sample_ns << doublings);
+}
+
+/*
+ * The step bursts are judged at: the longest that the time rule, held
+ * below it, would tick more often than a burst cycle does (0: none).  A
+ * class short against sample_ns << step holds the time rule at
+ * sample_ns << (step - 1) at most; at the defaults, short against 4 ms,
+ * 16 ticks a cycle and more against about 20.
  */
 static int
 burst_step(const WalStallCadence *c)
 {
-	int			step = 1;
+	uint64_t	sample_ns = c->settings.sample_ns;
+	double		cycle_ns = (double) sample_ns * WS_BURST_INTERVALS *
+		Max(c->settings.episode_sampling, 1);
+	double		ticks = burst_cycle_ticks(c);
+	int			step = 0;
 
 	while (step + 1 < WS_INTERVAL_STEPS &&
-		   (c->settings.sample_ns << (step + 2)) <= c->settings.max_ns)
+		   (sample_ns << (step + 1)) <= c->settings.max_ns &&
+		   cycle_ns / (double) (sample_ns << step) > ticks)
 		step++;
 	return step;
 }
 
 /*
  * bursts_help
- *		Would counting in bursts let the interval grow: is some class
- *		judged by its time short against burst_step() (its short episodes
- *		alone hold the interval at a quarter of max_ns or below), and the
+ *		Would counting in bursts save wake-ups: is some class judged by its
+ *		time short against burst_step() (its short episodes alone hold the
+ *		interval where it ticks more often than a burst cycle), and the
  *		wrap-around class does not forbid twice the sample interval?
  */
 static bool
 bursts_help(const WalStallCadence *c)
 {
 	uint64_t	all_time_ns = deciding_time_ns(c);
-	int			step = burst_step(c);
+	int			step;
 	bool		short_by_time = false;
 
-	if (c->settings.sample_ns == 0 || c->settings.max_ns < 2 * c->settings.sample_ns)
+	if (c->settings.sample_ns == 0 || c->settings.max_ns < 2 * c->settings.sample_ns ||
+		(step = burst_step(c)) == 0)
 		return false;
 	for (int k = 0; k < c->settings.ndeciding; k++)
 	{

@@ -26,10 +26,10 @@
  *	- the adaptive interval: sample at the longest interval, up to
  *	  wal_stall.max_sample_interval, against which the episodes of every
  *	  stall class are long (interval_allowed());
- *	- bursts: where short waits alone hold the interval at
- *	  wal_stall.sample_interval, count only the episodes that begin in one
- *	  burst of each cycle, each as N, and sample at the longer interval in
- *	  between (ws_cadence_episode_weight()).
+ *	- bursts: where short waits alone hold the interval where it ticks
+ *	  more often than a burst cycle would, count only the episodes that
+ *	  begin in one burst of each cycle, each as N, and sample at the longer
+ *	  interval in between (ws_cadence_episode_weight()).
  *
  * No PostgreSQL header is needed here: test/unit/ builds cadence.c into a
  * simulated collector apart from a server.
@@ -200,7 +200,8 @@ extern WalStallTick ws_cadence_wake(WalStallCadence *c, uint64_t now_ns);
 extern uint32_t ws_cadence_episode_weight(WalStallCadence *c, int cls);
 extern void ws_cadence_note_open(WalStallCadence *c, int cls, uint64_t age_ns,
 								 bool counted);
-extern void ws_cadence_note_closed(WalStallCadence *c, int cls, uint64_t length_ns);
+extern void ws_cadence_note_closed(WalStallCadence *c, int cls, uint64_t length_ns,
+								   uint32_t weight);
 extern void ws_cadence_next(WalStallCadence *c, const WalStallTickSeen *seen,
 							uint64_t now_ns);
 extern int64_t ws_cadence_take_variance(WalStallCadence *c, int cls);

@@ -559,7 +559,7 @@ count_episode(WalStallEpisode *episode)
 	length_ns = episode->time_ns - episode->first_ns +
 		ws_first_sample_length(episode->first_ns, episode->first_interval_ns);
 	if (weight > 0)
-		ws_cadence_note_closed(&cadence, cls, length_ns);
+		ws_cadence_note_closed(&cadence, cls, length_ns, (uint32) weight);
 
 	stats = &figures->classes[cls];
 	/* a loaded count may stand near the bound: stop there, never wrap */

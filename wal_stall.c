@@ -196,7 +196,7 @@ define_gucs(void)
 
 	DefineCustomIntVariable("wal_stall.episode_sampling",
 							"Under a load of short waits, count the episodes that begin in one burst of every this many.",
-							"Where short waits alone keep the collector at a quarter of wal_stall.max_sample_interval or less, it samples at up to "
+							"Where short waits alone keep the collector waking more often than bursts would, it samples at up to "
 							"wal_stall.max_sample_interval between bursts of full-rate sampling, and each episode that begins in a burst "
 							"counts for this many: episode counts and percentiles become estimates (wal_stall_summary.episodes_stderr); "
 							"1 counts every episode.",

@@ -367,7 +367,7 @@ static void
 closed(WalStallCadence *c, int cls, int n, uint64_t length_ns)
 {
 	for (int i = 0; i < n; i++)
-		ws_cadence_note_closed(c, cls, length_ns);
+		ws_cadence_note_closed(c, cls, length_ns, 1);
 }
 
 /* The interval chosen from current_ns, up to max_ns. */
@@ -428,7 +428,7 @@ test_interval_short_class(void)
 	/* sampled at 4 ms, waits shorter than 4 ms are one sample: 4 ms each */
 	no_episodes(&c);
 	for (int i = 0; i < 20; i++)
-		ws_cadence_note_closed(&c, 0, 4 * MS);
+		ws_cadence_note_closed(&c, 0, 4 * MS, 1);
 	check(choose(&c, 4 * MS, 8 * MS) == 2 * MS,
 		  "one-sample episodes at 4 ms (4 ms each): down to 2 ms at once");
 
@@ -681,9 +681,16 @@ test_interval_forgets(void)
 		  "halved: 65 episodes, 110 ms, 50 ms of it under 4 ms");
 	/* and the counts never overflow */
 	c.classes[2].episodes = UINT32_MAX;
-	ws_cadence_note_closed(&c, 2, MS);
+	ws_cadence_note_closed(&c, 2, MS, 1);
 	check(c.classes[2].episodes == UINT32_MAX && c.classes[2].shorter_ns[0] == 0,
 		  "a full count stays full");
+	/* an episode counted in a burst stands for its weight */
+	no_episodes(&c);
+	ws_cadence_note_closed(&c, 1, MS, 8);
+	ws_cadence_note_closed(&c, 1, 10 * MS, 0);
+	check(c.classes[1].episodes == 8 && c.classes[1].time_ns == 8 * MS &&
+		  c.classes[1].shorter[0] == 8 && c.classes[1].shorter_ns[0] == 8 * MS,
+		  "an episode of weight 8: 8 episodes, 8 ms; one of weight 0: nothing");
 }
 
 /*
@@ -864,13 +871,26 @@ test_bursts_help(void)
 	closed(&c, 1, 300, 4 * MS);
 	closed(&c, 1, 50, 10 * MS);
 	check(settled(&c, 8 * MS) == 2 * MS,
-		  "commit waits of 4 ms hold the time rule at 2 ms, a quarter of 8 ms");
-	check(help(&c, 8 * MS), "... so bursts help: a burst cycle wakes about as often as 4 ms would");
-	check(settled(&c, 4 * MS) == 2 * MS && !help(&c, 4 * MS),
-		  "... but not up to 4 ms, where the time rule holds 2 ms, half of it");
-	check(burst_step(&c) == 1, "up to 4 ms, bursts are judged against 2 ms");
+		  "commit waits of 4 ms hold the time rule at 2 ms, 32 ticks a 64 ms cycle");
+	check(help(&c, 8 * MS), "... so bursts help: a burst cycle takes about 20 (%.1f)",
+		  burst_cycle_ticks(&c));
+	check(burst_step(&c) == 2, "up to 8 ms, bursts are judged against 4 ms");
 	c.settings.max_ns = 64 * MS;
-	check(burst_step(&c) == 5, "up to 64 ms, against 32 ms");
+	check(burst_step(&c) == 2 && help(&c, 64 * MS),
+		  "up to 64 ms, against 4 ms too: at 8 ms the time rule ticks 8 times a cycle, "
+		  "fewer than a burst cycle's %.1f", burst_cycle_ticks(&c));
+	c.settings.max_ns = 2 * MS;
+	check(burst_step(&c) == 1 && !help(&c, 2 * MS),
+		  "up to 2 ms, against 2 ms: 4 ms waits hold 2 ms, no bursts");
+	c.settings.max_ns = 8 * MS;
+	c.settings.episode_sampling = 2;
+	check(burst_step(&c) == 1 && !help(&c, 8 * MS),
+		  "cycles of 2 slots (16 ms): bursts only where the time rule would hold 1 ms "
+		  "(a burst cycle takes %.1f ticks)", burst_cycle_ticks(&c));
+	c.settings.episode_sampling = 8;
+	c.settings.sample_ns = MS / 10;
+	check(burst_step(&c) == 2, "sampling at 0.1 ms up to 8 ms: against 0.4 ms");
+	c.settings.sample_ns = MS;
 	no_episodes(&c);
 	c.classes[0].by_count = true;
 	closed(&c, 1, 300, 20 * MS);
@@ -1036,7 +1056,7 @@ sim_tick(WalStallCadence *c, const WalStallTick *tick, uint64_t t, int n, int *l
 			}
 			if (w->seen && w->weight > 0)
 			{
-				ws_cadence_note_closed(c, w->cls, length);
+				ws_cadence_note_closed(c, w->cls, length, w->weight);
 				if (w->cls == 1)
 				{
 					r->estimate += w->weight;
