@@ -241,8 +241,9 @@ wsb_ring_print(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns,
 }
 
 /*
- * A number of ring.csv, or NAN for an empty cell; false when the cell is
- * not a number in [lo, hi].
+ * A number of ring.csv, or NAN for an empty cell or "nan" (what the run
+ * writes for a figure it lacks); false when the cell is not a number in
+ * [lo, hi].
  */
 static bool
 read_number(const char *cell, double lo, double hi, double *value)
@@ -250,11 +251,26 @@ read_number(const char *cell, double lo, double hi, double *value)
 	char	   *end;
 
 	*value = NAN;
-	if (cell[0] == '\0')
+	if (cell[0] == '\0' || strcmp(cell, "nan") == 0)
 		return true;
 	errno = 0;
 	*value = strtod(cell, &end);
 	return errno == 0 && end != cell && *end == '\0' && *value >= lo && *value <= hi;
+}
+
+/*
+ * Whether a cell may be quoted in a message to root's terminal: short, and
+ * printable ASCII only (no escape sequence can move the terminal).
+ */
+static bool
+plain_text(const char *s)
+{
+	if (strlen(s) > 40)
+		return false;
+	for (; *s; s++)
+		if ((unsigned char) *s < 0x20 || (unsigned char) *s > 0x7e)
+			return false;
+	return true;
 }
 
 /* A cell of the row, "" past its end. */
@@ -314,6 +330,15 @@ read_ring_rows(const char *path, const char *text, size_t len, const WsbVerdicts
 				c = k;
 		if (c < 0)
 			continue;
+		for (int i = 0; i < n; i++)
+			if (rows[i].config == c)
+			{
+				snprintf(err, errlen, "\"%s\" line %d: a second row of one configuration",
+						 path, r.line);
+				rc = -2;
+			}
+		if (rc == -2)
+			break;
 		if (n == WSB_MAX_CONFIGS)
 		{
 			snprintf(err, errlen, "\"%s\" line %d: more than %d configurations", path, r.line,
@@ -325,14 +350,17 @@ read_ring_rows(const char *path, const char *text, size_t len, const WsbVerdicts
 		row->config = c;
 		if (!read_number(cell(&r, col[1]), 1, 1e15, &row->bytes))
 			bad = 1;
-		else if (!read_number(cell(&r, col[2]), 0, 1, &row->share))
+		else if (!read_number(cell(&r, col[2]), 0, 1e6, &row->share))
 			bad = 2;
 		else if (!read_number(cell(&r, col[3]), 0, 1e12, &row->tps_median))
 			bad = 3;
 		if (bad > 0)
 		{
-			snprintf(err, errlen, "\"%s\" line %d: %s is not a number in its range: \"%s\"",
-					 path, r.line, names[bad], cell(&r, col[bad]));
+			bool		shown = plain_text(cell(&r, col[bad]));
+
+			snprintf(err, errlen, "\"%s\" line %d: %s is not a number in its range%s%s%s",
+					 path, r.line, names[bad], shown ? ": \"" : "",
+					 shown ? cell(&r, col[bad]) : "", shown ? "\"" : "");
 			rc = -2;
 			break;
 		}
@@ -351,7 +379,9 @@ read_ring_rows(const char *path, const char *text, size_t len, const WsbVerdicts
  *		--judge DIR of a sweep: the section again, each size's ring and
  *		wrap-around share from the run's ring.csv (results.csv names the
  *		setting, not the ring the server had), the tps verdicts those just
- *		judged.  Nothing without ring.csv; 0, or -1 with err.
+ *		judged.  Nothing without ring.csv; 0, or -1 with err (and nothing
+ *		printed) when it cannot be read or a cell is not what the run
+ *		writes.
  */
 int
 wsb_ring_judge_print(FILE *f, const char *path, const WsbVerdicts *verdicts, char *err,

@@ -71,7 +71,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/wsb_golden.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 got=$work/got
 mkdir "$got"
-cp -r "$inputs"/*.csv "$inputs"/runs "$inputs"/sweep "$inputs"/presets "$work"/
+cp -r "$inputs"/*.csv "$inputs"/runs "$inputs"/sweep "$inputs"/sweep_bad "$inputs"/presets "$work"/
 
 # report.html with each forest plot's payload replaced by the name of the
 # SVG it decodes to; a payload that decodes to anything else stays
@@ -121,6 +121,7 @@ run_case budget yes --judge budget.csv --out budget
 run_case synchronous_commit no --judge synchronous_commit.csv
 run_case results_dir yes --judge runs --out results_dir
 run_case sweep_dir no --judge sweep
+run_case sweep_bad_ring no --judge sweep_bad
 run_case judge_resume no --judge tps.csv --resume runs
 run_case runs_abc no --runs abc
 run_case set_name no --set 'bad name=1'

@@ -594,30 +594,39 @@ test_ring_judged(void)
 	rc = judge_text(csv.data, csv.len, &vs, err, sizeof(err));
 	termPQExpBuffer(&csv);
 	check(rc == 0, "a sweep's results judged (%s)", err);
-	if (rc != 0 || mkdtemp(dir) == NULL)
+	if (rc != 0)
 		return;
+	if (mkdtemp(dir) == NULL)
+	{
+		check(false, "a temporary directory for ring.csv");
+		wsb_verdicts_free(&vs);
+		return;
+	}
 	snprintf(ring, sizeof(ring), "%s/ring.csv", dir);
 	snprintf(link, sizeof(link), "%s/link.csv", dir);
 
 	/* no ring.csv: nothing */
 	f = open_memstream(&out, &outlen);
-	rc = wsb_ring_judge_print(f, ring, &vs, err, sizeof(err));
-	fclose(f);
+	rc = f ? wsb_ring_judge_print(f, ring, &vs, err, sizeof(err)) : -2;
+	if (f)
+		fclose(f);
 	check(rc == 0 && outlen == 0, "--judge without ring.csv: no section");
 	free(out);
+	out = NULL;
 
 	wsb_write_file(ring, "configuration,wal_buffers_bytes,runs,wrap_around_share,settled,tps_median,"
 				   "tps_by_rounds\nwal_buffers=64kB,65536,8,0.020000,false,999.500,\n"
 				   "wal_buffers=4MB,4194304,8,0.000100,true,1000.000,\n"
 				   "wal_buffers=1MB,1048576,8,0.001000,true,1000.500,\n"
-				   "wal_buffers=16MB,16777216,8,0.000000,true,1000.000,\n");
+				   "wal_buffers=16MB,16777216,8,0.000000,true,nan,\n");
 	f = open_memstream(&out, &outlen);
-	rc = wsb_ring_judge_print(f, ring, &vs, err, sizeof(err));
-	fclose(f);
+	rc = f ? wsb_ring_judge_print(f, ring, &vs, err, sizeof(err)) : -2;
+	if (f)
+		fclose(f);
 	check(rc == 0 && out && strstr(out, "\n64kB       2.000        1000     equivalent within +-5%") &&
-		  strstr(out, "\n16MB       0.000        1000     baseline\n") && !strstr(out, "4MB"),
+		  strstr(out, "\n16MB       0.000        nan      baseline\n") && !strstr(out, "4MB"),
 		  "--judge of a sweep: its sizes from ring.csv, the verdicts judged now, a row of no "
-		  "configuration judged left out");
+		  "configuration judged left out, \"nan\" a figure the run lacked");
 	check(out && strstr(out, "The tipping point on this machine: 1MB."),
 		  "... and the tipping-point sentence");
 	free(out);
@@ -625,6 +634,12 @@ test_ring_judged(void)
 	/* its cells are untrusted input */
 	{
 		FILE	   *devnull = fopen("/dev/null", "w");
+
+		if (devnull == NULL)
+		{
+			check(false, "/dev/null opened");
+			devnull = stdout;
+		}
 		static const struct
 		{
 			const char *row;
@@ -632,8 +647,12 @@ test_ring_judged(void)
 		}			cases[] = {
 			{"wal_buffers=1MB,1048576,8,abc,true,1000,\n",
 			"line 2: wrap_around_share is not a number in its range: \"abc\""},
-			{"wal_buffers=1MB,1048576,8,1.5,true,1000,\n",
-			"line 2: wrap_around_share is not a number in its range: \"1.5\""},
+			{"wal_buffers=1MB,1048576,8,-0.1,true,1000,\n",
+			"line 2: wrap_around_share is not a number in its range: \"-0.1\""},
+			{"wal_buffers=1MB,1048576,8,\"0.1\x1b[2J\",true,1000,\n",
+			"line 2: wrap_around_share is not a number in its range"},
+			{"wal_buffers=1MB,1048576,8,0.1,true,1000,\nwal_buffers=1MB,1048576,8,0.1,true,1000,\n",
+			"line 3: a second row of one configuration"},
 			{"wal_buffers=1MB,-8,8,0.1,true,1000,\n",
 			"line 2: wal_buffers_bytes is not a number in its range: \"-8\""},
 			{"wal_buffers=1MB,1048576,8,0.1,true,1e400,\n",
@@ -645,13 +664,16 @@ test_ring_judged(void)
 		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		{
 			char		text[512];
+			size_t		tail = strlen(cases[i].message);
 
 			snprintf(text, sizeof(text), "%s%s", ring_head, cases[i].row);
 			wsb_write_file(ring, text);
 			err[0] = '\0';
 			rc = wsb_ring_judge_print(devnull, ring, &vs, err, sizeof(err));
-			check(rc == -1 && strstr(err, cases[i].message) != NULL,
-				  "ring.csv %s: refused (%s)", cases[i].message, err);
+			check(rc == -1 && strlen(err) >= tail &&
+				  strcmp(err + strlen(err) - tail, cases[i].message) == 0 &&
+				  strchr(err, '\x1b') == NULL,
+				  "ring.csv %s: refused, no control character echoed (%s)", cases[i].message, err);
 		}
 		wsb_write_file(ring, "configuration,runs\nwal_buffers=1MB,8\n");
 		rc = wsb_ring_judge_print(devnull, ring, &vs, err, sizeof(err));
@@ -660,7 +682,8 @@ test_ring_judged(void)
 			  "ring.csv without its columns: refused (%s)", err);
 		check(symlink(ring, link) == 0 && wsb_ring_judge_print(devnull, link, &vs, err, sizeof(err)) == -1 &&
 			  strstr(err, "could not read"), "ring.csv a link: refused (%s)", err);
-		fclose(devnull);
+		if (devnull != stdout)
+			fclose(devnull);
 	}
 	unlink(link);
 	unlink(ring);
