@@ -62,8 +62,9 @@
 #define WS_SHORT_WRAP_MAX_SHARE		(1.0 / 16)
 
 /*
- * Recent episodes a class needs before its short ones hold the interval
- * down: an occasional CLOG wait says nothing about the next one.
+ * Recent episodes seen (not weighted) a class needs before its short ones
+ * hold the interval down: an occasional CLOG wait says nothing about the
+ * next one, counted in a burst or not.
  */
 #define WS_JUDGED_MIN_EPISODES		8
 
@@ -429,6 +430,7 @@ ws_cadence_note_closed(WalStallCadence *c, int cls, uint64_t length_ns, uint32_t
 		length_ns > (WS_RECENT_TIME_CAP - lengths->time_ns) / weight)
 		return;
 	lengths->episodes += weight;
+	lengths->observed++;
 	lengths->time_ns += weight * length_ns;
 	for (int step = 0; step < WS_INTERVAL_STEPS; step++)
 	{
@@ -453,6 +455,7 @@ ws_cadence_forget_half(WalStallCadence *c)
 		WalStallClassLengths *lengths = &c->classes[k];
 
 		lengths->episodes /= 2;
+		lengths->observed /= 2;
 		lengths->time_ns = lengths->episodes > 0 ? lengths->time_ns / 2 : 0;
 		for (int step = 0; step < WS_INTERVAL_STEPS; step++)
 		{
@@ -494,7 +497,7 @@ class_is_short(const WalStallClassLengths *lengths, int step, uint64_t all_time_
 {
 	if (lengths->by_count)
 		return lengths->episodes > 0 && !class_is_long(lengths, step);
-	return lengths->episodes >= WS_JUDGED_MIN_EPISODES &&
+	return lengths->observed >= WS_JUDGED_MIN_EPISODES &&
 		lengths->time_ns >= WS_MINOR_CLASS_SHARE * all_time_ns &&
 		!class_is_long(lengths, step);
 }

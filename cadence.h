@@ -108,7 +108,10 @@ typedef struct WalStallTick
 typedef struct WalStallClassLengths
 {
 	bool		by_count;		/* the wrap-around class */
-	uint32_t	episodes;		/* recent episodes closed */
+	uint32_t	episodes;		/* recent episodes closed, each as its
+								 * count weight */
+	uint32_t	observed;		/* of them, those seen: each once, the
+								 * evidence WS_JUDGED_MIN_EPISODES asks */
 	uint32_t	shorter[WS_INTERVAL_STEPS]; /* of them, those short against
 											 * sample_ns << step, by the
 											 * wrap-around rule */

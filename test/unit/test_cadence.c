@@ -688,9 +688,11 @@ test_interval_forgets(void)
 	no_episodes(&c);
 	ws_cadence_note_closed(&c, 1, MS, 8);
 	ws_cadence_note_closed(&c, 1, 10 * MS, 0);
-	check(c.classes[1].episodes == 8 && c.classes[1].time_ns == 8 * MS &&
+	check(c.classes[1].episodes == 8 && c.classes[1].observed == 1 && c.classes[1].time_ns == 8 * MS &&
 		  c.classes[1].shorter[0] == 8 && c.classes[1].shorter_ns[0] == 8 * MS,
-		  "an episode of weight 8: 8 episodes, 8 ms; one of weight 0: nothing");
+		  "an episode of weight 8: 8 episodes, 8 ms, seen once; one of weight 0: nothing");
+	check(!class_is_short(&c.classes[1], 1, c.classes[1].time_ns),
+		  "... one episode seen is not the evidence a short class needs, whatever its weight");
 }
 
 /*
