@@ -615,11 +615,11 @@ burst_cycle_ticks(const WalStallCadence *c)
 }
 
 /*
- * The step bursts are judged at: the longest that the time rule, held
- * below it, would tick more often than a burst cycle does (0: none).  A
- * class short against sample_ns << step holds the time rule at
- * sample_ns << (step - 1) at most; at the defaults, short against 4 ms,
- * 16 ticks a cycle and more against about 20.
+ * The step bursts are judged at (0: none): a class short against
+ * sample_ns << step holds the time rule at sample_ns << (step - 1) at
+ * most, so the longest step at which that interval ticks more often than
+ * a burst cycle does.  At the defaults 4 ms: in a 64 ms cycle the time
+ * rule ticks 32 times at 2 ms and 16 at 4 ms, a burst cycle about 20.
  */
 static int
 burst_step(const WalStallCadence *c)
