@@ -140,6 +140,57 @@ restart_cycles(WalStallCadence *c)
 		c->last_burst_counted[k] = -1;
 }
 
+/* A cycle's length: N slots of WS_BURST_INTERVALS sample intervals. */
+static uint64_t
+cycle_length_ns(const WalStallCadenceSettings *s)
+{
+	return s->sample_ns * WS_BURST_INTERVALS * (uint64_t) Max(s->episode_sampling, 1);
+}
+
+/*
+ * About how many ticks a burst cycle takes: its burst at the sample
+ * interval, the tick that arms it, the doublings back up to max_ns after
+ * it, the rest of the cycle at max_ns, and the tick its end asks for.
+ */
+static double
+burst_cycle_ticks(const WalStallCadenceSettings *s)
+{
+	uint64_t	sample_ns = s->sample_ns;
+	int			doublings = 0;
+
+	while (doublings + 1 < WS_INTERVAL_STEPS &&
+		   (sample_ns << (doublings + 1)) <= s->max_ns)
+		doublings++;
+	return WS_BURST_INTERVALS + 1 + doublings + 1 +
+		(double) (cycle_length_ns(s) - sample_ns * WS_BURST_INTERVALS) /
+		(double) (sample_ns << doublings);
+}
+
+/*
+ * The step bursts are judged at (0: none): a class short against
+ * sample_ns << step holds the time rule at sample_ns << (step - 1) at
+ * most, so the longest step at which that interval ticks more often than
+ * a burst cycle does.  At the defaults 4 ms: in a 64 ms cycle the time
+ * rule ticks 32 times at 2 ms and 16 at 4 ms, a burst cycle about 20.
+ * It depends on the settings alone: ws_cadence_configure() keeps it.
+ */
+static int
+burst_step(const WalStallCadenceSettings *s)
+{
+	uint64_t	sample_ns = s->sample_ns;
+	double		cycle_ns = (double) cycle_length_ns(s);
+	double		ticks = burst_cycle_ticks(s);
+	int			step = 0;
+
+	if (sample_ns == 0 || s->max_ns < 2 * sample_ns)
+		return 0;
+	while (step + 1 < WS_INTERVAL_STEPS &&
+		   (sample_ns << (step + 1)) <= s->max_ns &&
+		   cycle_ns / (double) (sample_ns << step) > ticks)
+		step++;
+	return step;
+}
+
 /*
  * ws_cadence_init
  *		Start at now_ns, sampling at the sample interval, the draws seeded
@@ -174,6 +225,7 @@ ws_cadence_configure(WalStallCadence *c, const WalStallCadenceSettings *settings
 	c->settings.ndeciding = Min(Max(settings->ndeciding, 0), c->settings.nclasses);
 	if (settings->wrap_class < 0 || settings->wrap_class >= c->settings.nclasses)
 		c->settings.wrap_class = 0;
+	c->burst_step = burst_step(&c->settings);
 	if (!same_unit)
 		forget_classes(c);
 	c->interval_ns = c->sleep_ns = settings->sample_ns;
@@ -234,7 +286,7 @@ begin_cycle(WalStallCadence *c, uint64_t now_ns)
 {
 	int			n = Max(c->settings.episode_sampling, 1);
 	uint64_t	slot_ns = c->settings.sample_ns * WS_BURST_INTERVALS;
-	uint64_t	length = slot_ns * (uint64_t) n;
+	uint64_t	length = cycle_length_ns(&c->settings);
 	WalStallCycle next;
 
 	if (c->started && now_ns < c->cycle.end_ns)
@@ -596,51 +648,9 @@ longest_interval(const WalStallCadence *c)
 }
 
 /*
- * About how many ticks a burst cycle takes: its burst at the sample
- * interval, the tick that arms it, the doublings back up to max_ns after
- * it, the rest of the cycle at max_ns, and the tick its end asks for.
- */
-static double
-burst_cycle_ticks(const WalStallCadence *c)
-{
-	uint64_t	sample_ns = c->settings.sample_ns;
-	uint64_t	cycle_ns = sample_ns * WS_BURST_INTERVALS * Max(c->settings.episode_sampling, 1);
-	int			doublings = 0;
-
-	while (doublings + 1 < WS_INTERVAL_STEPS &&
-		   (sample_ns << (doublings + 1)) <= c->settings.max_ns)
-		doublings++;
-	return WS_BURST_INTERVALS + 1 + doublings + 1 +
-		(double) (cycle_ns - sample_ns * WS_BURST_INTERVALS) / (double) (sample_ns << doublings);
-}
-
-/*
- * The step bursts are judged at (0: none): a class short against
- * sample_ns << step holds the time rule at sample_ns << (step - 1) at
- * most, so the longest step at which that interval ticks more often than
- * a burst cycle does.  At the defaults 4 ms: in a 64 ms cycle the time
- * rule ticks 32 times at 2 ms and 16 at 4 ms, a burst cycle about 20.
- */
-static int
-burst_step(const WalStallCadence *c)
-{
-	uint64_t	sample_ns = c->settings.sample_ns;
-	double		cycle_ns = (double) sample_ns * WS_BURST_INTERVALS *
-		Max(c->settings.episode_sampling, 1);
-	double		ticks = burst_cycle_ticks(c);
-	int			step = 0;
-
-	while (step + 1 < WS_INTERVAL_STEPS &&
-		   (sample_ns << (step + 1)) <= c->settings.max_ns &&
-		   cycle_ns / (double) (sample_ns << step) > ticks)
-		step++;
-	return step;
-}
-
-/*
  * bursts_help
  *		Would counting in bursts save wake-ups: is some class judged by its
- *		time short against burst_step() (its short episodes alone hold the
+ *		time short against c->burst_step (its short episodes alone hold the
  *		interval where it ticks more often than a burst cycle), and the
  *		wrap-around class does not forbid twice the sample interval?
  */
@@ -648,11 +658,10 @@ static bool
 bursts_help(const WalStallCadence *c)
 {
 	uint64_t	all_time_ns = deciding_time_ns(c);
-	int			step;
+	int			step = c->burst_step;
 	bool		short_by_time = false;
 
-	if (c->settings.sample_ns == 0 || c->settings.max_ns < 2 * c->settings.sample_ns ||
-		(step = burst_step(c)) == 0)
+	if (step == 0)
 		return false;
 	for (int k = 0; k < c->settings.ndeciding; k++)
 	{

@@ -171,6 +171,9 @@ typedef struct WalStallCadence
 	WalStallClassLengths classes[WS_CADENCE_MAX_CLASSES];
 
 	/* bursts: the current cycle, and the one before it */
+	int			burst_step;		/* bursts help where a class is short
+								 * against sample_ns << burst_step (0:
+								 * never); from the settings */
 	bool		started;		/* a cycle has begun */
 	bool		burst_cycle;	/* the current one counts in its burst */
 	bool		burst_armed;	/* ... a tick in its slot came */

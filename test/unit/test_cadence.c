@@ -848,7 +848,10 @@ test_bursts_variance(void)
 static bool
 help(WalStallCadence *c, uint64_t max_ns)
 {
-	c->settings.max_ns = max_ns;
+	WalStallCadenceSettings settings = c->settings;
+
+	settings.max_ns = max_ns;
+	ws_cadence_configure(c, &settings, 0);
 	return bursts_help(c);
 }
 
@@ -875,23 +878,25 @@ test_bursts_help(void)
 	check(settled(&c, 8 * MS) == 2 * MS,
 		  "commit waits of 4 ms hold the time rule at 2 ms, 32 ticks a 64 ms cycle");
 	check(help(&c, 8 * MS), "... so bursts help: a burst cycle takes about 20 (%.1f)",
-		  burst_cycle_ticks(&c));
-	check(burst_step(&c) == 2, "up to 8 ms, bursts are judged against 4 ms");
+		  burst_cycle_ticks(&c.settings));
+	check(burst_step(&c.settings) == 2, "up to 8 ms, bursts are judged against 4 ms");
 	c.settings.max_ns = 64 * MS;
-	check(burst_step(&c) == 2 && help(&c, 64 * MS),
+	check(burst_step(&c.settings) == 2 && help(&c, 64 * MS),
 		  "up to 64 ms, against 4 ms too: at 8 ms the time rule ticks 8 times a cycle, "
-		  "fewer than a burst cycle's %.1f", burst_cycle_ticks(&c));
+		  "fewer than a burst cycle's %.1f", burst_cycle_ticks(&c.settings));
 	c.settings.max_ns = 2 * MS;
-	check(burst_step(&c) == 1 && !help(&c, 2 * MS),
+	check(burst_step(&c.settings) == 1 && !help(&c, 2 * MS),
 		  "up to 2 ms, against 2 ms: 4 ms waits hold 2 ms, no bursts");
 	c.settings.max_ns = 8 * MS;
 	c.settings.episode_sampling = 2;
-	check(burst_step(&c) == 1 && !help(&c, 8 * MS),
+	check(burst_step(&c.settings) == 1 && !help(&c, 8 * MS),
 		  "cycles of 2 slots (16 ms): bursts only where the time rule would hold 1 ms "
-		  "(a burst cycle takes %.1f ticks)", burst_cycle_ticks(&c));
+		  "(a burst cycle takes %.1f ticks)", burst_cycle_ticks(&c.settings));
+	c.settings.episode_sampling = 1;
+	check(burst_step(&c.settings) == 0, "wal_stall.episode_sampling = 1: bursts never help");
 	c.settings.episode_sampling = 8;
 	c.settings.sample_ns = MS / 10;
-	check(burst_step(&c) == 2, "sampling at 0.1 ms up to 8 ms: against 0.4 ms");
+	check(burst_step(&c.settings) == 2, "sampling at 0.1 ms up to 8 ms: against 0.4 ms");
 	c.settings.sample_ns = MS;
 	no_episodes(&c);
 	c.classes[0].by_count = true;
