@@ -150,6 +150,16 @@ wsb_csv_cell(const WsbCsvReader *r, int i)
 	return i >= 0 && i < r->ncells ? r->buf + r->starts[i] : NULL;
 }
 
+/* the first cell of the current row (the header) that is name, or -1 */
+int
+wsb_csv_column(const WsbCsvReader *r, const char *name)
+{
+	for (int i = 0; i < r->ncells; i++)
+		if (strcmp(wsb_csv_cell(r, i), name) == 0)
+			return i;
+	return -1;
+}
+
 /* one byte of a cell, or false when the row is too long */
 static bool
 csv_put(WsbCsvReader *r, char c)

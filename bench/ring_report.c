@@ -306,10 +306,7 @@ read_ring_rows(const char *path, const char *text, size_t len, const WsbVerdicts
 	rc = wsb_csv_next_row(&r, msg, sizeof(msg));
 	for (int k = 0; k < 4; k++)
 	{
-		col[k] = -1;
-		for (int i = 0; rc > 0 && i < r.ncells; i++)
-			if (strcmp(cell(&r, i), names[k]) == 0)
-				col[k] = i;
+		col[k] = rc > 0 ? wsb_csv_column(&r, names[k]) : -1;
 		if (rc >= 0 && col[k] < 0)
 		{
 			snprintf(err, errlen, "\"%s\" needs the columns configuration, wal_buffers_bytes, "

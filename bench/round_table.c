@@ -105,15 +105,6 @@ typedef struct CsvColumns
 	const char *run_order_name;
 } CsvColumns;
 
-static int
-header_col(const WsbCsvReader *r, const char *name)
-{
-	for (int i = 0; i < r->ncells; i++)
-		if (strcmp(wsb_csv_cell(r, i), name) == 0)
-			return i;
-	return -1;
-}
-
 static void
 find_columns(const WsbCsvReader *r, CsvColumns *c)
 {
@@ -133,20 +124,20 @@ find_columns(const WsbCsvReader *r, CsvColumns *c)
 	};
 
 	for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++)
-		*(int *) ((char *) c + named[i].field) = header_col(r, named[i].name);
+		*(int *) ((char *) c + named[i].field) = wsb_csv_column(r, named[i].name);
 	/* results.csv before rounds: run was the repeat */
-	c->round = header_col(r, "round") >= 0 ? header_col(r, "round") : header_col(r, "run");
+	c->round = wsb_csv_column(r, "round") >= 0 ? wsb_csv_column(r, "round") : wsb_csv_column(r, "run");
 	/* the run's number in the experiment, whose order in a round is its
 	 * place: results.csv's order, or a run column beside a round column */
-	c->run_order_name = header_col(r, "order") >= 0 ? "order" : "run";
-	c->run_order = header_col(r, "order") >= 0 ? header_col(r, "order") :
-		header_col(r, "round") >= 0 ? header_col(r, "run") : -1;
+	c->run_order_name = wsb_csv_column(r, "order") >= 0 ? "order" : "run";
+	c->run_order = wsb_csv_column(r, "order") >= 0 ? wsb_csv_column(r, "order") :
+		wsb_csv_column(r, "round") >= 0 ? wsb_csv_column(r, "run") : -1;
 	for (int k = 0; k < WSB_N_STALL; k++)
 	{
 		snprintf(c->stall_ms_name[k], sizeof(c->stall_ms_name[k]), "%s_total_ms", wsb_stall_classes[k]);
-		c->stall_ms[k] = header_col(r, c->stall_ms_name[k]);
+		c->stall_ms[k] = wsb_csv_column(r, c->stall_ms_name[k]);
 		snprintf(c->episodes_name[k], sizeof(c->episodes_name[k]), "%s_episodes", wsb_stall_classes[k]);
-		c->episodes[k] = header_col(r, c->episodes_name[k]);
+		c->episodes[k] = wsb_csv_column(r, c->episodes_name[k]);
 	}
 }
 

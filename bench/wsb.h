@@ -412,6 +412,7 @@ extern bool wsb_csv_reader_init(WsbCsvReader *r, const char *text, size_t len);
 extern void wsb_csv_reader_free(WsbCsvReader *r);
 extern int	wsb_csv_next_row(WsbCsvReader *r, char *err, size_t errlen);
 extern const char *wsb_csv_cell(const WsbCsvReader *r, int i);
+extern int	wsb_csv_column(const WsbCsvReader *r, const char *name);
 
 /* ---------- output files (csv.c, report.c) ---------- */
 

@@ -180,6 +180,24 @@ test_malformed(void)
 	free(longrow);
 }
 
+/* a column found by its name in the header, the first of two alike */
+static void
+test_csv_column(void)
+{
+	const char *text = "round,\"tps\",configuration,tps\r\n1,900,A,1\n";
+	WsbCsvReader r;
+	char		err[256] = "";
+
+	if (!wsb_csv_reader_init(&r, text, strlen(text)))
+		return;
+	check(wsb_csv_next_row(&r, err, sizeof(err)) == 1 &&
+		  wsb_csv_column(&r, "configuration") == 2 && wsb_csv_column(&r, "tps") == 1 &&
+		  wsb_csv_column(&r, "config") == -1 && wsb_csv_column(&r, "") == -1,
+		  "CSV: a column by its name (quoted or not), the first of two alike; "
+		  "none by a prefix or an empty name");
+	wsb_csv_reader_free(&r);
+}
+
 /* round numbers far apart: the judgement is linear in the rows, not in
  * the largest round number */
 static void
@@ -697,6 +715,7 @@ test_files(void)
 	test_cluster_names();
 	test_declared_numbers();
 	test_malformed();
+	test_csv_column();
 	test_sparse_rounds();
 	test_rank_all_rounds();
 	test_plan_target();
