@@ -182,10 +182,13 @@ unmount_all_under_root() {
 }
 
 # Undo the run: end the command (SIGTERM, SIGKILL 10 s later) and what it
-# left, unmount in reverse order.
+# left, unmount in reverse order.  A second signal does not cut it short:
+# timeout(1), which runs this script in the test command, passes a SIGTERM
+# on to it and to its group, two at once.
 cleanup_run() {
 	local status=$? i
-	trap - EXIT INT TERM
+	trap - EXIT
+	trap '' INT TERM
 	if [ -n "$child" ] && kill -0 "$child" 2>/dev/null; then
 		kill -TERM -- "-$child" 2>/dev/null || kill -TERM "$child" 2>/dev/null || true
 		for _ in $(seq 1 20); do
