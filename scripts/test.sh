@@ -8,6 +8,10 @@
 #   scripts/test.sh --pg 17         one major version
 #   PG_CONFIG=/path/to/pg_config scripts/test.sh    that installation only
 #
+# WS_TEST_SERVER_SUITES_ONLY=1 runs pg_regress and pgTAP alone (what
+# test/interrupt.sh interrupts).  Ctrl-C or SIGTERM ends every suite and
+# removes what the run made (interrupted()).
+#
 # As root on Debian 12: installs what it needs (scripts/setup.sh) and runs
 # the suites as the postgres user in a scratch copy of the tree.  15 is the
 # machine's own package.  17, 18 and 19 are Debian's binary packages in a
@@ -31,7 +35,7 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-usage() { sed -n '4,8p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '5,9p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 
 mode=matrix
 versions=${WS_MATRIX:-15 17 18 19}
@@ -58,15 +62,94 @@ fi
 setup_secs=$((SECONDS - setup_start))
 exec 3>&1	# the terminal, for messages from inside redirected suites
 
+# What an interrupted run must undo (interrupted()): the process groups of
+# the suites running, each in a group of its own (limit(), the roots' job),
+# and the scratch files and directories made.  Kept in files, so that the
+# subshells of pipelines and of the roots' job add to them too.
+run_state=$(mktemp -d /tmp/wal_stall_run.XXXXXX) || exit 1
+trap 'rm -rf "$run_state"' EXIT
+trap 'interrupted SIGINT 130' INT
+trap 'interrupted SIGTERM 143' TERM
+scratch() { echo "$1" >>"$run_state/scratch"; }
+# "PID", a timeout(1) of limit(), which passes a signal on to its group;
+# "-PID", a process group of another kind
+group() { echo "$1" >>"$run_state/groups"; }
+
+# The servers whose data directories lie under $1, stopped (immediate
+# shutdown, as a crashed test's would be): a server started by pg_ctl is
+# in a session of its own, which no signal to the suites' groups reaches.
+# Prints the pid of each.
+stop_servers_under() {
+	local pidfile pid
+	find "$1" -xdev -name postmaster.pid 2>/dev/null >"$run_state/pidfiles"
+	while IFS= read -r pidfile; do
+		pid=$(head -1 "$pidfile" 2>/dev/null)
+		[[ $pid =~ ^[0-9]+$ ]] || continue
+		# the postmaster works in its data directory: not another's pid
+		[ "$(readlink "/proc/$pid/cwd" 2>/dev/null)" = "$(dirname "$pidfile")" ] || continue
+		kill -QUIT "$pid" 2>/dev/null && echo "$pid"
+	done <"$run_state/pidfiles"
+}
+
+# Wait up to $1 half-seconds while "kill -0 $2" finds a process ("-G" a
+# group), for each word of the rest.
+wait_gone() {
+	local tries=$1 how=$2 id alive
+	shift 2
+	for _ in $(seq 1 "$tries"); do
+		alive=no
+		for id in "$@"; do
+			kill -0 -- "$how$id" 2>/dev/null && alive=yes
+		done
+		[ "$alive" = no ] && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
+# SIGINT (Ctrl-C) or SIGTERM: end every suite (SIGTERM to its timeout(1),
+# which passes it on to the suite's group and sends SIGKILL 30 s later;
+# each suite script's own trap undoes its clusters, mounts and cgroups),
+# stop the servers left in the scratch directories, remove them, and exit
+# 128 + the signal's number.
+interrupted() {
+	local g path groups=() paths=() servers=()
+	trap '' INT TERM
+	echo "=== $1: ending the suites and removing what this run made" >&3
+	touch "$run_state/groups" "$run_state/scratch"
+	mapfile -t groups <"$run_state/groups"
+	mapfile -t paths <"$run_state/scratch"
+	for g in "${groups[@]}"; do
+		kill -TERM -- "$g" 2>/dev/null
+	done
+	wait_gone 80 - "${groups[@]#-}"
+	for path in "${paths[@]}"; do
+		stop_servers_under "$path" >>"$run_state/servers"
+	done
+	touch "$run_state/servers"
+	mapfile -t servers <"$run_state/servers"
+	wait_gone 40 "" "${servers[@]}"
+	for path in "${paths[@]}"; do
+		rm -rf --one-file-system "$path"
+	done
+	exit "$2"
+}
+
 # No suite may hang the run: each gets a wall-clock limit (seconds) far above
 # its usual time, and a suite that reaches it is killed with its process
 # group and counts as failed ("timed out" in the output).
 # Each limited suite also prints how long it took, so that the test
 # command's hour can be seen where it goes.
 limit() {
-	local secs=$1 rc t0=$SECONDS
+	local secs=$1 rc t0=$SECONDS pid
 	shift
-	timeout -k 30 "$secs" "$@"
+	# timeout(1) puts the suite in a process group of its own, which the
+	# terminal's Ctrl-C does not reach; waited for in the background, so
+	# that the trap runs at once and ends it (interrupted())
+	timeout -k 30 "$secs" "$@" &
+	pid=$!
+	group "$pid"
+	wait "$pid"
 	rc=$?
 	[ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] && echo "  timed out after $secs s" >&3
 	echo "  ($((SECONDS - t0)) s)" >&3
@@ -198,12 +281,14 @@ run_suites() {
 	echo "=== PostgreSQL $("$PGCONFIG" --version | sed 's/^PostgreSQL //') ($PGCONFIG)"
 	export PATH=$("$PGCONFIG" --bindir):$saved_path
 	work=$(mktemp -d /tmp/wal_stall_test.XXXXXX)
+	scratch "$work"
 	cp -a "$top/." "$work/"
 	rm -rf "$work/.git"
 	make -C "$work" -s clean >/dev/null 2>&1 || true
 	# Root builds in it before it is handed to postgres, and writes every
 	# log in a directory of its own, never in the tree postgres owns.
 	logs=$(mktemp -d /tmp/wal_stall_logs.XXXXXX)
+	scratch "$logs"
 
 	# WS_TEST_FUNCTIONS=1: with the functions only the tests call
 	# (test/test_functions.c), which no package or default build has.
@@ -240,13 +325,17 @@ run_suites() {
 	grep -aE '^(not ok|ok) |^#|^test/' "$logs/pgtap.log" | grep -avE '^ok ' | sed 's/^/  /' | head -40
 	count_tap "$logs/pgtap.log" $status
 
-	if [ "$major" = 15 ]; then
+	if [ -n "${WS_TEST_SERVER_SUITES_ONLY:-}" ]; then
+		:	# test/interrupt.sh's run: never the suites that run it
+	elif [ "$major" = 15 ]; then
 		run_as_root_suites suites_once "$PGCONFIG"
 	elif [ -n "${WS_TEST_IN_ROOT:-}" ]; then
 		run_as_root_suites suites_in_root "$PGCONFIG"
 	fi
 
-	if [ -n "${WS_TEST_IN_ROOT:-}" ]; then
+	if [ -n "${WS_TEST_SERVER_SUITES_ONLY:-}" ]; then
+		:
+	elif [ -n "${WS_TEST_IN_ROOT:-}" ]; then
 		perl_tap "$work" "$logs" all
 	else
 		perl_tap "$work" "$logs" beside
@@ -278,6 +367,7 @@ run_suites() {
 root_only_copy() {
 	local dir
 	dir=$(mktemp -d /tmp/wal_stall_root_suites.XXXXXX) || return 1
+	scratch "$dir"
 	if ! { cp -a "$top/." "$dir/" && rm -rf "$dir/.git" && chown -R root:root "$dir" &&
 		chmod -R go-w "$dir" && chmod 755 "$dir"; }; then
 		rm -rf "$dir"
@@ -388,6 +478,12 @@ suites_once() {
 	grep -aE '^not ok |^#   |^Bail out' "$logs/root_trust.log" | sed 's/^/  /'
 	count_tap "$logs/root_trust.log" $status
 
+	part "this script, interrupted, ends its suites and leaves nothing (test/interrupt.sh, as root)"
+	PG_CONFIG=$PGCONFIG limit 600 bash "$work/test/interrupt.sh" >"$logs/interrupt.log" 2>&1
+	status=$?
+	grep -aE '^not ok |^#   |^Bail out' "$logs/interrupt.log" | sed 's/^/  /'
+	count_tap "$logs/interrupt.log" $status
+
 	part "Prometheus (test/exporter.sh, as root)"
 	PG_CONFIG=$PGCONFIG limit 900 bash "$work/test/exporter.sh" >"$logs/exporter.log" 2>&1
 	status=$?
@@ -492,6 +588,7 @@ run_in_root() {
 	v_passed=0
 	v_failed=0
 	log=$(mktemp /tmp/wal_stall_root.XXXXXX)
+	scratch "$log"
 	part "the root's mounts and processes, undone after every kind of end (test/root_mounts.sh)"
 	limit 600 bash "$top/test/root_mounts.sh" "$ver" >"$log" 2>&1
 	rc=$?
@@ -550,9 +647,14 @@ roots_beside() {
 	done
 	[ -n "$majors" ] || return 0
 	beside_dir=$(mktemp -d /tmp/wal_stall_beside.XXXXXX) || return 0
+	scratch "$beside_dir"
 	beside_majors=$majors
 	echo "=== PostgreSQL$beside_majors: in their roots, beside 15's suites (their output is printed when they end)"
+	# a process group of its own (job control on for the "&" alone), which
+	# interrupted() ends with all it started
+	set -m
 	(
+		set +m
 		exec >"$beside_dir/out" 2>&1 3>&1
 		# 15's suites are the longer part: the roots yield the CPU to them
 		renice -n 10 -p "$BASHPID" >/dev/null
@@ -569,6 +671,8 @@ roots_beside() {
 		declare -p b_passed b_failed b_summary b_times >"$beside_dir/counts"
 	) &
 	beside_pid=$!
+	set +m
+	group "-$beside_pid"
 }
 
 # Wait for the roots' job, print its output, and add its counts and times.
