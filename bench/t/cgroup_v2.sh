@@ -13,8 +13,9 @@
 # not (and disabled again at the end), io.max holding the loop device's
 # MAJ:MIN and wiops=100, the process that starts the postmaster entering
 # the child's cgroup.procs, the child removed at the end, also after a
-# SIGINT, one message naming both controllers when neither is there, and
-# a failed write to a cgroup file saying what it was for.
+# SIGINT, the same with --in-memory (the loop device's file in /dev/shm),
+# one message naming both controllers when neither is there, and a failed
+# write to a cgroup file saying what it was for.
 #
 # The process that writes its pid into cgroup.procs is the one that runs
 # pg_ctl start (the postmaster and its children inherit the cgroup from
@@ -205,6 +206,27 @@ ok "v2 clean finish: the root's subtree_control left as found (io was on)" \
 	test "$(cat "$root/cgroup.subtree_control")" = "cpu io memory"
 ok "v2 clean finish: the report names io.max" grep -q 'cgroup v2 io.max' "$work/out2/report.html"
 ok "v2 clean finish: loop device, mount, cluster and work directory removed" nothing_left
+
+# ---------- 2b. v2 and --in-memory: the loop device of a file in /dev/shm ----------
+root=$work/root2m
+fake_root "$root" v2 "io"
+run_bench "$root" out2m --in-memory --set wal_buffers=1MB --runs 1 --duration 2
+child=$(child_cgroup "$root")
+wait_for "$child/io.max"
+iomax=$(cat "$child/io.max" 2>/dev/null)
+pgdata=$(awk '$2 == "-D" { print $3 }' "$work/pg_ctl.log" | tail -1)
+loopdev=$(losetup -j "${pgdata%/owner/data}/slow_disk.img" 2>/dev/null | cut -d: -f1)
+majmin=$(lsblk -dno MAJ:MIN "$loopdev" 2>/dev/null | tr -d ' ')
+echo "# --in-memory: data directory $pgdata, loop device $loopdev ($majmin), io.max: $iomax"
+finish_bench
+rc=$?
+ok "v2 --in-memory: exit status 0 (got $rc)" [ "$rc" = 0 ]
+[ "$rc" = 0 ] || sed 's/^/# /' "$work/out2m.err"
+ok "v2 --in-memory: the cluster's data directory was in /dev/shm" eval '[[ "$pgdata" == /dev/shm/* ]]'
+ok "v2 --in-memory: io.max was \"$majmin wiops=100\", the MAJ:MIN of the loop device of its file there" \
+	test -n "$majmin" -a "$iomax" = "$majmin wiops=100"
+ok "v2 --in-memory: the child cgroup removed" test ! -e "$child"
+ok "v2 --in-memory: loop device, mount, cluster and work directory removed" nothing_left
 
 # ---------- 3. v1 through the same variable: blkio files ----------
 root=$work/root1
