@@ -47,6 +47,9 @@ extern int	wsb_write_file(const char *path, const char *text);	/* made anew */
 extern FILE *wsb_create_file(const char *path, mode_t mode);	/* O_EXCL|O_NOFOLLOW */
 /* a file another account may have made: no link, regular, owner's or ours */
 extern char *wsb_read_file_of(const char *path, uid_t owner, size_t *len);
+/* its last line not beginning with one of skip, fit for root's terminal */
+extern char *wsb_last_line(char *text, const char *const *skip);
+#define WSB_QUOTED_LINE_MAX 200
 /* a file read back (plan.txt, results.csv): no link, regular, at most max
  * bytes; NULL with why */
 extern char *wsb_read_back(const char *path, size_t max, size_t *len, char *why, size_t whylen);

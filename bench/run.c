@@ -738,12 +738,10 @@ watch_pgbench(RunState *s, pid_t pid, int *status)
 static void
 pgbench_failure(const char *errpath, uid_t owner, int status, char *why, size_t whylen)
 {
+	static const char *const noise[] = {"progress:", "pgbench: hint:", NULL};
 	char	   *e = wsb_read_file_of(errpath, owner, NULL);
-	char	   *lastline = NULL;
+	char	   *lastline = e ? wsb_last_line(e, noise) : NULL;
 
-	for (char *p = e ? strtok(e, "\n") : NULL; p; p = strtok(NULL, "\n"))
-		if (strncmp(p, "progress:", 9) != 0 && strncmp(p, "pgbench: hint:", 14) != 0)
-			lastline = p;
 	snprintf(why, whylen, "pgbench failed (%s%d)%s%s",
 			 WIFEXITED(status) ? "exit status " : "signal ",
 			 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),

@@ -249,10 +249,20 @@ run_as_owner(WsbTarget *t, const char *what, const char *log, char *err, size_t 
 	wsb_cmd_free(c);
 	if (rc != 0)
 	{
-		snprintf(err, errlen, "%s failed (exit status %d, see \"%s\")", what, rc, log);
+		/*
+		 * The log goes with the work directory: its last line says why,
+		 * but for what initdb and pgbench print after their error.
+		 */
+		static const char *const after_error[] = {"initdb: removing", "initdb: hint:",
+		"pgbench: hint:", NULL};
+		char	   *text = wsb_read_file_of(log, t->uid, NULL);
+		char	   *line = text ? wsb_last_line(text, after_error) : NULL;
+
+		snprintf(err, errlen, "%s failed (exit status %d)%s%s", what, rc,
+				 line ? ": " : "", line ? line : "");
+		free(text);
 		return -1;
 	}
-	(void) t;
 	return 0;
 }
 

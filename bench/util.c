@@ -446,6 +446,38 @@ wsb_write_file(const char *path, const char *text)
 }
 
 /*
+ * The last non-empty line of text that begins with none of skip (a
+ * NULL-ended list, or NULL), to quote in a message to root's terminal:
+ * cut at WSB_QUOTED_LINE_MAX bytes, and each byte outside printable ASCII
+ * made '?', since another account may have written text (an escape
+ * sequence could move the terminal).  Points into text, which it changes;
+ * NULL without such a line.
+ */
+char *
+wsb_last_line(char *text, const char *const *skip)
+{
+	char	   *last = NULL;
+
+	for (char *line = strtok(text, "\r\n"); line; line = strtok(NULL, "\r\n"))
+	{
+		bool		skipped = false;
+
+		for (int i = 0; skip && skip[i]; i++)
+			skipped |= strncmp(line, skip[i], strlen(skip[i])) == 0;
+		if (!skipped)
+			last = line;
+	}
+	if (last == NULL)
+		return NULL;
+	if (strlen(last) > WSB_QUOTED_LINE_MAX)
+		last[WSB_QUOTED_LINE_MAX] = '\0';
+	for (char *c = last; *c; c++)
+		if ((unsigned char) *c < 0x20 || (unsigned char) *c > 0x7e)
+			*c = '?';
+	return last;
+}
+
+/*
  * Read a file that another account (owner) may have made: refused when
  * the name is a symbolic link, when it is no regular file (a FIFO would
  * block us), or when owner is not (uid_t) -1 and the file is neither

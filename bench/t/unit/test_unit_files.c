@@ -198,6 +198,32 @@ test_csv_column(void)
 	wsb_csv_reader_free(&r);
 }
 
+/* the last line of a file another account wrote, fit for root's terminal */
+static void
+test_last_line(void)
+{
+	static const char *const noise[] = {"progress:", "pgbench: hint:", NULL};
+	char		log[] = "initdb: error: directory \"x\" exists but is not empty\r\n"
+		"progress: 1.0 s\npgbench: hint: try this\n\n";
+	char		esc[] = "first\nmoved \x1b[2J\x07 t\xc3\xa9\n";
+	char		blank[] = "\n\r\n";
+	char		longline[WSB_QUOTED_LINE_MAX + 50];
+	char	   *line;
+
+	line = wsb_last_line(log, noise);
+	check(line && strcmp(line, "initdb: error: directory \"x\" exists but is not empty") == 0,
+		  "last line: progress and hints skipped, CRLF ended (%s)", line ? line : "NULL");
+	line = wsb_last_line(esc, NULL);
+	check(line && strcmp(line, "moved ?[2J? t??") == 0,
+		  "last line: control and non-ASCII bytes made '?' (%s)", line ? line : "NULL");
+	check(wsb_last_line(blank, NULL) == NULL, "last line: none in blank lines");
+	memset(longline, 'a', sizeof(longline) - 1);
+	longline[sizeof(longline) - 1] = '\0';
+	line = wsb_last_line(longline, NULL);
+	check(line && strlen(line) == WSB_QUOTED_LINE_MAX,
+		  "last line: cut at %d bytes", WSB_QUOTED_LINE_MAX);
+}
+
 /* round numbers far apart: the judgement is linear in the rows, not in
  * the largest round number */
 static void
@@ -716,6 +742,7 @@ test_files(void)
 	test_declared_numbers();
 	test_malformed();
 	test_csv_column();
+	test_last_line();
 	test_sparse_rounds();
 	test_rank_all_rounds();
 	test_plan_target();
