@@ -3,13 +3,16 @@
 # postgres account (which a database superuser reaches through COPY ...
 # PROGRAM) must not be able to turn a run into root's writes elsewhere.
 # While the harness runs, a loop as postgres plants symbolic links at every
-# name root wrote in the work directory, in the temporary cluster's data
-# directory, at the slow disk's image and mount point and in OUT (some to
+# name root wrote in the work directory, at the slow disk's image and
+# mount point and in OUT (some to
 # a root-owned canary file, some to new names beside it), and swaps the
 # slow disk's image for a link as soon as it exists.  Two whole runs: a
 # temporary cluster with --slow-wal (where this machine allows it) and
 # --script, and a --pgdata cluster whose postgresql.auto.conf holds a
-# primary_conninfo password.  Afterwards the canary is unchanged and still
+# primary_conninfo password; the first also with --in-memory (the work
+# directory in /dev/shm), and once with links planted in the temporary
+# cluster's own data directory too (the run fails there, as the owner's
+# writes go nowhere else).  Afterwards the canary is unchanged and still
 # root's, nothing new is beside it, and the loop did see each run's work
 # directory.  Also: an --out owned by postgres, or writable by others, is
 # refused with one message; report.html and restore.sql are not readable
@@ -59,6 +62,8 @@ BENCH=$work/wal_stall_bench
 # Dropped here, in this namespace only (private: nothing propagates out).
 findmnt -rn -o TARGET | grep '^/tmp/' | sort -r | while read -r m; do umount -l "$m"; done
 mount -t tmpfs -o mode=1777 wsb_hostile_tmp /tmp || bail "could not mount a private /tmp"
+# and /dev/shm, where --in-memory works
+mount -t tmpfs -o mode=1777 wsb_hostile_shm /dev/shm || bail "could not mount a private /dev/shm"
 # the current directory may have been under /tmp (a clone there), which
 # this namespace no longer shows: the harness's children (pg_ctl, psql)
 # would each say they cannot change to it
@@ -80,8 +85,8 @@ head -c 64 /dev/urandom | base64 >"$work/canary/canary"
 chmod 600 "$work/canary/canary"
 canary_sum=$(sha256sum <"$work/canary/canary")
 
-# What root wrote by name in the work directory and OUT (669fe1e), and in
-# the temporary cluster's data directory.
+# What root wrote by name in the work directory and OUT (669fe1e), and
+# what is written (as its owner) in the temporary cluster's data directory.
 work_names="script.sql initdb.log pgbench_init.log pg_ctl.out control.out server.log
 	validate.bt trace_1.out trace_1.err trace_2.out trace_2.err run_1.out run_1.err
 	run_2.out run_2.err slow_disk.img slow_disk"
@@ -90,12 +95,16 @@ out_names="plan.txt results.csv timeline.csv advice.csv verdicts.csv report.html
 data_names="wal_stall_bench.conf postgresql.conf"
 
 # The loop, as postgres: links to the canary at names ending .sql .conf
-# .img .bt, to new names beside it at the others; the image and
-# postgresql.conf replaced once they exist.  Each work directory seen is
+# .img .bt, to new names beside it at the others; the image replaced once
+# it exists.  With a third argument "data" also in the temporary
+# cluster's data directory (WORKDIR/owner/data), its postgresql.conf
+# replaced once it exists: the owner's own directory, where the harness
+# writes only as the owner, so the run fails there and the canary stays.
+# Each work directory seen, in /tmp or in /dev/shm (--in-memory), is
 # logged (the proof that the loop ran beside the harness).
 cat >"$work/plant.sh" <<'SH'
 #!/bin/bash
-work=$1 out=$2 canary=$work/canary/canary
+work=$1 out=$2 data=${3:-} canary=$work/canary/canary
 plant() {	# plant DIR NAME
 	case $2 in
 	*.sql|*.conf|*.img|*.bt|slow_disk) ln -s "$canary" "$1/$2" ;;
@@ -103,15 +112,16 @@ plant() {	# plant DIR NAME
 	esac
 } 2>/dev/null
 while [ ! -e "$work/stop" ]; do
-	for d in /tmp/wal_stall_bench.*; do
+	for d in /tmp/wal_stall_bench.* /dev/shm/wal_stall_bench.*; do
 		[ -d "$d" ] || continue
 		grep -qxF "$d" "$work/seen" 2>/dev/null || echo "$d" >>"$work/seen"
 		for n in $WORK_NAMES; do plant "$d" "$n"; done
-		for n in $DATA_NAMES; do plant "$d/data" "$n"; done
 		[ -f "$d/slow_disk.img" ] && [ ! -L "$d/slow_disk.img" ] &&
 			ln -sfn "$canary" "$d/slow_disk.img" 2>/dev/null
-		[ -f "$d/data/postgresql.conf" ] && [ ! -L "$d/data/postgresql.conf" ] &&
-			ln -sfn "$canary" "$d/data/postgresql.conf" 2>/dev/null
+		[ -n "$data" ] && [ -d "$d/owner/data" ] || continue
+		for n in $DATA_NAMES; do plant "$d/owner/data" "$n"; done
+		[ -f "$d/owner/data/postgresql.conf" ] && [ ! -L "$d/owner/data/postgresql.conf" ] &&
+			ln -sfn "$canary" "$d/owner/data/postgresql.conf" 2>/dev/null
 	done
 	for n in $OUT_NAMES; do plant "$out" "$n"; done
 	sleep 0.01
@@ -121,11 +131,11 @@ chmod 755 "$work/plant.sh"
 touch "$work/seen"
 chown postgres "$work/seen"
 
-start_planter() {	# start_planter OUT
+start_planter() {	# start_planter OUT [data]
 	rm -f "$work/stop"
 	: >"$work/seen"
 	WORK_NAMES=$work_names DATA_NAMES=$data_names OUT_NAMES=$out_names \
-		runuser -u postgres -- "$work/plant.sh" "$work" "$1" &
+		runuser -u postgres -- "$work/plant.sh" "$work" "$1" "${2:-}" &
 	planter=$!
 }
 stop_planter() {
@@ -168,7 +178,7 @@ loop_ran() {	# loop_ran WHAT: the loop saw a work directory while the run went o
 nothing_left() {
 	local l
 	l=$({
-		ls -d /tmp/wal_stall_bench.* 2>/dev/null
+		ls -d /tmp/wal_stall_bench.* /dev/shm/wal_stall_bench.* 2>/dev/null
 		[ -s "$work/seen" ] && losetup -a 2>/dev/null | grep -F -f "$work/seen"
 		[ -s "$work/seen" ] && findmnt -rn -o TARGET 2>/dev/null | grep -F -f "$work/seen"
 	})
@@ -210,6 +220,38 @@ ok "temporary cluster: report.html is not readable by postgres" \
 is "$(stat -c %a "$out1" "$out1/report.html" "$out1/results.csv" "$out1/plan.txt" | tr '\n' ' ')" \
 	"700 600 600 600 " "temporary cluster: OUT 700, report.html, results.csv, plan.txt 600"
 ok "temporary cluster: nothing left behind" nothing_left
+
+# ---------- 1b. --in-memory: the work directory in /dev/shm ----------
+out1m=$work/out1m
+start_planter "$out1m"
+"$BENCH" "${common[@]}" "${slow[@]}" --in-memory --out "$out1m" \
+	>"$work/t1m.out" 2>"$work/t1m.err"
+rc=$?
+stop_planter
+is "$rc" 0 "--in-memory: exit status 0"
+[ "$rc" = 0 ] || sed 's/^/# /' "$work/t1m.err"
+loop_ran "--in-memory"
+ok "--in-memory: the work directory the loop saw was in /dev/shm" grep -q '^/dev/shm/wal_stall_bench\.' "$work/seen"
+canary_intact "--in-memory"
+ok "--in-memory: nothing left behind" nothing_left
+
+# ---------- 1c. links in the temporary cluster's data directory ----------
+# the owner's directory: the harness writes there only as the owner, who
+# cannot open the canary, so the run fails and the canary stays
+out1d=$work/out1d
+start_planter "$out1d" data
+"$BENCH" "${common[@]}" --out "$out1d" >"$work/t1d.out" 2>"$work/t1d.err"
+rc=$?
+stop_planter
+sed 's/^/# /' "$work/t1d.err" | head -3
+ok "data directory links: the run did not succeed (status $rc)" [ "$rc" != 0 ]
+# where initdb fails depends on which link it meets first: its own error,
+# or its bootstrap server's
+ok "data directory links: the error quotes initdb's last line, not a log the run removes" \
+	eval 'grep -qE "initdb failed \(exit status [0-9]+\): [^ ]" "$work/t1d.err" && ! grep -q "see \"" "$work/t1d.err"'
+loop_ran "data directory links"
+canary_intact "data directory links"
+ok "data directory links: nothing left behind" nothing_left
 
 # ---------- 2. a --pgdata cluster with a primary_conninfo password ----------
 secret=hostile_secret_$RANDOM$RANDOM
