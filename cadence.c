@@ -178,12 +178,14 @@ static int
 burst_step(const WalStallCadenceSettings *s)
 {
 	uint64_t	sample_ns = s->sample_ns;
-	double		cycle_ns = (double) cycle_length_ns(s);
-	double		ticks = burst_cycle_ticks(s);
+	double		cycle_ns;
+	double		ticks;
 	int			step = 0;
 
 	if (sample_ns == 0 || s->max_ns < 2 * sample_ns)
 		return 0;
+	cycle_ns = (double) cycle_length_ns(s);
+	ticks = burst_cycle_ticks(s);
 	while (step + 1 < WS_INTERVAL_STEPS &&
 		   (sample_ns << (step + 1)) <= s->max_ns &&
 		   cycle_ns / (double) (sample_ns << step) > ticks)
