@@ -28,7 +28,7 @@ servers=""
 # servers it started, if the run did not stop them
 cleanup() {
 	local entry pid
-	[ -n "$session" ] && pkill -KILL -s "$session" 2>/dev/null
+	end_session
 	for entry in $servers; do
 		pid=${entry%%=*}
 		# that server still, not a process that took its pid since
@@ -42,6 +42,14 @@ trap cleanup EXIT
 scratch_dirs() {
 	find /tmp -maxdepth 1 \( -name 'wal_stall_test.*' -o -name 'wal_stall_logs.*' \
 		-o -name 'wal_stall_run.*' -o -name 'wal_stall_pgtap.*' \) 2>/dev/null | sort
+}
+
+# A run that did not end as it should: its whole session killed, so that
+# the next case starts alone.
+end_session() {
+	[ -n "$session" ] && pkill -KILL -s "$session" 2>/dev/null
+	session=""
+	rm -f "$state/sid"
 }
 
 # The processes of session $1 (not the dead ones init has yet to reap).
@@ -74,6 +82,7 @@ interrupt_at_regress() {
 	if ! [[ $server =~ ^[0-9]+$ ]] || [ -z "$session" ]; then
 		ok "$sig: pg_regress's server came up in 300 s" false
 		sed 's/^/# /' "$state/out" | tail -20
+		end_session
 		return
 	fi
 	# a server as a Perl TAP test starts one: by pg_ctl, in a session of
@@ -95,6 +104,7 @@ interrupt_at_regress() {
 	done
 	if kill -0 "$runner" 2>/dev/null; then
 		ok "$sig: the run ended within 60 s" false
+		end_session
 		return
 	fi
 	wait "$runner"
@@ -105,12 +115,11 @@ interrupt_at_regress() {
 	ok "$sig: the server pg_ctl started (${beside:-none}) has stopped" bash -c "! kill -0 ${beside:-0} 2>/dev/null"
 	left=$(in_session "$session" | tr '\n' ' ')
 	is "$left" "" "$sig: no process of the run's session is left"
-	[ -z "$left" ] || ps -o pid,pgid,sid,stat,etime,cmd -s "$session" | sed 's/^/# /' 
+	[ -z "$left" ] || ps -o pid,pgid,sid,stat,etime,cmd -s "$session" | sed 's/^/# /'
 	is "$(comm -13 <(echo "$before") <(scratch_dirs) | tr '\n' ' ')" "" \
 		"$sig: its scratch directories are gone, and pgTAP's never made"
 	ok "$sig: pgTAP never began" bash -c "! grep -q '^== pgTAP' '$state/out'"
-	session=""
-	rm -f "$state/sid"
+	end_session
 }
 
 export WS_TEST_SERVER_SUITES_ONLY=1

@@ -144,6 +144,24 @@ stop_planter() {
 	planter=""
 }
 
+# The harness with ARGS beside the loop (PLANT "data": in the cluster's
+# data directory too), into OUT: its status in rc, its output in
+# TAG.out and TAG.err.
+planted_run() {	# planted_run OUT TAG PLANT ARGS...
+	local out=$1 tag=$2 plant=$3
+	shift 3
+	start_planter "$out" "$plant"
+	"$BENCH" "${common[@]}" "$@" --out "$out" >"$work/$tag.out" 2>"$work/$tag.err"
+	rc=$?
+	stop_planter
+}
+
+# "WHAT: exit status 0", TAG.err shown when not.
+exited_zero() {	# exited_zero WHAT TAG
+	is "$rc" 0 "$1: exit status 0"
+	[ "$rc" = 0 ] || sed 's/^/# /' "$work/$2.err"
+}
+
 # restore.sql, while it exists: its mode, whether nobody can read it, and
 # a copy (root's) to look for the password in.
 watch_journal() {	# watch_journal OUT: in the background
@@ -200,13 +218,8 @@ else
 	echo "# no loop device or io cgroup here: the temporary cluster runs without --slow-wal"
 fi
 out1=$work/out1
-start_planter "$out1"
-"$BENCH" "${common[@]}" "${slow[@]}" --script "$work/script.sql" --out "$out1" \
-	>"$work/t1.out" 2>"$work/t1.err"
-rc=$?
-stop_planter
-is "$rc" 0 "temporary cluster: exit status 0"
-[ "$rc" = 0 ] || sed 's/^/# /' "$work/t1.err"
+planted_run "$out1" t1 "" "${slow[@]}" --script "$work/script.sql"
+exited_zero "temporary cluster" t1
 loop_ran "temporary cluster"
 canary_intact "temporary cluster"
 ok "temporary cluster: report.html written" test -s "$out1/report.html"
@@ -222,14 +235,8 @@ is "$(stat -c %a "$out1" "$out1/report.html" "$out1/results.csv" "$out1/plan.txt
 ok "temporary cluster: nothing left behind" nothing_left
 
 # ---------- 1b. --in-memory: the work directory in /dev/shm ----------
-out1m=$work/out1m
-start_planter "$out1m"
-"$BENCH" "${common[@]}" "${slow[@]}" --in-memory --out "$out1m" \
-	>"$work/t1m.out" 2>"$work/t1m.err"
-rc=$?
-stop_planter
-is "$rc" 0 "--in-memory: exit status 0"
-[ "$rc" = 0 ] || sed 's/^/# /' "$work/t1m.err"
+planted_run "$work/out1m" t1m "" "${slow[@]}" --in-memory
+exited_zero "--in-memory" t1m
 loop_ran "--in-memory"
 ok "--in-memory: the work directory the loop saw was in /dev/shm" grep -q '^/dev/shm/wal_stall_bench\.' "$work/seen"
 canary_intact "--in-memory"
@@ -238,11 +245,7 @@ ok "--in-memory: nothing left behind" nothing_left
 # ---------- 1c. links in the temporary cluster's data directory ----------
 # the owner's directory: the harness writes there only as the owner, who
 # cannot open the canary, so the run fails and the canary stays
-out1d=$work/out1d
-start_planter "$out1d" data
-"$BENCH" "${common[@]}" --out "$out1d" >"$work/t1d.out" 2>"$work/t1d.err"
-rc=$?
-stop_planter
+planted_run "$work/out1d" t1d data
 sed 's/^/# /' "$work/t1d.err" | head -3
 ok "data directory links: the run did not succeed (status $rc)" [ "$rc" != 0 ]
 # where initdb fails depends on which link it meets first: its own error,
@@ -271,16 +274,12 @@ as_postgres "$PGBIN/psql" -X -q -h "$work/pg" -p "$port" -d postgres \
 	-c "SELECT pg_reload_conf()" >/dev/null || bail "could not set primary_conninfo"
 cp "$pgdata/postgresql.auto.conf" "$work/auto.before"
 out2=$work/out2
-start_planter "$out2"
+rm -f "$work/stop"	# the watcher runs until planted_run's stop_planter
 watch_journal "$out2" &
 watcher=$!
-"$BENCH" "${common[@]}" --pgdata "$pgdata" --out "$out2" \
-	>"$work/t2.out" 2>"$work/t2.err"
-rc=$?
-stop_planter
+planted_run "$out2" t2 "" --pgdata "$pgdata"
 wait "$watcher" 2>/dev/null
-is "$rc" 0 "--pgdata: exit status 0"
-[ "$rc" = 0 ] || sed 's/^/# /' "$work/t2.err"
+exited_zero "--pgdata" t2
 loop_ran "--pgdata"
 canary_intact "--pgdata"
 ok "--pgdata: postgresql.auto.conf as before" cmp -s "$work/auto.before" "$pgdata/postgresql.auto.conf"
@@ -300,8 +299,7 @@ ok "--pgdata: nothing left behind" nothing_left
 out3=$work/out3
 "$BENCH" "${common[@]}" --group nogroup --out "$out3" >"$work/t3.out" 2>"$work/t3.err"
 rc=$?
-is "$rc" 0 "--group nogroup: exit status 0"
-[ "$rc" = 0 ] || sed 's/^/# /' "$work/t3.err"
+exited_zero "--group nogroup" t3
 is "$(stat -c '%a %G' "$out3" "$out3/report.html" "$out3/results.csv" "$out3/plots" | tr '\n' ' ')" \
 	"2750 nogroup 640 nogroup 640 nogroup 2750 nogroup " \
 	"--group nogroup: OUT and plots 2750, report.html and results.csv 640, all of group nogroup"
