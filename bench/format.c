@@ -14,6 +14,7 @@
  *
  *-------------------------------------------------------------------------
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +149,51 @@ const char *
 wsb_csv_cell(const WsbCsvReader *r, int i)
 {
 	return i >= 0 && i < r->ncells ? r->buf + r->starts[i] : NULL;
+}
+
+/* cell i of the current row, "" past its end (a short row's missing cells) */
+const char *
+wsb_csv_text(const WsbCsvReader *r, int i)
+{
+	const char *c = wsb_csv_cell(r, i);
+
+	return c ? c : "";
+}
+
+/*
+ * A number cell of a file the harness wrote, read back as untrusted input:
+ * NAN for an empty cell or "nan" (what a run writes for a figure it
+ * lacks); false when the cell is not a number in [lo, hi].
+ */
+bool
+wsb_csv_number(const char *cell, double lo, double hi, double *value)
+{
+	char	   *end;
+
+	*value = NAN;
+	if (cell[0] == '\0' || strcmp(cell, "nan") == 0)
+		return true;
+	errno = 0;
+	*value = strtod(cell, &end);
+	return errno == 0 && end != cell && *end == '\0' && *value >= lo && *value <= hi;
+}
+
+/*
+ * The error for a cell wsb_csv_number refused.  The cell is quoted only
+ * when short and printable ASCII: the message goes to root's terminal,
+ * which no escape sequence of another account's file may move.
+ */
+void
+wsb_csv_bad_number(char *err, size_t errlen, const char *path, int line, const char *column,
+				   const char *cell)
+{
+	bool		shown = strlen(cell) <= 40;
+
+	for (const char *s = cell; shown && *s; s++)
+		if ((unsigned char) *s < 0x20 || (unsigned char) *s > 0x7e)
+			shown = false;
+	snprintf(err, errlen, "\"%s\" line %d: %s is not a number in its range%s%s%s", path, line,
+			 column, shown ? ": \"" : "", shown ? cell : "", shown ? "\"" : "");
 }
 
 /* the first cell of the current row (the header) that is name, or -1 */

@@ -241,48 +241,6 @@ wsb_ring_print(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns,
 }
 
 /*
- * A number of ring.csv, or NAN for an empty cell or "nan" (what the run
- * writes for a figure it lacks); false when the cell is not a number in
- * [lo, hi].
- */
-static bool
-read_number(const char *cell, double lo, double hi, double *value)
-{
-	char	   *end;
-
-	*value = NAN;
-	if (cell[0] == '\0' || strcmp(cell, "nan") == 0)
-		return true;
-	errno = 0;
-	*value = strtod(cell, &end);
-	return errno == 0 && end != cell && *end == '\0' && *value >= lo && *value <= hi;
-}
-
-/*
- * Whether a cell may be quoted in a message to root's terminal: short, and
- * printable ASCII only (no escape sequence can move the terminal).
- */
-static bool
-plain_text(const char *s)
-{
-	if (strlen(s) > 40)
-		return false;
-	for (; *s; s++)
-		if ((unsigned char) *s < 0x20 || (unsigned char) *s > 0x7e)
-			return false;
-	return true;
-}
-
-/* A cell of the row, "" past its end. */
-static const char *
-cell(const WsbCsvReader *r, int i)
-{
-	const char *c = wsb_csv_cell(r, i);
-
-	return c ? c : "";
-}
-
-/*
  * The rows of ring.csv's text, for the configurations verdicts judged (a
  * row of another is left out); the count, or -1 with err.
  */
@@ -318,13 +276,10 @@ read_ring_rows(const char *path, const char *text, size_t len, const WsbVerdicts
 	while (rc > 0 && (rc = wsb_csv_next_row(&r, msg, sizeof(msg))) > 0)
 	{
 		RingRow    *row = &rows[n];
-		const char *label = cell(&r, col[0]);
+		const char *label = wsb_csv_text(&r, col[0]);
 		int			bad = 0;
-		int			c = -1;
+		int			c = wsb_tip_config(verdicts, label);
 
-		for (int k = 0; k < verdicts->table.nconfigs; k++)
-			if (strcmp(verdicts->table.labels[k], label) == 0)
-				c = k;
 		if (c < 0)
 			continue;
 		for (int i = 0; i < n; i++)
@@ -345,19 +300,16 @@ read_ring_rows(const char *path, const char *text, size_t len, const WsbVerdicts
 		}
 		memset(row, 0, sizeof(*row));
 		row->config = c;
-		if (!read_number(cell(&r, col[1]), 1, 1e15, &row->bytes))
+		if (!wsb_csv_number(wsb_csv_text(&r, col[1]), 1, 1e15, &row->bytes))
 			bad = 1;
-		else if (!read_number(cell(&r, col[2]), 0, 1e6, &row->share))
+		else if (!wsb_csv_number(wsb_csv_text(&r, col[2]), 0, 1e6, &row->share))
 			bad = 2;
-		else if (!read_number(cell(&r, col[3]), 0, 1e12, &row->tps_median))
+		else if (!wsb_csv_number(wsb_csv_text(&r, col[3]), 0, 1e12, &row->tps_median))
 			bad = 3;
 		if (bad > 0)
 		{
-			bool		shown = plain_text(cell(&r, col[bad]));
-
-			snprintf(err, errlen, "\"%s\" line %d: %s is not a number in its range%s%s%s",
-					 path, r.line, names[bad], shown ? ": \"" : "",
-					 shown ? cell(&r, col[bad]) : "", shown ? "\"" : "");
+			wsb_csv_bad_number(err, errlen, path, r.line, names[bad],
+							   wsb_csv_text(&r, col[bad]));
 			rc = -2;
 			break;
 		}

@@ -18,15 +18,22 @@
 #include "tipping.h"
 #include "wsb.h"
 
+/* The index of configuration label among those v judged, -1 if absent. */
+int
+wsb_tip_config(const WsbVerdicts *v, const char *label)
+{
+	for (int c = 0; v != NULL && c < v->table.nconfigs; c++)
+		if (strcmp(v->table.labels[c], label) == 0)
+			return c;
+	return -1;
+}
+
 const WsbPaired *
 wsb_tip_tps(const WsbVerdicts *v, const char *label)
 {
-	if (v == NULL)
-		return NULL;
-	for (int c = 0; c < v->table.nconfigs; c++)
-		if (strcmp(v->table.labels[c], label) == 0)
-			return &v->v[c * WSB_N_METRICS + WSB_M_TPS];
-	return NULL;
+	int			c = wsb_tip_config(v, label);
+
+	return c < 0 ? NULL : &v->v[c * WSB_N_METRICS + WSB_M_TPS];
 }
 
 /* A value's place in the sweep: its value, NAN (last) without figures. */

@@ -56,6 +56,8 @@ typedef struct WsbTip
 								 * settled, stalls alone */
 } WsbTip;
 
+/* the index of a configuration among those judged, -1 if absent */
+extern int	wsb_tip_config(const WsbVerdicts *v, const char *label);
 /* the tps verdict of the configuration labelled label, or NULL */
 extern const WsbPaired *wsb_tip_tps(const WsbVerdicts *v, const char *label);
 extern void wsb_tip_sort(WsbTipValue *v, int n);

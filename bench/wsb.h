@@ -413,6 +413,10 @@ extern void wsb_csv_reader_free(WsbCsvReader *r);
 extern int	wsb_csv_next_row(WsbCsvReader *r, char *err, size_t errlen);
 extern const char *wsb_csv_cell(const WsbCsvReader *r, int i);
 extern int	wsb_csv_column(const WsbCsvReader *r, const char *name);
+extern const char *wsb_csv_text(const WsbCsvReader *r, int i);
+extern bool wsb_csv_number(const char *cell, double lo, double hi, double *value);
+extern void wsb_csv_bad_number(char *err, size_t errlen, const char *path, int line,
+							   const char *column, const char *cell);
 
 /* ---------- output files (csv.c, report.c) ---------- */
 
