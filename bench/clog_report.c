@@ -23,13 +23,16 @@
  *	 clog preset puts it first).  The rule and the sentence are tipping.c's,
  *	 shared with every sweep.
  *
- * Only the judging side: runs in memory, no server.
+ * Only the judging side: runs in memory, no server.  clog.csv keeps each
+ * run's figures, so that --judge DIR prints the section again from it.
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
  *-------------------------------------------------------------------------
  */
+#include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +43,23 @@
 
 /* misses within this share of the lookups of the largest count's */
 #define CLOG_MISS_TOLERANCE 0.01
+
+/* One run's CLOG figures: of a run in memory, or a row of clog.csv. */
+typedef struct ClogRun
+{
+	int			config;
+	double		buffers;		/* wal_stall_clog.buffers, NAN unknown */
+	double		transactions;
+	double		tps;
+	double		slru_hits;		/* pg_stat_slru, NAN when the run lacks it */
+	double		slru_reads;
+	double		ws_hits;		/* wal_stall_clog, NAN without wal_stall */
+	double		ws_reads;
+	double		clog_ms;		/* client stall time by class, NAN unknown */
+	double		slru_io_ms;
+	double		seconds;		/* the run's length, NAN unknown */
+	double		clients;
+} ClogRun;
 
 /* One configuration's CLOG figures, over its successful runs. */
 typedef struct ClogRow
@@ -55,10 +75,43 @@ typedef struct ClogRow
 	int			equal_runs;		/* runs whose two read counts agree */
 	double		clog_ms;		/* client stall time by class */
 	double		slru_io_ms;
-	double		client_ms;		/* clients x run ms */
+	double		client_ms;		/* clients x run ms, NAN unknown */
 	double		tps_median;
 	const WsbPaired *tps;		/* against the baseline by rounds, NULL */
 } ClogRow;
+
+/*
+ * The columns of clog.csv past configuration, round and ok: a ClogRun's
+ * field each (counts whole, the rest to the thousandth) with the least
+ * value a run can write, but for the misses per 1,000 transactions, which
+ * are derived (offset -1) and so not read back.
+ */
+#define CLOG_FIELD(name, format, field, least) {name, format, offsetof(ClogRun, field), least}
+static const struct
+{
+	const char *name;
+	const char *format;
+	ptrdiff_t	offset;
+	double		least;
+}			clog_columns[] = {
+	CLOG_FIELD("clog_buffers", "%.0f", buffers, 1),
+	CLOG_FIELD("transactions", "%.0f", transactions, 0),
+	CLOG_FIELD("tps", "%.3f", tps, 0),
+	CLOG_FIELD("slru_hits", "%.0f", slru_hits, 0),
+	CLOG_FIELD("slru_reads", "%.0f", slru_reads, 0),
+	CLOG_FIELD("wal_stall_hits", "%.0f", ws_hits, 0),
+	CLOG_FIELD("wal_stall_reads", "%.0f", ws_reads, 0),
+	{"misses_per_1000_transactions", "%.3f", -1, 0},
+	CLOG_FIELD("clog_ms", "%.3f", clog_ms, 0),
+	CLOG_FIELD("slru_io_ms", "%.3f", slru_io_ms, 0),
+	CLOG_FIELD("seconds", "%.3f", seconds, 0),
+	CLOG_FIELD("clients", "%.0f", clients, 1),
+};
+
+/* the most any cell of clog.csv may hold */
+#define CLOG_CELL_MAX 1e15
+
+#define CLOG_NCOLUMNS ((int) (sizeof(clog_columns) / sizeof(clog_columns[0])))
 
 /* opts may be NULL (a report of --judge, or of the unit tests' runs) */
 bool
@@ -98,46 +151,68 @@ row_buffers(const void *row)
 	return ((const ClogRow *) row)->buffers;
 }
 
-static void
-add_run(ClogRow *row, const WsbPlan *plan, const WsbRun *r, double *tps)
+/* A run's CLOG figures, what clog.csv keeps of it. */
+static ClogRun
+run_figures(const WsbPlan *plan, const WsbRun *r)
 {
-	double		ws_reads = wsb_first_row_value(&r->clog, "reads");
-	double		ws_hits = wsb_first_row_value(&r->clog, "hits");
-	double		buffers = wsb_first_row_value(&r->clog, "buffers");
-	double		clog = wsb_summary_value(r, "clog", "total_ms");
-	double		io = wsb_summary_value(r, "slru_io", "total_ms");
+	ClogRun		run = {
+		.config = r->config,
+		.buffers = wsb_first_row_value(&r->clog, "buffers"),
+		.transactions = (double) r->transactions,
+		.tps = r->tps,
+		.slru_hits = r->slru_clog_hits >= 0 ? (double) r->slru_clog_hits : NAN,
+		.slru_reads = r->slru_clog_reads >= 0 ? (double) r->slru_clog_reads : NAN,
+		.ws_hits = wsb_first_row_value(&r->clog, "hits"),
+		.ws_reads = wsb_first_row_value(&r->clog, "reads"),
+		.clog_ms = wsb_summary_value(r, "clog", "total_ms"),
+		.slru_io_ms = wsb_summary_value(r, "slru_io", "total_ms"),
+		.seconds = r->seconds,
+		.clients = plan->clients,
+	};
 
-	tps[row->runs++] = r->tps;
-	if (!isnan(buffers))
-		row->buffers = buffers;
-	row->transactions += (double) r->transactions;
-	if (r->slru_clog_reads < 0 || r->slru_clog_hits < 0)
-		row->slru_reads = row->slru_hits = NAN;
-	else
-	{
-		row->slru_reads += (double) r->slru_clog_reads;
-		row->slru_hits += (double) r->slru_clog_hits;
-	}
-	row->ws_reads += ws_reads;	/* NAN when wal_stall was not loaded */
-	row->ws_hits += ws_hits;
-	if (!isnan(ws_reads) && r->slru_clog_reads >= 0 && ws_reads == (double) r->slru_clog_reads)
-		row->equal_runs++;
-	row->clog_ms += isnan(clog) ? 0 : clog;
-	row->slru_io_ms += isnan(io) ? 0 : io;
-	row->client_ms += r->seconds * 1000.0 * plan->clients;
+	return run;
 }
 
-/* The configurations' rows, sorted by buffer count (unknown counts last). */
+/* Add a successful run to its configuration's row; its tps into tps[]. */
+static void
+add_run(ClogRow *row, const ClogRun *run, double *tps)
+{
+	tps[row->runs++] = run->tps;
+	if (!isnan(run->buffers))
+		row->buffers = run->buffers;
+	row->transactions += run->transactions;
+	row->slru_reads += run->slru_reads;	/* NAN when a run lacks pg_stat_slru */
+	row->slru_hits += run->slru_hits;
+	row->ws_reads += run->ws_reads;	/* NAN when wal_stall was not loaded */
+	row->ws_hits += run->ws_hits;
+	if (run->ws_reads == run->slru_reads)
+		row->equal_runs++;
+	row->clog_ms += isnan(run->clog_ms) ? 0 : run->clog_ms;
+	row->slru_io_ms += isnan(run->slru_io_ms) ? 0 : run->slru_io_ms;
+	row->client_ms += run->seconds * 1000.0 * run->clients;
+}
+
+/* Column k of clog.csv for a run. */
+static double *
+run_field(ClogRun *run, int k)
+{
+	return (double *) ((char *) run + clog_columns[k].offset);
+}
+
+/*
+ * The configurations' rows of the successful runs, sorted by buffer count
+ * (unknown counts last); labels[c] names configuration c.
+ */
 static int
-collect(const WsbPlan *plan, const WsbRun *runs, int nruns, const WsbVerdicts *verdicts,
-		ClogRow *rows)
+collect(const char *const *labels, int nconfigs, const ClogRun *runs, int nruns,
+		const WsbVerdicts *verdicts, ClogRow *rows)
 {
 	double	   *tps = malloc(sizeof(double) * (nruns > 0 ? nruns : 1));
 	int			n = 0;
 
 	if (tps == NULL)
 		return 0;
-	for (int c = 0; c < plan->nconfigs; c++)
+	for (int c = 0; c < nconfigs; c++)
 	{
 		ClogRow    *row = &rows[n];
 
@@ -145,16 +220,38 @@ collect(const WsbPlan *plan, const WsbRun *runs, int nruns, const WsbVerdicts *v
 		row->config = c;
 		row->buffers = NAN;
 		for (int i = 0; i < nruns; i++)
-			if (runs[i].config == c && runs[i].ok)
-				add_run(row, plan, &runs[i], tps);
+			if (runs[i].config == c)
+				add_run(row, &runs[i], tps);
 		if (row->runs == 0)
 			continue;
 		row->tps_median = wsb_median(tps, row->runs);
-		row->tps = wsb_tip_tps(verdicts, plan->configs[c].label);
+		row->tps = wsb_tip_tps(verdicts, labels[c]);
 		n++;
 	}
 	free(tps);
 	wsb_sort_by_key(rows, n, sizeof(ClogRow), row_buffers);
+	return n;
+}
+
+/* The rows of a plan's successful runs in memory. */
+static int
+collect_runs(const WsbPlan *plan, const WsbRun *runs, int nruns, const WsbVerdicts *verdicts,
+			 ClogRow *rows)
+{
+	ClogRun    *figures = malloc(sizeof(ClogRun) * (nruns > 0 ? nruns : 1));
+	const char *labels[WSB_MAX_CONFIGS];
+	int			nok = 0;
+	int			n;
+
+	if (figures == NULL)
+		return 0;
+	for (int c = 0; c < plan->nconfigs; c++)
+		labels[c] = plan->configs[c].label;
+	for (int i = 0; i < nruns; i++)
+		if (runs[i].ok)
+			figures[nok++] = run_figures(plan, &runs[i]);
+	n = collect(labels, plan->nconfigs, figures, nok, verdicts, rows);
+	free(figures);
 	return n;
 }
 
@@ -164,15 +261,16 @@ collect(const WsbPlan *plan, const WsbRun *runs, int nruns, const WsbVerdicts *v
  * CLOG_MISS_TOLERANCE of the largest count's.
  */
 static void
-tipping_sentence(const ClogRow *rows, int n, const WsbPlan *plan, char *buf, size_t len)
+tipping_sentence(const ClogRow *rows, int n, double margin_pct, const char *baseline_label,
+				 char *buf, size_t len)
 {
 	WsbTipValue v[WSB_MAX_CONFIGS];
 	WsbTipSweep sweep = {
 		.noun = "count",
 		.settled_rule = "the CLOG misses are within 1% of the lookups of the largest count's",
 		.larger = "more CLOG buffers",
-		.margin_pct = plan->margin_pct,
-		.baseline_label = plan->configs[0].label,
+		.margin_pct = margin_pct,
+		.baseline_label = baseline_label,
 	};
 	double		largest = NAN;
 
@@ -203,36 +301,25 @@ wsb_clog_write_csv(const char *path, const WsbPlan *plan, const WsbRun *runs, in
 
 	if (f == NULL)
 		return -1;
-	fputs("configuration,round,ok,clog_buffers,transactions,tps,slru_hits,slru_reads,"
-		  "wal_stall_hits,wal_stall_reads,misses_per_1000_transactions,clog_ms,slru_io_ms\n", f);
+	fputs("configuration,round,ok", f);
+	for (int k = 0; k < CLOG_NCOLUMNS; k++)
+		fprintf(f, ",%s", clog_columns[k].name);
+	fputc('\n', f);
 	for (int i = 0; i < nruns; i++)
 	{
-		const WsbRun *r = &runs[i];
-		double		reads = (double) r->slru_clog_reads;
+		ClogRun		run = run_figures(plan, &runs[i]);
 
-		wsb_csv_field(f, plan->configs[r->config].label);
-		fprintf(f, ",%d,%s,", r->repeat, r->ok ? "true" : "false");
-#define NUM(fmt, v) do { double v_ = (v); if (!isnan(v_)) fprintf(f, fmt, v_); } while (0)
-		NUM("%.0f", wsb_first_row_value(&r->clog, "buffers"));
-		fprintf(f, ",%lld,", (long long) r->transactions);
-		NUM("%.3f", r->tps);
-		fputc(',', f);
-		if (r->slru_clog_hits >= 0)
-			fprintf(f, "%lld", (long long) r->slru_clog_hits);
-		fputc(',', f);
-		if (r->slru_clog_reads >= 0)
-			fprintf(f, "%lld", (long long) r->slru_clog_reads);
-		fputc(',', f);
-		NUM("%.0f", wsb_first_row_value(&r->clog, "hits"));
-		fputc(',', f);
-		NUM("%.0f", wsb_first_row_value(&r->clog, "reads"));
-		fputc(',', f);
-		NUM("%.3f", r->slru_clog_reads >= 0 ? per_thousand(reads, (double) r->transactions) : NAN);
-		fputc(',', f);
-		NUM("%.3f", wsb_summary_value(r, "clog", "total_ms"));
-		fputc(',', f);
-		NUM("%.3f", wsb_summary_value(r, "slru_io", "total_ms"));
-#undef NUM
+		wsb_csv_field(f, plan->configs[runs[i].config].label);
+		fprintf(f, ",%d,%s", runs[i].repeat, runs[i].ok ? "true" : "false");
+		for (int k = 0; k < CLOG_NCOLUMNS; k++)
+		{
+			double		v = clog_columns[k].offset >= 0 ? *run_field(&run, k) :
+				per_thousand(run.slru_reads, run.transactions);
+
+			fputc(',', f);
+			if (!isnan(v))
+				fprintf(f, clog_columns[k].format, v);
+		}
 		fputc('\n', f);
 	}
 	return wsb_close_written(f, 0);
@@ -247,12 +334,10 @@ fmt_number(char *buf, size_t len, const char *fmt, double v)
 		snprintf(buf, len, fmt, v);
 }
 
-void
-wsb_clog_print(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns,
-			   const WsbVerdicts *verdicts)
+/* The table and the sentence of rows, sorted by buffer count. */
+static void
+print_rows(FILE *f, const ClogRow *rows, int n, double margin_pct, const char *baseline_label)
 {
-	ClogRow		rows[WSB_MAX_CONFIGS];
-	int			n = collect(plan, runs, nruns, verdicts, rows);
 	char		sentence[2048];
 
 	fputs("\nCLOG by buffer count (misses: CLOG pages read into the SLRU, exact)\n", f);
@@ -282,8 +367,143 @@ wsb_clog_print(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns,
 			fprintf(f, "         (wal_stall's misses differ from pg_stat_slru's in %d of %d runs)\n",
 					r->runs - r->equal_runs, r->runs);
 	}
-	tipping_sentence(rows, n, plan, sentence, sizeof(sentence));
+	tipping_sentence(rows, n, margin_pct, baseline_label, sentence, sizeof(sentence));
 	fprintf(f, "%s\n", sentence);
+}
+
+void
+wsb_clog_print(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns,
+			   const WsbVerdicts *verdicts)
+{
+	ClogRow		rows[WSB_MAX_CONFIGS];
+	int			n = collect_runs(plan, runs, nruns, verdicts, rows);
+
+	print_rows(f, rows, n, plan->margin_pct, plan->configs[0].label);
+}
+
+/*
+ * The successful runs of clog.csv's text, for the configurations verdicts
+ * judged (a row of another is left out), into *runs (malloc'd); the count,
+ * or -1 with err.  A column the run did not write (seconds and clients
+ * came later) reads as unknown.
+ */
+static int
+read_clog_runs(const char *path, const char *text, size_t len, const WsbVerdicts *verdicts,
+			   ClogRun **runs, char *err, size_t errlen)
+{
+	int			col[CLOG_NCOLUMNS];
+	int			config_col,
+				ok_col;
+	WsbCsvReader r;
+	char		msg[512];
+	int			n = 0,
+				cap = 0;
+	int			rc;
+
+	*runs = NULL;
+	if (!wsb_csv_reader_init(&r, text, len))
+	{
+		snprintf(err, errlen, "\"%s\": out of memory", path);
+		return -1;
+	}
+	rc = wsb_csv_next_row(&r, msg, sizeof(msg));
+	config_col = rc > 0 ? wsb_csv_column(&r, "configuration") : -1;
+	ok_col = rc > 0 ? wsb_csv_column(&r, "ok") : -1;
+	for (int k = 0; k < CLOG_NCOLUMNS; k++)
+		col[k] = rc > 0 ? wsb_csv_column(&r, clog_columns[k].name) : -1;
+	if (rc >= 0 && (config_col < 0 || ok_col < 0 || col[0] < 0 || col[1] < 0 || col[2] < 0))
+	{
+		snprintf(err, errlen, "\"%s\" needs the columns configuration, ok, clog_buffers, "
+				 "transactions and tps", path);
+		wsb_csv_reader_free(&r);
+		return -1;
+	}
+	while (rc > 0 && (rc = wsb_csv_next_row(&r, msg, sizeof(msg))) > 0)
+	{
+		ClogRun		run = {.config = wsb_tip_config(verdicts, wsb_csv_text(&r, config_col))};
+
+		if (run.config < 0 || strcmp(wsb_csv_text(&r, ok_col), "true") != 0)
+			continue;
+		for (int k = 0; k < CLOG_NCOLUMNS && rc > 0; k++)
+		{
+			const char *cell = wsb_csv_text(&r, col[k]);
+
+			if (clog_columns[k].offset < 0)
+				continue;
+			if (!wsb_csv_number(cell, clog_columns[k].least, CLOG_CELL_MAX, run_field(&run, k)))
+			{
+				wsb_csv_bad_number(err, errlen, path, r.line, clog_columns[k].name, cell);
+				rc = -2;
+			}
+		}
+		if (rc < 0)
+			break;
+		if (n == cap)
+		{
+			ClogRun    *more = realloc(*runs, sizeof(ClogRun) * (cap = cap ? 2 * cap : 64));
+
+			if (more == NULL)
+			{
+				snprintf(err, errlen, "\"%s\": out of memory", path);
+				rc = -2;
+				break;
+			}
+			*runs = more;
+		}
+		(*runs)[n++] = run;
+	}
+	/* -1: the reader's message; -2: err is written */
+	if (rc == -1)
+		snprintf(err, errlen, "\"%s\" %s", path, msg);
+	wsb_csv_reader_free(&r);
+	if (rc != 0)
+	{
+		free(*runs);
+		*runs = NULL;
+		return -1;
+	}
+	return n;
+}
+
+/*
+ * wsb_clog_judge_print
+ *		--judge DIR of a CLOG experiment: the section again, each run's
+ *		buffers, misses and stall times from the run's clog.csv (results.csv
+ *		names the setting, not the CLOG the server had), the tps verdicts
+ *		those just judged.  Nothing without clog.csv; 0, or -1 with err (and
+ *		nothing printed) when it cannot be read or a cell is not what the
+ *		run writes.
+ */
+int
+wsb_clog_judge_print(FILE *f, const char *path, const WsbVerdicts *verdicts, char *err,
+					 size_t errlen)
+{
+	ClogRow		rows[WSB_MAX_CONFIGS];
+	const char *labels[WSB_MAX_CONFIGS];
+	ClogRun    *runs;
+	char		why[256];
+	size_t		len;
+	char	   *text = wsb_read_back(path, WSB_CLOG_CSV_MAX, &len, why, sizeof(why));
+	int			nruns,
+				n;
+
+	if (text == NULL)
+	{
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, errlen, "could not read \"%s\": %s", path, why);
+		return -1;
+	}
+	nruns = read_clog_runs(path, text, len, verdicts, &runs, err, errlen);
+	free(text);
+	if (nruns < 0)
+		return -1;
+	for (int c = 0; c < verdicts->table.nconfigs && c < WSB_MAX_CONFIGS; c++)
+		labels[c] = verdicts->table.labels[c];
+	n = collect(labels, verdicts->table.nconfigs, runs, nruns, verdicts, rows);
+	free(runs);
+	print_rows(f, rows, n, verdicts->spec.margin_pct, verdicts->table.labels[0]);
+	return 0;
 }
 
 /* plots/clog.dat and clog.gp, drawn; 0 or -1 with why */
@@ -320,7 +540,7 @@ wsb_clog_html(FILE *f, const char *plotdir, const WsbPlan *plan, const WsbRun *r
 			  int nruns, const WsbEnvironment *env, const WsbVerdicts *verdicts)
 {
 	ClogRow		rows[WSB_MAX_CONFIGS];
-	int			n = collect(plan, runs, nruns, verdicts, rows);
+	int			n = collect_runs(plan, runs, nruns, verdicts, rows);
 	char		sentence[2048],
 				why[1024] = "";
 	char	   *path = wsb_psprintf("%s/clog.svg", plotdir);
@@ -359,7 +579,8 @@ wsb_clog_html(FILE *f, const char *plotdir, const WsbPlan *plan, const WsbRun *r
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	tipping_sentence(rows, n, plan, sentence, sizeof(sentence));
+	tipping_sentence(rows, n, plan->margin_pct, plan->configs[0].label, sentence,
+					 sizeof(sentence));
 	fputs("<p><strong>", f);
 	wsb_html_escape(f, sentence);
 	fputs("</strong> (Misses within 1% of the lookups: the miss ratios, 1 &minus; hit ratio, "

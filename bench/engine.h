@@ -55,6 +55,9 @@ extern char *wsb_last_line(char *text, const char *const *skip);
 extern char *wsb_read_back(const char *path, size_t max, size_t *len, char *why, size_t whylen);
 #define WSB_PLAN_TXT_MAX (1024 * 1024)	/* plan.txt: a few kB */
 #define WSB_RING_CSV_MAX (1024 * 1024)	/* ring.csv: a row per configuration */
+/* clog.csv: a row per run of about 150 bytes, WSB_MAX_ROUNDS x WSB_MAX_CONFIGS
+ * runs at most (10 MB) */
+#define WSB_CLOG_CSV_MAX (16 * 1024 * 1024)
 /* a preset or a script: no other account can change it; NULL with err */
 extern char *wsb_read_trusted(const char *path, size_t max, const char *what, size_t *len,
 							  char *err, size_t errlen);

@@ -28,6 +28,7 @@
 #include "verdict.h"
 #include "experiment.h"
 #include "figures.h"
+#include "clog_report.h"
 #include "ring_report.h"
 
 /*
@@ -520,6 +521,7 @@ wsb_judge_only(const WsbOptions *o, bool margin_given)
 
 	char	   *plan = NULL;
 	char	   *ring = NULL;
+	char	   *clog = NULL;
 	const char *labels[64];
 	int			nlabels = 0;
 	int			rc;
@@ -540,8 +542,10 @@ wsb_judge_only(const WsbOptions *o, bool margin_given)
 		}
 		free(path);
 		path = wsb_psprintf("%s/results.csv", o->judge);
-		/* a sweep of wal_buffers: its section again, if the run wrote one */
+		/* a sweep of wal_buffers or the CLOG: its section again, if the run
+		 * wrote one */
 		ring = wsb_psprintf("%s/ring.csv", o->judge);
+		clog = wsb_psprintf("%s/clog.csv", o->judge);
 	}
 	else
 		path = wsb_xstrdup(o->judge);
@@ -578,14 +582,18 @@ wsb_judge_only(const WsbOptions *o, bool margin_given)
 	{
 		wsb_error("%s", err);
 		free(ring);
+		free(clog);
 		free(path);
 		return WSB_EXIT_FAILURE;
 	}
 	wsb_print_paired(stdout, &vs.table, &vs.spec, vs.v, vs.table.seed);
-	/* the verdicts stand without it: a bad ring.csv costs only its section */
+	/* the verdicts stand without them: a bad file costs only its section */
 	if (ring != NULL && wsb_ring_judge_print(stdout, ring, &vs, err, sizeof(err)) != 0)
 		wsb_note("no wal_buffers section: %s", err);
+	if (clog != NULL && wsb_clog_judge_print(stdout, clog, &vs, err, sizeof(err)) != 0)
+		wsb_note("no CLOG section: %s", err);
 	free(ring);
+	free(clog);
 	wsb_answer_text(&vs, &cond, answer, sizeof(answer));
 	if (answer[0])
 		printf("\n%s\n", answer);

@@ -7,7 +7,8 @@
 # pg_stat_slru's in every run; the report has the CLOG table, the chart and
 # the tipping-point sentence.  On 13-16 the CLOG's size follows
 # shared_buffers (64MB: 16 buffers, 256MB: 64), from 17 transaction_buffers
-# sets it.  Then Ctrl-C during the build leaves nothing behind, and a flag
+# sets it; --judge of the run's directory prints the same section again.
+# Then Ctrl-C during the build leaves nothing behind, and a flag
 # without its partner is refused.  Run as root, after building
 # bench/wal_stall_bench.  Prints TAP lines and "N passed, N failed".
 #
@@ -72,6 +73,11 @@ assert large <= covered + 2, (large, covered)
 PY
 ok "the terminal has the CLOG table and a tipping-point sentence" \
 	eval "grep -q '^CLOG by buffer count' '$work/sweep.out' && grep -qE '^(The tipping point|No count in the sweep|No tipping point)' '$work/sweep.out'"
+# the section --judge prints again from clog.csv: the one the run printed
+section() { sed -n '/^CLOG by buffer count/,/^\(The tipping point\|No count in the sweep\|No tipping point\)/p' "$1"; }
+"$BENCH" --judge "$out" >"$work/judge.out" 2>"$work/judge.err"
+ok "--judge of the run's directory prints the CLOG section the run printed, from clog.csv" \
+	eval "[ -n \"\$(section '$work/sweep.out')\" ] && diff <(section '$work/sweep.out') <(section '$work/judge.out') >&2"
 ok "report.html has the CLOG section, the aged table's span and the chart" \
 	eval "grep -q 'The CLOG by buffer count' '$out/report.html' && grep -q 'The aged table: ' '$out/report.html' && [ -s '$out/plots/clog.svg' ]"
 ok "pgbench ran the aged workload on the run's copy" \

@@ -71,7 +71,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/wsb_golden.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 got=$work/got
 mkdir "$got"
-cp -r "$inputs"/*.csv "$inputs"/runs "$inputs"/sweep "$inputs"/sweep_bad "$inputs"/presets "$work"/
+cp -r "$inputs"/*.csv "$inputs"/runs "$inputs"/sweep "$inputs"/sweep_bad "$inputs"/clog "$inputs"/clog_bad "$inputs"/presets "$work"/
 
 # report.html with each forest plot's payload replaced by the name of the
 # SVG it decodes to; a payload that decodes to anything else stays
@@ -122,6 +122,9 @@ run_case synchronous_commit no --judge synchronous_commit.csv
 run_case results_dir yes --judge runs --out results_dir
 run_case sweep_dir no --judge sweep
 run_case sweep_bad_ring no --judge sweep_bad
+# a CLOG sweep's section again from its clog.csv; a bad cell costs the section only
+run_case clog_dir no --judge clog
+run_case clog_bad no --judge clog_bad
 run_case judge_resume no --judge tps.csv --resume runs
 run_case runs_abc no --runs abc
 run_case set_name no --set 'bad name=1'

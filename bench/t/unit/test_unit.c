@@ -31,6 +31,7 @@
 /* this file holds main(): check() and tap_finish() are defined here */
 #define TAP_MAIN
 #include "experiment.h"
+#include "clog_report.h"
 #include "ring_report.h"
 #include "report_internal.h"
 #include "test_unit.h"
@@ -1211,6 +1212,230 @@ test_short_runs(void)
 	free_runs(runs, 4);
 }
 
+/*
+ * A CLOG sweep of 64 (the baseline), 16 and 32 buffers, 8 rounds: 16
+ * misses 60 of 3,000 lookups a run (2%), 32 and 64 a few; run 2 of 32
+ * failed, and in round 3 of 16 wal_stall's count of reads is one less
+ * than pg_stat_slru's; 16's clients wait 90 ms a run on the CLOG lock.
+ */
+static int
+make_clog_runs(WsbPlan *plan, WsbRun *runs)
+{
+	static const char *const values[] = {"64", "16", "32"};
+	static const char *const labels[] = {"transaction_buffers=64", "transaction_buffers=16",
+	"transaction_buffers=32"};
+	static const char *const cn[] = {"buffers", "hits", "reads"};
+	int			n = 0;
+
+	init_plan(plan, 3, labels, "transaction_buffers", values);
+	plan->clients = 4;
+	plan->margin_pct = 5;
+	for (int rep = 1; rep <= 8; rep++)
+		for (int c = 0; c < 3; c++)
+		{
+			WsbRun	   *r = &runs[n++];
+			int64_t		reads = c == 1 ? 60 : 2 + rep % 2;
+			char		cells[3][32];
+			const char *cc[] = {cells[0], cells[1], cells[2]};
+
+			memset(r, 0, sizeof(*r));
+			r->config = c;
+			r->repeat = rep;
+			r->order = n;
+			r->seconds = rep == 5 ? 14.5 : 15;
+			r->tps = (c == 1 ? 960 : 1000) + (rep * (c + 3)) % 7;
+			r->transactions = (int64_t) (r->tps * r->seconds);
+			r->ok = !(c == 2 && rep == 2);
+			r->slru_clog_reads = reads;
+			r->slru_clog_hits = 3000 - reads;
+			snprintf(cells[0], 32, "%s", values[c]);
+			snprintf(cells[1], 32, "%lld", (long long) r->slru_clog_hits);
+			snprintf(cells[2], 32, "%lld", (long long) (reads - (c == 1 && rep == 3)));
+			r->clog = make_rows(3, cn, 1, cc);
+			r->summary = make_summary(0, 0, 4000, 9.0);
+			if (c == 1)
+			{
+				/* 90 ms of CLOG lock waits a run (row 3, total_ms) */
+				free(r->summary.cells[3][3]);
+				r->summary.cells[3][3] = strdup("90.000");
+			}
+		}
+	return n;
+}
+
+/* What one of the CLOG printers wrote, malloc'd. */
+static char *
+clog_printed(const WsbPlan *plan, const WsbRun *runs, int nruns, const char *csv,
+			 const WsbVerdicts *vs, int *rc, char *err, size_t errlen)
+{
+	FILE	   *f = tmpfile();
+	char	   *s;
+
+	if (f == NULL)
+	{
+		*rc = -2;
+		return strdup("");
+	}
+	*rc = 0;
+	if (csv == NULL)
+		wsb_clog_print(f, plan, runs, nruns, vs);
+	else
+		*rc = wsb_clog_judge_print(f, csv, vs, err, errlen);
+	s = slurp(f);
+	fclose(f);
+	return s;
+}
+
+/*
+ * --judge DIR of a CLOG sweep prints the section the run printed, from
+ * the run's clog.csv: the same bytes, and nothing when clog.csv is absent;
+ * its cells are read as untrusted input.
+ */
+static void
+test_clog_judged(void)
+{
+	WsbPlan		plan;
+	WsbRun		runs[24];
+	WsbVerdicts vs;
+	int			n = make_clog_runs(&plan, runs);
+	char		dir[] = "/tmp/wsb_test_clog_XXXXXX";
+	char		results[512],
+				clog[512],
+				err[1024] = "";
+	const char *labels[3];
+	char	   *live,
+			   *again,
+			   *text;
+	int			rc;
+
+	if (mkdtemp(dir) == NULL)
+	{
+		check(false, "a temporary directory for clog.csv");
+		free_runs(runs, n);
+		return;
+	}
+	snprintf(results, sizeof(results), "%s/results.csv", dir);
+	snprintf(clog, sizeof(clog), "%s/clog.csv", dir);
+	for (int c = 0; c < 3; c++)
+		labels[c] = plan.configs[c].label;
+	rc = wsb_write_results_csv(results, &plan, runs, n);
+	if (rc == 0)
+		rc = wsb_verdicts_from_csv_ordered(results, labels[0], labels, 3, plan.margin_pct, 0, 0,
+										   &vs, err, sizeof(err));
+	check(rc == 0, "the CLOG sweep's results judged (%s)", err);
+	if (rc != 0)
+	{
+		free_runs(runs, n);
+		return;
+	}
+
+	again = clog_printed(&plan, runs, n, clog, &vs, &rc, err, sizeof(err));
+	check(rc == 0 && again[0] == '\0', "--judge without clog.csv: no CLOG section");
+	free(again);
+
+	live = clog_printed(&plan, runs, n, NULL, &vs, &rc, err, sizeof(err));
+	rc = wsb_clog_write_csv(clog, &plan, runs, n);
+	again = clog_printed(&plan, runs, n, clog, &vs, &rc, err, sizeof(err));
+	check(rc == 0 && strcmp(live, again) == 0,
+		  "--judge of a CLOG sweep prints what the run printed, from clog.csv (%s)\n%s\n%s", err,
+		  live, again);
+	check(strstr(live, "\n16       4.17         4.16         0.9800    0.151    0.000    964      "
+				 "equivalent within +-5%, 3.9% slower [-4.2%, -3.6%]\n         (wal_stall's misses "
+				 "differ from pg_stat_slru's in 1 of 8 runs)\n32       0.17         0.17         "
+				 "0.9991    0.000    0.000    1004     equivalent within +-5%\n64       0.17         "
+				 "0.17         0.9992    0.000    0.000    1003     baseline\n") != NULL,
+		  "... the rows by buffer count: misses per 1,000 transactions, hit ratio, the clients' "
+		  "share, tps; a run whose counts differ is named; a failed run left out");
+	check(strstr(live, "\nThe tipping point on this machine: 32 buffers.  From there on the CLOG "
+				 "misses are within 1% of the lookups") != NULL,
+		  "... and the tipping-point sentence");
+	free(again);
+
+	/* a clog.csv of a run before seconds and clients: the shares unknown */
+	text = read_path(clog);
+	if (text != NULL)
+	{
+		char	   *cut;
+		PQExpBufferData old;
+
+		initPQExpBuffer(&old);
+		for (char *line = text; *line; line = cut + 1)
+		{
+			char	   *last;
+
+			if ((cut = strchr(line, '\n')) == NULL)
+				break;
+			*cut = '\0';
+			/* drop the last two cells */
+			for (int k = 0; k < 2 && (last = strrchr(line, ',')) != NULL; k++)
+				*last = '\0';
+			appendPQExpBuffer(&old, "%s\n", line);
+		}
+		wsb_write_file(clog, old.data);
+		termPQExpBuffer(&old);
+		free(text);
+	}
+	again = clog_printed(&plan, runs, n, clog, &vs, &rc, err, sizeof(err));
+	check(rc == 0 && strstr(again, "\n16       4.17         4.16         0.9800    -        -        "
+							"964      "),
+		  "a clog.csv without seconds and clients: the shares of client time unknown (%s)", again);
+	free(again);
+
+	/* its cells are untrusted input */
+	{
+		static const struct
+		{
+			const char *row;
+			const char *message;
+		}			cases[] = {
+			{"transaction_buffers=16,1,true,16,abc,960,2970,30,2970,30,,0.2,0.2,15,4\n",
+			"line 2: transactions is not a number in its range: \"abc\""},
+			{"transaction_buffers=16,1,true,0,14400,960,2970,30,2970,30,,0.2,0.2,15,4\n",
+			"line 2: clog_buffers is not a number in its range: \"0\""},
+			{"transaction_buffers=16,1,true,16,14400,960,2970,\"3\x1b[2J\",2970,30,,0.2,0.2,15,4\n",
+			"line 2: slru_reads is not a number in its range"},
+			{"transaction_buffers=16,1,true,16,14400,960,2970,30,2970,30,,0.2,0.2,15,1e400\n",
+			"line 2: clients is not a number in its range: \"1e400\""},
+		};
+		static const char head[] = "configuration,round,ok,clog_buffers,transactions,tps,slru_hits,"
+			"slru_reads,wal_stall_hits,wal_stall_reads,misses_per_1000_transactions,clog_ms,"
+			"slru_io_ms,seconds,clients\n";
+
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		{
+			char	   *csv = wsb_psprintf("%s%s", head, cases[i].row);
+
+			wsb_write_file(clog, csv);
+			free(csv);
+			again = clog_printed(&plan, runs, n, clog, &vs, &rc, err, sizeof(err));
+			check(rc == -1 && again[0] == '\0' && strstr(err, cases[i].message) &&
+				  !strchr(err, '\x1b'),
+				  "a bad clog.csv cell is refused, nothing printed: %s (got \"%s\")",
+				  cases[i].message, err);
+			free(again);
+		}
+		wsb_write_file(clog, "configuration,round,tps\n");
+		again = clog_printed(&plan, runs, n, clog, &vs, &rc, err, sizeof(err));
+		check(rc == -1 && strstr(err, "needs the columns configuration, ok, clog_buffers"),
+			  "a clog.csv without its columns is refused (got \"%s\")", err);
+		free(again);
+	}
+
+	/* a link at its name is not followed */
+	unlink(clog);
+	rc = symlink(results, clog);
+	again = clog_printed(&plan, runs, n, clog, &vs, &rc, err, sizeof(err));
+	check(rc == -1 && again[0] == '\0' && strstr(err, "could not read"),
+		  "a link at clog.csv is not followed (got \"%s\")", err);
+	free(again);
+	free(live);
+	unlink(clog);
+	unlink(results);
+	rmdir(dir);
+	wsb_verdicts_free(&vs);
+	free_runs(runs, n);
+}
+
 /* Every run failed: no data to chart, and still a report with verdicts. */
 static void
 test_report_all_failed(void)
@@ -1323,6 +1548,7 @@ main(void)
 	test_report_labels();
 	test_report_all_failed();
 	test_short_runs();
+	test_clog_judged();
 	test_list_elements();
 	test_autoconf();
 	test_options();
