@@ -122,16 +122,18 @@ find_columns(const WsbCsvReader *r, CsvColumns *c)
 		COLUMN(longest_stall_ms),
 #undef COLUMN
 	};
+	int			round = wsb_csv_column(r, "round");
+	int			order = wsb_csv_column(r, "order");
+	int			run = wsb_csv_column(r, "run");
 
 	for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++)
 		*(int *) ((char *) c + named[i].field) = wsb_csv_column(r, named[i].name);
 	/* results.csv before rounds: run was the repeat */
-	c->round = wsb_csv_column(r, "round") >= 0 ? wsb_csv_column(r, "round") : wsb_csv_column(r, "run");
+	c->round = round >= 0 ? round : run;
 	/* the run's number in the experiment, whose order in a round is its
 	 * place: results.csv's order, or a run column beside a round column */
-	c->run_order_name = wsb_csv_column(r, "order") >= 0 ? "order" : "run";
-	c->run_order = wsb_csv_column(r, "order") >= 0 ? wsb_csv_column(r, "order") :
-		wsb_csv_column(r, "round") >= 0 ? wsb_csv_column(r, "run") : -1;
+	c->run_order_name = order >= 0 ? "order" : "run";
+	c->run_order = order >= 0 ? order : round >= 0 ? run : -1;
 	for (int k = 0; k < WSB_N_STALL; k++)
 	{
 		snprintf(c->stall_ms_name[k], sizeof(c->stall_ms_name[k]), "%s_total_ms", wsb_stall_classes[k]);
