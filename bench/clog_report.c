@@ -30,7 +30,6 @@
  *
  *-------------------------------------------------------------------------
  */
-#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -466,42 +465,39 @@ read_clog_runs(const char *path, const char *text, size_t len, const WsbVerdicts
 }
 
 /*
- * wsb_clog_judge_print
- *		--judge DIR of a CLOG experiment: the section again, each run's
- *		buffers, misses and stall times from the run's clog.csv (results.csv
- *		names the setting, not the CLOG the server had), the tps verdicts
- *		those just judged.  Nothing without clog.csv; 0, or -1 with err (and
- *		nothing printed) when it cannot be read or a cell is not what the
- *		run writes.
+ * The configurations' rows of clog.csv's text, sorted by buffer count; the
+ * count, or -1 with err when a cell is not what the run writes.  clog.csv
+ * gives each run's buffers, misses and stall times (results.csv names the
+ * setting, not the CLOG the server had); the tps verdicts are those just
+ * judged.
  */
-int
-wsb_clog_judge_print(FILE *f, const char *path, const WsbVerdicts *verdicts, char *err,
-					 size_t errlen)
+static int
+judged_rows(const char *path, const char *text, size_t len, const WsbVerdicts *verdicts,
+			ClogRow *rows, char *err, size_t errlen)
 {
-	ClogRow		rows[WSB_MAX_CONFIGS];
 	const char *labels[WSB_MAX_CONFIGS];
 	ClogRun    *runs;
-	char		why[256];
-	size_t		len;
-	char	   *text = wsb_read_back(path, WSB_CLOG_CSV_MAX, &len, why, sizeof(why));
-	int			nruns,
-				n;
+	int			nruns = read_clog_runs(path, text, len, verdicts, &runs, err, errlen);
+	int			n;
 
-	if (text == NULL)
-	{
-		if (errno == ENOENT)
-			return 0;
-		snprintf(err, errlen, "could not read \"%s\": %s", path, why);
-		return -1;
-	}
-	nruns = read_clog_runs(path, text, len, verdicts, &runs, err, errlen);
-	free(text);
 	if (nruns < 0)
 		return -1;
 	for (int c = 0; c < verdicts->table.nconfigs && c < WSB_MAX_CONFIGS; c++)
 		labels[c] = verdicts->table.labels[c];
 	n = collect(labels, verdicts->table.nconfigs, runs, nruns, verdicts, rows);
 	free(runs);
+	return n;
+}
+
+int
+wsb_clog_judge_print(FILE *f, const char *path, const char *text, size_t len,
+					 const WsbVerdicts *verdicts, char *err, size_t errlen)
+{
+	ClogRow		rows[WSB_MAX_CONFIGS];
+	int			n = judged_rows(path, text, len, verdicts, rows, err, errlen);
+
+	if (n < 0)
+		return -1;
 	print_rows(f, rows, n, verdicts->spec.margin_pct, verdicts->table.labels[0]);
 	return 0;
 }
@@ -535,23 +531,16 @@ draw_chart(const char *plotdir, const ClogRow *rows, int n, char *why, size_t le
 	return wsb_run_gnuplot(plotdir, "clog.gp", why, len);
 }
 
-void
-wsb_clog_html(FILE *f, const char *plotdir, const WsbPlan *plan, const WsbRun *runs,
-			  int nruns, const WsbEnvironment *env, const WsbVerdicts *verdicts)
+/* The table, the sentence and the chart of rows, sorted by buffer count,
+ * in report.html. */
+static void
+html_rows(FILE *f, const char *plotdir, const ClogRow *rows, int n, const char *const *labels,
+		  double margin_pct)
 {
-	ClogRow		rows[WSB_MAX_CONFIGS];
-	int			n = collect_runs(plan, runs, nruns, verdicts, rows);
 	char		sentence[2048],
 				why[1024] = "";
 	char	   *path = wsb_psprintf("%s/clog.svg", plotdir);
 
-	fputs("<h2>The CLOG by buffer count</h2>\n", f);
-	if (env && env->aged_span[0])
-	{
-		fputs("<p>The aged table: ", f);
-		wsb_html_escape(f, env->aged_span);
-		fputs(". Each run started from a fresh copy of it, its rows not yet hinted.</p>\n", f);
-	}
 	fputs("<table><tr><th>CLOG buffers</th><th>configuration</th><th>misses / 1,000 transactions "
 		  "(pg_stat_slru)</th><th>(wal_stall_clog)</th><th>hit ratio</th><th>CLOG lock waits, % of "
 		  "client time</th><th>SLRU I/O, % of client time</th><th>tps, median run</th>"
@@ -563,7 +552,7 @@ wsb_clog_html(FILE *f, const char *plotdir, const WsbPlan *plan, const WsbRun *r
 		fputs("<tr>", f);
 		wsb_html_number_cell(f, "%.0f", r->buffers);
 		fputs("<td>", f);
-		wsb_html_escape(f, plan->configs[r->config].label);
+		wsb_html_escape(f, labels[r->config]);
 		fputs("</td>", f);
 		wsb_html_number_cell(f, "%.2f", per_thousand(r->slru_reads, r->transactions));
 		wsb_html_number_cell(f, "%.2f", per_thousand(r->ws_reads, r->transactions));
@@ -579,8 +568,7 @@ wsb_clog_html(FILE *f, const char *plotdir, const WsbPlan *plan, const WsbRun *r
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	tipping_sentence(rows, n, plan->margin_pct, plan->configs[0].label, sentence,
-					 sizeof(sentence));
+	tipping_sentence(rows, n, margin_pct, labels[0], sentence, sizeof(sentence));
 	fputs("<p><strong>", f);
 	wsb_html_escape(f, sentence);
 	fputs("</strong> (Misses within 1% of the lookups: the miss ratios, 1 &minus; hit ratio, "
@@ -596,4 +584,41 @@ wsb_clog_html(FILE *f, const char *plotdir, const WsbPlan *plan, const WsbRun *r
 		fputs("</p>\n", f);
 	}
 	free(path);
+}
+
+void
+wsb_clog_html(FILE *f, const char *plotdir, const WsbPlan *plan, const WsbRun *runs,
+			  int nruns, const WsbEnvironment *env, const WsbVerdicts *verdicts)
+{
+	ClogRow		rows[WSB_MAX_CONFIGS];
+	const char *labels[WSB_MAX_CONFIGS];
+	int			n = collect_runs(plan, runs, nruns, verdicts, rows);
+
+	for (int c = 0; c < plan->nconfigs; c++)
+		labels[c] = plan->configs[c].label;
+	fputs("<h2>The CLOG by buffer count</h2>\n", f);
+	if (env && env->aged_span[0])
+	{
+		fputs("<p>The aged table: ", f);
+		wsb_html_escape(f, env->aged_span);
+		fputs(". Each run started from a fresh copy of it, its rows not yet hinted.</p>\n", f);
+	}
+	html_rows(f, plotdir, rows, n, labels, plan->margin_pct);
+}
+
+int
+wsb_clog_judge_html(FILE *f, const char *plotdir, const char *path, const char *text,
+					size_t len, const WsbVerdicts *verdicts, char *err, size_t errlen)
+{
+	ClogRow		rows[WSB_MAX_CONFIGS];
+	const char *labels[WSB_MAX_CONFIGS];
+	int			n = judged_rows(path, text, len, verdicts, rows, err, errlen);
+
+	if (n < 0)
+		return -1;
+	for (int c = 0; c < verdicts->table.nconfigs && c < WSB_MAX_CONFIGS; c++)
+		labels[c] = verdicts->table.labels[c];
+	fputs("<h2>The CLOG by buffer count</h2>\n", f);
+	html_rows(f, plotdir, rows, n, labels, verdicts->spec.margin_pct);
+	return 0;
 }

@@ -467,13 +467,76 @@ wsb_budget_looks(const WsbOptions *o, int nconfigs)
 	return rounds - 2 > 1 ? rounds - 2 : 1;
 }
 
+/*
+ * A results directory's ring.csv or clog.csv, read once for the terminal
+ * and report.html alike.
+ */
+typedef struct JudgedSection
+{
+	const char *what;			/* "wal_buffers", "CLOG": in its note */
+	const char *file;			/* its name in the directory */
+	size_t		max;			/* the most wsb_read_back takes of it */
+	char	   *path;			/* NULL: --judge of a file */
+	char	   *text;			/* NULL: absent, unreadable or refused */
+	size_t		len;
+	int			(*print) (FILE *f, const char *path, const char *text, size_t len,
+						  const WsbVerdicts *verdicts, char *err, size_t errlen);
+	int			(*html) (FILE *f, const char *plotdir, const char *path, const char *text,
+						 size_t len, const WsbVerdicts *verdicts, char *err, size_t errlen);
+} JudgedSection;
+
+#define JUDGED_NSECTIONS 2
+
+/*
+ * Read each section's file of directory dir, and print the section after
+ * the verdicts.  The verdicts stand without it: a file that cannot be read
+ * or holds a cell the run does not write costs only its section, with a
+ * note; no file, no section.
+ */
+static void
+print_sections(JudgedSection *sections, const char *dir, const WsbVerdicts *vs)
+{
+	char		err[1024];
+
+	for (int i = 0; i < JUDGED_NSECTIONS; i++)
+	{
+		JudgedSection *s = &sections[i];
+
+		s->path = wsb_psprintf("%s/%s", dir, s->file);
+		s->text = wsb_read_back(s->path, s->max, &s->len, err, sizeof(err));
+		if (s->text == NULL)
+		{
+			if (errno != ENOENT)
+				wsb_note("no %s section: could not read \"%s\": %s", s->what, s->path, err);
+		}
+		else if (s->print(stdout, s->path, s->text, s->len, vs, err, sizeof(err)) != 0)
+		{
+			wsb_note("no %s section: %s", s->what, err);
+			free(s->text);
+			s->text = NULL;
+		}
+	}
+}
+
+static void
+free_sections(JudgedSection *sections)
+{
+	for (int i = 0; i < JUDGED_NSECTIONS; i++)
+	{
+		free(sections[i].path);
+		free(sections[i].text);
+	}
+}
+
 /* A small report for --judge: the verdicts of a file, no runs behind them,
- * the answer first. */
+ * the answer first; then the sections printed on the terminal. */
 static int
-write_judge_report(const char *dir, const WsbVerdicts *vs, const char *source, const char *answer)
+write_judge_report(const char *dir, const WsbVerdicts *vs, const char *source, const char *answer,
+				   const JudgedSection *sections)
 {
 	char	   *plotdir;
 	FILE	   *f;
+	char		err[1024];
 	int			rc = 0;
 
 	if ((f = wsb_fopenf("w", "%s/report.html", dir)) == NULL)
@@ -493,13 +556,21 @@ write_judge_report(const char *dir, const WsbVerdicts *vs, const char *source, c
 	wsb_html_escape(f, vs->table.labels[0]);
 	fputs(".</p>\n<h2>Verdict by rounds</h2>\n", f);
 	wsb_paired_html(f, &vs->table, &vs->spec, vs->v, vs->table.seed, vs->forest ? plotdir : NULL);
-	free(plotdir);
 	if (!vs->forest)
 	{
 		fputs("<p class=\"missing\">Forest plots missing: ", f);
 		wsb_html_escape(f, vs->forest_why);
 		fputs("</p>\n", f);
 	}
+	/* the sections' charts go beside the forest plots, which may be absent */
+	if (mkdir(plotdir, 0755) != 0 && errno != EEXIST)
+		rc = -1;
+	for (int i = 0; i < JUDGED_NSECTIONS; i++)
+		if (sections[i].text != NULL &&
+			sections[i].html(f, plotdir, sections[i].path, sections[i].text, sections[i].len,
+							 vs, err, sizeof(err)) != 0)
+			rc = -1;
+	free(plotdir);
 	fputs("</body></html>\n", f);
 	return wsb_close_written(f, rc);
 }
@@ -520,16 +591,21 @@ wsb_judge_only(const WsbOptions *o, bool margin_given)
 	WsbVerdicts vs;
 
 	char	   *plan = NULL;
-	char	   *ring = NULL;
-	char	   *clog = NULL;
+	JudgedSection sections[JUDGED_NSECTIONS] = {
+		{.what = "wal_buffers", .file = "ring.csv", .max = WSB_RING_CSV_MAX,
+		.print = wsb_ring_judge_print, .html = wsb_ring_judge_html},
+		{.what = "CLOG", .file = "clog.csv", .max = WSB_CLOG_CSV_MAX,
+		.print = wsb_clog_judge_print, .html = wsb_clog_judge_html},
+	};
 	const char *labels[64];
 	int			nlabels = 0;
 	int			rc;
 	WsbAnswerConditions cond;
 	PQExpBufferData conf;
 	char		answer[WSB_ANSWER_MAX];
+	bool		is_dir = stat(o->judge, &st) == 0 && S_ISDIR(st.st_mode);
 
-	if (stat(o->judge, &st) == 0 && S_ISDIR(st.st_mode))
+	if (is_dir)
 	{
 		path = wsb_psprintf("%s/plan.txt", o->judge);
 		/* none: the order of results.csv */
@@ -542,10 +618,6 @@ wsb_judge_only(const WsbOptions *o, bool margin_given)
 		}
 		free(path);
 		path = wsb_psprintf("%s/results.csv", o->judge);
-		/* a sweep of wal_buffers or the CLOG: its section again, if the run
-		 * wrote one */
-		ring = wsb_psprintf("%s/ring.csv", o->judge);
-		clog = wsb_psprintf("%s/clog.csv", o->judge);
 	}
 	else
 		path = wsb_xstrdup(o->judge);
@@ -581,19 +653,14 @@ wsb_judge_only(const WsbOptions *o, bool margin_given)
 	if (rc != 0)
 	{
 		wsb_error("%s", err);
-		free(ring);
-		free(clog);
 		free(path);
 		return WSB_EXIT_FAILURE;
 	}
 	wsb_print_paired(stdout, &vs.table, &vs.spec, vs.v, vs.table.seed);
-	/* the verdicts stand without them: a bad file costs only its section */
-	if (ring != NULL && wsb_ring_judge_print(stdout, ring, &vs, err, sizeof(err)) != 0)
-		wsb_note("no wal_buffers section: %s", err);
-	if (clog != NULL && wsb_clog_judge_print(stdout, clog, &vs, err, sizeof(err)) != 0)
-		wsb_note("no CLOG section: %s", err);
-	free(ring);
-	free(clog);
+	/* a sweep of wal_buffers or the CLOG: its section again, if the run
+	 * wrote one */
+	if (is_dir)
+		print_sections(sections, o->judge, &vs);
 	wsb_answer_text(&vs, &cond, answer, sizeof(answer));
 	if (answer[0])
 		printf("\n%s\n", answer);
@@ -605,7 +672,7 @@ wsb_judge_only(const WsbOptions *o, bool margin_given)
 	/* root runs gnuplot there: nobody else may change what it reads */
 	else if (wsb_out_dir_secure(o->out, o, err, sizeof(err)) != 0)
 		wsb_error("%s", err);
-	else if (wsb_verdicts_write(o->out, &vs) != 0 || write_judge_report(o->out, &vs, path, answer) != 0)
+	else if (wsb_verdicts_write(o->out, &vs) != 0 || write_judge_report(o->out, &vs, path, answer, sections) != 0)
 		wsb_error("could not write the verdicts in \"%s\"", o->out);
 	else
 	{
@@ -615,6 +682,7 @@ wsb_judge_only(const WsbOptions *o, bool margin_given)
 		rc = WSB_EXIT_OK;
 	}
 	wsb_verdicts_free(&vs);
+	free_sections(sections);
 	free(path);
 	return rc;
 }

@@ -20,7 +20,6 @@
  *
  *-------------------------------------------------------------------------
  */
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,38 +323,35 @@ read_ring_rows(const char *path, const char *text, size_t len, const WsbVerdicts
 }
 
 /*
- * wsb_ring_judge_print
- *		--judge DIR of a sweep: the section again, each size's ring and
- *		wrap-around share from the run's ring.csv (results.csv names the
- *		setting, not the ring the server had), the tps verdicts those just
- *		judged.  Nothing without ring.csv; 0, or -1 with err (and nothing
- *		printed) when it cannot be read or a cell is not what the run
- *		writes.
+ * The rows of ring.csv's text and their tipping values, both sorted by
+ * size; the count, or -1 with err when a cell is not what the run writes.
+ * ring.csv gives each size's ring and wrap-around share (results.csv names
+ * the setting, not the ring the server had); the tps verdicts are those
+ * just judged.
  */
-int
-wsb_ring_judge_print(FILE *f, const char *path, const WsbVerdicts *verdicts, char *err,
-					 size_t errlen)
+static int
+judged_rows(const char *path, const char *text, size_t len, const WsbVerdicts *verdicts,
+			RingRow *rows, WsbTipValue *v, char *err, size_t errlen)
 {
-	RingRow		rows[WSB_MAX_CONFIGS];
-	WsbTipValue v[WSB_MAX_CONFIGS];
-	char		why[256];
-	size_t		len;
-	char	   *text = wsb_read_back(path, WSB_RING_CSV_MAX, &len, why, sizeof(why));
-	int			n;
+	int			n = read_ring_rows(path, text, len, verdicts, rows, err, errlen);
 
-	if (text == NULL)
-	{
-		if (errno == ENOENT)
-			return 0;
-		snprintf(err, errlen, "could not read \"%s\": %s", path, why);
-		return -1;
-	}
-	n = read_ring_rows(path, text, len, verdicts, rows, err, errlen);
-	free(text);
 	if (n < 0)
 		return -1;
 	wsb_sort_by_key(rows, n, sizeof(RingRow), row_bytes);
 	tip_values(rows, n, v);
+	return n;
+}
+
+int
+wsb_ring_judge_print(FILE *f, const char *path, const char *text, size_t len,
+					 const WsbVerdicts *verdicts, char *err, size_t errlen)
+{
+	RingRow		rows[WSB_MAX_CONFIGS];
+	WsbTipValue v[WSB_MAX_CONFIGS];
+	int			n = judged_rows(path, text, len, verdicts, rows, v, err, errlen);
+
+	if (n < 0)
+		return -1;
 	print_rows(f, rows, v, n, verdicts->spec.margin_pct, verdicts->table.labels[0]);
 	return 0;
 }
@@ -399,13 +395,11 @@ draw_chart(const char *plotdir, const RingRow *rows, const WsbTipValue *v, int n
 	return wsb_run_gnuplot(plotdir, "ring.gp", why, len);
 }
 
-void
-wsb_ring_html(FILE *f, const char *plotdir, const WsbPlan *plan, const WsbRun *runs,
-			  int nruns, const WsbVerdicts *verdicts)
+/* The section of rows and v, sorted by size, in report.html. */
+static void
+html_rows(FILE *f, const char *plotdir, const RingRow *rows, const WsbTipValue *v, int n,
+		  const char *const *labels, double margin_pct)
 {
-	RingRow		rows[WSB_MAX_CONFIGS];
-	WsbTipValue v[WSB_MAX_CONFIGS];
-	int			n = sorted_rows(plan, runs, nruns, verdicts, rows, v);
 	char		s[2048],
 				why[1024] = "";
 	char	   *path = wsb_psprintf("%s/ring.svg", plotdir);
@@ -419,7 +413,7 @@ wsb_ring_html(FILE *f, const char *plotdir, const WsbPlan *plan, const WsbRun *r
 		fputs("<tr><td>", f);
 		wsb_html_escape(f, v[i].name);
 		fputs("</td><td>", f);
-		wsb_html_escape(f, plan->configs[rows[i].config].label);
+		wsb_html_escape(f, labels[rows[i].config]);
 		fputs("</td>", f);
 		wsb_html_number_cell(f, "%.3f", 100.0 * v[i].stall_share);
 		wsb_html_number_cell(f, "%.0f", rows[i].tps_median);
@@ -428,7 +422,7 @@ wsb_ring_html(FILE *f, const char *plotdir, const WsbPlan *plan, const WsbRun *r
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	sentence(plan->margin_pct, plan->configs[0].label, v, n, s, sizeof(s));
+	sentence(margin_pct, labels[0], v, n, s, sizeof(s));
 	fputs("<p><strong>", f);
 	wsb_html_escape(f, s);
 	fputs("</strong></p>\n", f);
@@ -445,4 +439,35 @@ wsb_ring_html(FILE *f, const char *plotdir, const WsbPlan *plan, const WsbRun *r
 		fputs("</p>\n", f);
 	}
 	free(path);
+}
+
+void
+wsb_ring_html(FILE *f, const char *plotdir, const WsbPlan *plan, const WsbRun *runs,
+			  int nruns, const WsbVerdicts *verdicts)
+{
+	RingRow		rows[WSB_MAX_CONFIGS];
+	WsbTipValue v[WSB_MAX_CONFIGS];
+	const char *labels[WSB_MAX_CONFIGS];
+	int			n = sorted_rows(plan, runs, nruns, verdicts, rows, v);
+
+	for (int c = 0; c < plan->nconfigs; c++)
+		labels[c] = plan->configs[c].label;
+	html_rows(f, plotdir, rows, v, n, labels, plan->margin_pct);
+}
+
+int
+wsb_ring_judge_html(FILE *f, const char *plotdir, const char *path, const char *text,
+					size_t len, const WsbVerdicts *verdicts, char *err, size_t errlen)
+{
+	RingRow		rows[WSB_MAX_CONFIGS];
+	WsbTipValue v[WSB_MAX_CONFIGS];
+	const char *labels[WSB_MAX_CONFIGS];
+	int			n = judged_rows(path, text, len, verdicts, rows, v, err, errlen);
+
+	if (n < 0)
+		return -1;
+	for (int c = 0; c < verdicts->table.nconfigs && c < WSB_MAX_CONFIGS; c++)
+		labels[c] = verdicts->table.labels[c];
+	html_rows(f, plotdir, rows, v, n, labels, verdicts->spec.margin_pct);
+	return 0;
 }

@@ -23,11 +23,19 @@ extern int	wsb_ring_write_csv(const char *path, const WsbPlan *plan, const WsbRu
 /* the table and the tipping-point sentence on the terminal */
 extern void wsb_ring_print(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns,
 						   const WsbVerdicts *verdicts);
-/* --judge DIR: the table and the sentence again, from its ring.csv; 0 or -1 */
-extern int	wsb_ring_judge_print(FILE *f, const char *path, const WsbVerdicts *verdicts,
-								 char *err, size_t errlen);
 /* the same in report.html, with the chart drawn into plotdir */
 extern void wsb_ring_html(FILE *f, const char *plotdir, const WsbPlan *plan, const WsbRun *runs,
 						  int nruns, const WsbVerdicts *verdicts);
+
+/*
+ * --judge DIR of a sweep: the section again from the text of its ring.csv
+ * (path names it in errors), the tps verdicts those just judged; on the
+ * terminal, and in report.html.  0, or -1 with err and nothing written
+ * when a cell is not what the run writes.
+ */
+extern int	wsb_ring_judge_print(FILE *f, const char *path, const char *text, size_t len,
+								 const WsbVerdicts *verdicts, char *err, size_t errlen);
+extern int	wsb_ring_judge_html(FILE *f, const char *plotdir, const char *path, const char *text,
+								size_t len, const WsbVerdicts *verdicts, char *err, size_t errlen);
 
 #endif							/* WSB_RING_REPORT_H */

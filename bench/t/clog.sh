@@ -7,7 +7,8 @@
 # pg_stat_slru's in every run; the report has the CLOG table, the chart and
 # the tipping-point sentence.  On 13-16 the CLOG's size follows
 # shared_buffers (64MB: 16 buffers, 256MB: 64), from 17 transaction_buffers
-# sets it; --judge of the run's directory prints the same section again.
+# sets it; --judge of the run's directory prints the same section again,
+# and with --out writes it in its report.
 # Then Ctrl-C during the build leaves nothing behind, and a flag
 # without its partner is refused.  Run as root, after building
 # bench/wal_stall_bench.  Prints TAP lines and "N passed, N failed".
@@ -80,6 +81,11 @@ ok "--judge of the run's directory prints the CLOG section the run printed, from
 	eval "[ -n \"\$(section '$work/sweep.out')\" ] && diff <(section '$work/sweep.out') <(section '$work/judge.out') >&2"
 ok "report.html has the CLOG section, the aged table's span and the chart" \
 	eval "grep -q 'The CLOG by buffer count' '$out/report.html' && grep -q 'The aged table: ' '$out/report.html' && [ -s '$out/plots/clog.svg' ]"
+# and --judge --out's report the run's table and sentence, from clog.csv
+table() { sed -n '/^<h2>The CLOG by buffer count/,/^<p><strong>/p' "$1" | grep -v '^<p>The aged table: '; }
+"$BENCH" --judge "$out" --out "$work/judged" >"$work/judged.out" 2>"$work/judged.err"
+ok "--judge --out's report has the CLOG table and sentence of the run's report, and the chart" \
+	eval "[ -n \"\$(table '$out/report.html')\" ] && diff <(table '$out/report.html') <(table '$work/judged/report.html') >&2 && [ -s '$work/judged/plots/clog.svg' ]"
 ok "pgbench ran the aged workload on the run's copy" \
 	grep -qE 'aged_rows=2560 wal_stall_aged_run' "$out/report.html"
 workdir=$(sed -nE 's/^wal_stall_bench: initdb in (.*)$/\1/p' "$work/sweep.err")

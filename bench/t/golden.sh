@@ -91,6 +91,14 @@ mask_report() {
 	else
 		cp "$html" "$out"
 	fi
+	# a sweep's chart pasted whole, from "<svg" on: the name of its file
+	for file in ring.svg clog.svg; do
+		[ -f "$plots/$file" ] || continue
+		perl -0777 -e 'my ($svg, $name) = @ARGV[0, 1]; @ARGV = ($ARGV[2]);
+			open(my $s, "<", $svg) or die; local $/; my $t = <$s>; $t =~ s/^.*?(?=<svg)//s;
+			$_ = <>; my $i = index($_, $t); substr($_, $i, length($t)) = "(plots/$name pasted)\n" if $i >= 0;
+			print' "$plots/$file" "$file" "$out" >"$out.tmp" && mv "$out.tmp" "$out"
+	done
 }
 
 # one case: the binary's stdout, stderr and exit status as got/NAME.*; with
@@ -102,7 +110,7 @@ run_case() {
 		echo "exit status $?" >"$got/$name.status")
 	[ "$outdir" = yes ] || return 0
 	cp "$work/$name/verdicts.csv" "$got/$name.verdicts.csv" 2>/dev/null
-	for f in forest.dat forest_tps.gp forest_stall.gp; do
+	for f in forest.dat forest_tps.gp forest_stall.gp ring.dat ring.gp clog.dat clog.gp; do
 		cp "$work/$name/plots/$f" "$got/$name.$f" 2>/dev/null
 	done
 	mask_report "$work/$name/report.html" "$work/$name/plots" "$got/$name.report.html.txt"
@@ -125,6 +133,14 @@ run_case sweep_bad_ring no --judge sweep_bad
 # a CLOG sweep's section again from its clog.csv; a bad cell costs the section only
 run_case clog_dir no --judge clog
 run_case clog_bad no --judge clog_bad
+# with --out, report.html has the section too, its chart drawn
+run_case sweep_out yes --judge sweep --out sweep_out
+run_case clog_out yes --judge clog --out clog_out
+# a link at clog.csv's name is not followed: no section, a note
+mkdir "$work/clog_link"
+cp "$work/clog/results.csv" "$work/clog_link/"
+ln -s ../clog/clog.csv "$work/clog_link/clog.csv"
+run_case clog_link no --judge clog_link
 run_case judge_resume no --judge tps.csv --resume runs
 run_case runs_abc no --runs abc
 run_case set_name no --set 'bad name=1'
