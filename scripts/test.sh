@@ -465,7 +465,7 @@ suites_once() {
 	list_quote_suite "$PGCONFIG" "$work" "$logs"
 	bench_suite e2e 1800 "end to end"
 	bench_suite cgroup_v2 900 "cgroup v2, a stand-in cgroup root"
-	bench_suite hostile 900 "hostile owner, a private /tmp"
+	bench_suite hostile 900 "hostile owner, a private /tmp and /dev/shm"
 	bench_suite files 900 "files read back"
 	bench_suite restore 900 "restores and restarts on Debian clusters"
 	bench_suite verdicts 1800 "verdicts end to end"

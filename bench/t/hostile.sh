@@ -43,7 +43,7 @@ BENCH=${HOSTILE_BENCH:-$BENCH}
 require_bench
 id nobody >/dev/null 2>&1 || bail "no user nobody"
 
-# Into a mount namespace with a private /tmp; the work directory (with a
+# Into a mount namespace with a private /tmp and /dev/shm; the work directory (with a
 # copy of the harness) is not under /tmp, so that it stays visible.
 if [ -z "${WSB_HOSTILE_INSIDE:-}" ]; then
 	command -v unshare >/dev/null || bail "no unshare (util-linux)"
