@@ -81,31 +81,36 @@ typedef struct ClogRow
 
 /*
  * The columns of clog.csv past configuration, round and ok: a ClogRun's
- * field each (counts whole, the rest to the thousandth) with the least
- * value a run can write, but for the misses per 1,000 transactions, which
- * are derived (offset -1) and so not read back.
+ * field each, a count (whole) or a figure to the thousandth, with the
+ * least value a run can write, but for the misses per 1,000 transactions,
+ * which are derived (offset -1) and so not read back.  Only tps is known
+ * for every successful run.
  */
-#define CLOG_FIELD(name, format, field, least) {name, format, offsetof(ClogRun, field), least}
+#define CLOG_COUNT(name, field, least) {name, "%.0f", offsetof(ClogRun, field), least, true}
+#define CLOG_FIGURE(name, field) {name, "%.3f", offsetof(ClogRun, field), 0, false}
 static const struct
 {
 	const char *name;
 	const char *format;
 	ptrdiff_t	offset;
 	double		least;
+	bool		whole;
 }			clog_columns[] = {
-	CLOG_FIELD("clog_buffers", "%.0f", buffers, 1),
-	CLOG_FIELD("transactions", "%.0f", transactions, 0),
-	CLOG_FIELD("tps", "%.3f", tps, 0),
-	CLOG_FIELD("slru_hits", "%.0f", slru_hits, 0),
-	CLOG_FIELD("slru_reads", "%.0f", slru_reads, 0),
-	CLOG_FIELD("wal_stall_hits", "%.0f", ws_hits, 0),
-	CLOG_FIELD("wal_stall_reads", "%.0f", ws_reads, 0),
-	{"misses_per_1000_transactions", "%.3f", -1, 0},
-	CLOG_FIELD("clog_ms", "%.3f", clog_ms, 0),
-	CLOG_FIELD("slru_io_ms", "%.3f", slru_io_ms, 0),
-	CLOG_FIELD("seconds", "%.3f", seconds, 0),
-	CLOG_FIELD("clients", "%.0f", clients, 1),
+	CLOG_COUNT("clog_buffers", buffers, 1),
+	CLOG_COUNT("transactions", transactions, 0),
+	CLOG_FIGURE("tps", tps),
+	CLOG_COUNT("slru_hits", slru_hits, 0),
+	CLOG_COUNT("slru_reads", slru_reads, 0),
+	CLOG_COUNT("wal_stall_hits", ws_hits, 0),
+	CLOG_COUNT("wal_stall_reads", ws_reads, 0),
+	{"misses_per_1000_transactions", "%.3f", -1, 0, false},
+	CLOG_FIGURE("clog_ms", clog_ms),
+	CLOG_FIGURE("slru_io_ms", slru_io_ms),
+	CLOG_FIGURE("seconds", seconds),
+	CLOG_COUNT("clients", clients, 1),
 };
+
+#define CLOG_COLUMN_TPS 2
 
 /* the most any cell of clog.csv may hold */
 #define CLOG_CELL_MAX 1e15
@@ -150,7 +155,18 @@ row_buffers(const void *row)
 	return ((const ClogRow *) row)->buffers;
 }
 
-/* A run's CLOG figures, what clog.csv keeps of it. */
+/* Column k of clog.csv for a run. */
+static double *
+run_field(ClogRun *run, int k)
+{
+	return (double *) ((char *) run + clog_columns[k].offset);
+}
+
+/*
+ * A run's CLOG figures, what clog.csv keeps of it: each as the file
+ * writes it, so that the section the run prints is the one --judge prints
+ * again from the file.
+ */
 static ClogRun
 run_figures(const WsbPlan *plan, const WsbRun *r)
 {
@@ -169,6 +185,9 @@ run_figures(const WsbPlan *plan, const WsbRun *r)
 		.clients = plan->clients,
 	};
 
+	for (int k = 0; k < CLOG_NCOLUMNS; k++)
+		if (clog_columns[k].offset >= 0)
+			*run_field(&run, k) = wsb_as_written(clog_columns[k].format, *run_field(&run, k));
 	return run;
 }
 
@@ -191,16 +210,10 @@ add_run(ClogRow *row, const ClogRun *run, double *tps)
 	row->client_ms += run->seconds * 1000.0 * run->clients;
 }
 
-/* Column k of clog.csv for a run. */
-static double *
-run_field(ClogRun *run, int k)
-{
-	return (double *) ((char *) run + clog_columns[k].offset);
-}
-
 /*
  * The configurations' rows of the successful runs, sorted by buffer count
- * (unknown counts last); labels[c] names configuration c.
+ * (unknown counts last); labels[c] names configuration c.  The count, or
+ * -1 out of memory.
  */
 static int
 collect(const char *const *labels, int nconfigs, const ClogRun *runs, int nruns,
@@ -210,7 +223,7 @@ collect(const char *const *labels, int nconfigs, const ClogRun *runs, int nruns,
 	int			n = 0;
 
 	if (tps == NULL)
-		return 0;
+		return -1;
 	for (int c = 0; c < nconfigs; c++)
 	{
 		ClogRow    *row = &rows[n];
@@ -232,7 +245,7 @@ collect(const char *const *labels, int nconfigs, const ClogRun *runs, int nruns,
 	return n;
 }
 
-/* The rows of a plan's successful runs in memory. */
+/* The rows of a plan's successful runs in memory; -1 out of memory. */
 static int
 collect_runs(const WsbPlan *plan, const WsbRun *runs, int nruns, const WsbVerdicts *verdicts,
 			 ClogRow *rows)
@@ -243,7 +256,7 @@ collect_runs(const WsbPlan *plan, const WsbRun *runs, int nruns, const WsbVerdic
 	int			n;
 
 	if (figures == NULL)
-		return 0;
+		return -1;
 	for (int c = 0; c < plan->nconfigs; c++)
 		labels[c] = plan->configs[c].label;
 	for (int i = 0; i < nruns; i++)
@@ -377,14 +390,45 @@ wsb_clog_print(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns,
 	ClogRow		rows[WSB_MAX_CONFIGS];
 	int			n = collect_runs(plan, runs, nruns, verdicts, rows);
 
-	print_rows(f, rows, n, plan->margin_pct, plan->configs[0].label);
+	if (n < 0)
+		fputs("\nCLOG by buffer count: out of memory\n", f);
+	else
+		print_rows(f, rows, n, plan->margin_pct, plan->configs[0].label);
+}
+
+/*
+ * A successful run's cells into run; false with err when a cell is not
+ * what the run writes: out of its range, a count not whole, no tps.
+ */
+static bool
+read_run(const WsbCsvReader *r, const int *col, const char *path, ClogRun *run, char *err,
+		 size_t errlen)
+{
+	for (int k = 0; k < CLOG_NCOLUMNS; k++)
+	{
+		const char *cell = wsb_csv_text(r, col[k]);
+		double	   *v;
+
+		if (clog_columns[k].offset < 0)
+			continue;
+		v = run_field(run, k);
+		if (!wsb_csv_number(cell, clog_columns[k].least, CLOG_CELL_MAX, v) ||
+			(clog_columns[k].whole && !isnan(*v) && *v != floor(*v)) ||
+			(k == CLOG_COLUMN_TPS && isnan(*v)))
+		{
+			wsb_csv_bad_number(err, errlen, path, r->line, clog_columns[k].name, cell);
+			return false;
+		}
+	}
+	return true;
 }
 
 /*
  * The successful runs of clog.csv's text, for the configurations verdicts
  * judged (a row of another is left out), into *runs (malloc'd); the count,
  * or -1 with err.  A column the run did not write (seconds and clients
- * came later) reads as unknown.
+ * came later) reads as unknown.  A configuration has one run a round, so
+ * there are at most WSB_MAX_CONFIGS x WSB_MAX_ROUNDS.
  */
 static int
 read_clog_runs(const char *path, const char *text, size_t len, const WsbVerdicts *verdicts,
@@ -392,51 +436,66 @@ read_clog_runs(const char *path, const char *text, size_t len, const WsbVerdicts
 {
 	int			col[CLOG_NCOLUMNS];
 	int			config_col,
+				round_col,
 				ok_col;
 	WsbCsvReader r;
 	char		msg[512];
+	bool	   *seen = calloc(WSB_MAX_CONFIGS * (WSB_MAX_ROUNDS + 1), sizeof(bool));
 	int			n = 0,
 				cap = 0;
 	int			rc;
 
 	*runs = NULL;
-	if (!wsb_csv_reader_init(&r, text, len))
+	if (seen == NULL || !wsb_csv_reader_init(&r, text, len))
 	{
 		snprintf(err, errlen, "\"%s\": out of memory", path);
+		free(seen);
 		return -1;
 	}
 	rc = wsb_csv_next_row(&r, msg, sizeof(msg));
 	config_col = rc > 0 ? wsb_csv_column(&r, "configuration") : -1;
+	round_col = rc > 0 ? wsb_csv_column(&r, "round") : -1;
 	ok_col = rc > 0 ? wsb_csv_column(&r, "ok") : -1;
 	for (int k = 0; k < CLOG_NCOLUMNS; k++)
 		col[k] = rc > 0 ? wsb_csv_column(&r, clog_columns[k].name) : -1;
-	if (rc >= 0 && (config_col < 0 || ok_col < 0 || col[0] < 0 || col[1] < 0 || col[2] < 0))
+	if (rc >= 0 && (config_col < 0 || round_col < 0 || ok_col < 0 || col[0] < 0 || col[1] < 0 ||
+					col[CLOG_COLUMN_TPS] < 0))
 	{
-		snprintf(err, errlen, "\"%s\" needs the columns configuration, ok, clog_buffers, "
+		snprintf(err, errlen, "\"%s\" needs the columns configuration, round, ok, clog_buffers, "
 				 "transactions and tps", path);
 		wsb_csv_reader_free(&r);
+		free(seen);
 		return -1;
 	}
 	while (rc > 0 && (rc = wsb_csv_next_row(&r, msg, sizeof(msg))) > 0)
 	{
 		ClogRun		run = {.config = wsb_tip_config(verdicts, wsb_csv_text(&r, config_col))};
+		const char *round_cell = wsb_csv_text(&r, round_col);
+		double		round;
 
-		if (run.config < 0 || strcmp(wsb_csv_text(&r, ok_col), "true") != 0)
+		if (run.config < 0 || run.config >= WSB_MAX_CONFIGS ||
+			strcmp(wsb_csv_text(&r, ok_col), "true") != 0)
 			continue;
-		for (int k = 0; k < CLOG_NCOLUMNS && rc > 0; k++)
+		if (!wsb_csv_number(round_cell, 1, WSB_MAX_ROUNDS, &round) || isnan(round) ||
+			round != floor(round))
 		{
-			const char *cell = wsb_csv_text(&r, col[k]);
-
-			if (clog_columns[k].offset < 0)
-				continue;
-			if (!wsb_csv_number(cell, clog_columns[k].least, CLOG_CELL_MAX, run_field(&run, k)))
-			{
-				wsb_csv_bad_number(err, errlen, path, r.line, clog_columns[k].name, cell);
-				rc = -2;
-			}
-		}
-		if (rc < 0)
+			wsb_csv_bad_number(err, errlen, path, r.line, "round", round_cell);
+			rc = -2;
 			break;
+		}
+		if (seen[run.config * (WSB_MAX_ROUNDS + 1) + (int) round])
+		{
+			snprintf(err, errlen, "\"%s\" line %d: a second run of one configuration in round %d",
+					 path, r.line, (int) round);
+			rc = -2;
+			break;
+		}
+		seen[run.config * (WSB_MAX_ROUNDS + 1) + (int) round] = true;
+		if (!read_run(&r, col, path, &run, err, errlen))
+		{
+			rc = -2;
+			break;
+		}
 		if (n == cap)
 		{
 			ClogRun    *more = realloc(*runs, sizeof(ClogRun) * (cap = cap ? 2 * cap : 64));
@@ -455,6 +514,7 @@ read_clog_runs(const char *path, const char *text, size_t len, const WsbVerdicts
 	if (rc == -1)
 		snprintf(err, errlen, "\"%s\" %s", path, msg);
 	wsb_csv_reader_free(&r);
+	free(seen);
 	if (rc != 0)
 	{
 		free(*runs);
@@ -465,27 +525,36 @@ read_clog_runs(const char *path, const char *text, size_t len, const WsbVerdicts
 }
 
 /*
- * The configurations' rows of clog.csv's text, sorted by buffer count; the
- * count, or -1 with err when a cell is not what the run writes.  clog.csv
- * gives each run's buffers, misses and stall times (results.csv names the
- * setting, not the CLOG the server had); the tps verdicts are those just
- * judged.
+ * The configurations' rows of clog.csv's text, sorted by buffer count, and
+ * the labels of the configurations judged; the count, or -1 with err when
+ * a cell is not what the run writes or no row is of a configuration
+ * judged.  clog.csv gives each run's buffers, misses and stall times
+ * (results.csv names the setting, not the CLOG the server had); the tps
+ * verdicts are those just judged.
  */
 static int
 judged_rows(const char *path, const char *text, size_t len, const WsbVerdicts *verdicts,
-			ClogRow *rows, char *err, size_t errlen)
+			ClogRow *rows, const char **labels, char *err, size_t errlen)
 {
-	const char *labels[WSB_MAX_CONFIGS];
+	int			nconfigs = 0;
 	ClogRun    *runs;
 	int			nruns = read_clog_runs(path, text, len, verdicts, &runs, err, errlen);
 	int			n;
 
 	if (nruns < 0)
 		return -1;
-	for (int c = 0; c < verdicts->table.nconfigs && c < WSB_MAX_CONFIGS; c++)
-		labels[c] = verdicts->table.labels[c];
-	n = collect(labels, verdicts->table.nconfigs, runs, nruns, verdicts, rows);
+	if (nruns == 0)
+	{
+		snprintf(err, errlen, "\"%s\" has no successful run of a configuration judged", path);
+		free(runs);
+		return -1;
+	}
+	for (; nconfigs < verdicts->table.nconfigs && nconfigs < WSB_MAX_CONFIGS; nconfigs++)
+		labels[nconfigs] = verdicts->table.labels[nconfigs];
+	n = collect(labels, nconfigs, runs, nruns, verdicts, rows);
 	free(runs);
+	if (n < 0)
+		snprintf(err, errlen, "\"%s\": out of memory", path);
 	return n;
 }
 
@@ -494,7 +563,8 @@ wsb_clog_judge_print(FILE *f, const char *path, const char *text, size_t len,
 					 const WsbVerdicts *verdicts, char *err, size_t errlen)
 {
 	ClogRow		rows[WSB_MAX_CONFIGS];
-	int			n = judged_rows(path, text, len, verdicts, rows, err, errlen);
+	const char *labels[WSB_MAX_CONFIGS];
+	int			n = judged_rows(path, text, len, verdicts, rows, labels, err, errlen);
 
 	if (n < 0)
 		return -1;
@@ -603,7 +673,10 @@ wsb_clog_html(FILE *f, const char *plotdir, const WsbPlan *plan, const WsbRun *r
 		wsb_html_escape(f, env->aged_span);
 		fputs(". Each run started from a fresh copy of it, its rows not yet hinted.</p>\n", f);
 	}
-	html_rows(f, plotdir, rows, n, labels, plan->margin_pct);
+	if (n < 0)
+		fputs("<p class=\"missing\">The CLOG table: out of memory.</p>\n", f);
+	else
+		html_rows(f, plotdir, rows, n, labels, plan->margin_pct);
 }
 
 int
@@ -612,12 +685,10 @@ wsb_clog_judge_html(FILE *f, const char *plotdir, const char *path, const char *
 {
 	ClogRow		rows[WSB_MAX_CONFIGS];
 	const char *labels[WSB_MAX_CONFIGS];
-	int			n = judged_rows(path, text, len, verdicts, rows, err, errlen);
+	int			n = judged_rows(path, text, len, verdicts, rows, labels, err, errlen);
 
 	if (n < 0)
 		return -1;
-	for (int c = 0; c < verdicts->table.nconfigs && c < WSB_MAX_CONFIGS; c++)
-		labels[c] = verdicts->table.labels[c];
 	fputs("<h2>The CLOG by buffer count</h2>\n", f);
 	html_rows(f, plotdir, rows, n, labels, verdicts->spec.margin_pct);
 	return 0;

@@ -562,14 +562,20 @@ write_judge_report(const char *dir, const WsbVerdicts *vs, const char *source, c
 		wsb_html_escape(f, vs->forest_why);
 		fputs("</p>\n", f);
 	}
-	/* the sections' charts go beside the forest plots, which may be absent */
-	if (mkdir(plotdir, 0755) != 0 && errno != EEXIST)
-		rc = -1;
 	for (int i = 0; i < JUDGED_NSECTIONS; i++)
-		if (sections[i].text != NULL &&
-			sections[i].html(f, plotdir, sections[i].path, sections[i].text, sections[i].len,
-							 vs, err, sizeof(err)) != 0)
-			rc = -1;
+	{
+		const JudgedSection *s = &sections[i];
+
+		if (s->text == NULL)
+			continue;
+		/* its chart goes beside the forest plots, which may be absent; a
+		 * chart that cannot be drawn is named in the section */
+		if (mkdir(plotdir, 0755) != 0 && errno != EEXIST)
+			wsb_note("could not create directory \"%s\": %s", plotdir, strerror(errno));
+		/* the text was printed: it can fail now only out of memory */
+		if (s->html(f, plotdir, s->path, s->text, s->len, vs, err, sizeof(err)) != 0)
+			wsb_note("no %s section in the report: %s", s->what, err);
+	}
 	free(plotdir);
 	fputs("</body></html>\n", f);
 	return wsb_close_written(f, rc);

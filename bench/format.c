@@ -179,6 +179,22 @@ wsb_csv_number(const char *cell, double lo, double hi, double *value)
 }
 
 /*
+ * v as a CSV file keeps it when written with format ("%.3f"): what reading
+ * the file back gives, so that a section printed from the runs in memory
+ * is the one printed again from the file.  NAN stays NAN.
+ */
+double
+wsb_as_written(const char *format, double v)
+{
+	char		buf[64];
+
+	if (isnan(v))
+		return v;
+	snprintf(buf, sizeof(buf), format, v);
+	return strtod(buf, NULL);
+}
+
+/*
  * The error for a cell wsb_csv_number refused.  The cell is quoted only
  * when short and printable ASCII: the message goes to root's terminal,
  * which no escape sequence of another account's file may move.

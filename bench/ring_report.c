@@ -29,6 +29,10 @@
 #include "ring_report.h"
 #include "tipping.h"
 
+/* how ring.csv writes a share and a median tps */
+#define RING_SHARE_FORMAT "%.6f"
+#define RING_TPS_FORMAT "%.3f"
+
 /* One configuration's ring figures, over its successful runs. */
 typedef struct RingRow
 {
@@ -126,8 +130,9 @@ collect(const WsbPlan *plan, const WsbRun *runs, int nruns, const WsbVerdicts *v
 		}
 		if (row->runs == 0)
 			continue;
-		row->share = row->client_ms > 0 ? row->wrap_ms / row->client_ms : NAN;
-		row->tps_median = wsb_config_median(runs, nruns, c, run_tps, NULL, NULL);
+		/* as ring.csv keeps them: --judge prints the same section again */
+		row->share = wsb_as_written(RING_SHARE_FORMAT, row->client_ms > 0 ? row->wrap_ms / row->client_ms : NAN);
+		row->tps_median = wsb_as_written(RING_TPS_FORMAT, wsb_config_median(runs, nruns, c, run_tps, NULL, NULL));
 		row->tps = wsb_tip_tps(verdicts, plan->configs[c].label);
 		n++;
 	}
@@ -203,8 +208,9 @@ wsb_ring_write_csv(const char *path, const WsbPlan *plan, const WsbRun *runs, in
 			fprintf(f, "%.0f", rows[i].bytes);
 		fprintf(f, ",%d,", rows[i].runs);
 		if (!isnan(v[i].stall_share))
-			fprintf(f, "%.6f", v[i].stall_share);
-		fprintf(f, ",%s,%.3f,", v[i].settled ? "true" : "false", rows[i].tps_median);
+			fprintf(f, RING_SHARE_FORMAT, v[i].stall_share);
+		fprintf(f, ",%s,", v[i].settled ? "true" : "false");
+		fprintf(f, RING_TPS_FORMAT ",", rows[i].tps_median);
 		wsb_csv_field(f, rows[i].tps ? rows[i].tps->words : "");
 		fputc('\n', f);
 	}
@@ -337,6 +343,11 @@ judged_rows(const char *path, const char *text, size_t len, const WsbVerdicts *v
 
 	if (n < 0)
 		return -1;
+	if (n == 0)
+	{
+		snprintf(err, errlen, "\"%s\" has no row of a configuration judged", path);
+		return -1;
+	}
 	wsb_sort_by_key(rows, n, sizeof(RingRow), row_bytes);
 	tip_values(rows, n, v);
 	return n;

@@ -136,6 +136,8 @@ run_case clog_bad no --judge clog_bad
 # with --out, report.html has the section too, its chart drawn
 run_case sweep_out yes --judge sweep --out sweep_out
 run_case clog_out yes --judge clog --out clog_out
+# a bad clog.csv costs the report its section only
+run_case clog_bad_out yes --judge clog_bad --out clog_bad_out
 # a link at clog.csv's name is not followed: no section, a note
 mkdir "$work/clog_link"
 cp "$work/clog/results.csv" "$work/clog_link/"

@@ -1417,6 +1417,19 @@ test_clog_judged(void)
 			"line 2: slru_reads is not a number in its range"},
 			{"transaction_buffers=16,1,true,16,14400,960,2970,30,2970,30,,0.2,0.2,15,1e400\n",
 			"line 2: clients is not a number in its range: \"1e400\""},
+			{"transaction_buffers=16,1,true,16.5,14400,960,2970,30,2970,30,,0.2,0.2,15,4\n",
+			"line 2: clog_buffers is not a number in its range: \"16.5\""},
+			{"transaction_buffers=16,1,true,16,14400,nan,2970,30,2970,30,,0.2,0.2,15,4\n",
+			"line 2: tps is not a number in its range: \"nan\""},
+			{"transaction_buffers=16,0,true,16,14400,960,2970,30,2970,30,,0.2,0.2,15,4\n",
+			"line 2: round is not a number in its range: \"0\""},
+			{"transaction_buffers=16,2,true,16,14400,960,2970,30,2970,30,,0.2,0.2,15,4\n"
+				"transaction_buffers=32,2,true,32,14400,960,2970,30,2970,30,,0.2,0.2,15,4\n"
+				"transaction_buffers=16,2,true,16,14400,960,2970,30,2970,30,,0.2,0.2,15,4\n",
+			"line 4: a second run of one configuration in round 2"},
+			{"transaction_buffers=8,1,true,8,14400,960,2970,30,2970,30,,0.2,0.2,15,4\n"
+				"transaction_buffers=16,1,false,16,,,,,,,,,,,4\n",
+			"has no successful run of a configuration judged"},
 		};
 		static const char head[] = "configuration,round,ok,clog_buffers,transactions,tps,slru_hits,"
 			"slru_reads,wal_stall_hits,wal_stall_reads,misses_per_1000_transactions,clog_ms,"
@@ -1437,7 +1450,7 @@ test_clog_judged(void)
 		}
 		wsb_write_file(clog, "configuration,round,tps\n");
 		again = clog_printed(&plan, runs, n, clog, NULL, &vs, &rc, err, sizeof(err));
-		check(rc == -1 && strstr(err, "needs the columns configuration, ok, clog_buffers"),
+		check(rc == -1 && strstr(err, "needs the columns configuration, round, ok, clog_buffers"),
 			  "a clog.csv without its columns is refused (got \"%s\")", err);
 		free(again);
 	}
