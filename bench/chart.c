@@ -244,6 +244,31 @@ wsb_paste_svg(FILE *f, const char *path)
 }
 
 /*
+ * A sweep's chart in report.html: plotdir/svg pasted with its caption when
+ * it was drawn (drawn is 0) and can be read; else a note that the chart
+ * called what is missing, and why.
+ */
+void
+wsb_html_sweep_chart(FILE *f, const char *plotdir, const char *svg, int drawn, const char *why,
+					 const char *what, const char *caption)
+{
+	char	   *path = wsb_psprintf("%s/%s", plotdir, svg);
+
+	if (drawn == 0 && wsb_paste_svg(f, path) == 0)
+		fputs(caption, f);
+	else
+	{
+		fprintf(f, "<p class=\"missing\">%s chart missing: ", what);
+		if (why[0])
+			wsb_html_escape(f, why);
+		else
+			fprintf(f, "%s could not be read", svg);
+		fputs("</p>\n", f);
+	}
+	free(path);
+}
+
+/*
  * Paste an SVG file into the HTML as an <img> whose src is a data: URI
  * holding the whole file in base64 (the verdict's forest plots).  -1 when
  * the file cannot be read, and nothing written.

@@ -609,7 +609,6 @@ html_rows(FILE *f, const char *plotdir, const ClogRow *rows, int n, const char *
 {
 	char		sentence[2048],
 				why[1024] = "";
-	char	   *path = wsb_psprintf("%s/clog.svg", plotdir);
 
 	fputs("<table><tr><th>CLOG buffers</th><th>configuration</th><th>misses / 1,000 transactions "
 		  "(pg_stat_slru)</th><th>(wal_stall_clog)</th><th>hit ratio</th><th>CLOG lock waits, % of "
@@ -643,17 +642,12 @@ html_rows(FILE *f, const char *plotdir, const ClogRow *rows, int n, const char *
 	wsb_html_escape(f, sentence);
 	fputs("</strong> (Misses within 1% of the lookups: the miss ratios, 1 &minus; hit ratio, "
 		  "differ by at most 0.01.)</p>\n", f);
-	if (draw_chart(plotdir, rows, n, why, sizeof(why)) == 0 && wsb_paste_svg(f, path) == 0)
-		fputs("<p>CLOG misses per 1,000 transactions (pg_stat_slru) and the median run's tps "
-			  "against the buffer count. Data and script: <code>plots/clog.dat</code>, "
-			  "<code>plots/clog.gp</code>; a row per run: <code>clog.csv</code>.</p>\n", f);
-	else
-	{
-		fputs("<p class=\"missing\">CLOG chart missing: ", f);
-		wsb_html_escape(f, why[0] ? why : "clog.svg could not be read");
-		fputs("</p>\n", f);
-	}
-	free(path);
+	wsb_html_sweep_chart(f, plotdir, "clog.svg", draw_chart(plotdir, rows, n, why, sizeof(why)),
+						 why, "CLOG",
+						 "<p>CLOG misses per 1,000 transactions (pg_stat_slru) and the median "
+						 "run's tps against the buffer count. Data and script: "
+						 "<code>plots/clog.dat</code>, <code>plots/clog.gp</code>; a row per run: "
+						 "<code>clog.csv</code>.</p>\n");
 }
 
 void

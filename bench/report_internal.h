@@ -23,6 +23,8 @@ extern int	wsb_draw_charts(const char *plotdir, const WsbPlan *plan, const WsbOp
 							char *left_out, size_t lolen, bool *ckpt, char *why, size_t whylen);
 extern void wsb_timeline_wal_panels(const WsbRun *runs, int nruns, bool *wal_rate, bool *fsync);
 extern int	wsb_paste_svg(FILE *f, const char *path);
+extern void wsb_html_sweep_chart(FILE *f, const char *plotdir, const char *svg, int drawn,
+								 const char *why, const char *what, const char *caption);
 extern int	wsb_paste_svg_image(FILE *f, const char *path, const char *alt);
 extern bool wsb_find_gnuplot(char *why, size_t len);
 extern int	wsb_run_gnuplot(const char *dir, const char *script, char *why, size_t len);

@@ -413,7 +413,6 @@ html_rows(FILE *f, const char *plotdir, const RingRow *rows, const WsbTipValue *
 {
 	char		s[2048],
 				why[1024] = "";
-	char	   *path = wsb_psprintf("%s/ring.svg", plotdir);
 
 	fputs("<h2>wal_buffers by size</h2>\n", f);
 	fputs("<table><tr><th>wal_buffers</th><th>configuration</th><th>wrap-around waits, % of "
@@ -437,19 +436,13 @@ html_rows(FILE *f, const char *plotdir, const RingRow *rows, const WsbTipValue *
 	fputs("<p><strong>", f);
 	wsb_html_escape(f, s);
 	fputs("</strong></p>\n", f);
-	if (draw_chart(plotdir, rows, v, n, why, sizeof(why)) == 0 && wsb_paste_svg(f, path) == 0)
-		fputs("<p>The clients' wrap-around waits (<code>wal_buffer_full</code>) as a share of "
-			  "their time, and the median run's tps, against the ring's size; the dashed line is "
-			  "the 1% below which a class is negligible. Data and script: "
-			  "<code>plots/ring.dat</code>, <code>plots/ring.gp</code>; a row per configuration: "
-			  "<code>ring.csv</code>.</p>\n", f);
-	else
-	{
-		fputs("<p class=\"missing\">wal_buffers chart missing: ", f);
-		wsb_html_escape(f, why[0] ? why : "ring.svg could not be read");
-		fputs("</p>\n", f);
-	}
-	free(path);
+	wsb_html_sweep_chart(f, plotdir, "ring.svg", draw_chart(plotdir, rows, v, n, why, sizeof(why)),
+						 why, "wal_buffers",
+						 "<p>The clients' wrap-around waits (<code>wal_buffer_full</code>) as a "
+						 "share of their time, and the median run's tps, against the ring's size; "
+						 "the dashed line is the 1% below which a class is negligible. Data and "
+						 "script: <code>plots/ring.dat</code>, <code>plots/ring.gp</code>; a row "
+						 "per configuration: <code>ring.csv</code>.</p>\n");
 }
 
 void

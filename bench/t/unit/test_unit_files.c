@@ -677,6 +677,18 @@ test_ring_judged(void)
 		  "--judge --out of a sweep: the same rows and sentence in report.html");
 	free(out);
 	out = NULL;
+	/* a chart that cannot be drawn is named missing, the section stands */
+	f = open_memstream(&out, &outlen);
+	rc = f ? wsb_ring_judge_html(f, "/nonexistent/wsb_plots", ring, text, strlen(text), &vs, err,
+								 sizeof(err)) : -2;
+	if (f)
+		fclose(f);
+	check(rc == 0 && out && strstr(out, "The tipping point on this machine: 1MB.") &&
+		  strstr(out, "<p class=\"missing\">wal_buffers chart missing: ring.svg could not be "
+				 "read</p>"),
+		  "... and without its chart: the section, the chart named missing");
+	free(out);
+	out = NULL;
 
 	/* its cells are untrusted input */
 	{
