@@ -408,13 +408,15 @@ read_run(const WsbCsvReader *r, const int *col, const char *path, ClogRun *run, 
 	{
 		const char *cell = wsb_csv_text(r, col[k]);
 		double	   *v;
+		bool		read;
 
 		if (clog_columns[k].offset < 0)
 			continue;
 		v = run_field(run, k);
-		if (!wsb_csv_number(cell, clog_columns[k].least, CLOG_CELL_MAX, v) ||
-			(clog_columns[k].whole && !isnan(*v) && *v != floor(*v)) ||
-			(k == CLOG_COLUMN_TPS && isnan(*v)))
+		read = clog_columns[k].whole ?
+			wsb_csv_count(cell, clog_columns[k].least, CLOG_CELL_MAX, v) :
+			wsb_csv_number(cell, clog_columns[k].least, CLOG_CELL_MAX, v);
+		if (!read || (k == CLOG_COLUMN_TPS && isnan(*v)))
 		{
 			wsb_csv_bad_number(err, errlen, path, r->line, clog_columns[k].name, cell);
 			return false;
@@ -476,8 +478,7 @@ read_clog_runs(const char *path, const char *text, size_t len, const WsbVerdicts
 		if (run.config < 0 || run.config >= WSB_MAX_CONFIGS ||
 			strcmp(wsb_csv_text(&r, ok_col), "true") != 0)
 			continue;
-		if (!wsb_csv_number(round_cell, 1, WSB_MAX_ROUNDS, &round) || isnan(round) ||
-			round != floor(round))
+		if (!wsb_csv_count(round_cell, 1, WSB_MAX_ROUNDS, &round) || isnan(round))
 		{
 			wsb_csv_bad_number(err, errlen, path, r.line, "round", round_cell);
 			rc = -2;

@@ -678,7 +678,8 @@ wsb_judge_only(const WsbOptions *o, bool margin_given)
 	/* root runs gnuplot there: nobody else may change what it reads */
 	else if (wsb_out_dir_secure(o->out, o, err, sizeof(err)) != 0)
 		wsb_error("%s", err);
-	else if (wsb_verdicts_write(o->out, &vs) != 0 || write_judge_report(o->out, &vs, path, answer, sections) != 0)
+	else if (wsb_verdicts_write(o->out, &vs) != 0 ||
+			 write_judge_report(o->out, &vs, path, answer, sections) != 0)
 		wsb_error("could not write the verdicts in \"%s\"", o->out);
 	else
 	{

@@ -178,6 +178,13 @@ wsb_csv_number(const char *cell, double lo, double hi, double *value)
 	return errno == 0 && end != cell && *end == '\0' && *value >= lo && *value <= hi;
 }
 
+/* wsb_csv_number for a count: also false when the number is not whole */
+bool
+wsb_csv_count(const char *cell, double lo, double hi, double *value)
+{
+	return wsb_csv_number(cell, lo, hi, value) && (isnan(*value) || *value == floor(*value));
+}
+
 /*
  * v as a CSV file keeps it when written with format ("%.3f"): what reading
  * the file back gives, so that a section printed from the runs in memory

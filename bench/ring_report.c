@@ -131,8 +131,10 @@ collect(const WsbPlan *plan, const WsbRun *runs, int nruns, const WsbVerdicts *v
 		if (row->runs == 0)
 			continue;
 		/* as ring.csv keeps them: --judge prints the same section again */
-		row->share = wsb_as_written(RING_SHARE_FORMAT, row->client_ms > 0 ? row->wrap_ms / row->client_ms : NAN);
-		row->tps_median = wsb_as_written(RING_TPS_FORMAT, wsb_config_median(runs, nruns, c, run_tps, NULL, NULL));
+		row->share = wsb_as_written(RING_SHARE_FORMAT,
+									row->client_ms > 0 ? row->wrap_ms / row->client_ms : NAN);
+		row->tps_median = wsb_as_written(RING_TPS_FORMAT,
+										 wsb_config_median(runs, nruns, c, run_tps, NULL, NULL));
 		row->tps = wsb_tip_tps(verdicts, plan->configs[c].label);
 		n++;
 	}

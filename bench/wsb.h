@@ -415,6 +415,7 @@ extern const char *wsb_csv_cell(const WsbCsvReader *r, int i);
 extern int	wsb_csv_column(const WsbCsvReader *r, const char *name);
 extern const char *wsb_csv_text(const WsbCsvReader *r, int i);
 extern bool wsb_csv_number(const char *cell, double lo, double hi, double *value);
+extern bool wsb_csv_count(const char *cell, double lo, double hi, double *value);
 extern double wsb_as_written(const char *format, double v);
 extern void wsb_csv_bad_number(char *err, size_t errlen, const char *path, int line,
 							   const char *column, const char *cell);
