@@ -307,7 +307,7 @@ read_ring_rows(const char *path, const char *text, size_t len, const WsbVerdicts
 		}
 		memset(row, 0, sizeof(*row));
 		row->config = c;
-		if (!wsb_csv_number(wsb_csv_text(&r, col[1]), 1, 1e15, &row->bytes))
+		if (!wsb_csv_count(wsb_csv_text(&r, col[1]), 1, 1e15, &row->bytes))
 			bad = 1;
 		else if (!wsb_csv_number(wsb_csv_text(&r, col[2]), 0, 1e6, &row->share))
 			bad = 2;

@@ -718,6 +718,8 @@ test_ring_judged(void)
 			"line 2: tps_median is not a number in its range: \"1e400\""},
 			{"wal_buffers=1MB,1MB,8,0.1,true,1000,\n",
 			"line 2: wal_buffers_bytes is not a number in its range: \"1MB\""},
+			{"wal_buffers=1MB,1048576.5,8,0.1,true,1000,\n",
+			"line 2: wal_buffers_bytes is not a number in its range: \"1048576.5\""},
 		};
 
 		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
