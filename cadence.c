@@ -291,7 +291,8 @@ begin_cycle(WalStallCadence *c, uint64_t now_ns)
 	uint64_t	length = cycle_length_ns(&c->settings);
 	WalStallCycle next;
 
-	if (c->started && now_ns < c->cycle.end_ns)
+	/* a burst cycle ends only after its burst, however late that comes */
+	if (c->started && (now_ns < c->cycle.end_ns || (c->burst_cycle && !c->burst_begun)))
 		return;
 	for (int k = 0; k < c->settings.nclasses; k++)
 		c->pending_var[k] += burst_variance(c->before.weight,
