@@ -10,7 +10,8 @@
  *
  *	ws_cadence_wake()			after the sleep: how the tick weighs, and
  *								the count rule of the waits it sees begin;
- *	ws_cadence_reset()			if wal_stall_reset() came since the last tick;
+ *	ws_cadence_reset()			if wal_stall_reset() came since the last tick
+ *								(or at the second's close, if it came since);
  *	ws_cadence_episode_weight()	per episode that begins;
  *	ws_cadence_note_open(), ws_cadence_note_closed()
  *								per episode followed;

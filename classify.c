@@ -219,15 +219,14 @@ ws_io_group(WalStallEvent event)
 
 /*
  * ws_io_class
- *		The class of an io tracker's episode, or of a CLOG one.
+ *		The class of an io tracker's episode (a CLOG wait is the stall
+ *		tracker's: ws_sample_class()).
  */
 WalStallClass
 ws_io_class(WalStallGroup group)
 {
 	switch (group)
 	{
-		case WS_GROUP_CLOG:
-			return WS_CLASS_CLOG;
 		case WS_GROUP_WAL_WRITE:
 			return WS_CLASS_WAL_WRITE;
 		case WS_GROUP_WAL_FSYNC:
@@ -235,6 +234,7 @@ ws_io_class(WalStallGroup group)
 		case WS_GROUP_SLRU_IO:
 			return WS_CLASS_SLRU_IO;
 		case WS_GROUP_WAL_PATH:
+		case WS_GROUP_CLOG:
 		case WS_GROUP_NONE:
 			break;
 	}
@@ -286,13 +286,13 @@ ws_io_class(WalStallGroup group)
  * One exception: a WAL fsync of a process inside its commit (in_commit:
  * compat.h) is its commit's flush, and so is the rest of that wait.
  * XLogFlush() writes and fsyncs without any lock wait when WALWriteLock is
- * free, and beside a bulk load that keeps the ring full the ring rule put
- * those fsyncs in wal_buffer_full; and when the commit record itself
- * needed a wrap-around, the flush that follows it within microseconds is
- * the same wait to us and inherited wal_buffer_full from it.  A wrap-around
- * write fsyncs only when it completes a segment, so inside a commit (whose
- * record may need one) that is one fsync per segment against one per
- * commit.
+ * free, so no lock mode speaks for those fsyncs; beside a bulk load that
+ * keeps the ring full the ring rule would call them wal_buffer_full, and
+ * when the commit record itself needed a wrap-around, the flush that
+ * follows it within microseconds is the same wait to us and would inherit
+ * wal_buffer_full from it.  A wrap-around write fsyncs only when it
+ * completes a segment, so inside a commit (whose record may need one) that
+ * is one fsync per segment against one per commit.
  *
  * lock_mode is the process's lwWaitMode read at this tick after its
  * wait_event_info, in_commit read for a WAL fsync event; each meaningless

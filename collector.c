@@ -43,11 +43,12 @@
  *	  and when it moved, reads the statements it copied from the episodes
  *	  again (reread_torn_statements());
  *	- a backend's statement slot (queries.c) is written by that backend
- *	  alone inside a change count, and a read that sees the count move is
- *	  tried again;
+ *	  alone inside a change count; a read that sees the count move is tried
+ *	  again, a few times, then takes the statement as unknown;
  *	- the PGPROC fields (wait_event_info, pid, lwWaitMode, the latch's
- *	  owner) are read without a lock, as pg_stat_activity reads wait events:
- *	  each is one aligned load, so a value may be a tick old, never torn.
+ *	  owner, lockGroupLeader, roleId, databaseId, delayChkpt(Flags)) are read
+ *	  without a lock, as pg_stat_activity reads wait events: each is one
+ *	  aligned load, so a value may be a tick old, never torn.
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
@@ -120,8 +121,9 @@ typedef enum ProcPool
 /*
  * What the collector keeps of each slot in its own memory, so that a tick
  * reads and writes the slot's shared WalStallProcSlot only where there is
- * something to follow: a slot in an untracked wait costs one read of its
- * PGPROC and nothing else.
+ * something to follow: a slot in an untracked wait costs a read of its
+ * PGPROC's wait event (and of its lock group, for a background worker at
+ * work), nothing in shared slots.
  */
 typedef struct SlotState
 {
@@ -535,12 +537,24 @@ scan_processes(bool recheck_unused)
 }
 
 /*
+ * An episode's length: the time of its samples, its first one counting at
+ * most its own sampling interval (ws_first_sample_length()).
+ */
+static uint64
+episode_length_ns(const WalStallEpisode *episode)
+{
+	return episode->time_ns - episode->first_ns +
+		ws_first_sample_length(episode->first_ns, episode->first_interval_ns);
+}
+
+/*
  * count_episode
  *		Count the samples an episode has gathered in its class, as the
  *		episodes its count weight says (one; in a burst the N it stands
- *		for; none when it began outside the burst: then only its samples
- *		and time count), and for the statement its process ran when it
- *		began.  Needs our lock exclusively.
+ *		for; none when it began outside the burst: then it adds its
+ *		samples, time and length to the figures, but no episode), and for
+ *		the statement its process ran when it began.  Needs our lock
+ *		exclusively.
  */
 static void
 count_episode(WalStallEpisode *episode)
@@ -556,8 +570,7 @@ count_episode(WalStallEpisode *episode)
 		return;
 
 	/* total_ms takes every sample's weight; the length, the wait's span */
-	length_ns = episode->time_ns - episode->first_ns +
-		ws_first_sample_length(episode->first_ns, episode->first_interval_ns);
+	length_ns = episode_length_ns(episode);
 	if (weight > 0)
 		ws_cadence_note_closed(&cadence, cls, length_ns, (uint32) weight);
 
@@ -625,8 +638,6 @@ static void
 follow(WalStallEpisode *episode, WalStallClass cls,
 	   const WalStallStatement *statement, uint64 elapsed_ns, uint64 interval_ns)
 {
-	uint64		age_ns;
-
 	if (episode->samples > 0 && episode->cls != (uint8) cls)
 		count_episode(episode);
 	if (episode->samples == 0)
@@ -639,12 +650,13 @@ follow(WalStallEpisode *episode, WalStallClass cls,
 	}
 	episode->samples++;
 	episode->time_ns += elapsed_ns;
-	episode->wait_ns += elapsed_ns;
+	/* the wait's first sample, like an episode's, counts at most an interval */
+	episode->wait_ns += episode->wait_ns == 0 ?
+		ws_first_sample_length(elapsed_ns, interval_ns) : elapsed_ns;
 	episode->interval_weighted += (double) interval_ns * (double) elapsed_ns;
 	/* its age as its length will count it: a rest before it is no age */
-	age_ns = episode->time_ns - episode->first_ns +
-		ws_first_sample_length(episode->first_ns, episode->first_interval_ns);
-	ws_cadence_note_open(&cadence, cls, age_ns, episode->count_weight > 0);
+	ws_cadence_note_open(&cadence, cls, episode_length_ns(episode),
+						 episode->count_weight > 0);
 }
 
 /*
@@ -889,7 +901,7 @@ ongoing_fsync_max_ns(int n)
 		WalStallEpisode *io = &ws_slots[i].io;
 
 		if (io->group == WS_GROUP_WAL_FSYNC)
-			max_ns = Max(max_ns, io->time_ns);
+			max_ns = Max(max_ns, episode_length_ns(io));
 	}
 	return max_ns;
 }
@@ -902,8 +914,8 @@ ongoing_fsync_max_ns(int n)
  *		within one second shows as done.  Both pointers move at the very
  *		moment, so this has no lag beyond the second's own length.  It is
  *		called with the core counters, so a second the collector rested
- *		through sees it every 10 s, and a checkpoint that passed unseen
- *		shows as done then.  pg_control's pointer is read only while the one
+ *		through sees it every WS_RESTING_CORE_READ_SECONDS, and a checkpoint
+ *		that passed unseen shows as done then.  pg_control's pointer is read only while the one
  *		begun differs from the last one seen completed: between checkpoints,
  *		not at all (ws_checkpoint_done_redo()).
  */
@@ -1011,10 +1023,11 @@ close_second(uint64 now_ns)
 	row.checkpoint_kind = checkpoint_kind(&delta);
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
-	/* a reset since the last tick: this second is void, start over */
+	/* a reset since the last tick: start over, as the tick would */
 	if (notice_reset(now_ns))
 	{
 		LWLockRelease(ws_shared->lock);
+		(void) checkpoint_in_second();
 		return;
 	}
 	ongoing_ns = ongoing_fsync_max_ns(ws_shared->nslots);
@@ -1070,7 +1083,7 @@ ws_reset_locked(const WalStallCounters *baseline)
 	/*
 	 * Every figure at once (a field added to WalStallFigures is zeroed with
 	 * the rest), but for timing_off_seen: the collector sets it again at
-	 * the first second after the reset, from its own track_wal_io_timing,
+	 * the first tick after the reset, from its own track_wal_io_timing,
 	 * which the caller's session may not share.
 	 */
 	timing_off_seen = ws_shared->figures.timing_off_seen;
@@ -1137,12 +1150,17 @@ collector_start(uint64 now_ns)
 	LWLockRelease(ws_shared->lock);
 }
 
-/* On exit, stop announcing our pid.  Takes our lock. */
+/*
+ * On exit, stop announcing our pid.  Takes our lock: an error raised while
+ * we held it ends the worker before ProcKill() releases it, so every lock
+ * is released first rather than waited on by its holder.
+ */
 static void
 collector_exit(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
 {
 	if (ws_shared == NULL)
 		return;
+	LWLockReleaseAll();
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
 	if (ws_shared->collector_pid == MyProcPid)
 		ws_shared->collector_pid = 0;
@@ -1247,8 +1265,10 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 		tick = ws_cadence_wake(&cadence, now_ns);
 		if (collector_tick(now_ns, &tick, last_cost))
 		{
-			/* the row after a reset covers what happened from the reset on */
-			next_second = now_ns + NS_PER_SEC;
+			/*
+			 * The row after a reset covers what happened from the reset on,
+			 * closing at the next second as any row does.
+			 */
 			(void) checkpoint_in_second();
 		}
 		ws_cadence_next(&cadence, &scan.seen, now_ns);

@@ -5,11 +5,11 @@
  *		collector that writes it, the SQL functions that read it and
  *		persist.c that saves and loads it.
  *
- * Data flows one way: the collector (collector.c) is the only process that
- * writes WalStallShared; SQL functions (views.c) copy what they need under
- * a shared lock and build rows from the copy.  wal_stall_reset() is the one
- * exception: it zeroes the accumulated figures (WalStallFigures) under the
- * exclusive lock.
+ * Data flows one way: the collector (collector.c) writes WalStallShared;
+ * SQL functions (views.c) copy what they need under a shared lock and build
+ * rows from the copy.  wal_stall_reset() is the one other writer: under the
+ * exclusive lock it zeroes the figures (WalStallFigures), the history, the
+ * query table and the episodes of the slots.
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
@@ -44,7 +44,8 @@ typedef struct WalStallEpisode
 	uint32		samples;
 	uint64		time_ns;		/* sum of the samples' real durations */
 	uint64		wait_ns;		/* the same since the wait began, over
-								 * every class it is counted in */
+								 * every class it is counted in, its first
+								 * sample counting at most an interval */
 	uint64		first_ns;		/* the first sample's weight */
 	uint64		first_interval_ns;	/* the sampling interval at the first
 									 * sample: what of its weight counts
@@ -144,7 +145,7 @@ typedef struct WalStallFigures
 	uint64		ring_rule_ns;	/* write-path time no lock mode decided */
 	int64		query_evictions;	/* wal_stall_queries entries evicted */
 	double		interval_weighted[WS_NUM_CLASSES];	/* per class, the sum of
-													 * its counted samples'
+													 * its samples'
 													 * interval * weight, in
 													 * ns^2: over total_ns,
 													 * the resolution */
@@ -168,8 +169,9 @@ typedef struct WalStallFigures
  * Locking: "lock" (our own tranche, never taken by backends on their own
  * paths) guards all of it; the protocol, who writes what and who may read
  * without it, is at the top of collector.c.  Only nslots and history_size,
- * fixed when shared memory is created, and the episode slots the collector
- * reads while it scans are read without it.
+ * fixed when shared memory is created, and what the collector alone writes
+ * and reads back (ticks, the episode slots while it scans) are read
+ * without it.
  */
 typedef struct WalStallShared
 {
@@ -183,7 +185,8 @@ typedef struct WalStallShared
 	int64		ticks;
 	uint64		tick_cost_ns;	/* sum of work per tick, for the mean */
 	uint64		max_tick_cost_ns;
-	int64		overruns;		/* ticks that came more than an interval late */
+	int64		overruns;		/* ticks that came more than a whole sleep
+								 * late */
 	uint64		unobserved_ns;	/* time between ticks beyond WS_SAMPLE_REACH_SLEEPS */
 	TimestampTz started_at;
 	uint64		reset_count;	/* bumped by every reset */
