@@ -4,7 +4,7 @@
 # against 1MB, pg_wal alone on a slowed loop device, 6 rounds of 5 s runs,
 # margin 10% (bench/presets/quick.conf), on a
 # temporary cluster.  Prints the verdict tables and the path of the report.
-# As root on Debian 12 (about 3 minutes with the build).
+# As root on Debian 12 (about 2 minutes with the build).
 #
 #   scripts/demo.sh [HARNESS FLAGS...]   (e.g. --preset wal_buffers_small
 #                                        for the full 3 runs of 15 s)
