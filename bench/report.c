@@ -204,7 +204,10 @@ static void
 write_summary_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 {
 	fputs("<p>Medians over each configuration's successful runs of <code>wal_stall_summary</code> "
-		  "read after the run (reset before it). <em>stall</em> classes are time clients waited, "
+		  "read after the run (reset before it): total_ms and episodes over every run, "
+		  "p99_ms and max_ms over the runs in which the class had an episode (a dash where "
+		  "none had): a median of 0 episodes may stand beside the p99 of the runs that had "
+		  "one. <em>stall</em> classes are time clients waited, "
 		  "<em>io</em> classes time any process spent in that I/O; durations are estimated from "
 		  "samples (see the extension's README).</p>\n", f);
 	fputs("<table><tr><th>configuration</th><th>class</th><th>total_ms</th><th>episodes</th>"
@@ -237,7 +240,9 @@ write_summary_html(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 				if (episodes == 0 && total_ms > 0)
 					fputs("<td class=\"n\">seen, none counted</td>", f);
 				else
-					wsb_html_number_cell(f, "%.0f", episodes);
+					/* the median of an even count of runs may fall between two */
+					wsb_html_number_cell(f, episodes == floor(episodes) ? "%.0f" : "%.1f",
+										 episodes);
 			}
 			wsb_html_number_cell(f, "%.2f", wsb_config_median(runs, nruns, c, wsb_summary_value, wsb_classes[k], "p99_ms"));
 			wsb_html_number_cell(f, "%.1f", wsb_config_median(runs, nruns, c, wsb_summary_value, wsb_classes[k], "max_ms"));

@@ -930,6 +930,53 @@ test_report(void)
 	}
 }
 
+/*
+ * The stall summary's episodes of two runs each: a median between two
+ * counts prints as such (3.5), not rounded to a count no run had.
+ */
+static void
+test_report_summary_half(void)
+{
+	WsbPlan		plan;
+	WsbRun		runs[4];
+	WsbEnvironment env;
+	WsbOptions	opts;
+	const char *labels[2] = {"wal_buffers=-1", "wal_buffers=1MB"};
+	static const char *const values[] = {"-1", "1MB"};
+	char		dir[] = "/tmp/wsb_test_half_XXXXXX";
+	char		path[512];
+	char	   *html = NULL;
+
+	fill_environment(&env, &opts);
+	init_plan(&plan, 2, labels, "wal_buffers", values);
+	memset(runs, 0, sizeof(runs));
+	for (int i = 0; i < 4; i++)
+	{
+		runs[i].config = i % 2;
+		runs[i].repeat = i / 2 + 1;
+		runs[i].order = i + 1;
+		runs[i].seconds = 5;
+		runs[i].tps = 1000 + i;
+		runs[i].ok = true;
+		runs[i].summary = make_summary(10.0, 3 + i / 2, 5.0, 1.0);
+	}
+	/* no history here: the timeline cannot be drawn, and the report says so */
+	if (mkdtemp(dir) != NULL)
+	{
+		(void) wsb_write_report(dir, &opts, &plan, runs, 4, &env, NULL);
+		snprintf(path, sizeof(path), "%s/report.html", dir);
+		html = read_path(path);
+	}
+	check(html && strstr(html, "<td>wal_buffer_full</td><td class=\"n\">10.0</td><td class=\"n\">3.5</td>") &&
+		  strstr(html, "p99_ms and max_ms over the runs in which the class had an episode"),
+		  "summary: the median of 3 and 4 episodes reads 3.5; the caption says which runs each median takes");
+	free(html);
+	free_runs(runs, 4);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	if (system(path) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+}
+
 /* A line of a file that starts with prefix, without its newline; "" none. */
 static char *
 line_starting(const char *text, const char *prefix)
@@ -1571,6 +1618,7 @@ main(void)
 	test_stats();
 	test_csv();
 	test_report();
+	test_report_summary_half();
 	test_timeline_wal_panels();
 	test_report_labels();
 	test_report_all_failed();
