@@ -14,8 +14,9 @@
  *				the margin before faster within it): set it, by how much,
  *				and what its stalls did
  *	none better	every configuration equivalent or slower: with one, it
- *				does not matter here (equivalent) or keep the baseline
- *				(slower), then what limits both and what would help
+ *				does not matter here (equivalent; "does not change tps"
+ *				where p99 latency moved) or keep the baseline (slower),
+ *				then what limits both and what would help
  *	undecided	too few rounds (at least 2 complete ones) or an interval
  *				that neither clears nor stays within the margin: not
  *				decided yet, and --runs or --budget gives the rounds
@@ -462,6 +463,15 @@ latency_beyond_margin(const WsbVerdicts *vs, int c)
 	return w == WSB_W_FELL_BY || w == WSB_W_ROSE_BY;
 }
 
+/* p99 latency moved, by a decided direction, but not surely beyond the margin */
+static bool
+latency_moved(const WsbVerdicts *vs, int c)
+{
+	WsbWord		w = vs->v[c * WSB_N_METRICS + WSB_M_P99].word;
+
+	return w == WSB_W_FELL || w == WSB_W_ROSE;
+}
+
 static void
 say_gain(char *buf, size_t len, const WsbVerdicts *vs, const WsbAnswerConditions *cond, int c)
 {
@@ -518,6 +528,12 @@ say_no_better(char *buf, size_t len, const WsbVerdicts *vs, const WsbAnswerCondi
 		{
 			add(buf, len, ": it does not change tps here, but");
 			latency_clause(buf, len, vs, c, " ");
+		}
+		/* one that moved, within the margin or not yet beyond it, is said */
+		else if (latency_moved(vs, c))
+		{
+			add(buf, len, ": it does not change tps here");
+			latency_clause(buf, len, vs, c, "; ");
 		}
 		else
 		{

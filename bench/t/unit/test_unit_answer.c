@@ -538,6 +538,14 @@ test_answer_risk_and_latency(void)
 				 "(-45% to -30%); ") != NULL,
 		  "answer: tps equivalent, p99 down beyond the margin: said (got \"%s\")", a);
 
+	/* the quick start's case: p99 rose, decided, not surely beyond the margin */
+	p99(vs, 1, WSB_W_ROSE, 1.23, 1.012, 1.50);
+	wsb_answer_text(vs, &cond, a, sizeof(a));
+	check(strstr(a, "within +-10%: it does not change tps here; p99 latency rose 23% "
+				 "(+1.2% to +50%); ") != NULL && strstr(a, "does not matter") == NULL,
+		  "answer: tps equivalent, p99 up within reach of the margin: tps alone called unchanged "
+		  "(got \"%s\")", a);
+
 	p99(vs, 1, WSB_W_EQUIVALENT, 0.99, 0.95, 1.03);
 	wsb_answer_text(vs, &cond, a, sizeof(a));
 	check(strstr(a, "it does not matter here; p99 latency unchanged within +-10%; ") != NULL,
