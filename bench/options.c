@@ -235,6 +235,7 @@ typedef struct ArgState
 	bool		preset_given[WSB_F_COUNT];
 	char		cli_names[WSB_MAX_SETS + 1][WSB_NAME_LEN];
 	int			ncli;
+	bool		flag_seen[N_VALUE_FLAGS];	/* value flags on the command line */
 } ArgState;
 
 /* --set: replaces the preset's set of that GUC, not an earlier --set */
@@ -333,6 +334,25 @@ apply_value(WsbOptions *o, ArgState *as, int k, const char *value, char *err, si
 }
 
 /*
+ * Is word one of our long flags ("--runs", "--runs=3")?  A value flag
+ * followed by one took it as its value: its own value is missing.
+ */
+static bool
+is_long_flag(const struct option *lo, const char *word)
+{
+	if (strncmp(word, "--", 2) != 0)
+		return false;
+	for (int i = 0; lo[i].name != NULL; i++)
+	{
+		size_t		n = strlen(lo[i].name);
+
+		if (strncmp(word + 2, lo[i].name, n) == 0 && (word[2 + n] == '\0' || word[2 + n] == '='))
+			return true;
+	}
+	return false;
+}
+
+/*
  * One pass over the command line.  The first loads the preset (whatever
  * its place on the line, so that every flag overrides it) and finds every
  * unknown flag and missing value; the second applies the flags in their
@@ -400,6 +420,12 @@ parse_pass(int argc, char **argv, int pass, const struct option *lo, ArgState *a
 				o->in_memory = true;
 				break;
 			default:
+				if (pass == 0 && is_long_flag(lo, optarg))
+				{
+					snprintf(err, errlen, "option \"%s\" needs a value (\"%s\" is an option)",
+							 value_flags[code - OPT_VALUE].flag, optarg);
+					return -1;
+				}
 				if (pass == 0 && strcmp(value_flags[code - OPT_VALUE].flag, "--preset") == 0)
 				{
 					if (o->preset[0])
@@ -412,9 +438,38 @@ parse_pass(int argc, char **argv, int pass, const struct option *lo, ArgState *a
 				}
 				else if (pass == 1 && apply_value(o, as, code - OPT_VALUE, optarg, err, errlen) != 0)
 					return -1;
+				as->flag_seen[code - OPT_VALUE] = true;
 				break;
 		}
 	}
+}
+
+/*
+ * The first flag on the command line that shapes runs (what to run, on
+ * what, how long, in what order), NULL if none: --judge has no runs to
+ * shape, and takes --judge, --baseline, --margin, --out and --quiet.
+ */
+static const char *
+run_flag_given(const WsbOptions *o, const ArgState *as)
+{
+	static const char *const judging[] = {"--judge", "--baseline", "--margin", "--out"};
+
+	for (int i = 0; i < N_VALUE_FLAGS; i++)
+	{
+		bool		judges = false;
+
+		for (int j = 0; j < (int) (sizeof(judging) / sizeof(judging[0])); j++)
+			judges |= strcmp(value_flags[i].flag, judging[j]) == 0;
+		if (as->flag_seen[i] && !judges)
+			return value_flags[i].flag;
+	}
+	if (o->validate)
+		return "--validate";
+	if (o->yes)
+		return "--yes";
+	if (o->in_memory)
+		return "--in-memory";
+	return NULL;
 }
 
 /*
@@ -453,6 +508,17 @@ wsb_parse_args(int argc, char **argv, const char *presets_dir, WsbOptions *o,
 	{
 		snprintf(err, errlen, "--judge and --resume exclude each other");
 		return -1;
+	}
+	if (o->judge[0])
+	{
+		const char *shaping = run_flag_given(o, &as);
+
+		if (shaping != NULL)
+		{
+			snprintf(err, errlen, "--judge judges runs already made: %s shapes runs and would change "
+					 "nothing (--judge takes --baseline, --margin, --out and --quiet)", shaping);
+			return -1;
+		}
 	}
 	if (!o->seed_given)
 	{

@@ -141,6 +141,26 @@ test_flags(void)
 			  "unknown option \"-x\" (see --help)", "unknown short flag");
 	check_err(parse(&o, err, tmpdir, "--runs", NULL), err,
 			  "option \"--runs\" needs a value", "flag without its value");
+	check_err(parse(&o, err, tmpdir, "--runs", "--duration", "5", NULL), err,
+			  "option \"--runs\" needs a value (\"--duration\" is an option)",
+			  "flag followed by another flag: its value is missing, not the next word unknown");
+	check_err(parse(&o, err, tmpdir, "--out", "--quiet", NULL), err,
+			  "option \"--out\" needs a value (\"--quiet\" is an option)",
+			  "flag followed by a switch");
+	check_err(parse(&o, err, tmpdir, "--runs", "--scale=3", NULL), err,
+			  "option \"--runs\" needs a value (\"--scale=3\" is an option)",
+			  "flag followed by a flag with its value");
+	check_err(parse(&o, err, tmpdir, "--judge", "/tmp/x", "--margin", "5", "--runs", "3", NULL), err,
+			  "--judge judges runs already made: --runs shapes runs and would change nothing "
+			  "(--judge takes --baseline, --margin, --out and --quiet)",
+			  "--judge with a flag that shapes runs: refused, not silently ignored");
+	check_err(parse(&o, err, tmpdir, "--set", "wal_buffers=1MB", "--judge", "/tmp/x", NULL), err,
+			  "--judge judges runs already made: --set shapes runs and would change nothing "
+			  "(--judge takes --baseline, --margin, --out and --quiet)",
+			  "--judge with --set: refused");
+	check(parse(&o, err, tmpdir, "--judge", "/tmp/x", "--margin", "5", "--baseline", "b",
+				"--out", "/tmp/y", "--quiet", NULL) == 0,
+		  "--judge with --baseline, --margin, --out and --quiet: taken");
 	check_err(parse(&o, err, tmpdir, "--runs", "0", NULL), err,
 			  "--runs: \"0\" is not an integer from 1 to 1000", "--runs 0");
 	check_err(parse(&o, err, tmpdir, "--runs", "-1", NULL), err,
