@@ -595,6 +595,9 @@ main(int argc, char **argv)
 	if (opts.warmup > 0)
 		printf(" (each after %d s of uncounted warm-up)", opts.warmup);
 	printf(", rounds in a balanced order from seed %lld, margin +-%g%%\n", opts.seed, opts.margin_pct);
+	if (!(opts.budget_seconds > 0) &&
+		wsb_too_few_rounds_note(plan.nruns / plan.nconfigs, plan.nconfigs - 1, err, sizeof(err)))
+		wsb_note("%s", err);
 
 	/* the handler before anything that needs undoing exists */
 	memset(&sa, 0, sizeof(sa));

@@ -19,6 +19,7 @@
  *-------------------------------------------------------------------------
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -433,6 +434,31 @@ wsb_sign_flip_rounds(double a, bool two_sided)
 	while (ldexp(two_sided ? 2 : 1, -n) > a)
 		n++;
 	return n;
+}
+
+/*
+ * A plan of a fixed number of rounds that no verdict can come from: fewer
+ * than the sign-flip test needs for equivalence at 5%, against k
+ * configurations besides the baseline (Holm tests the first at 5% / k).
+ * Writes the note into buf and returns true; false when the rounds can
+ * carry a verdict.
+ */
+bool
+wsb_too_few_rounds_note(int rounds, int k, char *buf, size_t len)
+{
+	int			equiv,
+				dir;
+
+	if (k < 1)
+		return false;
+	equiv = wsb_sign_flip_rounds(0.05 / k, false);
+	dir = wsb_sign_flip_rounds(0.05 / k, true);
+	if (rounds >= equiv)
+		return false;
+	snprintf(buf, len, "%d round%s cannot carry a verdict at 5%%%s: equivalence needs %d, "
+			 "a direction %d (--runs %d, or --budget)", rounds, rounds == 1 ? "" : "s",
+			 k > 1 ? " over these configurations" : "", equiv, dir, dir);
+	return true;
 }
 
 /*

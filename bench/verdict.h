@@ -265,6 +265,7 @@ extern double wsb_signed_rank_p(const double *d, int n);
 extern int	wsb_rounds_needed(double sd, double distance, double tail, double power, int lost);
 extern double wsb_sd_upper(double sd, double df, double conf);
 extern int	wsb_sign_flip_rounds(double a, bool two_sided);
+extern bool wsb_too_few_rounds_note(int rounds, int k, char *buf, size_t len);
 extern double wsb_sign_flip_p(const double *d, int n, double centre, int side, double stop_above);
 
 /* ---------- rounds.c: which run holds each configuration in each round ---------- */

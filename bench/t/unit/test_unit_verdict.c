@@ -1517,6 +1517,19 @@ test_sign_flip(void)
 		  wsb_sign_flip_rounds(0.01, false) == 7 && wsb_sign_flip_rounds(0, true) == -1,
 		  "sign-flip reach: 6 rounds two-sided at 5%%, 5 one-sided, 7 at 2.5%%, 5 at 1/16, 7 one-sided at 1%%");
 	{
+		char		note[256] = "";
+
+		check(wsb_too_few_rounds_note(2, 1, note, sizeof(note)) &&
+			  strcmp(note, "2 rounds cannot carry a verdict at 5%: equivalence needs 5, a direction 6 "
+					 "(--runs 6, or --budget)") == 0 &&
+			  !wsb_too_few_rounds_note(5, 1, note, sizeof(note)) &&
+			  wsb_too_few_rounds_note(5, 3, note, sizeof(note)) &&
+			  strstr(note, "over these configurations: equivalence needs 6, a direction 7") &&
+			  !wsb_too_few_rounds_note(1, 0, note, sizeof(note)),
+			  "plan: fixed rounds too few for any verdict are said before the runs; 5 rounds carry "
+			  "equivalence against one configuration, not against three (Holm's 5%% / 3) (%s)", note);
+	}
+	{
 		/*
 		 * 3, 2, 1, -0.5: sum 5.5; of the 16 patterns 3+2+1+0.5 = 6.5 and
 		 * 3+2+1-0.5 = 5.5 reach it: one-sided 2/16, two-sided 4/16
