@@ -1194,9 +1194,11 @@ reload_config(void)
  * A rest waits on the latch with WL_EXIT_ON_PM_DEATH: rests are where the
  * collector spends an idle server's time, a signal (SIGTERM, SIGHUP) sets
  * the latch and ends it, and the postmaster's death ends the process.
- * WaitLatch counts whole milliseconds, so the rest is rounded up to one;
- * the next sample's weight, the real time since the previous tick,
- * accounts for the lateness.
+ * WaitLatch counts whole milliseconds, so the rest is rounded up to one
+ * (the next sample's weight, the real time since the previous tick,
+ * accounts for the lateness), and a rest shorter than a millisecond
+ * (wal_stall.sample_interval under 0.5 ms) sleeps as an interval does:
+ * rounded up, it would be more than a whole sleep late, an overrun.
  *
  * A sampling interval is an absolute clock_nanosleep, which keeps the ticks
  * on their deadlines; a signal cuts it short, and the loop looks at the
@@ -1212,12 +1214,14 @@ sleep_until(uint64 deadline, bool resting)
 	{
 		uint64		now_ns = monotonic_ns();
 
-		if (deadline > now_ns &&
-			WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-					  (long) ((deadline - now_ns + NS_PER_MSEC - 1) / NS_PER_MSEC),
-					  PG_WAIT_EXTENSION) & WL_LATCH_SET)
-			ResetLatch(MyLatch);	/* tick at once; the loop then looks at the flags */
-		return;
+		if (deadline >= now_ns + NS_PER_MSEC)
+		{
+			if (WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						  (long) ((deadline - now_ns + NS_PER_MSEC - 1) / NS_PER_MSEC),
+						  PG_WAIT_EXTENSION) & WL_LATCH_SET)
+				ResetLatch(MyLatch);	/* tick at once; the loop then looks at the flags */
+			return;
+		}
 	}
 	ts.tv_sec = deadline / NS_PER_SEC;
 	ts.tv_nsec = deadline % NS_PER_SEC;

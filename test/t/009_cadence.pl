@@ -113,5 +113,22 @@ sleep 2;
 my $flat_rate = ticks_per_second(2);
 cmp_ok($flat_rate, '>=', 300, sprintf('resting off: %.0f ticks/s on an idle server', $flat_rate));
 
+# Rests shorter than a millisecond (sample_interval 0.1 ms, idle_interval
+# 0.4 ms) sleep as intervals do: WaitLatch's whole milliseconds would make
+# nearly every such tick more than a whole sleep late, an overrun.
+$node->append_conf('postgresql.conf',
+	"wal_stall.sample_interval = 0.1\nwal_stall.idle_interval = 0.4\n");
+$node->reload;
+$node->poll_query_until('postgres',
+	q{SELECT sample_interval_ms = 0.1 FROM wal_stall_status()});
+sleep 1;
+my ($ticks0, $over0) = split /\|/,
+  $node->safe_psql('postgres', 'SELECT ticks, overruns FROM wal_stall_status()');
+sleep 3;
+my ($ticks1, $over1) = split /\|/,
+  $node->safe_psql('postgres', 'SELECT ticks, overruns FROM wal_stall_status()');
+cmp_ok(($over1 - $over0), '<', ($ticks1 - $ticks0) / 2,
+	sprintf('rests under 1 ms: %d overruns in %d ticks', $over1 - $over0, $ticks1 - $ticks0));
+
 $node->stop;
 done_testing();
