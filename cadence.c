@@ -74,7 +74,10 @@
  */
 #define WS_MINOR_CLASS_SHARE		(1.0 / 16)
 
-/* A class's recent time stays below this: the sum over classes fits. */
+/*
+ * A class's recent time stays below this: the sum over the
+ * WS_CADENCE_MAX_CLASSES classes fits in 64 bits with room to spare.
+ */
 #define WS_RECENT_TIME_CAP			(UINT64_MAX / 64)
 
 /*
@@ -86,7 +89,10 @@
 #define Min(a, b)	((a) < (b) ? (a) : (b))
 #define Max(a, b)	((a) > (b) ? (a) : (b))
 
-/* A xorshift64 draw from *rng (never 0): uniform in [0, 2^53). */
+/* draw()'s values lie in [0, WS_DRAW_RANGE): the 53 bits a double holds */
+#define WS_DRAW_RANGE	((double) (UINT64_C(1) << 53))
+
+/* A xorshift64 draw from *rng (never 0): uniform in [0, WS_DRAW_RANGE). */
 static uint64_t
 draw(uint64_t *rng)
 {
@@ -140,11 +146,18 @@ restart_cycles(WalStallCadence *c)
 		c->last_burst_counted[k] = -1;
 }
 
+/* N, the slots of a cycle: wal_stall.episode_sampling, at least one */
+static int
+cycle_slots(const WalStallCadenceSettings *s)
+{
+	return Max(s->episode_sampling, 1);
+}
+
 /* A cycle's length: N slots of WS_BURST_INTERVALS sample intervals. */
 static uint64_t
 cycle_length_ns(const WalStallCadenceSettings *s)
 {
-	return s->sample_ns * WS_BURST_INTERVALS * (uint64_t) Max(s->episode_sampling, 1);
+	return s->sample_ns * WS_BURST_INTERVALS * (uint64_t) cycle_slots(s);
 }
 
 /*
@@ -286,7 +299,7 @@ burst_variance(uint32_t weight, int64_t counted, int64_t *last)
 static void
 begin_cycle(WalStallCadence *c, uint64_t now_ns)
 {
-	int			n = Max(c->settings.episode_sampling, 1);
+	int			n = cycle_slots(&c->settings);
 	uint64_t	slot_ns = c->settings.sample_ns * WS_BURST_INTERVALS;
 	uint64_t	length = cycle_length_ns(&c->settings);
 	WalStallCycle next;
@@ -444,7 +457,7 @@ ws_cadence_episode_weight(WalStallCadence *c, int cls)
 
 	if (c->classes[cls].by_count || rule->share[WS_COUNT_OUTSIDE] >= 1.0)
 		return 1;
-	u = (double) draw(&c->rng) / 9007199254740992.0;
+	u = (double) draw(&c->rng) / WS_DRAW_RANGE;
 	for (int part = 0; part < WS_COUNT_PARTS; part++)
 	{
 		if (u < rule->share[part])

@@ -51,13 +51,11 @@ static const WaitEventName tracked_names[] = {
 #define NUM_TRACKED_NAMES lengthof(tracked_names)
 
 /*
+ * The rows of ws_wait_table.event: one per wait class we track events of.
  * Event numbers are scanned per wait class up to WS_MAX_EVENT_ID
  * (classify.h): built-in events are numbered from zero and stay far below
  * it; LWLock tranches are scanned only up to the first user-defined one.
  */
-#define MAX_EVENT_ID	WS_MAX_EVENT_ID
-
-/* The rows of ws_wait_table.event: one per wait class we track events of. */
 enum
 {
 	ROW_UNTRACKED = 0,
@@ -118,9 +116,9 @@ ws_classify_init(void)
 
 	memset(&ws_wait_table, 0, sizeof(ws_wait_table));
 	track_matching_events(PG_WAIT_LWLOCK, ROW_LWLOCK,
-						  Min(LWTRANCHE_FIRST_USER_DEFINED, MAX_EVENT_ID));
-	track_matching_events(PG_WAIT_IO, ROW_IO, MAX_EVENT_ID);
-	track_matching_events(PG_WAIT_IPC, ROW_IPC, MAX_EVENT_ID);
+						  Min(LWTRANCHE_FIRST_USER_DEFINED, WS_MAX_EVENT_ID));
+	track_matching_events(PG_WAIT_IO, ROW_IO, WS_MAX_EVENT_ID);
+	track_matching_events(PG_WAIT_IPC, ROW_IPC, WS_MAX_EVENT_ID);
 	for (int i = 0; i < (int) lengthof(idle_classes); i++)
 		ws_wait_table.idle_class[idle_classes[i] >> 24] = true;
 
@@ -130,7 +128,7 @@ ws_classify_init(void)
 		bool		found = false;
 		int			row = ws_wait_table.row_of_class[want->wait_class >> 24];
 
-		for (uint32 id = 0; id < MAX_EVENT_ID && !found; id++)
+		for (uint32 id = 0; id < WS_MAX_EVENT_ID && !found; id++)
 			found = ws_wait_table.event[row][id] != WS_EVENT_NONE &&
 				pg_strcasecmp(pgstat_get_wait_event(want->wait_class | id),
 							  want->name) == 0;
@@ -169,7 +167,7 @@ ws_walwriter_sleep_event(void)
 
 	if (!looked)
 	{
-		for (uint32 id = 0; id < MAX_EVENT_ID && info == 0; id++)
+		for (uint32 id = 0; id < WS_MAX_EVENT_ID && info == 0; id++)
 		{
 			const char *name = pgstat_get_wait_event(PG_WAIT_ACTIVITY | id);
 

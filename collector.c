@@ -86,6 +86,12 @@
 #define NS_PER_MSEC	UINT64CONST(1000000)
 
 /*
+ * 2^64 over the golden ratio, mixed into the bursts' seed with the pid and
+ * the clock: its bits spread theirs
+ */
+#define WS_SEED_MIX	UINT64CONST(0x9E3779B97F4A7C15)
+
+/*
  * One process the tick must visit, as seen at this tick, gathered before
  * taking our lock.
  */
@@ -1093,8 +1099,8 @@ ws_reset_locked(const WalStallCounters *baseline)
 	ws_shared->history_rows = 0;
 	ws_shared->figures.reset_at = GetCurrentTimestamp();
 	ws_shared->reset_count++;
-	ws_shared->figures.hist_base_ns = ws_shared->interval_ns > 0 ?
-		ws_shared->interval_ns : interval_ns_from_guc();
+	ws_shared->figures.hist_base_ns = ws_shared->sample_interval_ns > 0 ?
+		ws_shared->sample_interval_ns : interval_ns_from_guc();
 	ws_shared->figures.baseline = *baseline;
 	ws_shared->figures.baseline_valid = true;
 }
@@ -1122,25 +1128,26 @@ collector_start(uint64 now_ns)
 	ws_read_counters(&counters, WS_COLLECTOR_READS_STATS);
 	start_second(now_ns, &counters);
 	settings = cadence_settings();
+	/* the bursts' draws differ from one start to the next; never a zero seed */
 	ws_cadence_init(&cadence, &settings, now_ns,
-					((uint64) MyProcPid << 32) ^ now_ns ^ UINT64CONST(0x9E3779B97F4A7C15));
+					((uint64) MyProcPid << 32) ^ now_ns ^ WS_SEED_MIX);
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
 	ws_shared->collector_pid = MyProcPid;
 	ws_shared->started_at = GetCurrentTimestamp();
-	ws_shared->interval_ns = interval_ns_from_guc();
+	ws_shared->sample_interval_ns = interval_ns_from_guc();
 	ws_shared->ticks = 0;
 	ws_shared->tick_cost_ns = 0;
 	ws_shared->max_tick_cost_ns = 0;
 	ws_shared->overruns = 0;
 	ws_shared->unobserved_ns = 0;
 	ws_shared->rest_ns = 0;
-	ws_shared->current_interval_ns = ws_shared->interval_ns;
+	ws_shared->current_interval_ns = ws_shared->sample_interval_ns;
 	for (int i = 0; i < ws_shared->nslots; i++)
 		memset(&ws_slots[i], 0, sizeof(WalStallProcSlot));
 	if (!ws_shared->figures.baseline_valid)
 	{
-		ws_shared->figures.hist_base_ns = ws_shared->interval_ns;
+		ws_shared->figures.hist_base_ns = ws_shared->sample_interval_ns;
 		ws_shared->figures.baseline = counters;
 		ws_shared->figures.baseline_valid = true;
 	}
@@ -1181,7 +1188,7 @@ reload_config(void)
 	settings = cadence_settings();
 	ws_cadence_configure(&cadence, &settings, monotonic_ns());
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
-	ws_shared->interval_ns = settings.sample_ns;
+	ws_shared->sample_interval_ns = settings.sample_ns;
 	LWLockRelease(ws_shared->lock);
 }
 

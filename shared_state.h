@@ -179,7 +179,7 @@ typedef struct WalStallShared
 
 	/* the collector watching itself */
 	int			collector_pid;
-	uint64		interval_ns;	/* wal_stall.sample_interval in force */
+	uint64		sample_interval_ns;	/* wal_stall.sample_interval in force */
 	uint64		current_interval_ns;	/* longer while the collector rests */
 	uint64		rest_ns;		/* time covered by ticks after a rest */
 	int64		ticks;

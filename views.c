@@ -151,7 +151,7 @@ copy_stats(StatsCopy *copy)
 	 */
 	copy->resolution_ns = ws_shared->figures.reset_full_rate_ticks > 0 ?
 		ws_shared->figures.reset_full_rate_ns / ws_shared->figures.reset_full_rate_ticks :
-		ws_shared->interval_ns;
+		ws_shared->sample_interval_ns;
 	collector_pid = ws_shared->collector_pid;
 	copy->sampled = collector_pid != 0 || ws_shared->figures.reset_ticks > 0;
 	copy->timing_on = copy->sampled && !ws_shared->figures.timing_off_seen;
@@ -447,7 +447,7 @@ wal_stall_status(PG_FUNCTION_ARGS)
 
 	/* collector_pid, in_recovery, current_interval_ms: NULL with no collector */
 	put_datum(&row, Int32GetDatum(copy.collector_pid), copy.collector_pid == 0);
-	put_float8(&row, copy.interval_ns > 0 ? copy.interval_ns / WS_NS_PER_MS : ws_sample_interval_ms);
+	put_float8(&row, copy.sample_interval_ns > 0 ? copy.sample_interval_ns / WS_NS_PER_MS : ws_sample_interval_ms);
 	put_int64(&row, copy.ticks);
 	if (copy.ticks > 0)
 	{
