@@ -533,7 +533,9 @@ scan_processes(bool recheck_unused)
 		else if (s->event == WS_EVENT_WAL_SYNC_IO)
 			s->in_commit = ws_proc_in_commit(proc);
 		s->serves_queries = proc_serves_queries(proc, scan.slot_state[i].pool);
-		scan.active_clients += s->serves_queries;
+		/* at work, as sort_slots() counts: not in an idle wait its open episode ends at */
+		scan.active_clients += s->serves_queries &&
+			!(s->event == WS_EVENT_NONE && ws_wait_is_idle(s->wait_event_info));
 		/* an episode can start only in a tracked wait */
 		if (s->event != WS_EVENT_NONE)
 			sample_statement(proc, s, &ws_slots[i]);
