@@ -816,6 +816,62 @@ read_ring(bool in_recovery, bool recheck_unused, bool *full_at_tick, double *fil
 }
 
 /*
+ * record_tick
+ *		The collector's own figures of this tick (wal_stall_status()) and the
+ *		variances its cadence took, with the cost of the previous tick's
+ *		work.  Needs our lock exclusively.
+ */
+static void
+record_tick(const WalStallTick *tick, bool in_recovery, uint64 last_cost_ns)
+{
+	uint64		elapsed_ns = tick->elapsed_ns;
+
+	for (int c = 0; c < WS_NUM_CLASSES; c++)
+		ws_shared->figures.episodes_var[c] =
+			ws_add_count(ws_shared->figures.episodes_var[c],
+						 ws_cadence_take_variance(&cadence, c));
+	ws_shared->ticks++;
+	ws_shared->figures.reset_ticks = ws_add_count(ws_shared->figures.reset_ticks, 1);
+	if (!tick->rested)
+	{
+		ws_shared->figures.reset_full_rate_ticks =
+			ws_add_count(ws_shared->figures.reset_full_rate_ticks, 1);
+		ws_shared->figures.reset_full_rate_ns =
+			ws_add_ns(ws_shared->figures.reset_full_rate_ns, elapsed_ns);
+	}
+	ws_shared->in_recovery = in_recovery;
+	if (tick->late)
+		ws_shared->overruns++;
+	ws_shared->unobserved_ns += tick->unobserved_ns;
+	if (tick->rested)
+		ws_shared->rest_ns += elapsed_ns;
+	ws_shared->current_interval_ns = tick->slept_ns;
+	ws_shared->tick_cost_ns += last_cost_ns;
+	ws_shared->max_tick_cost_ns = Max(ws_shared->max_tick_cost_ns, last_cost_ns);
+}
+
+/* Add this tick, weighed by its elapsed time, to the second's row. */
+static void
+add_to_second(const WalStallTick *tick, bool in_recovery, double fill, int waiting)
+{
+	uint64		elapsed_ns = tick->elapsed_ns;
+
+	second.sum.elapsed_ns += elapsed_ns;
+	second.sum.ticks++;
+	second.sum.rested_ticks += tick->rested;
+	second.sum.saw_work |= scan.seen.process_busy;
+	if (in_recovery)
+		second.sum.in_recovery = true;
+	else
+	{
+		second.sum.fill_max = Max(second.sum.fill_max, fill);
+		second.sum.fill_weighted += fill * elapsed_ns;
+	}
+	second.sum.waiting_weighted += (double) waiting * elapsed_ns;
+	second.sum.active_weighted += (double) scan.active_clients * elapsed_ns;
+}
+
+/*
  * collector_tick
  *		One sample of every process, weighed as the cadence says.  The cost
  *		of the previous tick's work is recorded here too, so that a tick
@@ -826,7 +882,6 @@ read_ring(bool in_recovery, bool recheck_unused, bool *full_at_tick, double *fil
 static bool
 collector_tick(uint64 now_ns, const WalStallTick *tick, uint64 last_cost_ns)
 {
-	uint64		elapsed_ns = tick->elapsed_ns;
 	bool		in_recovery = RecoveryInProgress();
 	bool		full_at_tick;
 	bool		ring_full;
@@ -854,44 +909,11 @@ collector_tick(uint64 now_ns, const WalStallTick *tick, uint64 last_cost_ns)
 	was_reset = notice_reset(now_ns);
 	if (was_reset)
 		reread_torn_statements();
-	waiting = apply_samples(ring_full, elapsed_ns, tick->interval_ns);
-	for (int c = 0; c < WS_NUM_CLASSES; c++)
-		ws_shared->figures.episodes_var[c] =
-			ws_add_count(ws_shared->figures.episodes_var[c],
-						 ws_cadence_take_variance(&cadence, c));
-	ws_shared->ticks++;
-	ws_shared->figures.reset_ticks = ws_add_count(ws_shared->figures.reset_ticks, 1);
-	if (!tick->rested)
-	{
-		ws_shared->figures.reset_full_rate_ticks =
-			ws_add_count(ws_shared->figures.reset_full_rate_ticks, 1);
-		ws_shared->figures.reset_full_rate_ns =
-			ws_add_ns(ws_shared->figures.reset_full_rate_ns, elapsed_ns);
-	}
-	ws_shared->in_recovery = in_recovery;
-	if (tick->late)
-		ws_shared->overruns++;
-	ws_shared->unobserved_ns += tick->unobserved_ns;
-	if (tick->rested)
-		ws_shared->rest_ns += elapsed_ns;
-	ws_shared->current_interval_ns = tick->slept_ns;
-	ws_shared->tick_cost_ns += last_cost_ns;
-	ws_shared->max_tick_cost_ns = Max(ws_shared->max_tick_cost_ns, last_cost_ns);
+	waiting = apply_samples(ring_full, tick->elapsed_ns, tick->interval_ns);
+	record_tick(tick, in_recovery, last_cost_ns);
 	LWLockRelease(ws_shared->lock);
 
-	second.sum.elapsed_ns += elapsed_ns;
-	second.sum.ticks++;
-	second.sum.rested_ticks += tick->rested;
-	second.sum.saw_work |= scan.seen.process_busy;
-	if (in_recovery)
-		second.sum.in_recovery = true;
-	else
-	{
-		second.sum.fill_max = Max(second.sum.fill_max, fill);
-		second.sum.fill_weighted += fill * elapsed_ns;
-	}
-	second.sum.waiting_weighted += (double) waiting * elapsed_ns;
-	second.sum.active_weighted += (double) scan.active_clients * elapsed_ns;
+	add_to_second(tick, in_recovery, fill, waiting);
 	return was_reset;
 }
 
