@@ -41,11 +41,22 @@ parse_bool(const char *s, bool if_empty)
 		strcmp(s, "1") == 0 || strcasecmp(s, "yes") == 0 || strcasecmp(s, "ok") == 0;
 }
 
+/* A label holding a control character (tab aside), which root's terminal would obey */
+static bool
+label_has_control(const char *label)
+{
+	for (const char *s = label; *s; s++)
+		if (((unsigned char) *s < 0x20 && *s != '\t') || *s == 0x7f)
+			return true;
+	return false;
+}
+
 /*
  * The index of configuration label in t, added when new and add: -1 when
  * it is not there and cannot be added (64 already), -2 when it is too
  * long to keep whole (it is never cut: two labels alike in their first
- * 1023 bytes would be taken for one).
+ * 1023 bytes would be taken for one), -3 when it holds a control
+ * character (every label is printed on the terminal).
  */
 static int
 label_index(WsbRoundTable *t, const char *label, bool add)
@@ -55,18 +66,24 @@ label_index(WsbRoundTable *t, const char *label, bool add)
 			return c;
 	if (strlen(label) >= sizeof(t->labels[0]))
 		return -2;
+	if (label_has_control(label))
+		return -3;
 	if (!add || t->nconfigs >= 64)
 		return -1;
 	wsb_strlcpy(t->labels[t->nconfigs], label, sizeof(t->labels[0]));
 	return t->nconfigs++;
 }
 
-/* The message for a label label_index() refused as too long. */
+/* The message for a label label_index() refused (-2 or -3), never echoing a control character. */
 static void
-label_too_long(const char *path, const char *label, char *err, size_t errlen)
+label_refused(const char *path, const char *label, int code, char *err, size_t errlen)
 {
-	snprintf(err, errlen, "\"%s\": configuration label too long: \"%.60s...\" (%zu bytes, at most %zu)",
-			 path, label, strlen(label), sizeof(((WsbRoundTable *) NULL)->labels[0]) - 1);
+	if (code == -3)
+		snprintf(err, errlen, "\"%s\": a configuration label holds a control character", path);
+	else
+		snprintf(err, errlen, "\"%s\": configuration label too long: \"%.60s...\" (%zu bytes, at most %zu)",
+				 path, label_has_control(label) ? "(not shown)" : label, strlen(label),
+				 sizeof(((WsbRoundTable *) NULL)->labels[0]) - 1);
 }
 
 void
@@ -274,9 +291,9 @@ read_run(const WsbCsvReader *r, const char *path, const CsvColumns *c, WsbRoundT
 		return false;
 	}
 	x->config = label_index(t, label, true);
-	if (x->config == -2)
+	if (x->config < -1)
 	{
-		label_too_long(path, label, err, errlen);
+		label_refused(path, label, x->config, err, errlen);
 		return false;
 	}
 	if (x->config < 0)
@@ -416,17 +433,18 @@ order_labels(const char *path, WsbRoundTable *t, const char *first,
 {
 	static WsbRoundTable ordered;	/* its labels alone: 64 kB, off the stack */
 	int			map[64];
+	int			code;
 
 	ordered.nconfigs = 0;
-	if (first && *first && label_index(&ordered, first, true) == -2)
+	if (first && *first && (code = label_index(&ordered, first, true)) < -1)
 	{
-		label_too_long(path, first, err, errlen);
+		label_refused(path, first, code, err, errlen);
 		return false;
 	}
 	for (int c = 0; c < nlabels; c++)
-		if (label_index(&ordered, labels[c], true) == -2)
+		if ((code = label_index(&ordered, labels[c], true)) < -1)
 		{
-			label_too_long(path, labels[c], err, errlen);
+			label_refused(path, labels[c], code, err, errlen);
 			return false;
 		}
 	for (int c = 0; c < t->nconfigs; c++)
@@ -554,7 +572,20 @@ wsb_round_table_read_csv(const char *path, const char *baseline, const char *con
 			seen |= t->runs[i].config == 0;
 		if (!seen)
 		{
-			snprintf(err, errlen, "--baseline \"%s\" is not a configuration of \"%s\"", baseline, path);
+			char		names[400] = "";
+
+			/* the labels, free of control characters (label_index()), as room allows */
+			for (int c = 1; c < t->nconfigs; c++)
+				if (strlen(names) + strlen(t->labels[c]) + 8 < sizeof(names))
+					snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s\"%s\"",
+							 c > 1 ? ", " : "", t->labels[c]);
+				else
+				{
+					snprintf(names + strlen(names), sizeof(names) - strlen(names), ", ...");
+					break;
+				}
+			snprintf(err, errlen, "--baseline \"%s\" is not a configuration of \"%s\" (its "
+					 "configurations: %s)", baseline, path, names);
 			goto fail;
 		}
 	}

@@ -55,6 +55,12 @@ printf '00\nA,2,1000\nB,2,900\n' >>"$work/nul.csv"
 refused "--judge, a NUL byte" 1 'line 3: a NUL byte' --judge "$work/nul.csv"
 printf 'configuration,round,tps\nA,1,1000\nB,"1,900\nA,2,1000\n' >"$work/quote.csv"
 refused "--judge, an unterminated quote" 1 'line 3: unterminated quoted field' --judge "$work/quote.csv"
+# a label is printed on root's terminal: an escape sequence in one is refused, never echoed
+printf 'configuration,round,tps\n"A\033[2J",1,1000\nB,1,900\n"A\033[2J",2,1000\nB,2,900\n' >"$work/esc.csv"
+refused "--judge, a label with an escape sequence" 1 'a configuration label holds a control character' \
+	--judge "$work/esc.csv"
+ok "--judge, a label with an escape sequence: the escape not echoed" \
+	bash -c '! grep -q "$(printf "\033")" "$1" "$2"' _ "$work/r.err" "$work/r.out"
 python3 - "$work/long.csv" <<'PY'
 import sys
 with open(sys.argv[1], "w") as f:

@@ -120,6 +120,8 @@ run_case help no --help
 sed -i 's#else [^ ]*presets);#else PRESETS_DIR_DEFAULT);#' "$got/help.stdout"
 run_case tps yes --judge tps.csv --out tps
 run_case tps_baseline no --judge tps.csv --baseline wal_buffers=32MB
+# a baseline the file does not have: refused, naming the ones it has
+run_case tps_baseline_bad no --judge tps.csv --baseline wal_buffers=64MB
 run_case limit yes --judge limit.csv --out limit
 # limit.csv with no wal_flush time: wal_buffer_full holds all the stall time
 run_case one_class no --judge one_class.csv
