@@ -579,11 +579,15 @@ say_undecided(char *buf, size_t len, const WsbVerdicts *vs, int c, int failed_ro
 	}
 	change(x, sizeof(x), t->ratio);
 	interval(iv, sizeof(iv), t->low, t->high);
-	add(buf, len, "nothing is decided yet: %s against %s is %s %s (%s) over %d rounds, neither beyond "
-		"nor within the +-%g%% margin", vs->table.labels[c], base, x,
+	add(buf, len, "nothing is decided yet: %s against %s measured %s %s (%s) over %d rounds, neither "
+		"beyond nor within the +-%g%% margin", vs->table.labels[c], base, x,
 		t->ratio >= 1 ? "faster" : "slower", iv, t->rounds, vs->spec.margin_pct);
-	if (t->more_rounds > 0)
-		add(buf, len, "; about %d more rounds would decide it (--budget gives the rounds).",
+	/* the table's range: at the noise seen, and at its upper bound */
+	if (t->more_rounds_low > 0 && t->more_rounds > t->more_rounds_low)
+		add(buf, len, "; %d-%d more rounds would likely decide it (--budget gives the rounds).",
+			t->more_rounds_low, t->more_rounds);
+	else if (t->more_rounds > 0)
+		add(buf, len, "; about %d more rounds would likely decide it (--budget gives the rounds).",
 			t->more_rounds);
 	else
 		add(buf, len, "; more rounds (--budget) would decide it.");

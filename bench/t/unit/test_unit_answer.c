@@ -339,10 +339,16 @@ test_answer_undecided(void)
 	wsb_answer_conditions_init(&cond);
 	tps(vs, 1, WSB_W_INCONCLUSIVE, 1.06, 0.97, 1.16, 5)->more_rounds = 7;
 	wsb_answer_text(vs, &cond, a, sizeof(a));
-	check(strcmp(a, "In these runs, nothing is decided yet: 1MB against 32kB is 6.0% faster (-3.0% to +16%) "
-				 "over 5 rounds, neither beyond nor within the +-10% margin; about 7 more rounds "
-				 "would decide it (--budget gives the rounds).") == 0,
+	check(strcmp(a, "In these runs, nothing is decided yet: 1MB against 32kB measured 6.0% faster "
+				 "(-3.0% to +16%) over 5 rounds, neither beyond nor within the +-10% margin; about 7 "
+				 "more rounds would likely decide it (--budget gives the rounds).") == 0,
 		  "answer: inconclusive: the interval and the rounds still needed (got \"%s\")", a);
+	vs->v[WSB_N_METRICS + WSB_M_TPS].more_rounds_low = 3;
+	wsb_answer_text(vs, &cond, a, sizeof(a));
+	check(strstr(a, "margin; 3-7 more rounds would likely decide it (--budget gives the rounds).") != NULL,
+		  "answer: inconclusive: the table's range of rounds, at the noise seen and its bound "
+		  "(got \"%s\")", a);
+	vs->v[WSB_N_METRICS + WSB_M_TPS].more_rounds_low = 0;
 
 	/* a failed run in round 2 takes its round out, and says so */
 	vs->table.runs[3].ok = false;
