@@ -377,7 +377,11 @@ parse_pass(int argc, char **argv, int pass, const struct option *lo, ArgState *a
 			/* the end, or "--" (getopt's end of flags) or a word that is no flag */
 			if (arg == NULL)
 				return 0;
-			snprintf(err, errlen, "unknown option \"%s\" (see --help)", arg);
+			if (arg[0] != '-')
+				snprintf(err, errlen, "\"%s\" is not an option: wal_stall_bench takes options "
+						 "alone (see --help)", arg);
+			else
+				snprintf(err, errlen, "unknown option \"%s\" (see --help)", arg);
 			return -1;
 		}
 		if (code == '?' && strcmp(arg, "-?") == 0)

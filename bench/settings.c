@@ -718,7 +718,7 @@ wsb_settings_restore(WsbTarget *t, char *err, size_t errlen)
 		return -1;
 	if (pending)
 	{
-		wsb_note("a restored setting needs a restart to take effect");
+		wsb_note("restarting the server: a restored setting takes effect only at a restart");
 		return wsb_control_restart(t, err, errlen);
 	}
 	return 0;

@@ -19,11 +19,15 @@
 
 #include "figures.h"
 
-/* Print text from column indent on, wrapped at width on blanks. */
+/*
+ * Print text wrapped at width on blanks, its lines after the first from
+ * column hang on, so that a wrapped line reads as the one before's.
+ */
 static void
-print_wrapped(FILE *f, const char *text, int indent, int width)
+print_wrapped(FILE *f, const char *text, int hang, int width)
 {
 	const char *p = text;
+	int			indent = 0;
 
 	while (*p)
 	{
@@ -43,6 +47,7 @@ print_wrapped(FILE *f, const char *text, int indent, int width)
 		p += cut;
 		while (*p == ' ')
 			p++;
+		indent = hang;
 	}
 }
 
@@ -100,7 +105,7 @@ wsb_print_runs(FILE *f, const WsbPlan *plan, const WsbRun *runs, int nruns)
 		wsb_fmt_tps(b, sizeof(b), wsb_median(x, nok));
 		fprintf(m, ", median %s", b);
 		if (fclose(m) == 0)
-			print_wrapped(f, line, 0, 100);
+			print_wrapped(f, line, 4, 100);
 		free(line);
 	}
 	free(ord);

@@ -906,6 +906,27 @@ test_report(void)
 		check(strstr(t, "steady seconds") == NULL && strstr(t, "wal_buffers=16MB: 1200 1210 1190, median 1200\n"),
 			  "terminal runs: whole-run tps and their median when a run lacks window tps (got \"%s\")", t);
 		{
+			/* a label that makes its line wrap: the rest hangs four columns in */
+			char		saved[sizeof(plan.configs[1].label)];
+			bool		hung = true;
+
+			memcpy(saved, plan.configs[1].label, sizeof(saved));
+			snprintf(plan.configs[1].label, sizeof(plan.configs[1].label),
+					 "wal_buffers=16MB shared_buffers=8GB wal_writer_delay=20ms synchronous_commit=off "
+					 "commit_delay=10");
+			free(t);
+			f = tmpfile();
+			wsb_print_runs(f, &plan, runs, n);
+			t = slurp(f);
+			fclose(f);
+			for (const char *p = t; *p; p = strchr(p, '\n') + 1)
+				hung &= strncmp(p, "tps of", 6) == 0 || strncmp(p, "wal_buffers=", 12) == 0 ||
+					(strncmp(p, "    ", 4) == 0 && p[4] != ' ');
+			check(hung && strstr(t, "\n    ") != NULL,
+				  "terminal runs: a wrapped line's rest hangs four columns in (got \"%s\")", t);
+			memcpy(plan.configs[1].label, saved, sizeof(saved));
+		}
+		{
 			double		x[16];
 			int			k = -1;
 
