@@ -57,10 +57,22 @@ printf 'configuration,round,tps\nA,1,1000\nB,"1,900\nA,2,1000\n' >"$work/quote.c
 refused "--judge, an unterminated quote" 1 'line 3: unterminated quoted field' --judge "$work/quote.csv"
 # a label is printed on root's terminal: an escape sequence in one is refused, never echoed
 printf 'configuration,round,tps\n"A\033[2J",1,1000\nB,1,900\n"A\033[2J",2,1000\nB,2,900\n' >"$work/esc.csv"
-refused "--judge, a label with an escape sequence" 1 'a configuration label holds a control character' \
+refused "--judge, a label with an escape sequence" 1 'a configuration label holds a control character or is not UTF-8' \
 	--judge "$work/esc.csv"
 ok "--judge, a label with an escape sequence: the escape not echoed" \
 	bash -c '! grep -q "$(printf "\033")" "$1" "$2"' _ "$work/r.err" "$work/r.out"
+# C1 controls: CSI as U+009B, and a lone byte 0x9b that an 8-bit terminal takes for one
+printf 'configuration,round,tps\n"A\302\2332J",1,1000\nB,1,900\n' >"$work/c1.csv"
+refused "--judge, a label with U+009B" 1 'a configuration label holds a control character or is not UTF-8' \
+	--judge "$work/c1.csv"
+printf 'configuration,round,tps\n"A\2332J",1,1000\nB,1,900\n' >"$work/raw9b.csv"
+refused "--judge, a label with a lone byte 0x9b" 1 'a configuration label holds a control character or is not UTF-8' \
+	--judge "$work/raw9b.csv"
+ok "--judge, C1 labels: the byte 0x9b not echoed" \
+	bash -c '! LC_ALL=C grep -q "$(printf "\233")" "$1" "$2"' _ "$work/r.err" "$work/r.out"
+printf 'configuration,round,tps\ncaf\303\251,1,1000\nB,1,900\ncaf\303\251,2,1000\nB,2,900\n' >"$work/utf8.csv"
+"$BENCH" --judge "$work/utf8.csv" >"$work/r.out" 2>"$work/r.err"
+ok "--judge, a UTF-8 label (café) is taken and printed" grep -q "caf$(printf '\303\251')" "$work/r.out"
 python3 - "$work/long.csv" <<'PY'
 import sys
 with open(sys.argv[1], "w") as f:
