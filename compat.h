@@ -327,6 +327,17 @@ ws_fetch_checkpoint_counts(WsCheckpointCounts *out)
 #endif
 
 /*
+ * The query id of the top-level statement this backend runs, as
+ * pg_stat_activity.query_id shows it: core reports it from 14 on; 13
+ * computes none of its own.
+ */
+#if PG_VERSION_NUM >= 140000
+#define ws_my_query_id() pgstat_get_my_query_id()
+#else
+#define ws_my_query_id() UINT64CONST(0)
+#endif
+
+/*
  * Executor and utility hook arguments: ExecutorRun lost execute_once in 18;
  * ProcessUtility gained readOnlyTree in 14.  Parameter lists and the
  * matching argument lists, for hooks that pass them on.

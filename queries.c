@@ -332,14 +332,18 @@ ws_ExecutorFinish(QueryDesc *queryDesc)
 }
 
 /*
- * Utility statements (COPY, CREATE INDEX, VACUUM, CHECKPOINT ...) carry the
- * query id core computed for them when compute_query_id is on.
+ * Utility statements (COPY, CREATE INDEX, VACUUM, COMMIT ...) carry the
+ * query id core computed for them when compute_query_id is on.  When
+ * pg_stat_statements' hook runs before ours (it is preloaded after us), it
+ * has set that id to 0 to keep its own executor hooks out of a statement
+ * it measures here; core reported the id to pg_stat_activity before, and
+ * that report serves then.
  */
 static void
 ws_ProcessUtility(WS_PROCESS_UTILITY_PARAMS)
 {
 	if (nesting_level == 0)
-		publish(pstmt->queryId);
+		publish(pstmt->queryId != UINT64CONST(0) ? pstmt->queryId : ws_my_query_id());
 	nesting_level++;
 	PG_TRY();
 	{

@@ -3,7 +3,8 @@
 # statement beside it gets none, every class sums to the summary, readers
 # without pg_read_all_stats see only their own query ids, a failed
 # statement leaves nothing in its process's slot, and the table's bound
-# holds with evictions counted.
+# holds with evictions counted.  A utility statement's id is published
+# with pg_stat_statements preloaded after wal_stall.
 #
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 use strict;
@@ -20,7 +21,9 @@ use WalStallTest;
 plan skip_all => 'compute_query_id and pg_stat_activity.query_id need 14+' if $pg_major < 14;
 
 my $node = wal_stall_node('queries',
-	preload => 'pg_stat_statements, wal_stall',
+	# pg_stat_statements after us: its utility hook runs first and sets a
+	# utility statement's query id to 0 before ours sees it
+	preload => 'wal_stall, pg_stat_statements',
 	conf => qq{
 autovacuum = off
 synchronous_commit = off
@@ -131,6 +134,16 @@ ok( $node->poll_query_until('postgres', qq{
 $session->query_safe('SELECT 1');
 is($node->safe_psql('postgres', "SELECT regress_slot_queryid($pid) IS NULL"), 't',
 	'the slot is empty once the statement and its transaction end');
+# a utility statement, with pg_stat_statements' hook before ours
+$session->query_until(qr/started/, q{
+	\echo started
+	DO $$BEGIN PERFORM pg_sleep(2); END$$ /* utility probe */;
+});
+ok( $node->poll_query_until('postgres', qq{
+		SELECT regress_slot_queryid($pid) = query_id
+		FROM pg_stat_activity WHERE pid = $pid AND query LIKE '%utility probe%'}),
+	'a running utility statement publishes the query id pg_stat_activity shows');
+$session->query_safe('SELECT 1');
 $session->query(q{
 	INSERT INTO bulk SELECT g, repeat('y', 200) FROM generate_series(1, 100000) g
 	WHERE 1 / (g - 60000) IS NOT NULL});
