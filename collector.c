@@ -143,13 +143,14 @@ typedef struct SlotState
 
 /*
  * A slot found unused whose wait event still reads 0 is looked at again
- * (its pid read) only every this many ticks at the full rate, and at every
- * tick while resting.  A process that takes the slot shows at once by its
- * wait event when it waits, tracked or not, so no stall goes unseen; only
- * a new process that stays on CPU is counted as active (active_backends,
- * and the cadence's "a process is busy") up to this many ticks late.  With
- * max_connections well above the clients, most slots are unused, and
- * reading their pids would cost a cache miss each per tick.
+ * (its pid read) only every this many ticks, resting or not.  A process
+ * that takes the slot shows at once by its wait event when it waits,
+ * tracked or not (a client backend waits for its first query), so no
+ * stall goes unseen; only a new process that stays on CPU is counted as
+ * active (active_backends, and the cadence's "a process is busy") up to
+ * this many ticks late, a second while resting.  With max_connections well
+ * above the clients, most slots are unused, and reading their pids would
+ * cost a cache miss each per tick, on an idle server too.
  */
 #define WS_UNUSED_RECHECK_TICKS	10
 
@@ -890,7 +891,7 @@ collector_tick(uint64 now_ns, const WalStallTick *tick, uint64 last_cost_ns)
 	bool		was_reset;
 
 	read_ring(in_recovery,
-			  tick->rested || ws_shared->ticks % WS_UNUSED_RECHECK_TICKS == 0,
+			  ws_shared->ticks % WS_UNUSED_RECHECK_TICKS == 0,
 			  &full_at_tick, &fill);
 
 	/*
