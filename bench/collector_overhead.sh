@@ -98,12 +98,8 @@ cc -O2 -o "$dir/wakeup_floor" "$here/wakeup_floor.c"
 # Settings for the next start: $1 = preload (yes/no), $2 = idle_interval.
 set_mode() {
 	if [ "$1" = yes ]; then
-		printf "shared_preload_libraries = 'wal_stall'\nwal_stall.idle_interval = '%s'\n" "$2" \
-			>"$dir/data/overhead.conf"
-	else
-		: >"$dir/data/overhead.conf"
-	fi
-	chown postgres "$dir/data/overhead.conf"
+		printf "shared_preload_libraries = 'wal_stall'\nwal_stall.idle_interval = '%s'\n" "$2"
+	fi | cluster_write "$dir/data/overhead.conf"
 	cluster_restart "$dir"
 	if [ "$1" = yes ]; then
 		cluster_psql "$dir" -q -c 'SET client_min_messages = warning' -c 'CREATE EXTENSION IF NOT EXISTS wal_stall'

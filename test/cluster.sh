@@ -5,11 +5,17 @@
 #
 #   cluster_scratch NAME PORT    a scratch DIR (set as $dir), initdb'd,
 #                                stopped and removed when the script exits
-#   cluster_init DIR PORT        initdb in DIR/data, socket in DIR; more
-#                                initdb options from INITDB_OPTS (e.g. -k,
-#                                --no-data-checksums)
+#   cluster_init DIR PORT        initdb in DIR/data, socket and server log
+#                                in DIR/pg; more initdb options from
+#                                INITDB_OPTS (e.g. -k, --no-data-checksums)
 #   cluster_conf DIR 'line'...   append settings to postgresql.conf; to
 #                                change one later, ALTER SYSTEM
+#
+# DIR stays root's: what root writes or runs there (results, a helper
+# program) no other account can change.  DIR/data and DIR/pg are
+# postgres's, who writes there; root writes in them only as postgres
+# (cluster_conf, cluster_write), never through a name postgres could point
+# elsewhere.
 #   cluster_start DIR / cluster_stop DIR / cluster_restart DIR
 #   cluster_psql DIR ARGS...     psql -X on that cluster, database postgres
 #   cluster_collector_pid DIR    pid of the wal_stall collector, or nothing
@@ -25,25 +31,30 @@ PGBIN=${cluster_pgbin:-$PGBIN}
 cluster_init() {
 	local dir=$1 port=$2
 	mkdir -p "$dir"
-	chown postgres "$dir"
+	chmod 755 "$dir"
+	mkdir -m 700 "$dir/data"
+	mkdir -m 755 "$dir/pg"
+	chown postgres "$dir/data" "$dir/pg"
 	as_postgres "$PGBIN/initdb" -D "$dir/data" -A trust ${INITDB_OPTS:-} >/dev/null
-	cat >>"$dir/data/postgresql.conf" <<CONF
-port = $port
-listen_addresses = ''
-unix_socket_directories = '$dir'
-CONF
+	cluster_conf "$dir" "port = $port" "listen_addresses = ''" "unix_socket_directories = '$dir/pg'"
 	echo "$port" >"$dir/port"
+}
+
+# Write standard input to FILE in a directory of postgres's, as postgres
+# (-a: append).
+cluster_write() {
+	as_postgres tee "$@" >/dev/null
 }
 
 cluster_conf() {
 	local dir=$1
 	shift
-	printf '%s\n' "$@" >>"$dir/data/postgresql.conf"
+	printf '%s\n' "$@" | cluster_write -a "$dir/data/postgresql.conf"
 }
 
 cluster_start() {
-	as_postgres "$PGBIN/pg_ctl" -D "$1/data" -l "$1/log" -w start >/dev/null ||
-		{ tail -20 "$1/log" >&2; return 1; }
+	as_postgres "$PGBIN/pg_ctl" -D "$1/data" -l "$1/pg/log" -w start >/dev/null ||
+		{ tail -20 "$1/pg/log" >&2; return 1; }
 }
 
 cluster_stop() {
@@ -58,13 +69,13 @@ cluster_restart() {
 cluster_psql() {
 	local dir=$1
 	shift
-	as_postgres "$PGBIN/psql" -X -h "$dir" -p "$(cat "$dir/port")" -d postgres "$@"
+	as_postgres "$PGBIN/psql" -X -h "$dir/pg" -p "$(cat "$dir/port")" -d postgres "$@"
 }
 
 cluster_pgbench() {
 	local dir=$1
 	shift
-	as_postgres "$PGBIN/pgbench" -h "$dir" -p "$(cat "$dir/port")" "$@" postgres
+	as_postgres "$PGBIN/pgbench" -h "$dir/pg" -p "$(cat "$dir/port")" "$@" postgres
 }
 
 cluster_collector_pid() {
@@ -89,7 +100,7 @@ cluster_start_throttled() {
 	mkdir -p "$cg"
 	echo "$dev $iops" >"$cg/blkio.throttle.write_iops_device"
 	sh -c "echo \$\$ > '$cg/cgroup.procs'; exec runuser -u postgres -- \
-		'$PGBIN/pg_ctl' -D '$dir/data' -l '$dir/log' -w start" >/dev/null
+		'$PGBIN/pg_ctl' -D '$dir/data' -l '$dir/pg/log' -w start" >/dev/null
 }
 
 # Stop a cluster started throttled and remove its cgroup.

@@ -93,7 +93,7 @@ ok "and is refused to a role outside pg_monitor" $no_monitor_denied
 # ---------- the exporter ----------
 echo "# the exporter (at ${SECONDS}s)"
 exp_port=$(free_port)
-DATA_SOURCE_NAME="host=$dir port=$pg_port user=wal_stall_exporter dbname=postgres sslmode=disable" \
+DATA_SOURCE_NAME="host=$dir/pg port=$pg_port user=wal_stall_exporter dbname=postgres sslmode=disable" \
 	"$EXPORTER" --extend.query-path="$top/exporter/queries.yaml" \
 	--web.listen-address="127.0.0.1:$exp_port" >"$dir/exporter.log" 2>&1 &
 pids+=($!)
@@ -304,7 +304,7 @@ echo "# $spellings"
 ok "not loaded: the queries' test of shared_preload_libraries finds wal_stall in each spelling, and only there" \
 	test "$spellings" = 'wal_stall=true | pg_stat_statements, wal_stall=true | "wal_stall" , auto_explain=true | $libdir/wal_stall=true | wal_stall.so=true | =false | wal_stall_x=false | pg_wal_stall=false | auto_explain=false'
 nl_exp_port=$(free_port)
-DATA_SOURCE_NAME="host=$dir/nl port=$nl_port user=wal_stall_exporter dbname=postgres sslmode=disable" \
+DATA_SOURCE_NAME="host=$dir/nl/pg port=$nl_port user=wal_stall_exporter dbname=postgres sslmode=disable" \
 	"$EXPORTER" --extend.query-path="$top/exporter/queries.yaml" \
 	--web.listen-address="127.0.0.1:$nl_exp_port" >"$dir/nl_exporter.log" 2>&1 &
 pids+=($!)

@@ -18,4 +18,4 @@ cluster_scratch pgtap $((20000 + RANDOM % 10000))
 cluster_conf "$dir" "shared_preload_libraries = 'wal_stall'"
 cluster_start "$dir" || exit 1
 cluster_psql "$dir" -q -c 'CREATE EXTENSION pgtap' -c 'CREATE EXTENSION wal_stall' || exit 1
-pg_prove -v -h "$dir" -p "$(cat "$dir/port")" -d postgres "$here"/*.sql
+pg_prove -v -h "$dir/pg" -p "$(cat "$dir/port")" -d postgres "$here"/*.sql
