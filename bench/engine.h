@@ -33,6 +33,8 @@ extern volatile sig_atomic_t wsb_interrupted;	/* SIGINT/SIGTERM seen */
 
 extern void wsb_error(const char *fmt,...) __attribute__((format(printf, 1, 2)));
 extern void wsb_note(const char *fmt,...) __attribute__((format(printf, 1, 2)));
+/* a character a terminal would obey or show reordered; *len: its bytes */
+extern bool wsb_terminal_unsafe(const char *s, int *len);
 extern bool wsb_quiet;
 /* the run's log, OUT/harness.log: made on its first line; NULL stops it */
 extern void wsb_log_to(const char *path);
@@ -66,8 +68,9 @@ extern char *wsb_read_trusted(const char *path, size_t max, const char *what, si
 #define WSB_RESULTS_CSV_MAX ((size_t) 256 * 1024 * 1024)	/* results.csv: a million rounds are 30 MB */
 /* an existing directory owned by us, no group/other write: 0 or -1 with err */
 extern int	wsb_dir_is_private(const char *dir, const char *what, char *err, size_t errlen);
-/* every directory above dir root's or ours, none writable by others unless sticky */
-extern int	wsb_path_is_private(const char *dir, const char *what, char *err, size_t errlen);
+/* followed name by name: every directory looked in root's or ours, none writable by
+ * others unless sticky, every link on the way root's or ours */
+extern int	wsb_path_is_private(const char *path, const char *what, char *err, size_t errlen);
 /* OUT: private, and with --group given to the group (02750) */
 extern int	wsb_out_dir_secure(const char *dir, const WsbOptions *o, char *err, size_t errlen);
 extern int	wsb_close_written(FILE *f, int rc);	/* rc, or -1 if f failed */

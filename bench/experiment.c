@@ -673,6 +673,9 @@ wsb_judge_only(const WsbOptions *o, bool margin_given)
 	rc = WSB_EXIT_FAILURE;
 	if (!o->out[0])
 		rc = WSB_EXIT_OK;
+	/* made only where no other account can redirect the name */
+	else if (wsb_path_is_private(o->out, "--out", err, sizeof(err)) != 0)
+		wsb_error("%s", err);
 	else if (mkdir(o->out, 0700) != 0 && errno != EEXIST)
 		wsb_error("could not create \"%s\": %s", o->out, strerror(errno));
 	/* root runs gnuplot there: nobody else may change what it reads */

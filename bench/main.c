@@ -91,6 +91,12 @@ prepare_out(const char *path, const WsbOptions *o, char *err, size_t errlen)
 		if (*p != '/' && !last)
 			continue;
 		*p = '\0';
+		/* made only where no other account can redirect the name */
+		if (wsb_path_is_private(buf, "--out", err, errlen) != 0)
+		{
+			free(buf);
+			return -1;
+		}
 		if (mkdir(buf, 0755) == 0)
 		{
 			if (nout_made < (int) (sizeof(out_made) / sizeof(out_made[0])))
@@ -154,17 +160,25 @@ remove_empty_out(void *arg)
 
 /*
  * The option's path made absolute in place (a run reads it from elsewhere),
- * left as given when realpath fails.  The field stays an array of the
+ * left as given when realpath fails.  Refused first if another account
+ * could change where it leads (wsb_path_is_private): resolved, the link
+ * it went through would no longer show.  The field stays an array of the
  * options: wsb_copy_value refuses what does not fit in it, as it refused
  * the option as given.  0, or -1 said.
  */
 static int
 absolute(char *field, size_t size, const char *flag)
 {
-	char	   *real = realpath(field, NULL);
-	char		err[256];
+	char	   *real;
+	char		err[1024];
 	int			rc = 0;
 
+	if (wsb_path_is_private(field, flag, err, sizeof(err)) != 0)
+	{
+		wsb_error("%s", err);
+		return -1;
+	}
+	real = realpath(field, NULL);
 	if (real && wsb_copy_value(field, size, flag, "path", real, err, sizeof(err)) != 0)
 	{
 		wsb_error("%s", err);

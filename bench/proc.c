@@ -165,9 +165,35 @@ child_enter_cgroup(const char *procs)
 }
 
 /*
+ * A child that runs as another user gets none of our environment, which
+ * may hold root's secrets and which that user could read in
+ * /proc/PID/environ (a server it starts keeps it): only the locale and
+ * time zone, which shape initdb's cluster and pgbench's output, and a
+ * PATH of the system's own.  Every connection detail the harness passes
+ * as an argument.
+ */
+static void
+child_clean_environment(void)
+{
+	char	   *kept[64];
+	int			nkept = 0;
+
+	for (char **e = environ; *e && nkept < (int) (sizeof(kept) / sizeof(kept[0])); e++)
+		if (strncmp(*e, "LC_", 3) == 0 || strncmp(*e, "LANG=", 5) == 0 ||
+			strncmp(*e, "LANGUAGE=", 9) == 0 || strncmp(*e, "TZ=", 3) == 0)
+			kept[nkept++] = strdup(*e);
+	clearenv();
+	for (int i = 0; i < nkept; i++)
+		if (kept[i])
+			putenv(kept[i]);
+	setenv("PATH", "/usr/local/bin:/usr/bin:/bin", 1);
+}
+
+/*
  * Become uid/gid, with that user's supplementary groups and HOME, USER and
- * LOGNAME; without a passwd entry, with no supplementary group at all (not
- * root's) and HOME=/.  Any step that fails ends the child.
+ * LOGNAME in a clean environment (child_clean_environment); without a
+ * passwd entry, with no supplementary group at all (not root's) and
+ * HOME=/.  Any step that fails ends the child.
  */
 static void
 child_become_user(uid_t uid, gid_t gid)
@@ -175,6 +201,7 @@ child_become_user(uid_t uid, gid_t gid)
 	struct passwd *pw = getpwuid(uid);
 	int			rc;
 
+	child_clean_environment();
 	if (pw)
 	{
 		rc = initgroups(pw->pw_name, gid);

@@ -42,53 +42,18 @@ parse_bool(const char *s, bool if_empty)
 }
 
 /*
- * The length of the UTF-8 character at s, 0 if it is not one: a lead byte
- * with its continuation bytes, never an overlong form, a surrogate or past
- * U+10FFFF.
- */
-static int
-utf8_char_length(const unsigned char *s)
-{
-	int			len;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	for (int i = 1; i < len; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
-		(s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
-		return 0;
-	return len;
-}
-
-/*
- * A label root's terminal would obey rather than print: a C0 control (tab
- * aside), DEL, a C1 control (U+0080 to U+009F: CSI among them), or bytes
- * that are not UTF-8, which a terminal in an 8-bit mode reads as C1.
+ * A label holding what root's terminal would obey rather than print, or
+ * would show reordered (wsb_terminal_unsafe), or a newline: every label
+ * is printed, on one line.
  */
 static bool
 label_has_control(const char *label)
 {
-	const unsigned char *s = (const unsigned char *) label;
+	int			len;
 
-	while (*s)
-	{
-		int			len = utf8_char_length(s);
-
-		if (len == 0 || (s[0] < 0x20 && s[0] != '\t') || s[0] == 0x7f ||
-			(s[0] == 0xc2 && s[1] < 0xa0))
+	for (const char *s = label; *s; s += len)
+		if (wsb_terminal_unsafe(s, &len) || *s == '\n')
 			return true;
-		s += len;
-	}
 	return false;
 }
 

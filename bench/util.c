@@ -214,16 +214,105 @@ wsb_fopenf(const char *mode, const char *fmt,...)
 
 /* ---------- messages and strings ---------- */
 
+/*
+ * The length of the UTF-8 character at s, 0 if it is not one: a lead byte
+ * with its continuation bytes, never an overlong form, a surrogate or past
+ * U+10FFFF.
+ */
+static int
+utf8_char_length(const unsigned char *s)
+{
+	int			len;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	for (int i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
+		(s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return len;
+}
+
+/*
+ * Would a terminal obey the character at str rather than print it, or show
+ * other text than it holds?  A C0 control but tab and newline, DEL, a C1
+ * control (U+0080 to U+009F, CSI among them), a byte that is not UTF-8
+ * (an 8-bit terminal reads 0x9b as CSI), or a bidirectional control
+ * (U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069), which reorders
+ * what follows it on the screen.  *len: the character's bytes (1 for a
+ * byte that is not UTF-8).
+ */
+bool
+wsb_terminal_unsafe(const char *str, int *len)
+{
+	const unsigned char *s = (const unsigned char *) str;
+
+	*len = utf8_char_length(s);
+	if (*len == 0)
+	{
+		*len = 1;
+		return true;
+	}
+	if ((s[0] < 0x20 && s[0] != '\t' && s[0] != '\n') || s[0] == 0x7f ||
+		(s[0] == 0xc2 && s[1] < 0xa0))
+		return true;
+	return s[0] == 0xe2 &&
+		((s[1] == 0x80 && (s[2] == 0x8e || s[2] == 0x8f || (s[2] >= 0xaa && s[2] <= 0xae))) ||
+		 (s[1] == 0x81 && s[2] >= 0xa6 && s[2] <= 0xa9));
+}
+
+/*
+ * Write s to f, each byte of a character wsb_terminal_unsafe() finds as
+ * \xNN: a message may quote what a server or a file said, which another
+ * account may have written.
+ */
+static void
+put_for_terminal(FILE *f, const char *s)
+{
+	while (*s)
+	{
+		int			len;
+		bool		unsafe = wsb_terminal_unsafe(s, &len);
+
+		for (int i = 0; i < len; i++, s++)
+		{
+			if (unsafe)
+				fprintf(f, "\\x%02x", (unsigned char) *s);
+			else
+				fputc(*s, f);
+		}
+	}
+}
+
+static void
+message(const char *prefix, const char *fmt, va_list ap)
+{
+	char	   *text = vpsprintf(fmt, ap);
+
+	fputs(prefix, stderr);
+	put_for_terminal(stderr, text);
+	fputc('\n', stderr);
+	free(text);
+}
+
 void
 wsb_error(const char *fmt,...)
 {
 	va_list		ap;
 
-	fputs("wal_stall_bench: error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message("wal_stall_bench: error: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void
@@ -233,11 +322,9 @@ wsb_note(const char *fmt,...)
 
 	if (wsb_quiet)
 		return;
-	fputs("wal_stall_bench: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message("wal_stall_bench: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /*
@@ -644,7 +731,8 @@ wsb_read_trusted(const char *path, size_t max, const char *what, size_t *len,
 		errno = EISDIR;
 		return NULL;
 	}
-	if (wsb_path_is_private(real, what, err, errlen) != 0)
+	/* the path as given: a link on it another account owns is refused */
+	if (wsb_path_is_private(path, what, err, errlen) != 0)
 	{
 		free(real);
 		errno = EPERM;
@@ -729,52 +817,146 @@ wsb_dir_is_private(const char *dir, const char *what, char *err, size_t errlen)
 	return 0;
 }
 
-/*
- * Can only root and we change which directory dir names?  Every directory
- * above it (after its links) must be root's or ours, and writable by
- * nobody else unless it is sticky, as /tmp is: another account could
- * otherwise rename dir away and put a link in its place.  0, or -1 with
- * err naming the first directory that is not.
- */
-int
-wsb_path_is_private(const char *dir, const char *what, char *err, size_t errlen)
+/* Owned by root or by the user running the harness. */
+static bool
+ours(uid_t uid)
 {
-	char		real[PATH_MAX];
-	char	   *slash;
-	struct stat st;
+	return uid == 0 || uid == geteuid();
+}
 
-	if (realpath(dir, real) == NULL)
+/*
+ * May a step be taken in directory dir without another account changing
+ * what it holds?  Only when dir is root's or ours and nobody else may
+ * write in it, unless it is sticky, as /tmp is: there only an entry's
+ * owner may rename or remove it.  0, or -1 with err (what and path name
+ * the option and the path given).
+ */
+static int
+walk_dir_is_private(const char *dir, const char *what, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	struct passwd *pw;
+	bool		theirs;
+
+	if (stat(dir, &st) != 0)
 	{
-		snprintf(err, errlen, "cannot use %s \"%s\": %s", what, dir, strerror(errno));
+		snprintf(err, errlen, "cannot use %s \"%s\": %s: %s", what, path, dir, strerror(errno));
 		return -1;
 	}
-	while ((slash = strrchr(real, '/')) != NULL)
-	{
-		const char *parent = slash == real ? "/" : real;
+	theirs = !ours(st.st_uid);
+	if (!theirs && !((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)))
+		return 0;
+	pw = getpwuid(st.st_uid);
+	snprintf(err, errlen, "cannot use %s \"%s\": the directory \"%s\" above it is %s%s%s%s "
+			 "(mode %04o), who could put another directory in its place",
+			 what, path, dir, theirs ? "owned by " : "writable by ", theirs ? "\"" : "",
+			 theirs ? (pw ? pw->pw_name : "another user") :
+			 (st.st_mode & S_IWOTH) ? "others" : "its group",
+			 theirs ? "\"" : "", (unsigned) (st.st_mode & 07777));
+	return -1;
+}
 
-		slash[slash == real ? 1 : 0] = '\0';
-		if (stat(parent, &st) != 0)
+/*
+ * Can only root and we change what path names?  Follows it as the kernel
+ * does, one name at a time: every directory a name is looked up in must
+ * pass walk_dir_is_private(), and every symbolic link on the way must be
+ * root's or ours, since a link's owner may point it elsewhere (in /tmp
+ * too: the sticky bit keeps the link itself, not where it points).
+ * realpath() alone would tell where the path leads today, not who could
+ * change that.  A relative path starts at the working directory.  The
+ * last name need not exist; what it names is for the caller to judge.
+ * 0, or -1 with err naming the first directory or link that fails.
+ */
+int
+wsb_path_is_private(const char *path, const char *what, char *err, size_t errlen)
+{
+	char		resolved[PATH_MAX];
+	char		rest[2 * PATH_MAX];
+	int			links = 0;
+
+	if (path[0] == '/')
+		snprintf(resolved, sizeof(resolved), "/");
+	else if (getcwd(resolved, sizeof(resolved)) == NULL)
+	{
+		snprintf(err, errlen, "cannot use %s \"%s\": the working directory: %s", what, path,
+				 strerror(errno));
+		return -1;
+	}
+	else if (wsb_path_is_private(resolved, what, err, errlen) != 0)
+		return -1;
+	if (strlen(path) >= sizeof(rest))
+	{
+		snprintf(err, errlen, "cannot use %s \"%.200s...\": %s", what, path, strerror(ENAMETOOLONG));
+		return -1;
+	}
+	snprintf(rest, sizeof(rest), "%s", path);
+
+	while (rest[0])
+	{
+		char		name[PATH_MAX];
+		char		next[PATH_MAX];
+		char		target[PATH_MAX];
+		size_t		len = strcspn(rest, "/");
+		bool		last;
+		struct stat st;
+		ssize_t		n;
+
+		snprintf(name, sizeof(name), "%.*s", (int) (len < sizeof(name) ? len : sizeof(name) - 1), rest);
+		len += strspn(rest + len, "/");
+		memmove(rest, rest + len, strlen(rest + len) + 1);
+		last = rest[0] == '\0';
+		if (name[0] == '\0' || strcmp(name, ".") == 0)
+			continue;
+		if (strcmp(name, "..") == 0)
 		{
-			snprintf(err, errlen, "cannot use %s \"%s\": %s: %s", what, dir, parent, strerror(errno));
+			char	   *slash = strrchr(resolved, '/');
+
+			slash[slash == resolved ? 1 : 0] = '\0';
+			continue;
+		}
+		if (walk_dir_is_private(resolved, what, path, err, errlen) != 0)
+			return -1;
+		if (snprintf(next, sizeof(next), "%s%s%s", resolved, strcmp(resolved, "/") == 0 ? "" : "/",
+					 name) >= (int) sizeof(next))
+		{
+			snprintf(err, errlen, "cannot use %s \"%s\": %s", what, path, strerror(ENAMETOOLONG));
 			return -1;
 		}
-		if ((st.st_uid != 0 && st.st_uid != geteuid()) ||
-			((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)))
+		if (lstat(next, &st) != 0)
+		{
+			if (errno == ENOENT && last)
+				return 0;
+			snprintf(err, errlen, "cannot use %s \"%s\": %s: %s", what, path, next, strerror(errno));
+			return -1;
+		}
+		if (!S_ISLNK(st.st_mode))
+		{
+			snprintf(resolved, sizeof(resolved), "%s", next);
+			continue;
+		}
+		if (!ours(st.st_uid))
 		{
 			struct passwd *pw = getpwuid(st.st_uid);
 
-			snprintf(err, errlen, "cannot use %s \"%s\": the directory \"%s\" above it is %s%s%s%s "
-					 "(mode %04o), who could put another directory in its place",
-					 what, dir, parent, st.st_uid != 0 && st.st_uid != geteuid() ? "owned by " : "writable by ",
-					 st.st_uid != 0 && st.st_uid != geteuid() ? "\"" : "",
-					 st.st_uid != 0 && st.st_uid != geteuid() ? (pw ? pw->pw_name : "another user") :
-					 (st.st_mode & S_IWOTH) ? "others" : "its group",
-					 st.st_uid != 0 && st.st_uid != geteuid() ? "\"" : "",
-					 (unsigned) (st.st_mode & 07777));
+			snprintf(err, errlen, "cannot use %s \"%s\": the link \"%s\" on its way is owned by %s%s%s "
+					 "(uid %d), who could point it elsewhere", what, path, next, pw ? "\"" : "",
+					 pw ? pw->pw_name : "another user", pw ? "\"" : "", (int) st.st_uid);
 			return -1;
 		}
-		if (strcmp(parent, "/") == 0)
-			break;
+		n = readlink(next, target, sizeof(target) - 1);
+		if (n < 0 || ++links > 40 || (size_t) n + 1 + strlen(rest) >= sizeof(rest))
+		{
+			snprintf(err, errlen, "cannot use %s \"%s\": %s: %s", what, path, next,
+					 strerror(n < 0 ? errno : ELOOP));
+			return -1;
+		}
+		target[n] = '\0';
+		/* the link's text, then what followed it */
+		memmove(rest + n + 1, rest, strlen(rest) + 1);
+		memcpy(rest, target, n);
+		rest[n] = '/';
+		if (target[0] == '/')
+			snprintf(resolved, sizeof(resolved), "/");
 	}
 	return 0;
 }

@@ -73,6 +73,26 @@ ok "--judge, C1 labels: the byte 0x9b not echoed" \
 printf 'configuration,round,tps\ncaf\303\251,1,1000\nB,1,900\ncaf\303\251,2,1000\nB,2,900\n' >"$work/utf8.csv"
 "$BENCH" --judge "$work/utf8.csv" >"$work/r.out" 2>"$work/r.err"
 ok "--judge, a UTF-8 label (café) is taken and printed" grep -q "caf$(printf '\303\251')" "$work/r.out"
+# a bidirectional control (U+202E) would show the label's text reordered
+printf 'configuration,round,tps\n"A\342\200\256B",1,1000\nB,1,900\n' >"$work/bidi.csv"
+refused "--judge, a label with U+202E" 1 'a configuration label holds a control character or is not UTF-8' \
+	--judge "$work/bidi.csv"
+# a message quoting a name with an escape in it shows the escape as \x1b
+refused "--judge, a missing file whose name holds ESC" 1 'could not read' \
+	--judge "$work/a$(printf '\033')[2Jb.csv"
+ok "--judge, a missing file whose name holds ESC: the message shows \\x1b, not ESC" \
+	bash -c 'grep -qF "a\\x1b[2Jb.csv" "$1" && ! grep -q "$(printf "\033")" "$1"' _ "$work/r.err"
+# --judge --out through a link another account owns: refused before
+# anything is made or written where it points
+mkdir -m 700 "$work/jout"
+ln -s "$work/jout" "$work/jlink" && chown -h nobody "$work/jlink"
+refused "--judge --out through a link of nobody's" 1 'the link "'"$work"'/jlink" on its way is owned by "nobody"' \
+	--judge "$work/utf8.csv" --out "$work/jlink"
+ok "--judge --out through a link of nobody's: nothing written where it points" \
+	eval '[ -z "$(ls -A "$work/jout")" ]'
+refused "--judge --out below a link of nobody's" 1 'the link "'"$work"'/jlink" on its way is owned by "nobody"' \
+	--judge "$work/utf8.csv" --out "$work/jlink/sub"
+ok "--judge --out below a link of nobody's: no directory made there" test ! -e "$work/jout/sub"
 python3 - "$work/long.csv" <<'PY'
 import sys
 with open(sys.argv[1], "w") as f:

@@ -124,12 +124,14 @@ while [ ! -e "$work/stop" ]; do
 			ln -sfn "$canary" "$d/owner/data/postgresql.conf" 2>/dev/null
 	done
 	for n in $OUT_NAMES; do plant "$out" "$n"; done
+	# root's environment, in a process of postgres's (pg_ctl, the server)
+	grep -lsF WSB_HOSTILE_SECRET= /proc/[0-9]*/environ >>"$work/envleak"
 	sleep 0.01
 done
 SH
 chmod 755 "$work/plant.sh"
-touch "$work/seen"
-chown postgres "$work/seen"
+touch "$work/seen" "$work/envleak"
+chown postgres "$work/seen" "$work/envleak"
 
 start_planter() {	# start_planter OUT [data]
 	rm -f "$work/stop"
@@ -151,7 +153,8 @@ planted_run() {	# planted_run OUT TAG PLANT ARGS...
 	local out=$1 tag=$2 plant=$3
 	shift 3
 	start_planter "$out" "$plant"
-	"$BENCH" "${common[@]}" "$@" --out "$out" >"$work/$tag.out" 2>"$work/$tag.err"
+	WSB_HOSTILE_SECRET=hunter2 "$BENCH" "${common[@]}" "$@" --out "$out" \
+		>"$work/$tag.out" 2>"$work/$tag.err"
 	rc=$?
 	stop_planter
 }
@@ -233,6 +236,8 @@ ok "temporary cluster: report.html is not readable by postgres" \
 is "$(stat -c %a "$out1" "$out1/report.html" "$out1/results.csv" "$out1/plan.txt" | tr '\n' ' ')" \
 	"700 600 600 600 " "temporary cluster: OUT 700, report.html, results.csv, plan.txt 600"
 ok "temporary cluster: nothing left behind" nothing_left
+is "$(sort -u "$work/envleak")" "" \
+	"temporary cluster: no process of postgres's had root's environment (WSB_HOSTILE_SECRET)"
 
 # ---------- 1b. --in-memory: the work directory in /dev/shm ----------
 planted_run "$work/out1m" t1m "" "${slow[@]}" --in-memory
@@ -326,6 +331,16 @@ mkdir "$work/pgparent" && chown postgres "$work/pgparent"
 refused "inside a directory of postgres's" "above it is owned by \"postgres\"" "$work/pgparent/sub"
 ok "--out inside a directory of postgres's: the directory the harness made is removed" \
 	test ! -e "$work/pgparent/sub"
+# a link in sticky /tmp that nobody owns, to a directory of root's: its
+# owner could point it elsewhere between the check and the writes
+mkdir -m 700 "$work/rootout"
+runuser -u nobody -- ln -s "$work/rootout" /tmp/nobody_out
+refused "through a link of nobody's" 'the link "/tmp/nobody_out" on its way is owned by "nobody"' \
+	/tmp/nobody_out
+runuser -u nobody -- ln -s "$work" /tmp/nobody_up
+refused "below a link of nobody's" 'the link "/tmp/nobody_up" on its way is owned by "nobody"' \
+	/tmp/nobody_up/rootout/sub
+ok "--out below a link of nobody's: nothing made there" test ! -e "$work/rootout/sub"
 
 # ---------- 5. presets and scripts another account can change ----------
 # nobody plants a preset "quick" in /tmp, root's working directory here, and
@@ -360,6 +375,11 @@ refused_file "a preset's script = a file of nobody's" 2 \
 	--preset /tmp/root.conf
 refused_file "--script of nobody's" 2 \
 	'--script: cannot use the file "/tmp/nobody.sql": it is owned by "nobody"' --script /tmp/nobody.sql
+printf 'SELECT 1;\n' >/var/tmp/wsb_root_script.sql
+runuser -u nobody -- ln -s /var/tmp/wsb_root_script.sql /tmp/nobody_link.sql
+refused_file "--script through a link of nobody's to a file of root's" 2 \
+	'the link "/tmp/nobody_link.sql" on its way is owned by "nobody"' --script /tmp/nobody_link.sql
+rm -f /var/tmp/wsb_root_script.sql
 chown root /tmp/nobody.conf && chmod 666 /tmp/nobody.conf
 refused_file "--preset others may write" 2 \
 	'cannot use --preset "/tmp/nobody.conf": its group and others may write in it (mode 0666)' \
