@@ -457,6 +457,18 @@ margin_words(WsbPaired *v, const MarginWords *w, double margin, double tail_dir,
 			snprintf(v->words, sizeof(v->words), "equivalent within +-%s%%, %.1f%% %s %s", mtext,
 					 100 * fabs(v->ratio - 1), above ? w->up_text : w->down_text, iv);
 		}
+		else if (v->low90 != v->low || v->high90 != v->high)
+		{
+			char		iv[64];
+
+			/*
+			 * the interval that decided it, beside the wider one the line
+			 * shows, which may reach past the margin
+			 */
+			pct_interval(iv, sizeof(iv), v->low90, v->high90);
+			snprintf(v->words, sizeof(v->words), "equivalent within +-%s%%: %s at %.3g%%", mtext, iv,
+					 100 * v->level90);
+		}
 		else
 			snprintf(v->words, sizeof(v->words), "equivalent within +-%s%%", mtext);
 	}

@@ -228,7 +228,8 @@ test_words(void)
 			  "words: +30%% every round is \"faster by >= 5%%\" (got \"%s\")", v[WSB_N_METRICS].words);
 		check(strcmp(v[2 * WSB_N_METRICS].words, "slower by >= 5%") == 0,
 			  "words: -30%% is \"slower by >= 5%%\" (got \"%s\")", v[2 * WSB_N_METRICS].words);
-		check(strcmp(v[3 * WSB_N_METRICS].words, "equivalent within +-5%") == 0 &&
+		/* the 90% interval, Holm's 1 - 10% / 3 for the first of three, in the words */
+		check(strcmp(v[3 * WSB_N_METRICS].words, "equivalent within +-5%: [-0.2%, +0.2%] at 96.7%") == 0 &&
 			  v[3 * WSB_N_METRICS].low90 > 0.95 && v[3 * WSB_N_METRICS].high90 < 1.05,
 			  "words: +-0.3%% is \"equivalent within +-5%%\" by TOST's 90%% interval (got \"%s\")",
 			  v[3 * WSB_N_METRICS].words);
@@ -324,7 +325,7 @@ test_equivalence_holm(void)
 	}
 	r = rounds_of(6, 4, tps, &n);
 	wsb_judge_rounds(r, n, 2, &s, v);
-	check(strcmp(v[WSB_N_METRICS].words, "equivalent within +-5%") == 0 &&
+	check(strcmp(v[WSB_N_METRICS].words, "equivalent within +-5%: [-4.0%, +4.2%] at 90%") == 0 &&
 		  near(v[WSB_N_METRICS].level90, 0.90, 1e-12),
 		  "equivalence, one configuration: its 90%% interval inside +-5%% (got \"%s\")",
 		  v[WSB_N_METRICS].words);
@@ -1577,7 +1578,8 @@ test_sign_flip(void)
 		free(r);
 		r = rounds_from_logs(d, 5, &n);
 		wsb_judge_rounds(r, n, 2, &s, v);
-		check(strcmp(t->words, "equivalent within +-5%") == 0 && near(t->flip_p_equiv, 1.0 / 32, 1e-12),
+		check(strcmp(t->words, "equivalent within +-5%: [-0.1%, +0.3%] at 90%") == 0 &&
+			  near(t->flip_p_equiv, 1.0 / 32, 1e-12),
 			  "sign-flip gate: 5 rounds of +-0.3%% are \"equivalent within +-5%%\", sign-flip p 1/32 "
 			  "(got \"%s\", %g)", t->words, t->flip_p_equiv);
 		free(r);
