@@ -156,21 +156,36 @@ wsb_answer_conditions_init(WsbAnswerConditions *cond)
 
 /*
  * A run's WAL written per second in MB/s (1048576 bytes): wal_stall_history's
- * wal_bytes over its seconds, the rows of the run summed; NAN when the run
- * has no such rows.  The signature wsb_config_median takes.
+ * wal_bytes over its seconds, summed over the rows of the run's steady
+ * seconds (those tps is judged on: a history row keyed as wsb_join_run()
+ * keys it), or over every row when the run has no window; NAN when it has
+ * no such rows.  The ramp-up and the seconds after pgbench ended would
+ * read the rate low against the disk's cap.  The signature
+ * wsb_config_median takes.
  */
 static double
 run_wal_mb_per_s(const WsbRun *run, const char *unused_a, const char *unused_b)
 {
-	double		bytes,
-				seconds;
+	const WsbRows *h = &run->history;
+	bool		windowed = run->window_to > 0 && wsb_rows_col(h, "sample_epoch") >= 0;
+	double		bytes = 0,
+				seconds = 0;
 
 	(void) unused_a;
 	(void) unused_b;
-	if (wsb_rows_col(&run->history, "wal_bytes") < 0 || wsb_rows_col(&run->history, "seconds") < 0)
+	if (wsb_rows_col(h, "wal_bytes") < 0 || wsb_rows_col(h, "seconds") < 0)
 		return NAN;
-	bytes = wsb_rows_sum(&run->history, "wal_bytes");
-	seconds = wsb_rows_sum(&run->history, "seconds");
+	for (int i = 0; i < h->nrows; i++)
+	{
+		double		t = wsb_rows_double(h, i, "sample_epoch", NAN);
+
+		if (windowed &&
+			(isnan(t) || wsb_history_second(t) < run->window_from ||
+			 wsb_history_second(t) > run->window_to))
+			continue;
+		bytes += wsb_rows_double(h, i, "wal_bytes", 0);
+		seconds += wsb_rows_double(h, i, "seconds", 0);
+	}
 	return seconds > 0 ? bytes / seconds / 1048576.0 : NAN;
 }
 

@@ -138,6 +138,16 @@ cmp_join_row(const void *a, const void *b)
 }
 
 /*
+ * The pgbench second a history row of sample_epoch T overlaps most: the
+ * row covers (T - 1, T], pgbench's second e counts [e, e + 1).
+ */
+int64_t
+wsb_history_second(double sample_epoch)
+{
+	return (int64_t) llround(sample_epoch - 1.0);
+}
+
+/*
  * Join a run's pgbench seconds and history rows by second.  A pgbench
  * second e counts transactions that ended in [e, e + 1); a history row
  * covers the second that ends at its sample_time T (its sample_epoch, the
@@ -182,7 +192,7 @@ wsb_join_run(const WsbRun *run, WsbJoinRow **out)
 
 		if (cell == NULL || (t = strtod(cell, &end), end == cell))
 			continue;
-		key = (int64_t) llround(t - 1.0);
+		key = wsb_history_second(t);
 		if (key <= prev_key)
 			key = prev_key + 1;
 		prev_key = key;

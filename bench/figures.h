@@ -37,6 +37,8 @@ typedef struct WsbJoinRow
 	int			hist;			/* history row, -1 if none */
 } WsbJoinRow;
 
+/* the pgbench second a history row of that sample_epoch is joined to */
+extern int64_t wsb_history_second(double sample_epoch);
 extern int	wsb_join_run(const WsbRun *run, WsbJoinRow **out);
 
 #endif							/* WSB_FIGURES_H */

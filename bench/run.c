@@ -783,7 +783,11 @@ read_transaction_logs(RunState *s, char *pattern)
 		memcpy(run->per_second, ls.seconds, sizeof(WsbPgbenchSecond) * ls.nseconds);
 	run->tps_window = wsb_window_tps(ls.seconds, ls.nseconds, s->o->duration, &run->window_seconds);
 	if (wsb_window_bounds(ls.seconds, ls.nseconds, s->o->duration, &from, &to))
+	{
+		run->window_from = ls.seconds[from].epoch;
+		run->window_to = ls.seconds[to].epoch;
 		run->machine_us = wsb_gauge_mean(ls.seconds[from].epoch, ls.seconds[to].epoch);
+	}
 	wsb_logstats_free(&ls);
 }
 

@@ -314,6 +314,8 @@ typedef struct WsbRun
 	double		tps;			/* pgbench's own figure (without connecting) */
 	double		tps_window;		/* over the steady seconds (wsb_window_tps), NAN */
 	int			window_seconds;
+	int64_t		window_from,	/* those seconds, Unix time, both counted; */
+				window_to;		/* 0 and 0 without a window */
 	double		machine_us;		/* the gauge over the window's seconds (CPU us
 								 * a unit of its work took), NAN unmeasured */
 	double		latency_avg_ms;

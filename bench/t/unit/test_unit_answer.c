@@ -419,6 +419,35 @@ test_answer_conditions(void)
 		  "answer: the runs' conditions: throttle, settings, WAL MB/s per configuration "
 		  "(got %d, %g, \"%s\", %.6f, %.6f)", cond.slow_wal_iops, cond.slow_wal_mbps, cond.held,
 		  cond.wal_mb_per_s[0], cond.wal_mb_per_s[1]);
+	{
+		/*
+		 * with a window: only its seconds' rows, by the pgbench second each
+		 * overlaps most (sample_epoch - 1): 4 MB/s in the window, a
+		 * ramp-up second and a second after pgbench at 0.5 MB/s outside it
+		 */
+		static const char *const wn[] = {"sample_epoch", "seconds", "wal_bytes"};
+		static const char *const wc[] = {
+			"1000.1", "1", "524288",	/* second 999: before the window */
+			"1001.2", "1", "4194304",
+			"1002.1", "1", "4194304",
+			"1003.3", "1", "524288",	/* second 1002: after it */
+		};
+		WsbRun		w;
+
+		memset(&w, 0, sizeof(w));
+		w.ok = true;
+		w.history = make_rows(3, wn, 4, wc);
+		wsb_answer_conditions_of_runs(o, plan, &w, 1, false, &cond);
+		check(fabs(cond.wal_mb_per_s[0] - 2.25) < 1e-9,
+			  "answer: no window: every row's WAL rate (got %.6f)", cond.wal_mb_per_s[0]);
+		w.window_from = 1000;
+		w.window_to = 1001;
+		wsb_answer_conditions_of_runs(o, plan, &w, 1, false, &cond);
+		check(fabs(cond.wal_mb_per_s[0] - 4.0) < 1e-9,
+			  "answer: the WAL rate over the window's seconds alone, not the ramp-up's (got %.6f)",
+			  cond.wal_mb_per_s[0]);
+		wsb_rows_free(&w.history);
+	}
 	wsb_answer_conditions_of_runs(NULL, plan, runs, 0, false, &cond);
 	check(cond.slow_wal_iops == -1 && isnan(cond.wal_mb_per_s[0]),
 		  "answer: no options, no runs: throttle unknown, no rate");
