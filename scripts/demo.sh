@@ -18,7 +18,7 @@
 # Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-# the PostgreSQL scripts/setup.sh builds and installs wal_stall for
+# the PostgreSQL that scripts/setup.sh builds and installs wal_stall for
 debian_pg_config=/usr/lib/postgresql/15/bin/pg_config
 pg_config=${PG_CONFIG:-$debian_pg_config}
 build_for() {	# wal_stall from clean (PGXS would keep objects built for another major)

@@ -53,8 +53,8 @@ if [ -n "$missing$missing_lean" ]; then
 	[ -z "$missing_lean" ] || apt_quietly install -y -q --no-install-recommends $missing_lean
 fi
 
-# Debian starts a default cluster on install; wal_stall's scripts start their
-# own temporary clusters and need none.
+# Debian's default cluster (15/main) is left as it is, running or not:
+# wal_stall's scripts start temporary clusters of their own.
 top=$(cd "$(dirname "$0")/.." && pwd)
 export PATH=$pgbin:$PATH
 # COPT=-Werror: the project's own builds fail on any warning; a user's need not.
