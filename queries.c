@@ -648,7 +648,9 @@ wal_stall_queries(PG_FUNCTION_ARGS)
 			put_int64(&row, q->stats.episodes);
 			put_float8(&row, q->stats.total_ns / WS_NS_PER_MS);
 			put_float8(&row, q->stats.max_ns / WS_NS_PER_MS);
-			put_float8(&row, ws_histogram_percentile(&q->stats, base_ns, 0.99));
+			/* no episode counted: no percentile, as in wal_stall_summary */
+			put_datum(&row, Float8GetDatum(ws_histogram_percentile(&q->stats, base_ns, 0.99)),
+					  q->stats.episodes == 0);
 			Assert(row.ncols == QUERIES_COLS);
 			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, row.values, row.nulls);
 		}

@@ -263,7 +263,16 @@ wal_stall_summary(PG_FUNCTION_ARGS)
 			put_float8(&row, s->total_ns / WS_NS_PER_MS);
 			if (s->episodes == 0)
 			{
-				for (int k = 0; k < 5; k++)
+				/*
+				 * no episode counted, the per-episode figures unknown; the
+				 * longest seen still is (in a burst cycle an episode may be
+				 * seen and count none)
+				 */
+				for (int k = 0; k < 4; k++)
+					put_null(&row);
+				if (s->max_ns > 0)
+					put_float8(&row, s->max_ns / WS_NS_PER_MS);
+				else
 					put_null(&row);
 			}
 			else

@@ -187,6 +187,23 @@ $node->stop;
 is(join(' ', unpack('q7', $third{episodes_counted}), '/', unpack('q7', $third{episodes_var})),
 	'1 2 3 4 5 6 7 / 4 16 36 64 100 144 196', 'and saves them again');
 
+# --- a class whose episodes were seen and none counted (a burst cycle's
+# weight 0): 5 samples, 33 ms, the longest 8 ms; its max_ms shows, its
+# mean and percentiles are NULL, in both views' way
+$classes[3] = pack('q q Q Q', 0, 5, 33_000_000, 8_000_000)
+  . pack('q32', (0) x 32) . pack('Q32', (0) x 32);
+write_bytes($stat_file, save_with_figures(read_bytes($stat_file), classes => join('', @classes),
+	episodes_counted => pack('q7', 1, 2, 3, 0, 5, 6, 7),
+	episodes_var => pack('q7', 4, 16, 36, 0, 100, 144, 196)));
+$node->start;
+is($node->safe_psql('postgres', q{
+		SET client_min_messages = error;
+		SELECT episodes, samples, total_ms, max_ms, mean_ms IS NULL AND p50_ms IS NULL
+		       AND p95_ms IS NULL AND p99_ms IS NULL
+		FROM wal_stall_summary WHERE class = 'clog'}),
+	'0|5|33|8|t', 'a class seen and not counted: max_ms 8, mean and percentiles NULL');
+$node->stop;
+
 $node->start;
 
 # --- reset with no collector: nothing sampled since, so the two are NULL
