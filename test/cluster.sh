@@ -31,9 +31,10 @@ PGBIN=${cluster_pgbin:-$PGBIN}
 cluster_init() {
 	local dir=$1 port=$2
 	mkdir -p "$dir"
-	chmod 755 "$dir"
-	mkdir -m 700 "$dir/data"
-	mkdir -m 755 "$dir/pg"
+	# postgres may pass through, nobody else look in; the socket's directory
+	# is postgres's alone: the cluster trusts every local connection
+	chmod 711 "$dir"
+	mkdir -m 700 "$dir/data" "$dir/pg"
 	chown postgres "$dir/data" "$dir/pg"
 	as_postgres "$PGBIN/initdb" -D "$dir/data" -A trust ${INITDB_OPTS:-} >/dev/null
 	cluster_conf "$dir" "port = $port" "listen_addresses = ''" "unix_socket_directories = '$dir/pg'"
