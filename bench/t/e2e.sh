@@ -393,11 +393,12 @@ bad "--out a dangling symlink" 1 'cannot use --out ".*dangling": a symbolic link
 	--pg-config "$PG_CONFIG" --out "$work/dangling"
 mkdir -p "$work/rootonly"
 chmod 755 "$work/rootonly"
-chmod 777 "$work"
+# postgres may pass through $work (root's, writable by nobody else: one
+# others could write in would be refused first, for the path)
+chmod 755 "$work"
 RUNAS="runuser -u postgres --" bad "--out a directory the user cannot write in" 1 \
 	'cannot use --out ".*rootonly": user "postgres" cannot write in it' \
 	--pg-config "$PG_CONFIG" --out "$work/rootonly"
-chmod 755 "$work"
 ok "--out: a directory that was there before a failure is left in place" test -d "$work/rootonly"
 mkdir -p "$work/emptyout"
 bad "a failure with an empty --out that was there" 1 'unknown setting "no_such_guc"' \
