@@ -178,10 +178,9 @@ run_wal_mb_per_s(const WsbRun *run, const char *unused_a, const char *unused_b)
 	for (int i = 0; i < h->nrows; i++)
 	{
 		double		t = wsb_rows_double(h, i, "sample_epoch", NAN);
+		int64_t		second = isnan(t) ? INT64_MIN : wsb_history_second(t);
 
-		if (windowed &&
-			(isnan(t) || wsb_history_second(t) < run->window_from ||
-			 wsb_history_second(t) > run->window_to))
+		if (windowed && (second < run->window_from || second > run->window_to))
 			continue;
 		bytes += wsb_rows_double(h, i, "wal_bytes", 0);
 		seconds += wsb_rows_double(h, i, "seconds", 0);
