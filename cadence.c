@@ -27,8 +27,8 @@
 #define WS_QUIET_TICKS_BEFORE_REST	10
 
 /*
- * The longest rest while a process is busy, in sample intervals: a wait
- * that begins in it is seen at most this late, and a busy server's
+ * The longest rest while a busy server inserts WAL, in sample intervals: a
+ * wait that begins in it is seen at most this late, and such a server's
  * wake-ups fall from 1,000 to about 100 a second at 1 ms.
  */
 #define WS_LOAD_REST_INTERVALS		10
@@ -714,9 +714,10 @@ in_burst(const WalStallCadence *c, uint64_t t_ns)
  *		ticks, no process is in a tracked wait and no episode is open, and
  *		the ring's free space outlasts the rest at the last tick's insert
  *		rate WS_REST_RATE_MARGIN times over.  The rest doubles at every
- *		quiet tick after those, up to wal_stall.idle_interval while no
- *		process is busy, and WS_LOAD_REST_INTERVALS sample intervals
- *		under load; the first tick that sees a wait ends it.
+ *		quiet tick after those, up to wal_stall.idle_interval, and
+ *		WS_LOAD_REST_INTERVALS sample intervals while a process is busy
+ *		and WAL was inserted since the last tick; the first tick that
+ *		sees a wait ends it.
  */
 static uint64_t
 choose_rest(WalStallCadence *c, const WalStallTickSeen *seen)
@@ -726,7 +727,12 @@ choose_rest(WalStallCadence *c, const WalStallTickSeen *seen)
 	uint64_t	rest;
 	double		free_bytes;
 
-	if (seen->process_busy)
+	/*
+	 * Work that inserts no WAL (read-only queries) rests as an idle server
+	 * does: it waits on WAL only to evict a page dirtied before, or on the
+	 * CLOG, and the first such wait seen ends the rest.
+	 */
+	if (seen->process_busy && seen->inserted_bytes > 0)
 		longest = Min(longest, WS_LOAD_REST_INTERVALS * sample_ns);
 	if (seen->tracked_wait || seen->episode_open || longest <= sample_ns ||
 		c->settings.ring_bytes == 0)

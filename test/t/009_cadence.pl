@@ -69,20 +69,53 @@ SKIP:
 	cmp_ok($read_rows, '<=', 6, 'and not every second');
 }
 
-# A statement working on CPU: the idle rest ends within one idle tick.
-# It writes no WAL and waits on nothing tracked, so the collector rests
-# under load instead, 10 ms at most (cadence.h).  (A backend in pg_sleep()
-# waits on a timeout, which cannot stall: it does not count.)
+# A statement working on CPU that writes no WAL and waits on nothing
+# tracked: with no WAL inserted nothing can wait on its flush, so the
+# collector rests on as on an idle server (cadence.c, choose_rest()).  (A
+# backend in pg_sleep() waits on a timeout, which cannot stall: it does not
+# count as busy either.)
 my $worker = $node->background_psql('postgres');
-$worker->query_until(qr/started/,
-	"\\echo started\nSELECT count(*) FROM generate_series(1, 40000000);\n");
+$worker->query_until(qr/started/, q{
+\echo started
+DO $$
+BEGIN
+	FOR i IN 1..3000 LOOP
+		PERFORM count(*) FROM generate_series(1, 20000);
+	END LOOP;
+END $$;
+});
+ok( $node->poll_query_until('postgres',
+		q{SELECT count(*) = 1 FROM pg_stat_activity WHERE query LIKE '%DO%generate_series%'
+		  AND state = 'active' AND pid <> pg_backend_pid()}),
+	'a backend on CPU, writing no WAL');
+my $read_rate = ticks_per_second(3);
+cmp_ok($read_rate, '<=', 20,
+	sprintf('the collector rests as idle while it inserts no WAL (%.1f ticks/s)', $read_rate));
+$worker->quit;
+
+# The same work inserting a little WAL as it goes (a row every few
+# milliseconds, one transaction): the idle rest ends, and the collector
+# rests under load instead, 10 ms at most (WS_LOAD_REST_INTERVALS): well
+# within what a 32kB ring allows at that rate.
+$node->safe_psql('postgres', 'CREATE TABLE trickle (i int)');
+$worker = $node->background_psql('postgres');
+$worker->query_until(qr/started/, q{
+\echo started
+DO $$
+BEGIN
+	FOR i IN 1..3000 LOOP
+		PERFORM count(*) FROM generate_series(1, 20000);
+		INSERT INTO trickle VALUES (i);
+	END LOOP;
+END $$;
+});
 ok( $node->poll_query_until('postgres',
 		q{SELECT current_interval_ms <= 10 FROM wal_stall_status()}),
-	'a backend on CPU ends the idle rest: at most 10 ms');
+	'a backend on CPU inserting WAL ends the idle rest: at most 10 ms');
 my $busy_rate = ticks_per_second(1);
 cmp_ok($busy_rate, '>=', 60, sprintf('and the tick rate back up (%.0f ticks/s)', $busy_rate));
 cmp_ok($busy_rate, '<=', 300,
-	sprintf('though it rests under load, writing no WAL (%.0f ticks/s)', $busy_rate));
+	sprintf('though it rests under load (%.0f ticks/s)', $busy_rate));
 $worker->quit;
 
 # Under write load on a 32kB ring, the collector does not rest: the

@@ -37,11 +37,20 @@ quiet_tick(void)
 	return seen;
 }
 
-/* A tick under load: a process at work, nothing in a tracked wait. */
+/* A tick under read-only load: a process at work, inserting no WAL. */
 static WalStallTickSeen
 busy_tick(void)
 {
 	WalStallTickSeen seen = {false, false, true, 0.0, 0};
+
+	return seen;
+}
+
+/* A tick under write load: a process at work, a commit's WAL inserted. */
+static WalStallTickSeen
+writing_tick(void)
+{
+	WalStallTickSeen seen = {false, false, true, 0.0, 200};
 
 	return seen;
 }
@@ -89,9 +98,15 @@ test_quiet(void)
 	seen.episode_open = true;
 	check(!may_rest(&c, seen, 0, MS, 16 << 20, 20 * MS), "an open episode: no rest");
 	seen = busy_tick();
-	check(!may_rest(&c, seen, 0, MS, 16 << 20, 20 * MS) &&
-		  may_rest(&c, seen, 0, MS, 16 << 20, 10 * MS),
-		  "a process on CPU: rests at most 10 ms");
+	check(!may_rest(&c, seen, 200, MS, 16 << 20, 20 * MS) &&
+		  may_rest(&c, seen, 200, MS, 16 << 20, 10 * MS),
+		  "a process on CPU inserting WAL: rests at most 10 ms");
+	check(may_rest(&c, seen, 0, MS, 16 << 20, 20 * MS) &&
+		  may_rest(&c, seen, 0, MS, 16 << 20, 100 * MS),
+		  "a process on CPU inserting none: rests as idle, 100 ms");
+	seen = quiet_tick();
+	check(may_rest(&c, seen, 200, MS, 16 << 20, 20 * MS),
+		  "WAL inserted with no process busy (a commit, then idle): rests");
 	seen = quiet_tick();
 	seen.ring_fill = 0.99;
 	check(may_rest(&c, seen, 0, MS, 16 << 20, 20 * MS),
@@ -211,7 +226,7 @@ test_load_may_rest(void)
 	uint64_t	per_ms = ring / WS_REST_RATE_MARGIN / 10;
 
 	fresh(&c, 8 * MS);
-	check(may_rest(&c, seen, 0, MS, ring, 10 * MS), "select-only load on 16MB: may rest 10 ms");
+	check(may_rest(&c, seen, 200, MS, ring, 10 * MS), "write load, 200 B a ms on 16MB: may rest 10 ms");
 	/* 16MB ring, a 10 ms rest: up to 16MB / 8 = 2MB in 10 ms */
 	check(may_rest(&c, seen, per_ms, MS, ring, 10 * MS),
 		  "16MB ring at 1/8 of it per rest: may rest");
@@ -245,11 +260,12 @@ static int
 base_ticks_after_wait(bool open_episode, uint64_t *first)
 {
 	WalStallCadence c;
-	WalStallTickSeen seen = busy_tick();
+	WalStallTickSeen seen = writing_tick();
 	uint64_t	interval = MS;
 	int			n = 0;
 
 	fresh(&c, 8 * MS);
+	c.elapsed_ns = MS;
 	c.resting = true;
 	c.sleep_ns = 10 * MS;
 	c.quiet_ticks = 50;
@@ -258,7 +274,7 @@ base_ticks_after_wait(bool open_episode, uint64_t *first)
 	else
 		seen.tracked_wait = true;
 	(void) rest_step(&c, &seen);
-	seen = busy_tick();
+	seen = writing_tick();
 	while (n < 100)
 	{
 		interval = rest_step(&c, &seen);
@@ -290,7 +306,7 @@ static void
 test_load_stretch(void)
 {
 	WalStallCadence c;
-	WalStallTickSeen seen = busy_tick();
+	WalStallTickSeen seen = writing_tick();
 	WalStallTickSeen idle = quiet_tick();
 	uint64_t	interval = MS;
 	int			n = 0;
@@ -329,7 +345,9 @@ test_load_stretch(void)
 	c.quiet_ticks = 50;
 	check(rest_step(&c, &idle) == 100 * MS, "idle: the idle rest (100 ms) as before");
 	seen.inserted_bytes = 0;
-	check(rest_step(&c, &seen) == 10 * MS, "work without WAL after an idle rest: 10 ms");
+	check(rest_step(&c, &seen) == 100 * MS, "read-only work after an idle rest: rests on, 100 ms");
+	seen.inserted_bytes = 200;
+	check(rest_step(&c, &seen) == 10 * MS, "work that inserts WAL: down to 10 ms");
 	c.settings.ring_bytes = 32 << 10;
 	c.elapsed_ns = MS;
 	seen.inserted_bytes = 8192;
@@ -340,7 +358,7 @@ test_load_stretch(void)
 
 	/* the load's longest rest follows the sample interval, within idle_interval */
 	c.settings.ring_bytes = 16 << 20;
-	seen.inserted_bytes = 0;
+	seen.inserted_bytes = 200;
 	c.settings.sample_ns = 5 * MS;
 	c.resting = true;
 	c.sleep_ns = 40 * MS;
@@ -1137,7 +1155,7 @@ sim_collect(int n)
 	while (t < horizon + 3 * 64 * MS)
 	{
 		WalStallTick tick = ws_cadence_wake(&c, t);
-		WalStallTickSeen seen = {false, false, true, 0.0, 0};
+		WalStallTickSeen seen = writing_tick();
 
 		if (c.cycle.start_ns != cycle_start)
 		{
