@@ -183,8 +183,8 @@ burst_cycle_ticks(const WalStallCadenceSettings *s)
  * The step bursts are judged at (0: none): a class short against
  * sample_ns << step holds the time rule at sample_ns << (step - 1) at
  * most, so the longest step at which that interval ticks more often than
- * a burst cycle does.  At the defaults 4 ms: in a 64 ms cycle the time
- * rule ticks 32 times at 2 ms and 16 at 4 ms, a burst cycle about 20.
+ * a burst cycle does.  At the defaults 8 ms: in a 128 ms cycle the time
+ * rule ticks 32 times at 4 ms and 16 at 8 ms, a burst cycle about 28.
  * It depends on the settings alone: ws_cadence_configure() keeps it.
  */
 static int
@@ -716,8 +716,8 @@ in_burst(const WalStallCadence *c, uint64_t t_ns)
  *		rate WS_REST_RATE_MARGIN times over.  The rest doubles at every
  *		quiet tick after those, up to wal_stall.idle_interval, and
  *		WS_LOAD_REST_INTERVALS sample intervals while a process is busy
- *		and WAL was inserted since the last tick; the first tick that
- *		sees a wait ends it.
+ *		and the last tick saw WAL inserted; the first tick that sees a
+ *		wait ends it.
  */
 static uint64_t
 choose_rest(WalStallCadence *c, const WalStallTickSeen *seen)

@@ -56,7 +56,7 @@ typedef enum WalStallClass
  * begin in one burst of every this many (cadence.c, docs/sampling.md); see
  * docs/results.md for the study that chose it.
  */
-#define WS_DEFAULT_EPISODE_SAMPLING	8
+#define WS_DEFAULT_EPISODE_SAMPLING	16
 
 /* ... and its highest value. */
 #define WS_MAX_EPISODE_SAMPLING		64
