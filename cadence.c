@@ -717,7 +717,8 @@ in_burst(const WalStallCadence *c, uint64_t t_ns)
  *		quiet tick after those, up to wal_stall.idle_interval, and
  *		WS_LOAD_REST_INTERVALS sample intervals while a process is busy
  *		and the last tick saw WAL inserted; the first tick that sees a
- *		wait ends it.
+ *		wait ends it, and a tick that cannot tell the insert rate (the
+ *		first after start or promotion) takes none.
  */
 static uint64_t
 choose_rest(WalStallCadence *c, const WalStallTickSeen *seen)
@@ -728,14 +729,16 @@ choose_rest(WalStallCadence *c, const WalStallTickSeen *seen)
 	double		free_bytes;
 
 	/*
-	 * Work that inserts no WAL (read-only queries) rests as an idle server
-	 * does: it waits on WAL only to evict a page dirtied before, or on the
-	 * CLOG, and the first such wait seen ends the rest.
+	 * Work that inserted no WAL since the last tick (read-only queries)
+	 * rests as an idle server does: it waits on WAL only to evict a page
+	 * dirtied before, or on the CLOG, and the first such wait seen ends the
+	 * rest.  As on an idle server, WAL that begins to be inserted within
+	 * such a rest is seen at its end, up to idle_interval later.
 	 */
 	if (seen->process_busy && seen->inserted_bytes > 0)
 		longest = Min(longest, WS_LOAD_REST_INTERVALS * sample_ns);
-	if (seen->tracked_wait || seen->episode_open || longest <= sample_ns ||
-		c->settings.ring_bytes == 0)
+	if (seen->tracked_wait || seen->episode_open || seen->rate_unknown ||
+		longest <= sample_ns || c->settings.ring_bytes == 0)
 	{
 		c->quiet_ticks = 0;
 		return sample_ns;

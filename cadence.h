@@ -92,6 +92,8 @@ typedef struct WalStallTickSeen
 	bool		process_busy;	/* a process on CPU or in a non-idle wait */
 	double		ring_fill;		/* occupancy of the WAL ring, < 0 unknown */
 	uint64_t	inserted_bytes; /* WAL inserted since the previous tick */
+	bool		rate_unknown;	/* no previous insert position to tell it:
+								 * the first tick after start or promotion */
 } WalStallTickSeen;
 
 /* How the tick that just woke weighs. */

@@ -798,6 +798,7 @@ read_ring(bool in_recovery, bool recheck_unused, bool *full_at_tick, double *fil
 		*fill = -1;
 		/* nothing is inserted: the ring cannot wrap */
 		scan.seen.inserted_bytes = 0;
+		scan.seen.rate_unknown = false;
 		scan.last_insert = InvalidXLogRecPtr;
 		scan_processes(recheck_unused);
 		return;
@@ -806,9 +807,11 @@ read_ring(bool in_recovery, bool recheck_unused, bool *full_at_tick, double *fil
 	scan_processes(recheck_unused);
 	insert_after = GetXLogInsertRecPtr();
 
-	/* the first tick (or the first after recovery) has no rate yet: none */
-	scan.seen.inserted_bytes = XLogRecPtrIsInvalid(scan.last_insert) ||
-		insert_after < scan.last_insert ? 0 : insert_after - scan.last_insert;
+	/* the first tick (or the first after recovery) has no rate yet */
+	scan.seen.rate_unknown = XLogRecPtrIsInvalid(scan.last_insert) ||
+		insert_after < scan.last_insert;
+	scan.seen.inserted_bytes = scan.seen.rate_unknown ? 0 :
+		insert_after - scan.last_insert;
 	scan.last_insert = insert_after;
 
 	*full_at_tick = insert_after > write_before &&

@@ -32,7 +32,7 @@ fresh(WalStallCadence *c, uint64_t max_ns)
 static WalStallTickSeen
 quiet_tick(void)
 {
-	WalStallTickSeen seen = {false, false, false, 0.0, 0};
+	WalStallTickSeen seen = {false, false, false, 0.0, 0, false};
 
 	return seen;
 }
@@ -41,7 +41,7 @@ quiet_tick(void)
 static WalStallTickSeen
 busy_tick(void)
 {
-	WalStallTickSeen seen = {false, false, true, 0.0, 0};
+	WalStallTickSeen seen = {false, false, true, 0.0, 0, false};
 
 	return seen;
 }
@@ -50,7 +50,7 @@ busy_tick(void)
 static WalStallTickSeen
 writing_tick(void)
 {
-	WalStallTickSeen seen = {false, false, true, 0.0, 200};
+	WalStallTickSeen seen = {false, false, true, 0.0, 200, false};
 
 	return seen;
 }
@@ -115,6 +115,10 @@ test_quiet(void)
 	check(may_rest(&c, seen, 0, MS, 16 << 20, 20 * MS),
 		  "ring unknown (recovery), nothing inserted: rests");
 	check(!may_rest(&c, seen, 0, MS, 0, 20 * MS), "ring size unknown: no rest");
+	seen = busy_tick();
+	seen.rate_unknown = true;
+	check(!may_rest(&c, seen, 0, MS, 16 << 20, 10 * MS) && c.quiet_ticks == 0,
+		  "insert rate unknown (the first tick after a promotion): no rest");
 }
 
 static void
@@ -925,6 +929,14 @@ test_bursts_help(void)
 	check(burst_step(&c.settings) == 3 && help(&c, 8 * MS),
 		  "cycles of 16 slots (128 ms, the default): about %.0f ticks, against 32 at 4 ms: "
 		  "bursts where the class holds 4 ms or less", burst_cycle_ticks(&c.settings));
+	/* commit waits of 10 ms: long against 4 ms, short against 8 */
+	no_episodes(&c);
+	c.classes[0].by_count = true;
+	closed(&c, 1, 300, 10 * MS);
+	check(settled(&c, 8 * MS) == 4 * MS && !help(&c, 8 * MS),
+		  "waits of 10 ms hold the time rule at 4 ms: at 8 slots no bursts");
+	c.settings.episode_sampling = 16;
+	check(help(&c, 8 * MS), "... at 16 slots bursts (28 ticks a cycle against 32)");
 	c.settings.episode_sampling = 1;
 	check(burst_step(&c.settings) == 0, "wal_stall.episode_sampling = 1: bursts never help");
 	c.settings.episode_sampling = 8;
