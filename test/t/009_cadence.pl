@@ -71,26 +71,37 @@ SKIP:
 
 # A statement working on CPU that writes no WAL and waits on nothing
 # tracked: with no WAL inserted nothing can wait on its flush, so the
-# collector rests on as on an idle server (cadence.c, choose_rest()).  (A
-# backend in pg_sleep() waits on a timeout, which cannot stall: it does not
-# count as busy either.)
+# collector rests on as on an idle server (cadence.c, choose_rest()), while
+# the history counts the statement at work.  (A backend in pg_sleep() waits
+# on a timeout, which cannot stall: it does not count as busy either.)
+$node->safe_psql('postgres', 'CREATE TABLE stop (why text)');
 my $worker = $node->background_psql('postgres');
 $worker->query_until(qr/started/, q{
 \echo started
 DO $$
 BEGIN
-	FOR i IN 1..3000 LOOP
+	WHILE NOT EXISTS (SELECT FROM stop WHERE why = 'cpu')
+		AND clock_timestamp() < now() + interval '120 s'
+	LOOP
 		PERFORM count(*) FROM generate_series(1, 20000);
 	END LOOP;
 END $$;
 });
-ok( $node->poll_query_until('postgres',
-		q{SELECT count(*) = 1 FROM pg_stat_activity WHERE query LIKE '%DO%generate_series%'
-		  AND state = 'active' AND pid <> pg_backend_pid()}),
+my $cpu_query = q{FROM pg_stat_activity WHERE query LIKE '%DO%generate_series%'
+	  AND state = 'active' AND pid <> pg_backend_pid()};
+ok($node->poll_query_until('postgres', "SELECT count(*) = 1 $cpu_query"),
 	'a backend on CPU, writing no WAL');
+my $t_read = $node->safe_psql('postgres', 'SELECT now()');
 my $read_rate = ticks_per_second(3);
 cmp_ok($read_rate, '<=', 20,
 	sprintf('the collector rests as idle while it inserts no WAL (%.1f ticks/s)', $read_rate));
+is($node->safe_psql('postgres', "SELECT count(*) $cpu_query"), '1',
+	'the backend was at work all along');
+my $seen_at_work = $node->safe_psql('postgres', qq{
+	SELECT count(*) FILTER (WHERE active_backends >= 0.5) FROM wal_stall_history
+	WHERE sample_time > timestamptz '$t_read' + interval '1 s'});
+cmp_ok($seen_at_work, '>=', 1, "and the collector saw it at work ($seen_at_work seconds)");
+$node->safe_psql('postgres', q{INSERT INTO stop VALUES ('cpu')});
 $worker->quit;
 
 # The same work inserting a little WAL as it goes (a row every few

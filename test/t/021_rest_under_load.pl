@@ -1,11 +1,12 @@
 # Resting under load hides no stall.
 #
 # A statement on CPU that writes no WAL (at nice 19, so that it takes
-# little CPU from the others) lets the collector rest under load as long as
-# on an idle server (wal_stall.idle_interval, 100 ms): with no WAL inserted
-# only the CLOG or a dirty page's eviction could stall it.  Then, on a 4-page WAL ring, a holder session
-# commits in a loop with commit_delay = 100 ms: XLogFlush() sleeps that long
-# holding WALWriteLock, and fsyncs after it.  A writer (a role of its own)
+# little CPU from the others) lets the collector rest under load as long
+# as on an idle server (wal_stall.idle_interval, 100 ms): with no WAL
+# inserted only the CLOG or a dirty page's eviction could stall it.  Then,
+# on a 4-page WAL ring, a holder session commits in a loop with
+# commit_delay = 100 ms: XLogFlush() sleeps that long holding WALWriteLock,
+# and fsyncs after it.  A writer (a role of its own)
 # bulk-inserts 1.9 kB rows: every 32 kB it needs an old page of the ring
 # written, which takes WALWriteLock exclusively (AdvanceXLInsertBuffer), so
 # it waits out the rest of the holder's delay, again and again.
@@ -96,6 +97,9 @@ my $rested_rows = qq{FROM wal_stall_history WHERE sample_time > timestamptz '$t_
 	  AND mean_interval_ms > 5};
 ok($node->poll_query_until('postgres', "SELECT count(*) >= 3 $rested_rows"),
 	'three seconds rested through under load');
+my $at_work = $node->safe_psql('postgres',
+	"SELECT count(*) FILTER (WHERE active_backends >= 0.5) $rested_rows");
+cmp_ok($at_work, '>=', 3, "the statement on CPU at work in them ($at_work seconds)");
 SKIP:
 {
 	skip 'the collector reads core statistics from 15', 1 if $pg_major < 15;
