@@ -208,7 +208,7 @@ define_gucs(void)
 
 	DefineCustomRealVariable("wal_stall.idle_interval",
 							 "Longest time between two samples while nothing can stall.",
-							 "While no process waits or works, the collector stretches its interval up to this; "
+							 "While no process waits, and none at work inserts WAL, the collector stretches its interval up to this; "
 							 "set it to wal_stall.sample_interval or below to sample at a constant rate.",
 							 &ws_idle_interval_ms,
 							 100.0, 0.1, WS_MAX_SAMPLE_INTERVAL_MS,

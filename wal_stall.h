@@ -52,7 +52,7 @@ typedef enum WalStallClass
 
 /*
  * wal_stall.episode_sampling's default: under a load of short waits that
- * holds the interval at wal_stall.sample_interval, count the episodes that
+ * would hold the interval at 4 ms or less at the defaults, count the episodes that
  * begin in one burst of every this many (cadence.c, docs/sampling.md); see
  * docs/results.md for the study that chose it.
  */
