@@ -75,32 +75,20 @@ SKIP:
 # the history counts the statement at work.  (A backend in pg_sleep() waits
 # on a timeout, which cannot stall: it does not count as busy either.)
 $node->safe_psql('postgres', 'CREATE TABLE stop (why text)');
-my $worker = $node->background_psql('postgres');
-$worker->query_until(qr/started/, q{
-\echo started
-DO $$
-BEGIN
-	WHILE NOT EXISTS (SELECT FROM stop WHERE why = 'cpu')
-		AND clock_timestamp() < now() + interval '120 s'
-	LOOP
-		PERFORM count(*) FROM generate_series(1, 20000);
-	END LOOP;
-END $$;
-});
-my $cpu_query = q{FROM pg_stat_activity WHERE query LIKE '%DO%generate_series%'
-	  AND state = 'active' AND pid <> pg_backend_pid()};
-ok($node->poll_query_until('postgres', "SELECT count(*) = 1 $cpu_query"),
-	'a backend on CPU, writing no WAL');
+my ($worker, $cpu_pid) = start_cpu_without_wal($node);
 my $t_read = $node->safe_psql('postgres', 'SELECT now()');
 my $read_rate = ticks_per_second(3);
 cmp_ok($read_rate, '<=', 20,
 	sprintf('the collector rests as idle while it inserts no WAL (%.1f ticks/s)', $read_rate));
-is($node->safe_psql('postgres', "SELECT count(*) $cpu_query"), '1',
-	'the backend was at work all along');
-my $seen_at_work = $node->safe_psql('postgres', qq{
-	SELECT count(*) FILTER (WHERE active_backends >= 0.5) FROM wal_stall_history
-	WHERE sample_time > timestamptz '$t_read' + interval '1 s'});
-cmp_ok($seen_at_work, '>=', 1, "and the collector saw it at work ($seen_at_work seconds)");
+is($node->safe_psql('postgres',
+		"SELECT state FROM pg_stat_activity WHERE pid = $cpu_pid"),
+	'active', 'the backend was at work all along');
+my ($rows_read, $at_work, $active) = split /\|/, $node->safe_psql('postgres', qq{
+	SELECT count(*), count(*) FILTER (WHERE active_backends >= 0.5),
+		   string_agg(round(active_backends::numeric, 2)::text, ' ' ORDER BY sample_time)
+	FROM wal_stall_history WHERE sample_time > timestamptz '$t_read' + interval '1 s'});
+ok($rows_read >= 1 && $at_work == $rows_read,
+	"and the collector saw it at work in every second (active_backends $active)");
 $node->safe_psql('postgres', q{INSERT INTO stop VALUES ('cpu')});
 $worker->quit;
 

@@ -16,6 +16,7 @@ use IPC::Run;
 use PostgreSQL::Test::Cluster;
 
 our @EXPORT = qw($pg_major $collector_ticking wal_stall_node pgbench_init pgbench_start
+  start_cpu_without_wal
   pgbench_wait pgbench_run pgbench_load wait_for_collector wait_for_connections
   next_history_row on_one_major_only);
 
@@ -113,6 +114,39 @@ sub pgbench_run
 # Not more: on an idle server it then ticks every 100 ms, and a hundred
 # ticks would take some 9 s of waiting.
 our $collector_ticking = 'ticks > 10';
+
+# A session at work on CPU that writes no WAL and waits on nothing
+# tracked, until a row ('cpu') goes into the table stop, which the test
+# made, or for 180 s.  Returns the session and its backend's pid once the
+# collector has seen it at work: a backend that takes an unused slot and
+# stays on CPU is seen at the next recheck of unused slots, up to ten
+# ticks (a second, resting) late.
+sub start_cpu_without_wal
+{
+	my ($node) = @_;
+	my $session = $node->background_psql('postgres');
+	my $which = q{FROM pg_stat_activity WHERE query LIKE 'DO%stop%cpu%'
+		AND state = 'active' AND pid <> pg_backend_pid()};
+
+	$session->query_until(qr/started/, q{
+\echo started
+DO $$
+BEGIN
+	WHILE NOT EXISTS (SELECT FROM stop WHERE why = 'cpu')
+		AND clock_timestamp() < now() + interval '180 s'
+	LOOP
+		PERFORM count(*) FROM generate_series(1, 20000);
+	END LOOP;
+END $$;
+});
+	$node->poll_query_until('postgres', "SELECT count(*) = 1 $which")
+	  or die 'the statement on CPU did not start';
+	$node->poll_query_until('postgres',
+		q{SELECT active_backends >= 0.5 FROM wal_stall_history
+		  ORDER BY sample_time DESC LIMIT 1})
+	  or die 'the collector did not see the statement on CPU at work';
+	return ($session, $node->safe_psql('postgres', "SELECT pid $which"));
+}
 
 # Wait until the collector has started and sampled (true), or time out
 # (false).
