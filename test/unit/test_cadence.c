@@ -1269,6 +1269,39 @@ check_steady_run(const char *what, double max_per_s, const char *against)
 }
 
 /*
+ * At sim_slots slots a cycle: over 20 s of steady commit waits, fewer than
+ * max_per_s ticks a second (against: what without bursts), N times the
+ * real time counted in bursts that of the burst cycles, and the count
+ * unbiased over many runs, of steady waits (the estimated variance that of
+ * the errors) and of spells of 20 ms every 120, over spell_runs runs: one
+ * burst in N finds a spell or not, so more slots need more runs for the
+ * same precision.
+ */
+static void
+check_bursts_unbiased(double max_per_s, const char *against, int spell_runs)
+{
+	SimResult	r;
+	double		error;
+	double		z2;
+	char		what[64];
+
+	snprintf(what, sizeof(what), "%d slots, steady commit waits", sim_slots);
+	r = check_steady_run(what, max_per_s, against);
+	check(fabs(r.counted_ns - r.burst_cycles_ns) <
+		  0.005 * r.burst_cycles_ns + (uint64_t) sim_slots * 8 * MS,
+		  "%d times the real time counted in bursts is %.4f of the burst cycles' time",
+		  sim_slots, r.counted_ns / r.burst_cycles_ns);
+	sim_runs(400, 4000, 2.0, 0, 0, &error, &z2);
+	check(fabs(error) < 0.01 && z2 > 0.5 && z2 < 1.5,
+		  "%d slots, 400 runs of 4,000 steady waits: mean error %+.2f%%, "
+		  "mean squared error %.2f estimated variances", sim_slots, 100 * error, z2);
+	sim_runs(spell_runs, 4000, 6.0, 20, 100, &error, &z2);
+	check(fabs(error) < 0.025,
+		  "%d slots, %d runs of 4,000 waits in spells of 20 ms every 120: mean error %+.2f%%",
+		  sim_slots, spell_runs, 100 * error);
+}
+
+/*
  * Over 20 s of commit waits, 2 a millisecond, the simulated collector's
  * weighted count and mean length come out as those of all waits, at a
  * fraction of the wake-ups.  Over many runs the count is unbiased, for a
@@ -1285,18 +1318,7 @@ test_bursts_estimate(void)
 	double		error;
 	double		z2;
 
-	r = check_steady_run("steady commit waits", 400, "1,000 at 1 ms");
-	check(fabs(r.counted_ns - r.burst_cycles_ns) < 0.005 * r.burst_cycles_ns + 64 * MS,
-		  "8 times the real time counted in bursts is %.4f of the burst cycles' time",
-		  r.counted_ns / r.burst_cycles_ns);
-
-	sim_runs(400, 4000, 2.0, 0, 0, &error, &z2);
-	check(fabs(error) < 0.01 && z2 > 0.5 && z2 < 1.5,
-		  "400 runs of 4,000 steady waits: mean error %+.2f%%, mean squared error %.2f estimated variances",
-		  100 * error, z2);
-	sim_runs(400, 4000, 6.0, 20, 100, &error, &z2);
-	check(fabs(error) < 0.025,
-		  "400 runs of 4,000 waits in spells of 20 ms every 120: mean error %+.2f%%", 100 * error);
+	check_bursts_unbiased(400, "1,000 at 1 ms", 400);
 	sim_runs(400, 4000, 6.0, 8, 30, &error, &z2);
 	check(fabs(error) < 0.02,
 		  "400 runs of 4,000 waits in spells of 8 ms every 38: mean error %+.2f%%", 100 * error);
@@ -1342,24 +1364,8 @@ test_bursts_estimate(void)
 static void
 test_bursts_sixteen_slots(void)
 {
-	SimResult	r;
-	double		error;
-	double		z2;
-
 	sim_slots = 16;
-	r = check_steady_run("16 slots, steady commit waits", 260, "317 with 8 slots");
-	check(fabs(r.counted_ns - r.burst_cycles_ns) < 0.005 * r.burst_cycles_ns + 128 * MS,
-		  "16 times the real time counted in bursts is %.4f of the burst cycles' time",
-		  r.counted_ns / r.burst_cycles_ns);
-	sim_runs(400, 4000, 2.0, 0, 0, &error, &z2);
-	check(fabs(error) < 0.01 && z2 > 0.5 && z2 < 1.5,
-		  "16 slots, 400 runs of 4,000 steady waits: mean error %+.2f%%, mean squared error %.2f estimated variances",
-		  100 * error, z2);
-	/* one burst in 16 finds a spell or not: four times the runs of 8 slots */
-	sim_runs(1600, 4000, 6.0, 20, 100, &error, &z2);
-	check(fabs(error) < 0.025,
-		  "16 slots, 1,600 runs of 4,000 waits in spells of 20 ms every 120: mean error %+.2f%%",
-		  100 * error);
+	check_bursts_unbiased(260, "317 with 8 slots", 1600);
 	sim_slots = 8;
 }
 
