@@ -1155,6 +1155,13 @@ static uint64_t sim_starved_ns = 0;
 /* wal_stall.episode_sampling in the simulated collector */
 static int	sim_slots = 8;
 
+/* A cycle of the simulated collector: sim_slots slots of a burst's length. */
+static uint64_t
+sim_cycle_ns(void)
+{
+	return (uint64_t) sim_slots * WS_BURST_INTERVALS * MS;
+}
+
 static SimResult
 sim_collect(int n)
 {
@@ -1171,7 +1178,7 @@ sim_collect(int n)
 	ws_cadence_init(&c, &settings, 0, draw(&sim_state) | 1);
 	if (sim_told)
 		know_commit_waits(&c);
-	while (t < horizon + 3 * (uint64_t) sim_slots * 8 * MS)
+	while (t < horizon + 3 * sim_cycle_ns())
 	{
 		WalStallTick tick = ws_cadence_wake(&c, t);
 		WalStallTickSeen seen = writing_tick();
@@ -1288,7 +1295,7 @@ check_bursts_unbiased(double max_per_s, const char *against, int spell_runs)
 	snprintf(what, sizeof(what), "%d slots, steady commit waits", sim_slots);
 	r = check_steady_run(what, max_per_s, against);
 	check(fabs(r.counted_ns - r.burst_cycles_ns) <
-		  0.005 * r.burst_cycles_ns + (uint64_t) sim_slots * 8 * MS,
+		  0.005 * r.burst_cycles_ns + sim_cycle_ns(),
 		  "%d times the real time counted in bursts is %.4f of the burst cycles' time",
 		  sim_slots, r.counted_ns / r.burst_cycles_ns);
 	sim_runs(400, 4000, 2.0, 0, 0, &error, &z2);
