@@ -245,6 +245,7 @@ ws_cadence_configure(WalStallCadence *c, const WalStallCadenceSettings *settings
 		forget_classes(c);
 	c->interval_ns = c->sleep_ns = settings->sample_ns;
 	c->resting = false;
+	c->awaiting = false;
 	c->quiet_ticks = 0;
 	c->deadline_ns = now_ns + c->sleep_ns;
 }
@@ -412,10 +413,12 @@ count_rule(const WalStallCadence *c, uint64_t prev_ns, uint64_t now_ns)
 /*
  * ws_cadence_wake
  *		The tick at now_ns begins: how its samples weigh, the cycle it lies
- *		in, and the count rule of the episodes it sees begin.
+ *		in, and the count rule of the episodes it sees begin.  woken: a
+ *		statement's start ended a sleep that awaited one, before its
+ *		deadline; the next deadline then counts from now.
  */
 WalStallTick
-ws_cadence_wake(WalStallCadence *c, uint64_t now_ns)
+ws_cadence_wake(WalStallCadence *c, uint64_t now_ns, bool woken)
 {
 	WalStallTick tick;
 	uint64_t	gap = now_ns - c->prev_ns;
@@ -425,9 +428,13 @@ ws_cadence_wake(WalStallCadence *c, uint64_t now_ns)
 	tick.interval_ns = c->interval_ns;
 	tick.slept_ns = c->sleep_ns;
 	tick.rested = c->resting;
+	tick.woken = woken && c->awaiting;
 	tick.late = now_ns > c->deadline_ns + c->sleep_ns;
 	c->late = tick.late;
 	c->elapsed_ns = tick.elapsed_ns;
+	c->woken = tick.woken;
+	if (now_ns < c->deadline_ns)
+		c->deadline_ns = now_ns;
 
 	begin_cycle(c, now_ns);
 	begin_burst(c, now_ns);
@@ -718,7 +725,9 @@ in_burst(const WalStallCadence *c, uint64_t t_ns)
  *		WS_LOAD_REST_INTERVALS sample intervals while a process is busy
  *		and the last tick saw WAL inserted; the first tick that sees a
  *		wait ends it, and a tick that cannot tell the insert rate (the
- *		first after start or promotion) takes none.
+ *		first after start or promotion) takes none.  Nor does the tick a
+ *		statement woke: the statement is sampled from its start as a wait
+ *		seen would be, so the sleep's end does not decide what is seen.
  */
 static uint64_t
 choose_rest(WalStallCadence *c, const WalStallTickSeen *seen)
@@ -737,7 +746,7 @@ choose_rest(WalStallCadence *c, const WalStallTickSeen *seen)
 	 */
 	if (seen->process_busy && seen->inserted_bytes > 0)
 		longest = Min(longest, WS_LOAD_REST_INTERVALS * sample_ns);
-	if (seen->tracked_wait || seen->episode_open || seen->rate_unknown ||
+	if (seen->tracked_wait || seen->episode_open || seen->rate_unknown || c->woken ||
 		longest <= sample_ns || c->settings.ring_bytes == 0)
 	{
 		c->quiet_ticks = 0;
@@ -759,6 +768,24 @@ choose_rest(WalStallCadence *c, const WalStallTickSeen *seen)
 		return sample_ns;
 	}
 	return rest;
+}
+
+/*
+ * may_await
+ *		May the sleep that begins at base await a statement until the
+ *		second's close?  Only a rest at its longest, with no process at
+ *		work, when the collector allows it (seen->second_end_ns: after a
+ *		second with no process at work, on a primary, where a statement's
+ *		start wakes it).  Work that starts with no statement (autovacuum, a
+ *		checkpoint) is then seen up to a second late; its samples still
+ *		weigh the time since the last tick, so its time is not lost.
+ */
+static bool
+may_await(const WalStallCadence *c, const WalStallTickSeen *seen, uint64_t rest,
+		  uint64_t base)
+{
+	return c->resting && rest >= c->settings.idle_ns && !seen->process_busy &&
+		seen->second_end_ns > base + rest;
 }
 
 /*
@@ -791,6 +818,8 @@ ws_cadence_next(WalStallCadence *c, const WalStallTickSeen *seen, uint64_t now_n
 	uint64_t	sample_ns = c->settings.sample_ns;
 	bool		bursting = in_burst(c, now_ns);
 	uint64_t	rest;
+	uint64_t	base;
+	bool		await;
 
 	c->cycle_saw_wait |= seen->tracked_wait || seen->episode_open;
 	/* an idle server must rest meanwhile, not wake for bursts */
@@ -807,6 +836,10 @@ ws_cadence_next(WalStallCadence *c, const WalStallTickSeen *seen, uint64_t now_n
 		c->interval_ns = bursting ? sample_ns : longest_interval(c);
 		c->sleep_ns = c->interval_ns;
 	}
-	c->deadline_ns = burst_deadline(c, now_ns,
-									(c->late ? now_ns : c->deadline_ns) + c->sleep_ns);
+	base = c->late ? now_ns : c->deadline_ns;
+	await = may_await(c, seen, rest, base);
+	if (await)
+		c->sleep_ns = seen->second_end_ns - base;
+	c->deadline_ns = burst_deadline(c, now_ns, base + c->sleep_ns);
+	c->awaiting = await && c->deadline_ns == seen->second_end_ns;
 }

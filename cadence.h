@@ -23,7 +23,9 @@
  *
  * Three rules choose the next deadline (docs/sampling.md measures each):
  *	- rest: while nothing can stall, sleep longer than the sampling
- *	  interval (ws_cadence_next(), choose_rest());
+ *	  interval (ws_cadence_next(), choose_rest()); after a second with no
+ *	  process at work, until the second's close, unless a statement
+ *	  begins first (awaiting a statement);
  *	- the adaptive interval: sample at the longest interval, up to
  *	  wal_stall.max_sample_interval, against which the episodes of every
  *	  stall class are long (interval_allowed());
@@ -94,6 +96,8 @@ typedef struct WalStallTickSeen
 	uint64_t	inserted_bytes; /* WAL inserted since the previous tick */
 	bool		rate_unknown;	/* no previous insert position to tell it:
 								 * the first tick after start or promotion */
+	uint64_t	second_end_ns;	/* the close of this second, if the sleep
+								 * may await a statement until then; else 0 */
 } WalStallTickSeen;
 
 /* How the tick that just woke weighs. */
@@ -104,6 +108,7 @@ typedef struct WalStallTick
 	uint64_t	interval_ns;	/* the sampling interval it samples at */
 	uint64_t	slept_ns;		/* the interval or rest that ended */
 	bool		rested;			/* it ends a rest */
+	bool		woken;			/* a statement's start ended the sleep */
 	bool		late;			/* more than a whole sleep late */
 } WalStallTick;
 
@@ -166,6 +171,9 @@ typedef struct WalStallCadence
 	uint64_t	interval_ns;	/* the sampling interval in force */
 	uint64_t	sleep_ns;		/* what is slept: interval_ns or a rest */
 	bool		resting;
+	bool		awaiting;		/* the rest awaits a statement, up to the
+								 * second's close */
+	bool		woken;			/* the last tick ended it early */
 	bool		late;			/* the last tick came late */
 	uint64_t	elapsed_ns;		/* the last tick's weight */
 	int			quiet_ticks;	/* in a row, for the rest */
@@ -205,7 +213,7 @@ extern void ws_cadence_configure(WalStallCadence *c,
 								 const WalStallCadenceSettings *settings,
 								 uint64_t now_ns);
 extern void ws_cadence_reset(WalStallCadence *c);
-extern WalStallTick ws_cadence_wake(WalStallCadence *c, uint64_t now_ns);
+extern WalStallTick ws_cadence_wake(WalStallCadence *c, uint64_t now_ns, bool woken);
 extern uint32_t ws_cadence_episode_weight(WalStallCadence *c, int cls);
 extern void ws_cadence_note_open(WalStallCadence *c, int cls, uint64_t age_ns,
 								 bool counted);

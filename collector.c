@@ -23,6 +23,16 @@
  * WS_RESTING_CORE_READ_SECONDS instead in a second the collector rests
  * through with no process at work: ws_second_reads_core()).
  *
+ * After such a second, on a primary, the collector's rest may await a
+ * statement: it sleeps until the next second's close unless a top-level
+ * statement begins first, whose hook wakes it (ws_statement_begins()).  An
+ * idle server then costs one wake-up a second.  The tick a statement wakes
+ * counts the processes that serve queries as idle since the previous tick,
+ * as they were: none of them at work at that tick, and none began a
+ * statement since but the one that woke us, just now.  Weighing what it
+ * sees of them by the whole sleep would credit the statement with time
+ * before it began.  The sampling then starts again at the sample interval.
+ *
  * The tick is the hot path: no allocation, no catalog access, no lock that
  * backends take on their own paths except the two spinlocks behind
  * GetXLogWriteRecPtr() and GetXLogInsertRecPtr(), each held for a handful
@@ -45,6 +55,13 @@
  *	- a backend's statement slot (queries.c) is written by that backend
  *	  alone inside a change count; a read that sees the count move is tried
  *	  again, a few times, then takes the statement as unknown;
+ *	- await_statement is written by the collector, set before the scan of a
+ *	  tick whose rest may await a statement and cleared when the rest does
+ *	  not, and cleared by the first backend whose statement begins then,
+ *	  which sets the collector's latch; both sides put a full barrier
+ *	  between their own write (the flag; the backend's leaving its idle
+ *	  wait event) and their read of the other's, so either the scan sees
+ *	  the backend at work or the backend sees the flag;
  *	- the PGPROC fields (wait_event_info, pid, lwWaitMode, the latch's
  *	  owner, lockGroupLeader, roleId, databaseId, delayChkpt(Flags)) are read
  *	  without a lock, as pg_stat_activity reads wait events: each is one
@@ -199,6 +216,8 @@ typedef struct CollectorSecond
 	WalStallCounters last_counters; /* at its start */
 	bool		timing_was_on;	/* track_wal_io_timing then */
 	int			unread_seconds; /* rows closed without reading core */
+	bool		idle;			/* the last row closed saw no process at work
+								 * and every tick of it ended a rest */
 	uint64		seen_reset_count;
 	XLogRecPtr	ckpt_started_redo;	/* at the last row that read core */
 	XLogRecPtr	ckpt_done_redo;
@@ -671,12 +690,13 @@ follow(WalStallEpisode *episode, WalStallClass cls,
 /*
  * apply_samples
  *		Advance the episodes of every slot the scan listed by this tick,
- *		taken at the sampling interval interval_ns.  Note in SlotState what
- *		is left open.  Needs our lock exclusively.  Returns the number of
- *		processes in a stall class.
+ *		taken at the sampling interval interval_ns; clients_idle: the
+ *		processes that serve queries count as idle (a tick a statement
+ *		woke).  Note in SlotState what is left open.  Needs our lock
+ *		exclusively.  Returns the number of processes in a stall class.
  */
 static int
-apply_samples(bool ring_full, uint64 elapsed_ns, uint64 interval_ns)
+apply_samples(bool ring_full, uint64 elapsed_ns, uint64 interval_ns, bool clients_idle)
 {
 	int			waiting = 0;
 
@@ -686,7 +706,7 @@ apply_samples(bool ring_full, uint64 elapsed_ns, uint64 interval_ns)
 		int			i = s->slot;
 		SlotState  *state = &scan.slot_state[i];
 		WalStallProcSlot *slot = &ws_slots[i];
-		WalStallEvent event = s->event;
+		WalStallEvent event = (clients_idle && s->serves_queries) ? WS_EVENT_NONE : s->event;
 		WalStallGroup stall_group;
 		WalStallGroup io_group;
 
@@ -872,30 +892,45 @@ add_to_second(const WalStallTick *tick, bool in_recovery, double fill, int waiti
 		second.sum.fill_weighted += fill * elapsed_ns;
 	}
 	second.sum.waiting_weighted += (double) waiting * elapsed_ns;
-	second.sum.active_weighted += (double) scan.active_clients * elapsed_ns;
+	if (!tick->woken)
+		second.sum.active_weighted += (double) scan.active_clients * elapsed_ns;
 }
 
 /*
  * collector_tick
  *		One sample of every process, weighed as the cadence says.  The cost
  *		of the previous tick's work is recorded here too, so that a tick
- *		takes our lock only once.  Returns true if a reset happened since
- *		the previous tick: the caller then starts counting the second
- *		afresh.
+ *		takes our lock only once.  second_end_ns is the close of the current
+ *		second, which the next rest may await a statement until.  Returns
+ *		true if a reset happened since the previous tick: the caller then
+ *		starts counting the second afresh.
  */
 static bool
-collector_tick(uint64 now_ns, const WalStallTick *tick, uint64 last_cost_ns)
+collector_tick(uint64 now_ns, const WalStallTick *tick, uint64 last_cost_ns,
+			   uint64 second_end_ns)
 {
 	bool		in_recovery = RecoveryInProgress();
+	bool		may_await = tick->rested && second.idle && !in_recovery;
 	bool		full_at_tick;
 	bool		ring_full;
 	double		fill;
 	int			waiting;
 	bool		was_reset;
 
+	/*
+	 * Set before the scan: a statement that begins after the scan looked
+	 * at its process finds it set and wakes us.  Such a tick also looks at
+	 * the unused slots, once a second while awaiting.
+	 */
+	if (may_await)
+	{
+		pg_atomic_write_u32(&ws_shared->await_statement, 1);
+		pg_memory_barrier();
+	}
 	read_ring(in_recovery,
-			  ws_shared->ticks % WS_UNUSED_RECHECK_TICKS == 0,
+			  may_await || ws_shared->ticks % WS_UNUSED_RECHECK_TICKS == 0,
 			  &full_at_tick, &fill);
+	scan.seen.second_end_ns = may_await ? second_end_ns : 0;
 
 	/*
 	 * A sample stands for the interval since the previous tick, so it counts
@@ -913,7 +948,7 @@ collector_tick(uint64 now_ns, const WalStallTick *tick, uint64 last_cost_ns)
 	was_reset = notice_reset(now_ns);
 	if (was_reset)
 		reread_torn_statements();
-	waiting = apply_samples(ring_full, tick->elapsed_ns, tick->interval_ns);
+	waiting = apply_samples(ring_full, tick->elapsed_ns, tick->interval_ns, tick->woken);
 	record_tick(tick, in_recovery, last_cost_ns);
 	LWLockRelease(ws_shared->lock);
 
@@ -1012,9 +1047,9 @@ close_second(uint64 now_ns)
 	double		ring_rule_ms;
 
 	/* rests under load read core every second, as any second with work */
-	read_core = ws_second_reads_core(second.sum.ticks > 0 && !second.sum.saw_work &&
-									 second.sum.rested_ticks == second.sum.ticks,
-									 second.unread_seconds);
+	second.idle = second.sum.ticks > 0 && !second.sum.saw_work &&
+		second.sum.rested_ticks == second.sum.ticks;
+	read_core = ws_second_reads_core(second.idle, second.unread_seconds);
 	ws_read_counters(&counters, read_core && WS_COLLECTOR_READS_STATS);
 	ws_counters_delta(&counters, &second.last_counters, &delta);
 	if (read_core)
@@ -1162,6 +1197,7 @@ collector_start(uint64 now_ns)
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
 	ws_shared->collector_pid = MyProcPid;
+	ws_shared->collector_latch = MyLatch;
 	ws_shared->started_at = GetCurrentTimestamp();
 	ws_shared->sample_interval_ns = interval_ns_from_guc();
 	ws_shared->ticks = 0;
@@ -1196,10 +1232,67 @@ collector_exit(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
 	if (ws_shared == NULL)
 		return;
 	LWLockReleaseAll();
+	pg_atomic_write_u32(&ws_shared->await_statement, 0);
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
 	if (ws_shared->collector_pid == MyProcPid)
+	{
 		ws_shared->collector_pid = 0;
+		ws_shared->collector_latch = NULL;
+	}
 	LWLockRelease(ws_shared->lock);
+}
+
+/*
+ * ws_statement_begins
+ *		A top-level statement begins in this backend (queries.c's hooks):
+ *		wake the collector if its rest awaits one.  The barrier orders this
+ *		process's leaving its idle wait event, which the collector's scan
+ *		reads, before the flag's read (the locking paragraph at the top).
+ *		Once per statement, the cost is that barrier and one read of a line
+ *		the collector writes at most twice a second.
+ */
+void
+ws_statement_begins(void)
+{
+	Latch	   *latch;
+
+	if (ws_shared == NULL)
+		return;
+	pg_memory_barrier();
+	if (likely(pg_atomic_read_u32(&ws_shared->await_statement) == 0))
+		return;
+	latch = ws_shared->collector_latch;
+	if (pg_atomic_exchange_u32(&ws_shared->await_statement, 0) != 0 && latch != NULL)
+		SetLatch(latch);
+}
+
+/*
+ * statement_woke_us
+ *		After a rest that awaited a statement: did one end it?  Clears the
+ *		flag either way.  A statement that came as the rest timed out left
+ *		the latch set; the next sleep must not end at once for it.
+ */
+static bool
+statement_woke_us(void)
+{
+	if (pg_atomic_exchange_u32(&ws_shared->await_statement, 0) != 0)
+		return false;
+	ResetLatch(MyLatch);
+	return true;
+}
+
+/*
+ * stop_awaiting
+ *		The tick set the flag, but its rest will not await a statement:
+ *		clear it, and the latch a statement may have set meanwhile, so that
+ *		the rest keeps its deadline.  A signal's latch lost here is no loss:
+ *		the loop looks at the flags every tick.
+ */
+static void
+stop_awaiting(void)
+{
+	pg_atomic_write_u32(&ws_shared->await_statement, 0);
+	ResetLatch(MyLatch);
 }
 
 /*
@@ -1215,6 +1308,8 @@ reload_config(void)
 	ProcessConfigFile(PGC_SIGHUP);
 	settings = cadence_settings();
 	ws_cadence_configure(&cadence, &settings, monotonic_ns());
+	/* the cadence starts again at the sample interval: no await */
+	stop_awaiting();
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
 	ws_shared->sample_interval_ns = settings.sample_ns;
 	LWLockRelease(ws_shared->lock);
@@ -1291,6 +1386,7 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 	for (;;)
 	{
 		uint64		now_ns;
+		bool		woken;
 		WalStallTick tick;
 
 		CHECK_FOR_INTERRUPTS();
@@ -1300,9 +1396,12 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 			reload_config();
 
 		sleep_until(cadence.deadline_ns, cadence.resting);
+		woken = cadence.awaiting && statement_woke_us();
 		now_ns = monotonic_ns();
-		tick = ws_cadence_wake(&cadence, now_ns);
-		if (collector_tick(now_ns, &tick, last_cost))
+		tick = ws_cadence_wake(&cadence, now_ns, woken);
+		/* the tick at a second's close ends that second's row below */
+		if (collector_tick(now_ns, &tick, last_cost,
+						   now_ns >= next_second ? next_second + NS_PER_SEC : next_second))
 		{
 			/*
 			 * The row after a reset covers what happened from the reset on,
@@ -1311,6 +1410,8 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 			(void) checkpoint_in_second();
 		}
 		ws_cadence_next(&cadence, &scan.seen, now_ns);
+		if (scan.seen.second_end_ns != 0 && !cadence.awaiting)
+			stop_awaiting();
 		last_cost = monotonic_ns() - now_ns;
 
 		/*

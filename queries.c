@@ -288,7 +288,10 @@ static void
 ws_ExecutorStart(QueryDesc *queryDesc, int eflags)
 {
 	if (nesting_level == 0)
+	{
+		ws_statement_begins();
 		publish(queryDesc->plannedstmt->queryId);
+	}
 	if (prev_ExecutorStart)
 		prev_ExecutorStart(queryDesc, eflags);
 	else
@@ -343,7 +346,10 @@ static void
 ws_ProcessUtility(WS_PROCESS_UTILITY_PARAMS)
 {
 	if (nesting_level == 0)
+	{
+		ws_statement_begins();
 		publish(pstmt->queryId != UINT64CONST(0) ? pstmt->queryId : ws_my_query_id());
+	}
 	nesting_level++;
 	PG_TRY();
 	{

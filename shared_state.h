@@ -19,6 +19,8 @@
 #define WAL_STALL_SHARED_STATE_H
 
 #include "datatype/timestamp.h"
+#include "port/atomics.h"
+#include "storage/latch.h"
 #include "storage/lwlock.h"
 
 #include "counters.h"
@@ -191,6 +193,14 @@ typedef struct WalStallShared
 	TimestampTz started_at;
 	uint64		reset_count;	/* bumped by every reset */
 	bool		in_recovery;	/* the server is a standby (or recovering) */
+
+	/*
+	 * 1 while the collector's sleep awaits a statement: the first top-level
+	 * statement to begin then clears it and sets collector_latch
+	 * (ws_statement_begins()).
+	 */
+	pg_atomic_uint32 await_statement;
+	Latch	   *collector_latch;
 
 	/* accumulated since reset */
 	WalStallFigures figures;

@@ -130,6 +130,7 @@ ws_shmem_startup(void)
 	{
 		memset(ws_shared, 0, shared_size());
 		ws_shared->lock = &(GetNamedLWLockTranche("wal_stall"))->lock;
+		pg_atomic_init_u32(&ws_shared->await_statement, 0);
 		ws_shared->nslots = slot_count();
 		ws_shared->history_size = ws_history_seconds;
 		ws_shared->figures.reset_at = GetCurrentTimestamp();

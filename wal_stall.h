@@ -79,6 +79,7 @@ extern const char *ws_class_kind(WalStallClass cls);
 
 /* collector.c */
 extern void ws_register_collector(void);
+extern void ws_statement_begins(void);
 PGDLLEXPORT void wal_stall_collector_main(Datum main_arg);
 
 #endif							/* WAL_STALL_H */

@@ -33,15 +33,26 @@ sub ticks_per_second
 	return ($t1 - $t0) / (time - $s0);
 }
 
-# reset first, so that the figures since the reset are all of an idle server
+# Reset first, so that the figures since the reset are all of an idle
+# server.  After a second with no process at work the rest awaits a
+# statement until the next second's close: an idle stretch is one tick a
+# second (its rows' mean interval about 1,000 ms), where a 100 ms rest would
+# give ten.  The reset's own second and the one after it still see work, or
+# rest 100 ms; the rows from 4 s on are idle.
+my $s0 = time;
 $node->safe_psql('postgres', 'SELECT wal_stall_reset()');
-sleep 3;
-my $idle_rate = ticks_per_second(8);
-cmp_ok($idle_rate, '<=', 20, sprintf('idle server: %.1f ticks/s (at most ~10 at 100 ms)', $idle_rate));
-cmp_ok($idle_rate, '>=', 5, 'and the collector still ticks');
-my ($interval, $rest) = split /\|/, $node->safe_psql('postgres',
-	'SELECT current_interval_ms, rest_ms FROM wal_stall_status()');
-cmp_ok($rest, '>', 3000, "time spent resting is reported ($rest ms)");
+usleep(9_000_000);
+my ($idle_rows, $one_tick_rows, $idle_intervals) = split /\|/, $node->safe_psql('postgres', qq{
+	SELECT count(*), count(*) FILTER (WHERE mean_interval_ms >= 900),
+		   string_agg(round(mean_interval_ms::numeric)::text, ' ' ORDER BY sample_time)
+	FROM wal_stall_history
+	WHERE sample_time > to_timestamp($s0) + interval '4 s'
+	  AND sample_time <= to_timestamp($s0) + interval '9 s'});
+cmp_ok($idle_rows, '>=', 4, "idle history rows ($idle_rows)");
+is($one_tick_rows, $idle_rows,
+	"an idle server ticks once a second (mean intervals $idle_intervals ms)");
+my $rest = $node->safe_psql('postgres', 'SELECT rest_ms FROM wal_stall_status()');
+cmp_ok($rest, '>', 5000, "time spent resting is reported ($rest ms)");
 
 # The rests say nothing of how finely an episode is timed: resolution_ms
 # is the mean interval between full-rate samples, not ~100 ms here.
@@ -68,6 +79,38 @@ SKIP:
 	cmp_ok($read_rows, '>=', 2, "core read every 10 s while resting ($read_rows of $idle_rows rows)");
 	cmp_ok($read_rows, '<=', 6, 'and not every second');
 }
+
+# A statement that begins while the rest awaits one wakes the collector
+# (queries.c's hooks): its work is sampled from its start, and counted as
+# long as it was, neither a second late nor stretched back over the sleep
+# it ended.  The DO block is on CPU for 400 ms and inserts no WAL, so the
+# collector rests up to 100 ms meanwhile: its last tenth of a second may go
+# unseen.  The query before it saw work, so the collector awaits a
+# statement only from the end of the second after: the test waits 3.5 s.
+# The rows are read once they are closed; the queries that wait for that
+# come after the window.
+usleep(3_500_000);
+my $w0 = time;
+$node->safe_psql('postgres', q{DO $$
+DECLARE
+	t timestamptz := clock_timestamp();
+BEGIN
+	WHILE clock_timestamp() < t + interval '400 ms' LOOP
+	END LOOP;
+END $$});
+my $w1 = time;
+usleep(2_500_000);
+ok( $node->poll_query_until('postgres', qq{
+		SELECT count(*) > 0 FROM wal_stall_history
+		WHERE sample_time > to_timestamp($w1) + interval '1.5 s'}),
+	'the rows of the statement are closed');
+my ($active_time, $fastest) = split /\|/, $node->safe_psql('postgres', qq{
+	SELECT round(sum(active_backends * seconds)::numeric, 3), round(min(mean_interval_ms)::numeric)
+	FROM wal_stall_history
+	WHERE sample_time > to_timestamp($w0) AND sample_time <= to_timestamp($w1) + interval '1.5 s'});
+cmp_ok($active_time, '>=', 0.25, "the statement that woke the collector is counted at work ($active_time s of 0.4)");
+cmp_ok($active_time, '<=', 0.55, 'and not for the sleep before it');
+cmp_ok($fastest, '<', 60, "its row is sampled finely from its start (mean interval $fastest ms)");
 
 # A statement working on CPU that writes no WAL and waits on nothing
 # tracked: with no WAL inserted nothing can wait on its flush, so the

@@ -110,9 +110,10 @@ sub pgbench_run
 
 # A condition on wal_stall_status(): the collector has started and sampled
 # past the ticks it takes at the full rate before its first rest
-# (WS_QUIET_TICKS_BEFORE_REST in cadence.h), some 15 ms after its start.
-# Not more: on an idle server it then ticks every 100 ms, and a hundred
-# ticks would take some 9 s of waiting.
+# (WS_QUIET_TICKS_BEFORE_REST in cadence.c), some 15 ms after its start.
+# Not more: on an idle server it then ticks every 100 ms, and once a second
+# after a second with no process at work, so a hundred ticks could take
+# a minute.
 our $collector_ticking = 'ticks > 10';
 
 # A session at work on CPU that writes no WAL and waits on nothing

@@ -32,7 +32,7 @@ fresh(WalStallCadence *c, uint64_t max_ns)
 static WalStallTickSeen
 quiet_tick(void)
 {
-	WalStallTickSeen seen = {false, false, false, 0.0, 0, false};
+	WalStallTickSeen seen = {false, false, false, 0.0, 0, false, 0};
 
 	return seen;
 }
@@ -41,7 +41,7 @@ quiet_tick(void)
 static WalStallTickSeen
 busy_tick(void)
 {
-	WalStallTickSeen seen = {false, false, true, 0.0, 0, false};
+	WalStallTickSeen seen = {false, false, true, 0.0, 0, false, 0};
 
 	return seen;
 }
@@ -50,7 +50,7 @@ busy_tick(void)
 static WalStallTickSeen
 writing_tick(void)
 {
-	WalStallTickSeen seen = {false, false, true, 0.0, 200, false};
+	WalStallTickSeen seen = {false, false, true, 0.0, 200, false, 0};
 
 	return seen;
 }
@@ -219,6 +219,99 @@ test_core_reads(void)
 	check(reads == 3, "resting %d s reads core 3 times (%d)",
 		  3 * WS_RESTING_CORE_READ_SECONDS, reads);
 	check(!ws_second_reads_core(true, 0), "a resting second right after a read does not");
+}
+
+/*
+ * An idle server's ticks over [from, to): the collector lets the rest await
+ * a statement (second_end_ns) only after a tick that ended a rest, and only
+ * if may_await; a tick at a second's close awaits until the next one.
+ * Returns the ticks in [from, to).
+ */
+static int
+idle_ticks(WalStallCadence *c, WalStallTickSeen seen, bool may_await,
+		   uint64_t from, uint64_t to)
+{
+	uint64_t	t = c->deadline_ns;
+	int			ticks = 0;
+
+	while (t < to)
+	{
+		WalStallTick tick = ws_cadence_wake(c, t, false);
+		uint64_t	second_end = (t / (1000 * MS) + 1) * 1000 * MS;
+
+		seen.second_end_ns = (may_await && tick.rested) ? second_end : 0;
+		ws_cadence_next(c, &seen, t);
+		ticks += t >= from;
+		t = c->deadline_ns;
+	}
+	return ticks;
+}
+
+/* A cadence idle for 7 s whose tick at 7,000 ms awaits a statement until 8,000 ms. */
+static void
+await_from_7000(WalStallCadence *c)
+{
+	WalStallTickSeen seen = quiet_tick();
+
+	fresh(c, 8 * MS);
+	(void) idle_ticks(c, quiet_tick(), true, 0, 7000 * MS);
+	(void) ws_cadence_wake(c, 7000 * MS, false);
+	seen.second_end_ns = 8000 * MS;
+	ws_cadence_next(c, &seen, 7000 * MS);
+}
+
+/* After a second with no process at work, the rest awaits a statement. */
+static void
+test_await(void)
+{
+	WalStallCadence c;
+	WalStallTick tick;
+	int			ticks;
+
+	fresh(&c, 8 * MS);
+	ticks = idle_ticks(&c, quiet_tick(), true, 2000 * MS, 7000 * MS);
+	check(ticks == 5, "an idle server awaiting statements ticks once a second (%d in 5 s)",
+		  ticks);
+	check(c.awaiting && c.deadline_ns == 7000 * MS,
+		  "... at the second's close (deadline %.1f ms)", c.deadline_ns / 1e6);
+	fresh(&c, 8 * MS);
+	ticks = idle_ticks(&c, quiet_tick(), false, 2000 * MS, 7000 * MS);
+	check(ticks == 50 && !c.awaiting,
+		  "where the collector does not allow it, it rests 100 ms (%d ticks in 5 s)", ticks);
+	fresh(&c, 8 * MS);
+	ticks = idle_ticks(&c, busy_tick(), true, 2000 * MS, 7000 * MS);
+	check(ticks == 50 && !c.awaiting,
+		  "a process at work, even inserting nothing: no await (%d ticks in 5 s)", ticks);
+
+	/* a statement wakes the await at 7,300 ms */
+	await_from_7000(&c);
+	check(c.awaiting, "awaiting from 7,000 ms");
+	tick = ws_cadence_wake(&c, 7300 * MS, true);
+	check(tick.woken && tick.elapsed_ns == 300 * MS && !tick.late,
+		  "woken at 7,300 ms: the tick weighs the 300 ms slept, and is not late");
+	{
+		WalStallTickSeen seen = busy_tick();
+
+		ws_cadence_next(&c, &seen, 7300 * MS);
+	}
+	check(!c.resting && !c.awaiting && c.deadline_ns == 7301 * MS,
+		  "the statement is sampled from the sample interval on (deadline %.3f ms)",
+		  c.deadline_ns / 1e6);
+	tick = ws_cadence_wake(&c, 7301 * MS, true);
+	check(!tick.woken, "a latch set while not awaiting wakes no statement tick");
+
+	/* a signal ends an await early: the next deadline counts from then */
+	await_from_7000(&c);
+	tick = ws_cadence_wake(&c, 7200 * MS, false);
+	check(!tick.woken && tick.elapsed_ns == 200 * MS, "a signal at 7,200 ms: an ordinary tick");
+	{
+		WalStallTickSeen seen = quiet_tick();
+
+		ws_cadence_next(&c, &seen, 7200 * MS);
+	}
+	check(c.resting && c.deadline_ns == 7300 * MS,
+		  "the rest after it ends 100 ms later, not after the await's deadline (%.1f ms)",
+		  c.deadline_ns / 1e6);
 }
 
 static void
@@ -806,8 +899,8 @@ test_bursts_cycles(void)
 		  "... and where its burst begins, when it is still to come");
 	c.cycle.slot_from_ns = 1056 * MS;
 	c.cycle.count_from_ns = c.cycle.count_to_ns = 1056 * MS;
-	(void) ws_cadence_wake(&c, 1056 * MS);
-	(void) ws_cadence_wake(&c, 1065 * MS);
+	(void) ws_cadence_wake(&c, 1056 * MS, false);
+	(void) ws_cadence_wake(&c, 1065 * MS, false);
 	check(c.cycle.start_ns == 1000 * MS && c.burst_begun &&
 		  c.cycle.count_from_ns == 1065 * MS && c.cycle.end_ns == 1073 * MS,
 		  "a burst whose slot passed before its second tick (a starved CPU) begins all the same, "
@@ -1180,7 +1273,7 @@ sim_collect(int n)
 		know_commit_waits(&c);
 	while (t < horizon + 3 * sim_cycle_ns())
 	{
-		WalStallTick tick = ws_cadence_wake(&c, t);
+		WalStallTick tick = ws_cadence_wake(&c, t, false);
 		WalStallTickSeen seen = writing_tick();
 
 		if (c.cycle.start_ns != cycle_start)
@@ -1430,6 +1523,7 @@ main(void)
 	test_stretch();
 	test_disabled();
 	test_first_sample();
+	test_await();
 	test_load_may_rest();
 	test_load_rest_after_wait();
 	test_load_stretch();
