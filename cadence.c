@@ -423,10 +423,13 @@ ws_cadence_wake(WalStallCadence *c, uint64_t now_ns, bool woken)
 	WalStallTick tick;
 	uint64_t	gap = now_ns - c->prev_ns;
 
-	tick.elapsed_ns = Min(gap, WS_SAMPLE_REACH_SLEEPS * c->sleep_ns);
+	/* an await's reach is its own length and ten rests, not ten awaits */
+	tick.elapsed_ns = Min(gap, c->awaiting ?
+						  c->sleep_ns + WS_SAMPLE_REACH_SLEEPS * c->settings.idle_ns :
+						  WS_SAMPLE_REACH_SLEEPS * c->sleep_ns);
 	tick.unobserved_ns = gap - tick.elapsed_ns;
 	tick.interval_ns = c->interval_ns;
-	tick.slept_ns = c->sleep_ns;
+	tick.slept_ns = now_ns < c->deadline_ns ? gap : c->sleep_ns;
 	tick.rested = c->resting;
 	tick.woken = woken && c->awaiting;
 	tick.late = now_ns > c->deadline_ns + c->sleep_ns;
@@ -774,9 +777,10 @@ choose_rest(WalStallCadence *c, const WalStallTickSeen *seen)
  * may_await
  *		May the sleep that begins at base await a statement until the
  *		second's close?  Only a rest at its longest, with no process at
- *		work, when the collector allows it (seen->second_end_ns: after a
- *		second with no process at work, on a primary, where a statement's
- *		start wakes it).  Work that starts with no statement (autovacuum, a
+ *		work and no WAL inserted since the last tick (the ring's margin
+ *		holds for a rest, not for a second), when the collector allows it
+ *		(seen->second_end_ns: after a second with no process at work, on a
+ *		primary, where a statement's start wakes it).  Work that starts with no statement (autovacuum, a
  *		checkpoint) is then seen up to a second late; its samples still
  *		weigh the time since the last tick, so its time is not lost.
  */
@@ -785,6 +789,7 @@ may_await(const WalStallCadence *c, const WalStallTickSeen *seen, uint64_t rest,
 		  uint64_t base)
 {
 	return c->resting && rest >= c->settings.idle_ns && !seen->process_busy &&
+		seen->inserted_bytes == 0 && !seen->rate_unknown &&
 		seen->second_end_ns > base + rest;
 }
 
@@ -819,7 +824,6 @@ ws_cadence_next(WalStallCadence *c, const WalStallTickSeen *seen, uint64_t now_n
 	bool		bursting = in_burst(c, now_ns);
 	uint64_t	rest;
 	uint64_t	base;
-	bool		await;
 
 	c->cycle_saw_wait |= seen->tracked_wait || seen->episode_open;
 	/* an idle server must rest meanwhile, not wake for bursts */
@@ -837,9 +841,10 @@ ws_cadence_next(WalStallCadence *c, const WalStallTickSeen *seen, uint64_t now_n
 		c->sleep_ns = c->interval_ns;
 	}
 	base = c->late ? now_ns : c->deadline_ns;
-	await = may_await(c, seen, rest, base);
-	if (await)
+	/* a burst to come keeps its deadline: no await past it */
+	c->awaiting = may_await(c, seen, rest, base) &&
+		burst_deadline(c, now_ns, seen->second_end_ns) == seen->second_end_ns;
+	if (c->awaiting)
 		c->sleep_ns = seen->second_end_ns - base;
 	c->deadline_ns = burst_deadline(c, now_ns, base + c->sleep_ns);
-	c->awaiting = await && c->deadline_ns == seen->second_end_ns;
 }

@@ -55,10 +55,11 @@
  *	- a backend's statement slot (queries.c) is written by that backend
  *	  alone inside a change count; a read that sees the count move is tried
  *	  again, a few times, then takes the statement as unknown;
- *	- await_statement is written by the collector, set before the scan of a
- *	  tick whose rest may await a statement and cleared when the rest does
- *	  not, and cleared by the first backend whose statement begins then,
- *	  which sets the collector's latch; both sides put a full barrier
+ *	- the await flag (WalStallAwait) is an atomic, set by the collector
+ *	  before the scan of a tick whose rest may await a statement and cleared
+ *	  when the rest does not, and cleared by the first backend whose
+ *	  statement begins then, which sets the collector's latch; both sides
+ *	  put a full barrier
  *	  between their own write (the flag; the backend's leaving its idle
  *	  wait event) and their read of the other's, so either the scan sees
  *	  the backend at work or the backend sees the flag;
@@ -183,6 +184,7 @@ typedef struct CollectorScan
 	ProcSample *samples;		/* the first nsamples: slots to visit */
 	int			nsamples;
 	int			active_clients; /* processes serving queries at work */
+	bool		client_mid_statement;	/* one in an idle wait but ClientRead */
 	bool		writer_asleep;	/* the WAL writer slept at this tick */
 	uint32		writer_sleep_event; /* its wait event then */
 	WalStallTickSeen seen;		/* what the tick saw, for the cadence */
@@ -462,6 +464,9 @@ sort_slots(PGPROC *procs, int n, bool recheck_unused)
 		scan.seen.process_busy |= busy;
 		/* the branches in there follow the slot's pool, fixed per slot */
 		scan.active_clients += busy & proc_serves_queries(&procs[i], state->pool);
+		/* a pg_sleep(), a cost-based vacuum delay, a row sent to a slow client */
+		if (untracked & !busy & (info != WAIT_EVENT_CLIENT_READ) & (state->pool != POOL_OTHER))
+			scan.client_mid_statement |= proc_serves_queries(&procs[i], state->pool);
 		scan.writer_asleep |= untracked & (info == scan.writer_sleep_event);
 		/* a process is there if it is in any wait */
 		state->unused &= zero;
@@ -509,6 +514,7 @@ scan_processes(bool recheck_unused)
 	scan.seen.episode_open = false;
 	scan.seen.process_busy = false;
 	scan.active_clients = 0;
+	scan.client_mid_statement = false;
 	scan.writer_asleep = false;
 	scan.nsamples = 0;
 
@@ -897,20 +903,39 @@ add_to_second(const WalStallTick *tick, bool in_recovery, double fill, int waiti
 }
 
 /*
+ * may_await_statement
+ *		May the rest after this tick await a statement?  After a second with
+ *		no process at work (the last one closed and this one so far, or the
+ *		one this tick closes), on a primary, from a rest at its longest.
+ */
+static bool
+may_await_statement(const WalStallTick *tick, bool closing, bool in_recovery)
+{
+	bool		quiet_so_far = !second.sum.saw_work &&
+		second.sum.rested_ticks == second.sum.ticks;
+
+	/* a second awaited whole has no tick of its own until this one */
+	return !in_recovery && tick->rested && !tick->woken &&
+		tick->slept_ns >= cadence.settings.idle_ns && quiet_so_far &&
+		(second.idle || (closing && second.sum.ticks > 0));
+}
+
+/*
  * collector_tick
  *		One sample of every process, weighed as the cadence says.  The cost
  *		of the previous tick's work is recorded here too, so that a tick
- *		takes our lock only once.  second_end_ns is the close of the current
- *		second, which the next rest may await a statement until.  Returns
- *		true if a reset happened since the previous tick: the caller then
- *		starts counting the second afresh.
+ *		takes our lock only once.  second_close_ns is when the current
+ *		second's row closes: the next rest may await a statement until the
+ *		close after this tick.  Returns true if a reset happened since the
+ *		previous tick: the caller then starts counting the second afresh.
  */
 static bool
 collector_tick(uint64 now_ns, const WalStallTick *tick, uint64 last_cost_ns,
-			   uint64 second_end_ns)
+			   uint64 second_close_ns)
 {
 	bool		in_recovery = RecoveryInProgress();
-	bool		may_await = tick->rested && second.idle && !in_recovery;
+	bool		closing = now_ns >= second_close_ns;
+	bool		may_await = may_await_statement(tick, closing, in_recovery);
 	bool		full_at_tick;
 	bool		ring_full;
 	double		fill;
@@ -924,13 +949,15 @@ collector_tick(uint64 now_ns, const WalStallTick *tick, uint64 last_cost_ns,
 	 */
 	if (may_await)
 	{
-		pg_atomic_write_u32(&ws_shared->await_statement, 1);
+		pg_atomic_write_u32(&ws_shared->await.s.flag, 1);
 		pg_memory_barrier();
 	}
 	read_ring(in_recovery,
 			  may_await || ws_shared->ticks % WS_UNUSED_RECHECK_TICKS == 0,
 			  &full_at_tick, &fill);
-	scan.seen.second_end_ns = may_await ? second_end_ns : 0;
+	/* a client in an idle wait mid-statement would begin none to wake us */
+	scan.seen.second_end_ns = (may_await && !scan.client_mid_statement) ?
+		second_close_ns + (closing ? NS_PER_SEC : 0) : 0;
 
 	/*
 	 * A sample stands for the interval since the previous tick, so it counts
@@ -1197,7 +1224,7 @@ collector_start(uint64 now_ns)
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
 	ws_shared->collector_pid = MyProcPid;
-	ws_shared->collector_latch = MyLatch;
+	ws_shared->await.s.latch = MyLatch;
 	ws_shared->started_at = GetCurrentTimestamp();
 	ws_shared->sample_interval_ns = interval_ns_from_guc();
 	ws_shared->ticks = 0;
@@ -1232,12 +1259,12 @@ collector_exit(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
 	if (ws_shared == NULL)
 		return;
 	LWLockReleaseAll();
-	pg_atomic_write_u32(&ws_shared->await_statement, 0);
+	pg_atomic_write_u32(&ws_shared->await.s.flag, 0);
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);
 	if (ws_shared->collector_pid == MyProcPid)
 	{
 		ws_shared->collector_pid = 0;
-		ws_shared->collector_latch = NULL;
+		ws_shared->await.s.latch = NULL;
 	}
 	LWLockRelease(ws_shared->lock);
 }
@@ -1248,8 +1275,8 @@ collector_exit(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
  *		wake the collector if its rest awaits one.  The barrier orders this
  *		process's leaving its idle wait event, which the collector's scan
  *		reads, before the flag's read (the locking paragraph at the top).
- *		Once per statement, the cost is that barrier and one read of a line
- *		the collector writes at most twice a second.
+ *		Once per statement, the cost is that barrier and one read of a cache
+ *		line that the collector writes only around its rests.
  */
 void
 ws_statement_begins(void)
@@ -1259,10 +1286,10 @@ ws_statement_begins(void)
 	if (ws_shared == NULL)
 		return;
 	pg_memory_barrier();
-	if (likely(pg_atomic_read_u32(&ws_shared->await_statement) == 0))
+	if (likely(pg_atomic_read_u32(&ws_shared->await.s.flag) == 0))
 		return;
-	latch = ws_shared->collector_latch;
-	if (pg_atomic_exchange_u32(&ws_shared->await_statement, 0) != 0 && latch != NULL)
+	latch = ws_shared->await.s.latch;
+	if (pg_atomic_exchange_u32(&ws_shared->await.s.flag, 0) != 0 && latch != NULL)
 		SetLatch(latch);
 }
 
@@ -1275,7 +1302,7 @@ ws_statement_begins(void)
 static bool
 statement_woke_us(void)
 {
-	if (pg_atomic_exchange_u32(&ws_shared->await_statement, 0) != 0)
+	if (pg_atomic_exchange_u32(&ws_shared->await.s.flag, 0) != 0)
 		return false;
 	ResetLatch(MyLatch);
 	return true;
@@ -1291,7 +1318,7 @@ statement_woke_us(void)
 static void
 stop_awaiting(void)
 {
-	pg_atomic_write_u32(&ws_shared->await_statement, 0);
+	pg_atomic_write_u32(&ws_shared->await.s.flag, 0);
 	ResetLatch(MyLatch);
 }
 
@@ -1399,9 +1426,7 @@ wal_stall_collector_main(Datum main_arg pg_attribute_unused())
 		woken = cadence.awaiting && statement_woke_us();
 		now_ns = monotonic_ns();
 		tick = ws_cadence_wake(&cadence, now_ns, woken);
-		/* the tick at a second's close ends that second's row below */
-		if (collector_tick(now_ns, &tick, last_cost,
-						   now_ns >= next_second ? next_second + NS_PER_SEC : next_second))
+		if (collector_tick(now_ns, &tick, last_cost, next_second))
 		{
 			/*
 			 * The row after a reset covers what happened from the reset on,

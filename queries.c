@@ -301,6 +301,9 @@ ws_ExecutorStart(QueryDesc *queryDesc, int eflags)
 static void
 ws_ExecutorRun(WS_EXECUTOR_RUN_PARAMS)
 {
+	/* an Execute of a portal already open begins no ExecutorStart() */
+	if (nesting_level == 0)
+		ws_statement_begins();
 	nesting_level++;
 	PG_TRY();
 	{

@@ -166,17 +166,35 @@ typedef struct WalStallFigures
 } WalStallFigures;
 
 /*
+ * Whether the collector's rest awaits a statement: flag is 1 while it does,
+ * and the first top-level statement to begin then clears it and sets latch
+ * (ws_statement_begins()).  Backends read it at every statement, so it has
+ * a cache line of its own, away from what the collector writes every tick.
+ */
+typedef union WalStallAwait
+{
+	struct
+	{
+		pg_atomic_uint32 flag;
+		Latch	   *latch;		/* the collector's; NULL while none runs */
+	}			s;
+	char		line[PG_CACHE_LINE_SIZE];
+} WalStallAwait;
+
+/*
  * The shared state.
  *
  * Locking: "lock" (our own tranche, never taken by backends on their own
  * paths) guards all of it; the protocol, who writes what and who may read
  * without it, is at the top of collector.c.  Only nslots and history_size,
- * fixed when shared memory is created, and what the collector alone writes
- * and reads back (ticks, the episode slots while it scans) are read
- * without it.
+ * fixed when shared memory is created, await (an atomic flag and the
+ * latch it wakes), and what the collector alone writes and reads back
+ * (ticks, the episode slots while it scans) are read without it.
  */
 typedef struct WalStallShared
 {
+	WalStallAwait await;		/* first: ShmemInitStruct() starts the struct
+								 * on a cache line */
 	LWLock	   *lock;
 
 	/* the collector watching itself */
@@ -193,14 +211,6 @@ typedef struct WalStallShared
 	TimestampTz started_at;
 	uint64		reset_count;	/* bumped by every reset */
 	bool		in_recovery;	/* the server is a standby (or recovering) */
-
-	/*
-	 * 1 while the collector's sleep awaits a statement: the first top-level
-	 * statement to begin then clears it and sets collector_latch
-	 * (ws_statement_begins()).
-	 */
-	pg_atomic_uint32 await_statement;
-	Latch	   *collector_latch;
 
 	/* accumulated since reset */
 	WalStallFigures figures;

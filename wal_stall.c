@@ -130,7 +130,7 @@ ws_shmem_startup(void)
 	{
 		memset(ws_shared, 0, shared_size());
 		ws_shared->lock = &(GetNamedLWLockTranche("wal_stall"))->lock;
-		pg_atomic_init_u32(&ws_shared->await_statement, 0);
+		pg_atomic_init_u32(&ws_shared->await.s.flag, 0);
 		ws_shared->nslots = slot_count();
 		ws_shared->history_size = ws_history_seconds;
 		ws_shared->figures.reset_at = GetCurrentTimestamp();
@@ -208,9 +208,10 @@ define_gucs(void)
 							NULL, NULL, NULL);
 
 	DefineCustomRealVariable("wal_stall.idle_interval",
-							 "Longest time between two samples while nothing can stall.",
+							 "Longest rest between two samples while nothing can stall.",
 							 "While no process waits, and none at work inserts WAL, the collector stretches its interval up to this; "
-							 "set it to wal_stall.sample_interval or below to sample at a constant rate.",
+							 "after a second with no process at work, a primary's rest awaits a statement until the second's close. "
+							 "Set it to wal_stall.sample_interval or below to sample at a constant rate.",
 							 &ws_idle_interval_ms,
 							 100.0, 0.1, WS_MAX_SAMPLE_INTERVAL_MS,
 							 PGC_SIGHUP,

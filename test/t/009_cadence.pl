@@ -36,14 +36,16 @@ sub ticks_per_second
 # Reset first, so that the figures since the reset are all of an idle
 # server.  After a second with no process at work the rest awaits a
 # statement until the next second's close: an idle stretch is one tick a
-# second (its rows' mean interval about 1,000 ms), where a 100 ms rest would
-# give ten.  The reset's own second and the one after it still see work, or
-# rest 100 ms; the rows from 4 s on are idle.
+# second, where a 100 ms rest would give ten.  A row of one tick has a mean
+# interval over 600 ms (about 1,000, less by how late the row before it
+# closed, up to a rest), one of two ticks 550 ms at most.  The reset's own
+# second and the one after it still see work, or rest 100 ms; the rows from
+# 4 s on are idle.
 my $s0 = time;
 $node->safe_psql('postgres', 'SELECT wal_stall_reset()');
 usleep(9_000_000);
 my ($idle_rows, $one_tick_rows, $idle_intervals) = split /\|/, $node->safe_psql('postgres', qq{
-	SELECT count(*), count(*) FILTER (WHERE mean_interval_ms >= 900),
+	SELECT count(*), count(*) FILTER (WHERE mean_interval_ms > 600),
 		   string_agg(round(mean_interval_ms::numeric)::text, ' ' ORDER BY sample_time)
 	FROM wal_stall_history
 	WHERE sample_time > to_timestamp($s0) + interval '4 s'
@@ -84,9 +86,10 @@ SKIP:
 # (queries.c's hooks): its work is sampled from its start, and counted as
 # long as it was, neither a second late nor stretched back over the sleep
 # it ended.  The DO block is on CPU for 400 ms and inserts no WAL, so the
-# collector rests up to 100 ms meanwhile: its last tenth of a second may go
-# unseen.  The query before it saw work, so the collector awaits a
-# statement only from the end of the second after: the test waits 3.5 s.
+# collector rests up to 100 ms meanwhile: the last tenth of a second or so
+# of it may go unseen.  The query before it saw work, so the collector
+# awaits a statement only from the end of the second after: the test
+# waits 3.5 s, and checks that the last row before the block was one tick.
 # The rows are read once they are closed; the queries that wait for that
 # come after the window.
 usleep(3_500_000);
@@ -104,13 +107,32 @@ ok( $node->poll_query_until('postgres', qq{
 		SELECT count(*) > 0 FROM wal_stall_history
 		WHERE sample_time > to_timestamp($w1) + interval '1.5 s'}),
 	'the rows of the statement are closed');
-my ($active_time, $fastest) = split /\|/, $node->safe_psql('postgres', qq{
-	SELECT round(sum(active_backends * seconds)::numeric, 3), round(min(mean_interval_ms)::numeric)
-	FROM wal_stall_history
+my $before = $node->safe_psql('postgres', qq{
+	SELECT round(mean_interval_ms::numeric) FROM wal_stall_history
+	WHERE sample_time <= to_timestamp($w0) ORDER BY sample_time DESC LIMIT 1});
+cmp_ok($before, '>', 600, "the collector awaited a statement before it (last row: $before ms a tick)");
+my $active_time = $node->safe_psql('postgres', qq{
+	SELECT round(sum(active_backends * seconds)::numeric, 3) FROM wal_stall_history
 	WHERE sample_time > to_timestamp($w0) AND sample_time <= to_timestamp($w1) + interval '1.5 s'});
-cmp_ok($active_time, '>=', 0.25, "the statement that woke the collector is counted at work ($active_time s of 0.4)");
+cmp_ok($active_time, '>=', 0.2, "the statement that woke the collector is counted at work ($active_time s of 0.4)");
 cmp_ok($active_time, '<=', 0.55, 'and not for the sleep before it');
-cmp_ok($fastest, '<', 60, "its row is sampled finely from its start (mean interval $fastest ms)");
+
+# A client asleep in the middle of a statement (pg_sleep()) begins no
+# statement when it goes back to work, so no rest awaits one while it is
+# there: the rows of its sleep keep ten ticks a second.
+my $p0 = time;
+my $sleeper = $node->background_psql('postgres');
+$sleeper->query_until(qr/started/, "\\echo started\nSELECT pg_sleep(7);\n");
+usleep(6_000_000);
+my ($sleep_rows, $resting_rows, $sleep_intervals) = split /\|/, $node->safe_psql('postgres', qq{
+	SELECT count(*), count(*) FILTER (WHERE mean_interval_ms <= 200),
+		   string_agg(round(mean_interval_ms::numeric)::text, ' ' ORDER BY sample_time)
+	FROM wal_stall_history
+	WHERE sample_time > to_timestamp($p0) + interval '3 s'
+	  AND sample_time <= to_timestamp($p0) + interval '6 s'});
+ok($sleep_rows >= 2 && $resting_rows == $sleep_rows,
+	"a client asleep mid-statement: no await (mean intervals $sleep_intervals ms)");
+$sleeper->quit;
 
 # A statement working on CPU that writes no WAL and waits on nothing
 # tracked: with no WAL inserted nothing can wait on its flush, so the

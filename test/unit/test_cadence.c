@@ -283,6 +283,24 @@ test_await(void)
 	check(ticks == 50 && !c.awaiting,
 		  "a process at work, even inserting nothing: no await (%d ticks in 5 s)", ticks);
 
+	fresh(&c, 8 * MS);
+	{
+		WalStallTickSeen seen = quiet_tick();
+
+		seen.inserted_bytes = 100;
+		ticks = idle_ticks(&c, seen, true, 2000 * MS, 7000 * MS);
+	}
+	check(ticks == 50 && !c.awaiting,
+		  "WAL inserted since the last tick, by no process at work: no await (%d ticks in 5 s)",
+		  ticks);
+
+	/* a collector stopped for 5 s in an await: its own length and ten rests count */
+	await_from_7000(&c);
+	tick = ws_cadence_wake(&c, 13000 * MS, false);
+	check(tick.elapsed_ns == 2000 * MS && tick.unobserved_ns == 4000 * MS && tick.late,
+		  "an await's tick 5 s late weighs 2,000 ms, 4,000 unobserved (%.0f, %.0f)",
+		  tick.elapsed_ns / 1e6, tick.unobserved_ns / 1e6);
+
 	/* a statement wakes the await at 7,300 ms */
 	await_from_7000(&c);
 	check(c.awaiting, "awaiting from 7,000 ms");
