@@ -780,9 +780,10 @@ choose_rest(WalStallCadence *c, const WalStallTickSeen *seen)
  *		work and no WAL inserted since the last tick (the ring's margin
  *		holds for a rest, not for a second), when the collector allows it
  *		(seen->second_end_ns: after a second with no process at work, on a
- *		primary, where a statement's start wakes it).  Work that starts with no statement (autovacuum, a
- *		checkpoint) is then seen up to a second late; its samples still
- *		weigh the time since the last tick, so its time is not lost.
+ *		primary, where a statement's start wakes it).  Work that starts
+ *		with no statement (autovacuum, a checkpoint) is then seen up to a
+ *		second late; its samples still weigh the time since the last tick,
+ *		so its time is not lost.
  */
 static bool
 may_await(const WalStallCadence *c, const WalStallTickSeen *seen, uint64_t rest,

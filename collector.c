@@ -902,6 +902,13 @@ add_to_second(const WalStallTick *tick, bool in_recovery, double fill, int waiti
 		second.sum.active_weighted += (double) scan.active_clients * elapsed_ns;
 }
 
+/* No tick of the current second so far saw work, and each ended a rest. */
+static bool
+second_quiet_so_far(void)
+{
+	return !second.sum.saw_work && second.sum.rested_ticks == second.sum.ticks;
+}
+
 /*
  * may_await_statement
  *		May the rest after this tick await a statement?  After a second with
@@ -911,12 +918,9 @@ add_to_second(const WalStallTick *tick, bool in_recovery, double fill, int waiti
 static bool
 may_await_statement(const WalStallTick *tick, bool closing, bool in_recovery)
 {
-	bool		quiet_so_far = !second.sum.saw_work &&
-		second.sum.rested_ticks == second.sum.ticks;
-
 	/* a second awaited whole has no tick of its own until this one */
 	return !in_recovery && tick->rested && !tick->woken &&
-		tick->slept_ns >= cadence.settings.idle_ns && quiet_so_far &&
+		tick->slept_ns >= cadence.settings.idle_ns && second_quiet_so_far() &&
 		(second.idle || (closing && second.sum.ticks > 0));
 }
 
@@ -1074,8 +1078,7 @@ close_second(uint64 now_ns)
 	double		ring_rule_ms;
 
 	/* rests under load read core every second, as any second with work */
-	second.idle = second.sum.ticks > 0 && !second.sum.saw_work &&
-		second.sum.rested_ticks == second.sum.ticks;
+	second.idle = second.sum.ticks > 0 && second_quiet_so_far();
 	read_core = ws_second_reads_core(second.idle, second.unread_seconds);
 	ws_read_counters(&counters, read_core && WS_COLLECTOR_READS_STATS);
 	ws_counters_delta(&counters, &second.last_counters, &delta);
