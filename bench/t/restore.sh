@@ -49,6 +49,15 @@ if [ "$PGBIN" != "/usr/lib/postgresql/$major/bin" ]; then
 	exit 0
 fi
 
+# a run killed before its trap (SIGKILL, a reboot) leaves its cluster:
+# drop any whose run is gone, so pg_lsclusters does not keep them
+for old in $(pg_lsclusters -h | awk -v m="$major" '$1 == m && $2 ~ /^wsbrestore[0-9]+$/ { print $2 }'); do
+	pid=${old#wsbrestore}
+	grep -qs restore.sh "/proc/$pid/cmdline" && continue
+	pg_dropcluster --stop "$major" "$old" >/dev/null 2>&1 || true
+	rm -rf "/tmp/wsb_restore_sock.$pid"
+done
+
 work_dir wsb_restore
 dc=wsbrestore$$
 port=5621
