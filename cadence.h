@@ -55,13 +55,6 @@
  */
 #define WS_SAMPLE_REACH_SLEEPS	10
 
-/*
- * While the collector rests through whole seconds of an idle server, core's
- * statistics are read every this many seconds: on an idle server that read
- * is most of what the collector still costs.
- */
-#define WS_RESTING_CORE_READ_SECONDS	10
-
 /* Classes the cadence can follow: WS_NUM_CLASSES fits (collector.c). */
 #define WS_CADENCE_MAX_CLASSES	8
 
@@ -236,22 +229,6 @@ static inline uint64_t
 ws_first_sample_length(uint64_t weight_ns, uint64_t interval_ns)
 {
 	return weight_ns < interval_ns ? weight_ns : interval_ns;
-}
-
-/*
- * ws_second_reads_core
- *		Does the history row that closes read core's statistics?  Always,
- *		but in a second the collector rested through with no process at
- *		work: nothing a client waits on happens there.  Then every
- *		WS_RESTING_CORE_READ_SECONDS, unread_seconds being the rows closed
- *		since the last read; the next row that reads carries what core
- *		counted meanwhile, so sums over the history stay exact.
- */
-static inline bool
-ws_second_reads_core(bool rested_idle_second, int unread_seconds)
-{
-	return !rested_idle_second ||
-		unread_seconds + 1 >= WS_RESTING_CORE_READ_SECONDS;
 }
 
 #endif							/* WAL_STALL_CADENCE_H */

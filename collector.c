@@ -19,17 +19,16 @@
  *	  through the I/O that follows, the ring's fill deciding only where no
  *	  lock mode has (ws_sample_class()), and the summary and the history
  *	  count each sample in that same class.
- * Every second: close a history row, reading the core counters for it (every
- * WS_RESTING_CORE_READ_SECONDS instead in a second the collector rests
- * through with no process at work: ws_second_reads_core()).
+ * Every second: close a history row, reading the core counters for it.
  *
- * After such a second, on a primary, the collector's rest may await a
- * statement: it sleeps until the next second's close unless a top-level
- * statement begins first, whose hook wakes it (ws_statement_begins()).  An
- * idle server then costs one wake-up a second.  The tick a statement wakes
- * counts the processes that serve queries as idle since the previous tick,
- * as they were: none of them at work at that tick, and none began a
- * statement since but the one that woke us, just now.  Weighing what it
+ * After a second the collector rested through with no process at work, on
+ * a primary, its rest may await a statement: it sleeps until the next
+ * second's close unless a top-level statement begins first, whose hook
+ * wakes it (ws_statement_begins()).  An idle server then costs one
+ * wake-up a second.  The tick a statement wakes counts the processes that
+ * serve queries as idle since the previous tick, as they were: none of
+ * them at work at that tick, and none began a statement since but the one
+ * that woke us, just now.  Weighing what it
  * sees of them by the whole sleep would credit the statement with time
  * before it began.  The sampling then starts again at the sample interval.
  *
@@ -217,11 +216,10 @@ typedef struct CollectorSecond
 	uint64		started_ns;		/* monotonic clock at its start */
 	WalStallCounters last_counters; /* at its start */
 	bool		timing_was_on;	/* track_wal_io_timing then */
-	int			unread_seconds; /* rows closed without reading core */
 	bool		idle;			/* the last row closed saw no process at work
 								 * and every tick of it ended a rest */
 	uint64		seen_reset_count;
-	XLogRecPtr	ckpt_started_redo;	/* at the last row that read core */
+	XLogRecPtr	ckpt_started_redo;	/* at the last row closed */
 	XLogRecPtr	ckpt_done_redo;
 } CollectorSecond;
 
@@ -1012,12 +1010,10 @@ ongoing_fsync_max_ns(int n)
  *		started (the latest redo pointer moved), ended (pg_control's moved),
  *		or is running (the two differ).  A checkpoint that starts and ends
  *		within one second shows as done.  Both pointers move at the very
- *		moment, so this has no lag beyond the second's own length.  It is
- *		called with the core counters, so a second the collector rested
- *		through sees it every WS_RESTING_CORE_READ_SECONDS, and a checkpoint
- *		that passed unseen shows as done then.  pg_control's pointer is read only while the one
- *		begun differs from the last one seen completed: between checkpoints,
- *		not at all (ws_checkpoint_done_redo()).
+ *		moment, so this has no lag beyond the second's own length.
+ *		pg_control's pointer is read only while the one begun differs from
+ *		the last one seen completed: between checkpoints, not at all
+ *		(ws_checkpoint_done_redo()).
  */
 static WalStallCheckpoint
 checkpoint_in_second(void)
@@ -1071,25 +1067,14 @@ close_second(uint64 now_ns)
 	uint64		ongoing_ns;
 	double		elapsed = Max(second.sum.elapsed_ns, 1);
 	bool		timing_on = second.timing_was_on && track_wal_io_timing;
-	bool		read_core;
 	uint64		stall_sampled_ns = 0;
 	int64		waits;
 	int64		waits_io_first;
 	double		ring_rule_ms;
 
-	/* rests under load read core every second, as any second with work */
 	second.idle = second.sum.ticks > 0 && second_quiet_so_far();
-	read_core = ws_second_reads_core(second.idle, second.unread_seconds);
-	ws_read_counters(&counters, read_core && WS_COLLECTOR_READS_STATS);
+	ws_read_counters(&counters, WS_COLLECTOR_READS_STATS);
 	ws_counters_delta(&counters, &second.last_counters, &delta);
-	if (read_core)
-		second.unread_seconds = 0;
-	else
-	{
-		/* core's counts since the last read go to the next row that reads */
-		ws_counters_keep_stats(&counters, &second.last_counters);
-		second.unread_seconds++;
-	}
 
 	memset(&row, 0, sizeof(row));
 	row.sample_time = GetCurrentTimestamp();
@@ -1118,7 +1103,7 @@ close_second(uint64 now_ns)
 	row.resolution_ms = stall_sampled_ns > 0 ?
 		second.sum.stall_interval_weighted / stall_sampled_ns / WS_NS_PER_MS : -1;
 	row.wal_fpi = delta.wal_fpi;
-	row.checkpoint = read_core ? checkpoint_in_second() : WS_CKPT_NONE;
+	row.checkpoint = checkpoint_in_second();
 	row.checkpoint_kind = checkpoint_kind(&delta);
 
 	LWLockAcquire(ws_shared->lock, LW_EXCLUSIVE);

@@ -138,21 +138,6 @@ ws_read_counters(WalStallCounters *counters, bool with_stats)
 }
 
 /*
- * ws_counters_keep_stats
- *		Give counters, read without statistics, the statistics counters of
- *		an earlier reading, so that the next delta spans both.
- */
-void
-ws_counters_keep_stats(WalStallCounters *counters, const WalStallCounters *earlier)
-{
-	WalStallCounters kept = *earlier;
-
-	kept.next_xid = counters->next_xid;
-	kept.insert_lsn = counters->insert_lsn;
-	*counters = kept;
-}
-
-/*
  * How much a core counter grew between two readings of the same run of
  * core's statistics; -1 (NULL) when either reading is unknown, or when
  * core's statistics were reset in between: then the two readings count from

@@ -48,8 +48,6 @@ typedef struct WalStallCounters
 
 extern void ws_read_counters(WalStallCounters *counters, bool with_stats);
 extern void ws_counters_unknown(WalStallCounters *counters);
-extern void ws_counters_keep_stats(WalStallCounters *counters,
-								   const WalStallCounters *earlier);
 extern void ws_counters_delta(const WalStallCounters *now,
 							  const WalStallCounters *before,
 							  WalStallCounters *delta);

@@ -207,8 +207,8 @@ if [ "$major" -ge 14 ]; then
 	full1=$(core_full)
 	echo "# pg_stat_wal.wal_buffers_full: $full0 before the insert, $full1 after"
 	ok "pg_stat_wal: core counted the inserter's writes of the full ring" test "$full1" -gt "$full0"
-	# Rows close every second, but an idle collector reads core's counters
-	# only every 10 s: poll for the row that has them.
+	# The row that carries the insert's counts closes up to a second after
+	# the session published them: poll for it.
 	history_saw_bulk() {
 		poll_for 30 "SELECT sum(wal_buffers_full) >= $full1 - $full0 AND max(buffer_fill_max) > 0.5
 			FROM wal_stall_history WHERE sample_time > '$t1'"

@@ -70,9 +70,7 @@ is( $node->safe_psql('postgres',
 
 # columns that must hold figures during a run; the core counters' deltas
 # only from 15, where the collector reads core's statistics (before, they
-# are NULL: docs/sampling.md).  Only the rows that close inside the run: a row at
-# its edges may cover a second the collector rested through, which reads
-# core's statistics only every 10 s (docs/sampling.md, "Resting").
+# are NULL: docs/sampling.md), in the rows that close inside the run.
 my $core = $pg_major >= 15 ? 'IS NOT NULL' : 'IS NULL';
 is( $node->safe_psql('postgres', qq{
 		SELECT bool_and(wal_writes $core AND wal_syncs $core AND clog_hits $core

@@ -105,7 +105,7 @@ SKIP:
 			   AND count(*) FILTER (WHERE wal_writes IS NOT NULL
 			                          AND sample_time > timestamptz '$t_core') >= 2
 			FROM wal_stall_history}),
-		't', 'the history row spanning the core reset has NULL core deltas, rows before and after it have them (a row the collector rested through reads none)');
+		't', 'the history row spanning the core reset has NULL core deltas, rows before and after it have them');
 	$node->safe_psql('postgres', 'SELECT wal_stall_reset()');
 	is( $node->safe_psql('postgres', q{
 			SELECT count(*) FROM wal_stall_summary

@@ -190,37 +190,6 @@ test_first_sample(void)
 	check(ws_first_sample_length(MS, MS) == MS, "one interval counts one interval");
 }
 
-/* Ten resting seconds in a row: core is read on the tenth, then again ten later. */
-static void
-test_core_reads(void)
-{
-	int			unread = 0;
-	int			reads = 0;
-	int			first_read = -1;
-
-	check(ws_second_reads_core(false, 0), "a second with work reads core");
-	check(ws_second_reads_core(false, WS_RESTING_CORE_READ_SECONDS - 3),
-		  "a second with work reads core even soon after a resting one");
-	for (int s = 1; s <= 3 * WS_RESTING_CORE_READ_SECONDS; s++)
-	{
-		if (ws_second_reads_core(true, unread))
-		{
-			reads++;
-			unread = 0;
-			if (first_read < 0)
-				first_read = s;
-		}
-		else
-			unread++;
-	}
-	check(first_read == WS_RESTING_CORE_READ_SECONDS,
-		  "resting, the first read comes on second %d (%d)",
-		  WS_RESTING_CORE_READ_SECONDS, first_read);
-	check(reads == 3, "resting %d s reads core 3 times (%d)",
-		  3 * WS_RESTING_CORE_READ_SECONDS, reads);
-	check(!ws_second_reads_core(true, 0), "a resting second right after a read does not");
-}
-
 /*
  * An idle server's ticks over [from, to): the collector lets the rest await
  * a statement (second_end_ns) only after a tick that ended a rest, and only
@@ -1536,7 +1505,6 @@ test_wraps_counted_once(void)
 int
 main(void)
 {
-	test_core_reads();
 	test_quiet();
 	test_stretch();
 	test_disabled();
