@@ -5,8 +5,8 @@
  *
  * Core counters (pg_stat_wal, the CLOG row of pg_stat_slru) are published by
  * each backend at most once a second and only when it goes idle, so a read
- * can lag what happened by a second or two.  The collector reads them at
- * most once a second (every 10 s while it rests), never per tick.
+ * can lag what happened by a second or two.  The collector reads them once
+ * a second, for each history row, never per tick.
  *
  * Copyright (c) 2026, the wal_stall authors.  PostgreSQL License (LICENSE).
  *
