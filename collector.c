@@ -28,9 +28,9 @@
  * wake-up a second.  The tick a statement wakes counts the processes that
  * serve queries as idle since the previous tick, as they were: none of
  * them at work at that tick, and none began a statement since but the one
- * that woke us, just now.  Weighing what it
- * sees of them by the whole sleep would credit the statement with time
- * before it began.  The sampling then starts again at the sample interval.
+ * that woke us, just now.  Weighing what it sees of them by the whole sleep
+ * would credit the statement with time before it began.  The sampling then
+ * starts again at the sample interval.
  *
  * The tick is the hot path: no allocation, no catalog access, no lock that
  * backends take on their own paths except the two spinlocks behind
